@@ -1,0 +1,97 @@
+"""Shared CLI plumbing: the ``--db`` and ``--json`` options, output, and error handling.
+
+Kept light: importing this module must not import the library (start-up time matters,
+``goledger --help`` and ``goledger result`` must stay well under 0.3 s).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+DEFAULT_DB = "tournament.db"
+
+DbOption = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        envvar="GOLEDGER_DB",
+        help="Ledger file (default: $GOLEDGER_DB, else ./tournament.db).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripting.")]
+ActorOption = Annotated[str, typer.Option("--actor", help="Who records this (default: $GOLEDGER_ACTOR or $USER).")]
+ReasonOption = Annotated[str, typer.Option("--reason", help="Why, kept in the event's envelope.")]
+ExpectedHeadOption = Annotated[
+    int | None,
+    typer.Option("--expected-head", help="Refuse if events were appended after this sequence number."),
+]
+RetryOption = Annotated[
+    bool, typer.Option("--retry", help="With --expected-head: re-check against the new events and append.")
+]
+
+
+def default_db() -> Path:
+    return Path(os.environ.get("GOLEDGER_DB") or DEFAULT_DB)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``error: message`` on stderr and exit."""
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def errors_as_exit() -> Iterator[None]:
+    """Turn library refusals into one line on stderr and exit code 1 (no traceback)."""
+    from goledger.errors import GoledgerError
+
+    try:
+        yield
+    except GoledgerError as exc:
+        fail(exc.message, exc.exit_code)
+    except KeyboardInterrupt:
+        fail("interrupted; nothing was written by the interrupted step", 130)
+
+
+def print_json(data: Any) -> None:
+    """Print JSON (UTF-8, stable key order as given)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def echo(message: str) -> None:
+    sys.stdout.write(message + "\n")
+
+
+def run(action: Callable[[], Any]) -> Any:
+    with errors_as_exit():
+        return action()
+
+
+def outcome_json(outcome: Any) -> dict[str, Any]:
+    """JSON for a command outcome: the message and the appended envelopes."""
+    import msgspec
+
+    return {
+        "message": outcome.message,
+        "events": [
+            {**msgspec.to_builtins(r), "payload": json.loads(r.payload)} for r in outcome.records
+        ],
+    }
+
+
+def report_outcome(outcome: Any, as_json: bool) -> None:
+    if as_json:
+        print_json(outcome_json(outcome))
+    else:
+        seqs = outcome.seqs
+        where = f" (event {seqs[0]})" if len(seqs) == 1 else f" (events {seqs[0]}–{seqs[-1]})" if seqs else ""
+        echo(outcome.message + where)

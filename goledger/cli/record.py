@@ -1,0 +1,350 @@
+"""Recording commands: thin shells over :mod:`goledger.ledger.commands` (same names, same
+arguments)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from goledger.cli.common import (
+    ActorOption,
+    DbOption,
+    ExpectedHeadOption,
+    JsonOption,
+    ReasonOption,
+    RetryOption,
+    default_db,
+    report_outcome,
+    run,
+)
+
+RoundOption = Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")]
+PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
+
+
+def register_commands(app: typer.Typer) -> None:
+    """Attach every recording command to ``app``."""
+
+    @app.command()
+    def new(
+        name: Annotated[str, typer.Option("--name", help="Tournament name.")],
+        rounds: Annotated[int, typer.Option("--rounds", help="Number of rounds.")],
+        system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup or round-robin.")] = "mcmahon",
+        bar: Annotated[str | None, typer.Option(help="McMahon bar (e.g. 4d).")] = None,
+        floor: Annotated[str | None, typer.Option(help="McMahon floor (e.g. 20k).")] = None,
+        policy: Annotated[str | None, typer.Option(help="Rule policy (default opengotha).")] = None,
+        criteria: Annotated[str | None, typer.Option(help="Placement criteria, comma-separated.")] = None,
+        komi: Annotated[str, typer.Option(help="Komi, e.g. 7.5.")] = "7.5",
+        short_name: Annotated[str, typer.Option(help="Short name.")] = "",
+        location: Annotated[str, typer.Option(help="Place.")] = "",
+        begin_date: Annotated[str, typer.Option(help="First day, YYYY-MM-DD.")] = "",
+        end_date: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD.")] = "",
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        as_json: JsonOption = False,
+    ) -> None:
+        """Create a new ledger file for a tournament."""
+        from goledger.ledger import commands
+
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        report_outcome(
+            run(lambda: commands.new(
+                db or default_db(), name, rounds, system, bar, floor, policy, crit, komi, short_name,
+                location, begin_date, end_date, actor=actor, reason=reason,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def register(
+        surname: Annotated[str, typer.Option("--surname", help="Family name.")],
+        rank: Annotated[str, typer.Option("--rank", help="Rank: 30k..1k, 1d..9d, 1p..9p.")],
+        first_name: Annotated[str, typer.Option("--first-name", help="Given name.")] = "",
+        country: Annotated[str, typer.Option(help="Two-letter country code.")] = "",
+        club: Annotated[str, typer.Option(help="Club.")] = "",
+        egd_pin: Annotated[str, typer.Option("--egd-pin", help="EGD PIN.")] = "",
+        rating: Annotated[int | None, typer.Option(help="Rating (EGF GoR scale).")] = None,
+        grade: Annotated[str, typer.Option(help="Grade as professed, verbatim.")] = "",
+        mm_correction: Annotated[int, typer.Option("--mm-correction", help="McMahon correction -1..2.")] = 0,
+        preliminary: Annotated[bool, typer.Option(help="Preliminary registration.")] = False,
+        force: Annotated[bool, typer.Option(help="Register a namesake of a registered player.")] = False,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Register a player."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.register(
+                db or default_db(), surname, first_name, rank, country, club, egd_pin, rating, grade,
+                mm_correction, preliminary, force, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command("update-player")
+    def update_player(
+        player: PlayerArg,
+        surname: Annotated[str | None, typer.Option(help="New family name.")] = None,
+        first_name: Annotated[str | None, typer.Option("--first-name", help="New given name.")] = None,
+        rank: Annotated[str | None, typer.Option(help="New rank.")] = None,
+        country: Annotated[str | None, typer.Option(help="New country code.")] = None,
+        club: Annotated[str | None, typer.Option(help="New club.")] = None,
+        egd_pin: Annotated[str | None, typer.Option("--egd-pin", help="New EGD PIN.")] = None,
+        rating: Annotated[int | None, typer.Option(help="New rating.")] = None,
+        mm_correction: Annotated[int | None, typer.Option("--mm-correction", help="McMahon correction.")] = None,
+        preliminary: Annotated[bool | None, typer.Option("--preliminary/--final", help="Registration status.")] = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Change a player's attributes."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.update_player(
+                db or default_db(), player, surname, first_name, rank, country, club, egd_pin, rating,
+                mm_correction, preliminary, actor=actor, reason=reason, expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def withdraw(
+        player: PlayerArg,
+        from_round: Annotated[int, typer.Option("--from-round", help="First round he no longer plays.")],
+        reason: ReasonOption = "",
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """A player leaves the tournament from a round on."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.withdraw(
+                db or default_db(), player, from_round, reason, actor=actor, expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def reinstate(
+        player: PlayerArg,
+        from_round: Annotated[int, typer.Option("--from-round", help="First round he plays again.")],
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Undo a withdrawal from a round on."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.reinstate(
+                db or default_db(), player, from_round, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def absent(
+        player: PlayerArg,
+        round_: RoundOption,
+        points: Annotated[str | None, typer.Option(help="Its own value: 0, 0.5 or 1 (default: the policy's).")] = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Record an announced absence for a round."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.absent(
+                db or default_db(), player, round_, points, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def present(
+        player: PlayerArg,
+        round_: RoundOption,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Cancel an announced absence."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.present(
+                db or default_db(), player, round_, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def bye(
+        player: PlayerArg,
+        round_: RoundOption,
+        force: Annotated[bool, typer.Option(help="Allow a second bye in the round.")] = False,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Give a player the bye of a round."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.bye(
+                db or default_db(), player, round_, force, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def unbye(
+        player: PlayerArg,
+        round_: RoundOption,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Take back a bye."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.unbye(
+                db or default_db(), player, round_, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def pair(
+        round_: RoundOption,
+        white: Annotated[str, typer.Option("--white", help="White player.")],
+        black: Annotated[str, typer.Option("--black", help="Black player.")],
+        table: Annotated[int | None, typer.Option(help="Table (default: next free).")] = None,
+        handicap: Annotated[int, typer.Option(help="Handicap stones for Black.")] = 0,
+        komi: Annotated[str | None, typer.Option(help="Komi of this game (default: the tournament's).")] = None,
+        color_known: Annotated[bool, typer.Option("--color-known/--color-unknown", help="Colours known?")] = True,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Pair two players in a round."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.pair(
+                db or default_db(), round_, white, black, table, handicap, komi, color_known, actor=actor,
+                reason=reason, expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def unpair(
+        round_: RoundOption,
+        table: Annotated[int, typer.Option("--table", "-t", help="Table number.")],
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Remove a pairing."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.unpair(
+                db or default_db(), round_, table, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def result(
+        round_: RoundOption,
+        table: Annotated[int, typer.Option("--table", "-t", help="Table number.")],
+        outcome: Annotated[str, typer.Argument(metavar="RESULT", help="white, black, jigo, both-lose or both-win.")],
+        by_default: Annotated[bool, typer.Option("--by-default", help="Forfeit / administrative result.")] = False,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Record the result of a game."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.result(
+                db or default_db(), round_, table, outcome, by_default, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command()
+    def correct(
+        round_: RoundOption,
+        table: Annotated[int, typer.Option("--table", "-t", help="Table number.")],
+        outcome: Annotated[str, typer.Argument(metavar="RESULT", help="The right result.")],
+        reason: Annotated[str, typer.Option("--reason", help="Why the result is corrected.")],
+        by_default: Annotated[bool, typer.Option("--by-default", help="Forfeit / administrative result.")] = False,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Correct a recorded result (the old one stays in the log)."""
+        from goledger.ledger import commands
+
+        report_outcome(
+            run(lambda: commands.correct(
+                db or default_db(), round_, table, outcome, reason, by_default, actor=actor,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )

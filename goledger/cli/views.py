@@ -1,0 +1,127 @@
+"""Read commands: standings, log, verify (thin shells over library functions)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+
+FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")]
+
+
+def render_standings(result: Any, fmt: str, title: str = "") -> None:
+    """Print standings as a rich table, JSON (DESIGN §8 shape) or CSV (exact decimals)."""
+    from goledger.ledger.values import format_points
+
+    if fmt == "json":
+        print_json(result.to_dict())
+        return
+    if fmt == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["place", "player_id", "surname", "first_name", "rank", "egd_pin", *result.criteria])
+        for row in result.rows:
+            writer.writerow([
+                row.place, row.player_id, row.surname, row.first_name, row.rank, row.egd_pin,
+                *(decimal_text(row.values[c], result.scales[c]) for c in result.criteria),
+            ])
+        return
+    if fmt != "table":
+        fail(f"unknown format {fmt!r}; use table, json or csv", 2)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title or f"Standings after round {result.round} · policy {result.policy}")
+    table.add_column("Pl", justify="right")
+    table.add_column("Id")
+    table.add_column("Name")
+    table.add_column("Rank", justify="right")
+    for name in result.criteria:
+        table.add_column(name, justify="right")
+    previous = None
+    for row in result.rows:
+        shown = str(row.place) if row.place != previous else ""
+        previous = row.place
+        table.add_row(
+            shown, row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
+            *(format_points(row.values[c], result.scales[c]) for c in result.criteria),
+        )
+    Console(soft_wrap=True).print(table)
+
+
+def decimal_text(value: int, scale: int) -> str:
+    """Exact decimal text: 7/2 → ``3.5``, 7/4 → ``1.75``."""
+    from fractions import Fraction
+
+    frac = Fraction(value, scale)
+    if frac.denominator == 1:
+        return str(frac.numerator)
+    whole = frac.numerator / frac.denominator
+    text = f"{whole:.6f}".rstrip("0")
+    return text if Fraction(text) == frac else f"{frac.numerator}/{frac.denominator}"
+
+
+def register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def standings(
+        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+        policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
+        criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+        fmt: FormatOption = "table",
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Standings after a round, as of any event, under any policy."""
+        from goledger.replay.views import standings as standings_view
+
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
+        render_standings(result, "json" if as_json else fmt)
+
+    @app.command()
+    def log(
+        after: Annotated[int, typer.Option(help="Only events after this sequence number.")] = 0,
+        upto: Annotated[int | None, typer.Option(help="Only events up to this sequence number.")] = None,
+        event_type: Annotated[str | None, typer.Option("--type", help="Only events of this type.")] = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """List the events of the ledger (envelope and payload)."""
+        import json
+
+        import msgspec
+
+        from goledger.ledger import commands
+
+        records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
+        if as_json:
+            print_json([{**msgspec.to_builtins(r), "payload": json.loads(r.payload)} for r in records])
+            return
+        for r in records:
+            payload = json.loads(r.payload)
+            payload.pop("type", None)
+            summary = " ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, []))
+            echo(f"{r.seq:>6}  {r.recorded_at[:19]}  {r.type:<22} {summary[:110]}")
+
+    @app.command()
+    def verify(
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Recompute the hash chain; exit 1 naming the first event that does not match."""
+        import msgspec
+
+        from goledger.ledger import commands
+
+        report = run(lambda: commands.verify(db or default_db()))
+        if as_json:
+            print_json(msgspec.to_builtins(report))
+        elif report.ok:
+            echo(f"ok: {report.events} events, chain head {report.head}")
+        if not report.ok:
+            fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))

@@ -1,0 +1,753 @@
+"""Commands: a director's intent → validated events (DESIGN §8).
+
+Each public function here is one CLI command with the same name and arguments
+(``update_player`` is ``goledger update-player``). A command opens the ledger, takes the
+write lock, folds the current state, validates, and appends its events in one
+transaction. When it refuses it raises :class:`~goledger.errors.CommandRejected` with one
+sentence naming the problem, and nothing is written.
+
+Player references (``player``, ``white``, ``black``) accept the ledger id (``p0007``), an
+EGD PIN, or a unique name (``"Surname First"``, ``"Surname, First"`` or a unique surname).
+
+Common keyword arguments: ``db`` (path of the ledger file), ``actor`` and ``reason`` (kept in
+the envelope), ``expected_head`` (the sequence number the caller last saw: a moved head is
+refused unless ``retry``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
+from goledger.ledger.values import Rank, RankError, Result, parse_points2
+
+__all__ = [
+    "Outcome",
+    "new",
+    "register",
+    "update_player",
+    "withdraw",
+    "reinstate",
+    "absent",
+    "present",
+    "bye",
+    "unbye",
+    "pair",
+    "unpair",
+    "result",
+    "correct",
+    "change_rules",
+    "log",
+    "verify",
+    "find_player",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """What a command appended, with a one-line summary for the director."""
+
+    message: str
+    records: list[Record]
+
+    @property
+    def seqs(self) -> list[int]:
+        return [r.seq for r in self.records]
+
+
+# --------------------------------------------------------------------------- plumbing
+
+
+def _run(
+    db: PathLike,
+    build: Callable[[Any], tuple[list[ev.Event], str]],
+    *,
+    actor: str,
+    reason: str,
+    expected_head: int | None,
+    retry: bool,
+) -> Outcome:
+    """Lock the ledger, fold it, let ``build`` validate and produce events, append them."""
+    from goledger.replay.load import load_state
+
+    with Ledger.open(db) as ledger, ledger.writing(expected_head, retry=retry) as tx:
+        state = load_state(tx)
+        if state.settings is None:
+            raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        events, message = build(state)
+        records = tx.append(events, actor=actor or _default_actor(), reason=reason)
+        return Outcome(message, records)
+
+
+def _default_actor() -> str:
+    return os.environ.get("GOLEDGER_ACTOR") or os.environ.get("USER") or "director"
+
+
+def _check_round(state: Any, round_: int) -> None:
+    if not 1 <= round_ <= state.rounds:
+        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+
+
+def _parse_rank(text: str) -> str:
+    try:
+        return str(Rank.parse(text))
+    except RankError as exc:
+        raise CommandRejected(str(exc)) from None
+
+
+def _fold_name(text: str) -> str:
+    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
+
+
+def find_player(state: Any, ref: str) -> Any:
+    """Resolve a player reference (id, EGD PIN or unique name) or refuse naming the problem."""
+    text = ref.strip()
+    if text in state.players:
+        return state.players[text]
+    if text.isdigit():
+        by_pin = [p for p in state.players.values() if p.egd_pin == text]
+        if len(by_pin) == 1:
+            return by_pin[0]
+    wanted = _fold_name(text.replace(",", " "))
+    full = [p for p in state.players.values() if _fold_name(f"{p.surname} {p.first_name}") == wanted]
+    if not full:
+        full = [p for p in state.players.values() if _fold_name(f"{p.first_name} {p.surname}") == wanted]
+    if not full:
+        full = [p for p in state.players.values() if _fold_name(p.surname) == wanted]
+    if len(full) == 1:
+        return full[0]
+    if len(full) > 1:
+        ids = ", ".join(p.id for p in full)
+        raise CommandRejected(f"{ref!r} matches several players ({ids}); use the player id")
+    raise CommandRejected(f"no player matches {ref!r} (use an id such as p0001, an EGD PIN or a unique name)")
+
+
+def _parse_komi(komi: str | None) -> str | None:
+    if komi is None:
+        return None
+    try:
+        value = Fraction(komi.strip().replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        raise CommandRejected(f"komi {komi!r} is not a number such as 6.5 or 7") from None
+    if (value * 2).denominator != 1:
+        raise CommandRejected(f"komi {komi!r} must be a whole or half number")
+    return komi.strip().replace(",", ".")
+
+
+def _parse_points(points: str | float | None) -> int | None:
+    if points is None:
+        return None
+    try:
+        return parse_points2(str(points))
+    except ValueError as exc:
+        raise CommandRejected(str(exc)) from None
+
+
+# --------------------------------------------------------------------------- new
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
+    "swiss": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "SOSW", "SOSOSW")},
+    "swisscat": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("CAT", "NBW", "EXT", "EXR")},
+    "cup": {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 0, "mms2_bye": 0, "mms2_absent": 0,
+            "criteria": ("CPS",)},
+    "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DC", "SB")},
+}
+
+
+def new(
+    db: PathLike,
+    name: str,
+    rounds: int,
+    system: str = "mcmahon",
+    bar: str | None = None,
+    floor: str | None = None,
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+    komi: str = "7.5",
+    short_name: str = "",
+    location: str = "",
+    begin_date: str = "",
+    end_date: str = "",
+    *,
+    actor: str = "",
+    reason: str = "",
+    clock: Callable[[], str] = utc_now,
+) -> Outcome:
+    """Create a new ledger file holding one ``TournamentCreated`` event.
+
+    Defaults follow OpenGotha's new-tournament presets per system (McMahon: bar 4d, floor
+    20k, criteria MMS/SOSM/SOSOSM; Swiss: NBW/SOSW/SOSOSW; cup: byes and absences worth 0).
+    """
+    if system not in _PRESETS:
+        raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
+    if not name.strip():
+        raise CommandRejected("a tournament needs a name")
+    if not 1 <= rounds <= 99:
+        raise CommandRejected(f"a tournament has 1..99 rounds, not {rounds}")
+    preset = dict(_PRESETS[system])
+    if bar is not None:
+        preset["mm_bar"] = _parse_rank(bar)
+    if floor is not None:
+        preset["mm_floor"] = _parse_rank(floor)
+    if Rank.parse(preset["mm_floor"]) > Rank.parse(preset["mm_bar"]):
+        raise CommandRejected(f"the McMahon floor {preset['mm_floor']} is above the bar {preset['mm_bar']}")
+    from goledger.replay.policy import get_policy
+
+    policy_name = policy or "opengotha"
+    get_policy(policy_name)
+    if criteria:
+        from goledger.replay.criteria import get_criterion
+
+        preset["criteria"] = tuple(get_criterion(c).name for c in criteria)
+    for text, label in ((begin_date, "begin date"), (end_date, "end date")):
+        if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
+    settings = ev.TournamentSettings(
+        name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
+        end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
+        komi=_parse_komi(komi) or "7.5", policy=policy_name, **preset,
+    )
+    path = Path(db)
+    ledger = Ledger.create(path)
+    try:
+        records = ledger.append([ev.TournamentCreated(settings=settings)], actor=actor or _default_actor(),
+                                reason=reason, clock=clock)
+    except BaseException:
+        ledger.close()
+        path.unlink(missing_ok=True)
+        raise
+    ledger.close()
+    return Outcome(f"created {path} for {settings.name} ({system}, {rounds} rounds)", records)
+
+
+# --------------------------------------------------------------------------- players
+
+
+def _next_player_id(state: Any) -> str:
+    return f"p{len(state.players) + 1:04d}"
+
+
+def register(
+    db: PathLike,
+    surname: str,
+    first_name: str,
+    rank: str,
+    country: str = "",
+    club: str = "",
+    egd_pin: str = "",
+    rating: int | None = None,
+    grade: str = "",
+    mm_correction: int = 0,
+    preliminary: bool = False,
+    force: bool = False,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Register a player. Refuses a second player with the same EGD PIN, or with the same
+    surname and first name unless ``force``."""
+    canonical_rank = _parse_rank(rank)
+    surname, first_name = surname.strip(), first_name.strip()
+    if not surname:
+        raise CommandRejected("a player needs a surname")
+    pin = egd_pin.strip()
+    if pin and not pin.isdigit():
+        raise CommandRejected(f"EGD PIN {egd_pin!r} must be digits only")
+    code = country.strip().upper()
+    if code and not re.fullmatch(r"[A-Z]{2}", code):
+        raise CommandRejected(f"country {country!r} must be a two-letter code such as FR")
+    if not -1 <= mm_correction <= 2:
+        raise CommandRejected(f"McMahon correction {mm_correction} is outside -1..2")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        if pin:
+            for p in state.players.values():
+                if p.egd_pin == pin:
+                    raise CommandRejected(f"EGD PIN {pin} is already registered for {p.id} {p.full_name}")
+        if not force:
+            wanted = (_fold_name(surname), _fold_name(first_name))
+            for p in state.players.values():
+                if (_fold_name(p.surname), _fold_name(p.first_name)) == wanted:
+                    raise CommandRejected(
+                        f"{surname} {first_name} is already registered as {p.id}; use --force to register a namesake"
+                    )
+        player_id = _next_player_id(state)
+        event = ev.PlayerRegistered(
+            player_id=player_id, surname=surname, first_name=first_name, rank=canonical_rank,
+            grade=grade, rating=rating, country=code, club=club.strip(), egd_pin=pin,
+            status="preliminary" if preliminary else "final", mm_correction=mm_correction,
+            start_number=len(state.players) + 1,
+        )
+        return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank})"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def update_player(
+    db: PathLike,
+    player: str,
+    surname: str | None = None,
+    first_name: str | None = None,
+    rank: str | None = None,
+    country: str | None = None,
+    club: str | None = None,
+    egd_pin: str | None = None,
+    rating: int | None = None,
+    mm_correction: int | None = None,
+    preliminary: bool | None = None,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Change some attributes of a player; refuses a change that changes nothing."""
+    wanted: dict[str, Any] = {}
+    if surname is not None:
+        wanted["surname"] = surname.strip()
+    if first_name is not None:
+        wanted["first_name"] = first_name.strip()
+    if rank is not None:
+        wanted["rank"] = _parse_rank(rank)
+    if country is not None:
+        wanted["country"] = country.strip().upper()
+    if club is not None:
+        wanted["club"] = club.strip()
+    if egd_pin is not None:
+        if egd_pin.strip() and not egd_pin.strip().isdigit():
+            raise CommandRejected(f"EGD PIN {egd_pin!r} must be digits only")
+        wanted["egd_pin"] = egd_pin.strip()
+    if rating is not None:
+        wanted["rating"] = rating
+    if mm_correction is not None:
+        if not -1 <= mm_correction <= 2:
+            raise CommandRejected(f"McMahon correction {mm_correction} is outside -1..2")
+        wanted["mm_correction"] = mm_correction
+    if preliminary is not None:
+        wanted["status"] = "preliminary" if preliminary else "final"
+    if not wanted:
+        raise CommandRejected("update-player needs at least one field to change")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        p = find_player(state, player)
+        changes = {k: v for k, v in wanted.items() if getattr(p, k) != v}
+        if not changes:
+            raise CommandRejected(f"{p.id} {p.full_name} already has these values; nothing to change")
+        pin = changes.get("egd_pin")
+        if pin:
+            for other in state.players.values():
+                if other.id != p.id and other.egd_pin == pin:
+                    raise CommandRejected(f"EGD PIN {pin} is already registered for {other.id} {other.full_name}")
+        fields = ", ".join(f"{k} {getattr(p, k)!r} → {v!r}" for k, v in changes.items())
+        return [ev.PlayerUpdated(player_id=p.id, changes=changes)], f"updated {p.id}: {fields}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def withdraw(
+    db: PathLike,
+    player: str,
+    from_round: int,
+    reason: str = "",
+    *,
+    actor: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """The player leaves from ``from_round`` on. Refuses while he is still paired or holds a
+    bye in that round or later (unpair first)."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, from_round)
+        p = find_player(state, player)
+        if p.withdrawn_from is not None and p.withdrawn_from <= from_round:
+            raise CommandRejected(f"{p.id} {p.full_name} already withdrew from round {p.withdrawn_from}")
+        for r in range(from_round, state.rounds + 1):
+            game = state.game_of(p.id, r)
+            if game is not None:
+                raise CommandRejected(
+                    f"{p.id} {p.full_name} is paired in round {r} (table {game.table}); unpair that game first"
+                )
+            if p.id in state.byes.get(r, {}):
+                raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {r}; remove it first")
+        event = ev.PlayerWithdrew(player_id=p.id, from_round=from_round, reason=reason)
+        return [event], f"{p.id} {p.full_name} withdraws from round {from_round}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def reinstate(
+    db: PathLike,
+    player: str,
+    from_round: int,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Undo a withdrawal from ``from_round`` on (rounds missed in between stay missed)."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, from_round)
+        p = find_player(state, player)
+        if p.withdrawn_from is None:
+            raise CommandRejected(f"{p.id} {p.full_name} has not withdrawn")
+        event = ev.PlayerReinstated(player_id=p.id, from_round=from_round)
+        return [event], f"{p.id} {p.full_name} plays again from round {from_round}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def absent(
+    db: PathLike,
+    player: str,
+    round: int,  # noqa: A002
+    points: str | None = None,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Record an announced absence for one round. ``points`` (``0``, ``0.5``, ``1``) gives it
+    its own value (a FIDE half- or zero-point bye); without it the policy decides."""
+    points2 = _parse_points(points)
+    if points2 is not None and not 0 <= points2 <= 2:
+        raise CommandRejected(f"an absence is worth 0, 0.5 or 1 point, not {points}")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, round)
+        p = find_player(state, player)
+        if p.is_withdrawn(round):
+            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+        game = state.game_of(p.id, round)
+        if game is not None:
+            raise CommandRejected(
+                f"{p.id} {p.full_name} is paired in round {round} (table {game.table}); unpair that game first"
+            )
+        if p.id in state.byes.get(round, {}):
+            raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round}; remove it first")
+        if round in p.absences and p.absences[round] == points2:
+            raise CommandRejected(f"{p.id} {p.full_name} is already absent in round {round}")
+        event = ev.ParticipationChanged(player_id=p.id, round=round, participating=False, points2=points2)
+        worth = "" if points2 is None else f" worth {points}"
+        return [event], f"{p.id} {p.full_name} absent in round {round}{worth}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def present(
+    db: PathLike,
+    player: str,
+    round: int,  # noqa: A002
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Cancel an announced absence."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, round)
+        p = find_player(state, player)
+        if round not in p.absences:
+            raise CommandRejected(f"{p.id} {p.full_name} is not marked absent in round {round}")
+        event = ev.ParticipationChanged(player_id=p.id, round=round, participating=True)
+        return [event], f"{p.id} {p.full_name} present in round {round}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def _check_available(state: Any, p: Any, round_: int) -> None:
+    """Refuse a player who cannot take a game or the bye in ``round_``."""
+    if p.is_withdrawn(round_):
+        raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+    if round_ in p.absences:
+        raise CommandRejected(f"{p.id} {p.full_name} is marked absent in round {round_}")
+    game = state.game_of(p.id, round_)
+    if game is not None:
+        raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
+    if p.id in state.byes.get(round_, {}):
+        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}")
+
+
+def bye(
+    db: PathLike,
+    player: str,
+    round: int,  # noqa: A002
+    force: bool = False,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Give the pairing bye of a round. Refuses a second bye in the same round unless ``force``."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, round)
+        p = find_player(state, player)
+        _check_available(state, p, round)
+        holders = state.byes.get(round, {})
+        if holders and not force:
+            other = state.players[next(iter(holders))]
+            raise CommandRejected(
+                f"round {round} already has its bye ({other.id} {other.full_name}); use --force for a second bye"
+            )
+        return [ev.ByeAssigned(round=round, player_id=p.id)], f"{p.id} {p.full_name} has the bye in round {round}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def unbye(
+    db: PathLike,
+    player: str,
+    round: int,  # noqa: A002
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Take a bye back."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, round)
+        p = find_player(state, player)
+        if p.id not in state.byes.get(round, {}):
+            raise CommandRejected(f"{p.id} {p.full_name} has no bye in round {round}")
+        return [ev.ByeRemoved(round=round, player_id=p.id)], f"bye of {p.id} {p.full_name} in round {round} removed"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+# --------------------------------------------------------------------------- games
+
+
+def pair(
+    db: PathLike,
+    round: int,  # noqa: A002
+    white: str,
+    black: str,
+    table: int | None = None,
+    handicap: int = 0,
+    komi: str | None = None,
+    color_known: bool = True,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Pair two players at a table (default: the next free table of the round)."""
+    if not 0 <= handicap <= 9:
+        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+    komi_text = _parse_komi(komi)
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, round)
+        w = find_player(state, white)
+        b = find_player(state, black)
+        if w.id == b.id:
+            raise CommandRejected(f"{w.id} {w.full_name} cannot play himself")
+        _check_available(state, w, round)
+        _check_available(state, b, round)
+        tables = state.games.get(round, {})
+        number = table if table is not None else max(tables, default=0) + 1
+        if number < 1:
+            raise CommandRejected(f"table {number} must be 1 or more")
+        if number in tables:
+            g = tables[number]
+            raise CommandRejected(f"table {number} of round {round} is taken ({g.white} vs {g.black})")
+        event = ev.GamePaired(
+            round=round, table=number, white=w.id, black=b.id, handicap=handicap, komi=komi_text,
+            color_known=color_known,
+        )
+        return [event], f"round {round} table {number}: {w.full_name} (W) – {b.full_name} (B)"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def _game(state: Any, round_: int, table: int) -> Any:
+    _check_round(state, round_)
+    game = state.games.get(round_, {}).get(table)
+    if game is None:
+        raise CommandRejected(f"round {round_} has no table {table}")
+    return game
+
+
+def unpair(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Remove a pairing (its result, if any, goes with it; both stay in the log)."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        game = _game(state, round, table)
+        return [ev.PairingRemoved(round=round, table=table)], (
+            f"round {round} table {table} ({game.white} vs {game.black}) unpaired"
+        )
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def _check_result_players(state: Any, game: Any) -> None:
+    for pid in (game.white, game.black):
+        p = state.players[pid]
+        if p.is_withdrawn(game.round):
+            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+
+
+def _parse_result(text: str | Result) -> Result:
+    if isinstance(text, Result):
+        return text
+    try:
+        return Result.parse(text)
+    except ValueError as exc:
+        raise CommandRejected(str(exc)) from None
+
+
+def result(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    result: str,
+    by_default: bool = False,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Record the result of a game that has none yet (use :func:`correct` to change one)."""
+    outcome = _parse_result(result)
+    if outcome is Result.UNKNOWN:
+        raise CommandRejected("'unknown' is not a result to record; correct a wrong result instead")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        game = _game(state, round, table)
+        _check_result_players(state, game)
+        if game.result is not Result.UNKNOWN:
+            raise CommandRejected(
+                f"round {round} table {table} already has a result ({game.result.value}); use `goledger correct`"
+            )
+        event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default)
+        flag = " by default" if by_default else ""
+        return [event], f"round {round} table {table}: {outcome.value}{flag}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def correct(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    result: str,
+    reason: str,
+    by_default: bool = False,
+    *,
+    actor: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Replace a recorded result, with a reason; refuses a correction that changes nothing."""
+    outcome = _parse_result(result)
+    if not reason.strip():
+        raise CommandRejected("a correction needs a reason")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        game = _game(state, round, table)
+        if game.result is Result.UNKNOWN:
+            raise CommandRejected(
+                f"round {round} table {table} has no result yet; record it with `goledger result`"
+            )
+        if game.result is outcome and game.by_default == by_default:
+            raise CommandRejected(
+                f"round {round} table {table} already has the result {outcome.value}"
+                f"{' by default' if by_default else ''}; nothing to correct"
+            )
+        if outcome is not Result.UNKNOWN:
+            _check_result_players(state, game)
+        event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason)
+        return [event], f"round {round} table {table}: {game.result.value} → {outcome.value} ({reason})"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def change_rules(
+    db: PathLike,
+    changes: dict[str, Any],
+    from_round: int | None = None,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Change tournament settings (``TournamentSettings`` field names), retroactively unless
+    ``from_round`` is given. Refuses unknown fields, invalid values and no-op changes."""
+    known = set(ev.TournamentSettings.__struct_fields__)
+    unknown = sorted(set(changes) - known)
+    if unknown:
+        raise CommandRejected(f"unknown setting(s): {', '.join(unknown)}")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        if from_round is not None:
+            _check_round(state, from_round)
+        current = msgspec.to_builtins(state.settings)
+        try:
+            msgspec.convert(current | changes, ev.TournamentSettings)
+        except msgspec.ValidationError as exc:
+            raise CommandRejected(f"invalid setting: {exc}") from None
+        effective = {k: v for k, v in changes.items() if current.get(k) != msgspec.to_builtins(v)}
+        if not effective:
+            raise CommandRejected("these settings already have these values; nothing to change")
+        if "policy" in effective:
+            from goledger.replay.policy import get_policy
+
+            get_policy(effective["policy"])
+        event = ev.RulesChanged(changes=effective, from_round=from_round)
+        scope = "retroactively" if from_round is None else f"from round {from_round}"
+        return [event], f"rules changed {scope}: {', '.join(sorted(effective))}"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def log(db: PathLike, after: int = 0, upto: int | None = None, type: str | None = None) -> list[Record]:  # noqa: A002
+    """The stored events (envelopes) with ``after < seq <= upto``, optionally of one type."""
+    with Ledger.open(db) as ledger:
+        records = list(ledger.records(after=after, upto=upto))
+    if type is not None:
+        records = [r for r in records if r.type == type]
+    return records
+
+
+def verify(db: PathLike) -> VerifyReport:
+    """Recompute the hash chain and check the append-only triggers."""
+    with Ledger.open(db) as ledger:
+        return ledger.verify()

@@ -1,0 +1,425 @@
+"""The event vocabulary of a tournament ledger (DESIGN §3).
+
+Every fact of a tournament is one of these immutable ``msgspec`` structs. They form a
+tagged union: the JSON object carries ``"type": "<stable name>"`` (never a module path),
+and every type has its own ``schema_version``. Old payloads are brought up to date by
+*upcasters* before they are decoded (:func:`register_upcaster`).
+
+Rules for the vocabulary:
+
+* an event carries only what is new (a ``PlayerUpdated`` names the changed fields);
+* rounds and tables are 1-based; players are referred to by ledger ids (``p0001``),
+  never by name or PIN;
+* no floats: points are integer half-points (``points2``), komi is an exact string.
+
+>>> e = GamePaired(round=1, table=3, white="p0001", black="p0002", handicap=2)
+>>> canonical_bytes(e)[:60]
+b'{"black":"p0002","color_known":true,"handicap":2,"komi":null'
+>>> decode_event("GamePaired", 1, canonical_bytes(e)) == e
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from goledger.ledger.values import Result
+
+__all__ = [
+    "Event",
+    "TournamentSettings",
+    "HandicapSettings",
+    "TimeSettings",
+    "TournamentCreated",
+    "RulesChanged",
+    "PlayerRegistered",
+    "PlayerUpdated",
+    "PlayerWithdrew",
+    "PlayerReinstated",
+    "ParticipationChanged",
+    "ByeAssigned",
+    "ByeRemoved",
+    "GamePaired",
+    "PairingRemoved",
+    "ResultRecorded",
+    "ResultCorrected",
+    "TeamRegistered",
+    "TeamMemberAssigned",
+    "SourceImported",
+    "Checkpoint",
+    "EVENT_TYPES",
+    "PLAYER_FIELDS",
+    "canonical_bytes",
+    "decode_event",
+    "event_from_json",
+    "register_upcaster",
+]
+
+System = Literal["mcmahon", "swiss", "swisscat", "cup", "round-robin"]
+RegistrationStatus = Literal["final", "preliminary"]
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every event. ``schema_version`` is per type and bumped on any payload change."""
+
+    schema_version: ClassVar[int] = 1
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__struct_config__.tag  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- tournament
+
+
+class HandicapSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How handicaps are derived (OpenGotha ``HandicapParameterSet``; spec opengotha-xml §7.2).
+
+    ``correction`` stones are subtracted from the raw difference; ``ceiling`` 0 means
+    even games only; a player at or above ``no_handicap_threshold`` plays even.
+    """
+
+    based_on_mms: bool = True
+    no_handicap_threshold: str = "1d"
+    correction: int = 1
+    ceiling: int = 9
+
+
+class TimeSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Thinking time: main time in minutes plus the overtime system (used for the EGD class)."""
+
+    basic_minutes: int = 60
+    system: Literal["sudden-death", "byo-yomi", "canadian", "fischer"] = "canadian"
+    byo_yomi_seconds: int = 30
+    byo_yomi_periods: int | None = None
+    canadian_stones: int = 15
+    canadian_seconds: int = 300
+    fischer_seconds: int = 10
+
+
+class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Everything that defines a tournament and its scoring parameters.
+
+    Point values are half-points: ``bye_mms2 = 2`` means a bye is worth 1 McMahon point.
+    ``criteria`` are placement criterion names (OpenGotha long names or FIDE names),
+    strongest first. ``policy`` names the rule policy used when a view does not choose
+    one; ``policy_overrides`` adjusts single options of it. ``pairing`` keeps the source
+    program's pairing weights verbatim; ``extras`` keeps any other source attribute as
+    ``"format.name" -> text`` so that exports can write it back.
+    """
+
+    name: str
+    short_name: str = ""
+    location: str = ""
+    director: str = ""
+    begin_date: str = ""
+    end_date: str = ""
+    rounds: int
+    system: System = "mcmahon"
+    mm_bar: str = "9d"
+    mm_floor: str = "30k"
+    mm_zero: str = "30k"
+    nbw2_bye: int = 2
+    nbw2_absent: int = 0
+    mms2_bye: int = 2
+    mms2_absent: int = 1
+    round_down: bool = True
+    not_played_as_half: bool = False
+    komi: str = "7.5"
+    board_size: int = 19
+    internet: bool = False
+    handicap: HandicapSettings = msgspec.field(default_factory=HandicapSettings)
+    time: TimeSettings = msgspec.field(default_factory=TimeSettings)
+    category_limits: tuple[str, ...] = ()
+    criteria: tuple[str, ...] = ()
+    policy: str = "opengotha"
+    policy_overrides: dict[str, Any] = msgspec.field(default_factory=dict)
+    pairing: dict[str, str] = msgspec.field(default_factory=dict)
+    extras: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):
+    """The first event of every ledger."""
+
+    settings: TournamentSettings
+
+
+class RulesChanged(Event, frozen=True, kw_only=True, tag="RulesChanged"):
+    """Some tournament settings changed. ``changes`` maps ``TournamentSettings`` field names
+    to new values. Changes are retroactive (OpenGotha's behaviour, spec scoring §2.7.8)
+    unless ``from_round`` is given."""
+
+    changes: dict[str, Any]
+    from_round: int | None = None
+
+
+# --------------------------------------------------------------------------- players
+
+PLAYER_FIELDS: tuple[str, ...] = (
+    "surname",
+    "first_name",
+    "rank",
+    "grade",
+    "rating",
+    "rating_origin",
+    "country",
+    "club",
+    "egd_pin",
+    "status",
+    "mm_correction",
+    "ids",
+    "start_number",
+    "extras",
+)
+"""Player attributes that ``PlayerUpdated`` may change."""
+
+
+class PlayerRegistered(Event, frozen=True, kw_only=True, tag="PlayerRegistered"):
+    """A player joins. ``rank`` is the canonical rank used for pairing and the McMahon
+    start score (``"3d"``); ``grade`` is the rank as professed, verbatim. ``ids`` holds
+    other identifiers (``ffg_licence``, ``aga_id``, ``fide_id``…); ``start_number`` is the
+    source file's pairing number when imported."""
+
+    player_id: str
+    surname: str
+    first_name: str = ""
+    rank: str
+    grade: str = ""
+    rating: int | None = None
+    rating_origin: str = ""
+    country: str = ""
+    club: str = ""
+    egd_pin: str = ""
+    status: RegistrationStatus = "final"
+    mm_correction: int = 0
+    ids: dict[str, str] = msgspec.field(default_factory=dict)
+    start_number: int | None = None
+    extras: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+class PlayerUpdated(Event, frozen=True, kw_only=True, tag="PlayerUpdated"):
+    """Some attributes of a player changed (names from :data:`PLAYER_FIELDS`)."""
+
+    player_id: str
+    changes: dict[str, Any]
+
+
+class PlayerWithdrew(Event, frozen=True, kw_only=True, tag="PlayerWithdrew"):
+    """The player leaves: from ``from_round`` on he plays no more (FIDE: zero-point byes)."""
+
+    player_id: str
+    from_round: int
+    reason: str = ""
+
+
+class PlayerReinstated(Event, frozen=True, kw_only=True, tag="PlayerReinstated"):
+    """A withdrawal is undone from ``from_round`` on."""
+
+    player_id: str
+    from_round: int
+
+
+class ParticipationChanged(Event, frozen=True, kw_only=True, tag="ParticipationChanged"):
+    """An announced absence (``participating=False``) or its cancellation for one round.
+
+    ``points2`` gives the absence its own value (a FIDE half-point bye is ``1``, a
+    zero-point bye ``0``); ``None`` leaves the value to the rule policy."""
+
+    player_id: str
+    round: int
+    participating: bool
+    points2: int | None = None
+
+
+class ByeAssigned(Event, frozen=True, kw_only=True, tag="ByeAssigned"):
+    """The pairing bye of a round (OpenGotha's ``ByePlayer``; FIDE's pairing-allocated bye)."""
+
+    round: int
+    player_id: str
+    points2: int | None = None
+
+
+class ByeRemoved(Event, frozen=True, kw_only=True, tag="ByeRemoved"):
+    round: int
+    player_id: str
+
+
+# --------------------------------------------------------------------------- games
+
+
+class GamePaired(Event, frozen=True, kw_only=True, tag="GamePaired"):
+    """A game of a round. ``handicap`` stones go to Black; ``komi`` overrides the
+    tournament's komi when set; ``color_known=False`` when the source did not know who
+    had White."""
+
+    round: int
+    table: int
+    white: str
+    black: str
+    handicap: int = 0
+    komi: str | None = None
+    color_known: bool = True
+
+
+class PairingRemoved(Event, frozen=True, kw_only=True, tag="PairingRemoved"):
+    round: int
+    table: int
+
+
+class ResultRecorded(Event, frozen=True, kw_only=True, tag="ResultRecorded"):
+    """The result of the game at (round, table). ``by_default`` marks a forfeit/administrative
+    result: it scores the same but was not played (spec scoring §1.1)."""
+
+    round: int
+    table: int
+    result: Result
+    by_default: bool = False
+
+
+class ResultCorrected(Event, frozen=True, kw_only=True, tag="ResultCorrected"):
+    """A result replaced after the fact; the old one stays in the log."""
+
+    round: int
+    table: int
+    result: Result
+    by_default: bool = False
+    reason: str = ""
+
+
+# --------------------------------------------------------------------------- teams
+
+
+class TeamRegistered(Event, frozen=True, kw_only=True, tag="TeamRegistered"):
+    """A team of a team tournament (OpenGotha ``Team``)."""
+
+    team_id: str
+    name: str
+    number: int | None = None
+
+
+class TeamMemberAssigned(Event, frozen=True, kw_only=True, tag="TeamMemberAssigned"):
+    """A player plays on ``board`` for a team in ``round`` (``None``: every round)."""
+
+    team_id: str
+    player_id: str
+    board: int
+    round: int | None = None
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+class SourceImported(Event, frozen=True, kw_only=True, tag="SourceImported"):
+    """The events that follow (up to the next ``SourceImported``) came from a file."""
+
+    format: str
+    filename: str
+    sha256: str
+    summary: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+class Checkpoint(Event, frozen=True, kw_only=True, tag="Checkpoint"):
+    """A point the director vouches for (round closed, standings published, EGD submitted).
+
+    ``head`` is the hash of the last event before the checkpoint and ``event_count`` its
+    sequence number; ``digest`` is a SHA-256 of the standings as shown."""
+
+    label: str
+    round: int | None = None
+    event_count: int
+    head: str
+    digest: str = ""
+    policy: str = ""
+    criteria: tuple[str, ...] = ()
+    note: str = ""
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    TournamentCreated,
+    RulesChanged,
+    PlayerRegistered,
+    PlayerUpdated,
+    PlayerWithdrew,
+    PlayerReinstated,
+    ParticipationChanged,
+    ByeAssigned,
+    ByeRemoved,
+    GamePaired,
+    PairingRemoved,
+    ResultRecorded,
+    ResultCorrected,
+    TeamRegistered,
+    TeamMemberAssigned,
+    SourceImported,
+    Checkpoint,
+)
+"""Every event type; a new type must be added here (and keep its tag forever)."""
+
+_BY_NAME: dict[str, type[Event]] = {t.type_name(): t for t in EVENT_TYPES}
+_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
+    name: msgspec.json.Decoder(t) for name, t in _BY_NAME.items()
+}
+_ENCODER = msgspec.json.Encoder(order="sorted")
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def register_upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register a function turning a payload of ``from_version`` into ``from_version + 1``.
+
+    Decoding applies the chain of upcasters until the type's current ``schema_version``.
+    """
+
+    def decorator(fn: Upcaster) -> Upcaster:
+        _UPCASTERS[(type_name, from_version)] = fn
+        return fn
+
+    return decorator
+
+
+def event_type(name: str) -> type[Event]:
+    """The event class for a stable type name (``KeyError`` when unknown)."""
+    return _BY_NAME[name]
+
+
+def canonical_bytes(event: Event) -> bytes:
+    """The canonical JSON of an event: sorted keys, no whitespace, UTF-8. These bytes are
+    what the ledger stores and hashes."""
+    return _ENCODER.encode(event)
+
+
+def decode_event(type_name: str, schema_version: int, payload: bytes | str) -> Event:
+    """Decode a stored payload, upcasting it first when it was written by an older schema.
+
+    Raises ``ValueError`` for an unknown type or a version newer than this program knows.
+    """
+    cls = _BY_NAME.get(type_name)
+    if cls is None:
+        raise ValueError(f"unknown event type {type_name!r}")
+    if schema_version == cls.schema_version:
+        return _DECODERS[type_name].decode(payload)
+    if schema_version > cls.schema_version:
+        raise ValueError(
+            f"event type {type_name} has schema version {schema_version}, newer than this "
+            f"goledger knows ({cls.schema_version}); upgrade goledger"
+        )
+    data: dict[str, Any] = msgspec.json.decode(payload)
+    for version in range(schema_version, cls.schema_version):
+        upcaster = _UPCASTERS.get((type_name, version))
+        if upcaster is None:
+            raise ValueError(f"no upcaster for {type_name} from schema version {version}")
+        data = upcaster(data)
+    return msgspec.convert(data, cls)
+
+
+def event_from_json(data: bytes | str | dict[str, Any]) -> Event:
+    """Decode one event given as a JSON object with its ``type`` tag (current schema)."""
+    obj: dict[str, Any] = msgspec.json.decode(data) if isinstance(data, (bytes, str)) else data
+    name = obj.get("type")
+    if not isinstance(name, str) or name not in _BY_NAME:
+        raise ValueError(f"unknown event type {name!r}")
+    return msgspec.convert(obj, _BY_NAME[name])

@@ -1,0 +1,506 @@
+"""The append-only, hash-chained event store: one SQLite file per tournament (DESIGN §4).
+
+The store knows nothing of Go. It keeps envelopes (sequence number, type, schema version,
+canonical JSON payload, time, actor, reason) in a ``STRICT`` table that SQLite itself
+refuses to rewrite: ``BEFORE UPDATE`` and ``BEFORE DELETE`` triggers abort, and a
+``BEFORE INSERT`` trigger refuses a row that does not extend the chain head.
+
+**Hash chain** (algorithm ``sha256-chain-v1``, recorded in ``meta``)::
+
+    hash(n) = SHA-256( prev_hash(n) as ASCII hex
+                       ‖ canonical JSON of {actor, payload, prev_hash, reason,
+                                            recorded_at, schema_version, seq, type} )
+
+with keys sorted, no whitespace, the payload embedded verbatim, and ``prev_hash(1)`` = 64
+zeros. ``verify`` recomputes it and names the first event that does not match.
+
+**Appends** run inside ``BEGIN IMMEDIATE``: the head is read inside the write lock and
+compared with the caller's expected head, so two processes writing the same file never
+interleave or lose an event; a crash leaves either the whole batch or nothing (SQLite's
+atomic commit, WAL journal, ``synchronous=FULL``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+import msgspec
+
+from goledger.errors import LedgerError, StaleHeadError
+from goledger.ledger.events import Event, canonical_bytes, decode_event
+
+__all__ = [
+    "GENESIS_HASH",
+    "HASH_ALGORITHM",
+    "STORE_SCHEMA_VERSION",
+    "Head",
+    "Ledger",
+    "Record",
+    "VerifyReport",
+    "chain_hash",
+]
+
+STORE_FORMAT: Final = "goledger-ledger"
+STORE_SCHEMA_VERSION: Final = 1
+HASH_ALGORITHM: Final = "sha256-chain-v1"
+GENESIS_HASH: Final = "0" * 64
+
+_TRIGGERS: Final = {
+    "events_append_only_update": (
+        "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN "
+        "SELECT RAISE(ABORT, 'goledger: the event log is append-only: UPDATE is refused'); END"
+    ),
+    "events_append_only_delete": (
+        "CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events BEGIN "
+        "SELECT RAISE(ABORT, 'goledger: the event log is append-only: DELETE is refused'); END"
+    ),
+    "events_extend_chain": (
+        "CREATE TRIGGER events_extend_chain BEFORE INSERT ON events "
+        "WHEN NEW.seq IS NOT (SELECT COALESCE(MAX(seq), 0) + 1 FROM events) "
+        f"OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM events ORDER BY seq DESC LIMIT 1), '{GENESIS_HASH}') "
+        "BEGIN SELECT RAISE(ABORT, 'goledger: an event must extend the chain head'); END"
+    ),
+    "meta_append_only_update": (
+        "CREATE TRIGGER meta_append_only_update BEFORE UPDATE ON meta BEGIN "
+        "SELECT RAISE(ABORT, 'goledger: ledger metadata is write-once: UPDATE is refused'); END"
+    ),
+    "meta_append_only_delete": (
+        "CREATE TRIGGER meta_append_only_delete BEFORE DELETE ON meta BEGIN "
+        "SELECT RAISE(ABORT, 'goledger: ledger metadata is write-once: DELETE is refused'); END"
+    ),
+}
+
+
+class _HashedEnvelope(msgspec.Struct, frozen=True):
+    """The envelope fields covered by the hash, in sorted order."""
+
+    actor: str
+    payload: msgspec.Raw
+    prev_hash: str
+    reason: str
+    recorded_at: str
+    schema_version: int
+    seq: int
+    type: str
+
+
+_ENVELOPE_ENCODER: Final = msgspec.json.Encoder()
+
+
+def chain_hash(
+    prev_hash: str,
+    seq: int,
+    type_name: str,
+    schema_version: int,
+    payload: bytes,
+    recorded_at: str,
+    actor: str,
+    reason: str,
+) -> str:
+    """The ``sha256-chain-v1`` hash of one envelope (see the module docstring)."""
+    envelope = _HashedEnvelope(
+        actor=actor,
+        payload=msgspec.Raw(payload),
+        prev_hash=prev_hash,
+        reason=reason,
+        recorded_at=recorded_at,
+        schema_version=schema_version,
+        seq=seq,
+        type=type_name,
+    )
+    return hashlib.sha256(prev_hash.encode("ascii") + _ENVELOPE_ENCODER.encode(envelope)).hexdigest()
+
+
+class Head(msgspec.Struct, frozen=True):
+    """The chain head: the last sequence number (0 for an empty log) and its hash."""
+
+    seq: int
+    hash: str
+
+
+class Record(msgspec.Struct, frozen=True):
+    """One stored event with its envelope. ``event`` decodes (and upcasts) the payload."""
+
+    seq: int
+    type: str
+    schema_version: int
+    payload: str
+    recorded_at: str
+    actor: str
+    reason: str
+    prev_hash: str
+    hash: str
+
+    @property
+    def event(self) -> Event:
+        return decode_event(self.type, self.schema_version, self.payload)
+
+
+class VerifyReport(msgspec.Struct, frozen=True):
+    """What ``verify`` found. ``trusted_upto`` is the last sequence number whose whole chain
+    checks out; ``first_bad_seq`` the first one that does not (``None`` when all is well)."""
+
+    ok: bool
+    events: int
+    head: str
+    trusted_upto: int
+    first_bad_seq: int | None = None
+    problem: str = ""
+    missing_triggers: tuple[str, ...] = ()
+
+
+Clock = Callable[[], str]
+
+
+def utc_now() -> str:
+    """Current UTC time, ISO 8601 with microseconds and a ``Z``."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), isolation_level=None, timeout=60.0, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 60000")
+    return conn
+
+
+class Ledger:
+    """An open ledger file. Use :meth:`create` for a new file and :meth:`open` for an
+    existing one; both refuse anything that is not a goledger ledger they can trust."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str]) -> Ledger:
+        """Create a new, empty ledger file. Refuses to touch an existing file."""
+        target = Path(path)
+        if target.exists():
+            raise LedgerError(f"{target} already exists; a new ledger needs a new file")
+        if not target.parent.exists():
+            raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
+        import sqlite_utils  # only needed to lay out a new file
+
+        conn = _connect(target)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            db = sqlite_utils.Database(conn)
+            conn.execute("BEGIN IMMEDIATE")
+            db.create_table("meta", {"key": str, "value": str}, pk="key", not_null={"value"}, strict=True)
+            db.create_table(
+                "events",
+                {
+                    "seq": int,
+                    "type": str,
+                    "schema_version": int,
+                    "payload": str,
+                    "recorded_at": str,
+                    "actor": str,
+                    "reason": str,
+                    "prev_hash": str,
+                    "hash": str,
+                },
+                pk="seq",
+                not_null={"type", "schema_version", "payload", "recorded_at", "actor", "reason", "prev_hash", "hash"},
+                strict=True,
+            )
+            db.create_table(
+                "projection_cache",
+                {"name": str, "seq": int, "head": str, "data": bytes},
+                pk="name",
+                not_null={"seq", "head", "data"},
+                strict=True,
+            )
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [
+                    ("format", STORE_FORMAT),
+                    ("store_schema_version", str(STORE_SCHEMA_VERSION)),
+                    ("hash_algorithm", HASH_ALGORITHM),
+                    ("created_at", utc_now()),
+                ],
+            )
+            for sql in _TRIGGERS.values():
+                conn.execute(sql)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            conn.close()
+            target.unlink(missing_ok=True)
+            raise
+        cls._tune(conn)
+        return cls(target, conn)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> Ledger:
+        """Open an existing ledger, refusing a missing file, a non-SQLite file, a SQLite
+        file that is not a goledger ledger, or one written by a newer goledger."""
+        target = Path(path)
+        if not target.is_file():
+            raise LedgerError(f"no ledger at {target} (create one with `goledger new` or an import)")
+        try:
+            with open(target, "rb") as fh:
+                magic = fh.read(16)
+        except OSError as exc:
+            raise LedgerError(f"cannot read {target}: {exc.strerror}") from None
+        if magic != b"SQLite format 3\x00":
+            raise LedgerError(f"{target} is not a goledger ledger (not an SQLite database)")
+        conn = _connect(target)
+        try:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if "no such table" in str(exc):
+                raise LedgerError(f"{target} is an SQLite database but not a goledger ledger") from None
+            raise LedgerError(f"{target} is damaged and cannot be read: {exc}") from None
+        if meta.get("format") != STORE_FORMAT:
+            conn.close()
+            raise LedgerError(f"{target} is an SQLite database but not a goledger ledger")
+        try:
+            version = int(meta.get("store_schema_version", "0"))
+        except ValueError:
+            version = -1
+        if version > STORE_SCHEMA_VERSION:
+            conn.close()
+            raise LedgerError(
+                f"{target} was written by a newer goledger (store schema {version}, this one "
+                f"reads up to {STORE_SCHEMA_VERSION}); upgrade goledger to read it"
+            )
+        if version < 1 or meta.get("hash_algorithm") != HASH_ALGORITHM:
+            conn.close()
+            raise LedgerError(f"{target} has an unknown store layout or hash algorithm; refusing to use it")
+        cls._tune(conn)
+        return cls(target, conn)
+
+    @staticmethod
+    def _tune(conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ reading
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+
+    def head(self) -> Head:
+        return _read_head(self._conn)
+
+    def records(self, after: int = 0, upto: int | None = None) -> Iterator[Record]:
+        """Stored events with ``after < seq <= upto``, in order."""
+        return _records(self._conn, after, upto)
+
+    def events(self, after: int = 0, upto: int | None = None) -> list[Event]:
+        """Decoded events with ``after < seq <= upto``, in order (the fast path for replay)."""
+        return _decode_rows(self._conn, after, upto)
+
+    # ------------------------------------------------------------------ writing
+
+    @contextmanager
+    def writing(self, expected_head: int | None = None, *, retry: bool = False) -> Iterator[Transaction]:
+        """Hold the write lock (``BEGIN IMMEDIATE``) while the caller reads, validates and
+        appends. With ``expected_head`` (the sequence number the caller last saw) a moved
+        head raises :class:`StaleHeadError` naming what was appended since, unless
+        ``retry`` is set: then the caller validates against the new state instead."""
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise LedgerError(f"cannot lock {self.path} for writing: {exc}") from None
+        try:
+            tx = Transaction(conn, _read_head(conn))
+            if expected_head is not None and tx.head.seq != expected_head and not retry:
+                if expected_head > tx.head.seq:
+                    raise StaleHeadError(
+                        f"expected head {expected_head} is beyond the ledger's last event {tx.head.seq}"
+                    )
+                since = [
+                    f"{r.seq} {r.type}" for r in _records(conn, expected_head, None)
+                ]
+                shown = ", ".join(since[:5]) + (f" and {len(since) - 5} more" if len(since) > 5 else "")
+                raise StaleHeadError(
+                    f"the ledger changed since event {expected_head}: {len(since)} event(s) were "
+                    f"appended ({shown}); review them, or repeat with --retry to re-check and append"
+                )
+            yield tx
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def append(
+        self,
+        events: Sequence[Event],
+        *,
+        expected_head: int | None = None,
+        actor: str = "",
+        reason: str = "",
+        clock: Clock = utc_now,
+    ) -> list[Record]:
+        """Append events as one transaction (all or nothing) and return their records."""
+        with self.writing(expected_head) as tx:
+            return tx.append(events, actor=actor, reason=reason, clock=clock)
+
+    # ------------------------------------------------------------------ cache (projections)
+
+    def cache_get(self, name: str) -> tuple[int, str, bytes] | None:
+        """A cached projection blob with the (seq, head hash) it was computed at, if any."""
+        try:
+            row = self._conn.execute(
+                "SELECT seq, head, data FROM projection_cache WHERE name = ?", (name,)
+            ).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return (row[0], row[1], row[2]) if row else None
+
+    def cache_put(self, name: str, seq: int, head: str, data: bytes) -> None:
+        """Store a projection blob. Caches are never trusted: callers check ``head``."""
+        try:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO projection_cache (name, seq, head, data) VALUES (?, ?, ?, ?)",
+                (name, seq, head, data),
+            )
+        except sqlite3.OperationalError:
+            pass  # read-only file or locked: a cache miss next time, nothing lost
+
+    def cache_clear(self) -> None:
+        try:
+            self._conn.execute("DELETE FROM projection_cache")
+        except sqlite3.OperationalError:
+            pass
+
+    # ------------------------------------------------------------------ integrity
+
+    def verify(self) -> VerifyReport:
+        """Recompute the whole chain and check the triggers are still in place."""
+        conn = self._conn
+        present = {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
+        missing = tuple(name for name in _TRIGGERS if name not in present)
+        prev = GENESIS_HASH
+        expected_seq = 1
+        count = 0
+        for rec in _records(conn, 0, None):
+            problem = ""
+            if rec.seq != expected_seq:
+                problem = f"sequence gap: expected event {expected_seq}, found {rec.seq}"
+            elif rec.prev_hash != prev:
+                problem = f"event {rec.seq} does not link to event {rec.seq - 1} (prev_hash differs)"
+            else:
+                computed = chain_hash(
+                    prev, rec.seq, rec.type, rec.schema_version, rec.payload.encode("utf-8"),
+                    rec.recorded_at, rec.actor, rec.reason,
+                )
+                if computed != rec.hash:
+                    problem = f"event {rec.seq} ({rec.type}) was altered: its hash does not match its content"
+                else:
+                    try:
+                        rec.event  # noqa: B018 - decoding is the check
+                    except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
+                        problem = f"event {rec.seq} ({rec.type}) cannot be decoded: {exc}"
+            if problem:
+                return VerifyReport(
+                    ok=False, events=_count(conn), head=_read_head(conn).hash,
+                    trusted_upto=expected_seq - 1, first_bad_seq=expected_seq if rec.seq != expected_seq else rec.seq,
+                    problem=problem, missing_triggers=missing,
+                )
+            prev = rec.hash
+            expected_seq += 1
+            count += 1
+        if missing:
+            return VerifyReport(
+                ok=False, events=count, head=prev, trusted_upto=count,
+                problem="the append-only triggers were removed: " + ", ".join(missing),
+                missing_triggers=missing,
+            )
+        return VerifyReport(ok=True, events=count, head=prev, trusted_upto=count)
+
+
+class Transaction:
+    """The write lock held by :meth:`Ledger.writing`: read what is there, then append."""
+
+    def __init__(self, conn: sqlite3.Connection, head: Head) -> None:
+        self._conn = conn
+        self.head = head
+
+    def events(self, after: int = 0) -> list[Event]:
+        return _decode_rows(self._conn, after, None)
+
+    def records(self, after: int = 0) -> Iterator[Record]:
+        return _records(self._conn, after, None)
+
+    def append(
+        self, events: Sequence[Event], *, actor: str = "", reason: str = "", clock: Clock = utc_now
+    ) -> list[Record]:
+        prev, seq = self.head.hash, self.head.seq
+        out: list[Record] = []
+        for event in events:
+            seq += 1
+            payload = canonical_bytes(event)
+            type_name = event.type_name()
+            version = type(event).schema_version
+            recorded_at = clock()
+            digest = chain_hash(prev, seq, type_name, version, payload, recorded_at, actor, reason)
+            out.append(
+                Record(seq, type_name, version, payload.decode("utf-8"), recorded_at, actor, reason, prev, digest)
+            )
+            prev = digest
+        self._conn.executemany(
+            "INSERT INTO events (seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [tuple(msgspec.structs.astuple(r)) for r in out],
+        )
+        if out:
+            self.head = Head(out[-1].seq, out[-1].hash)
+        return out
+
+
+def _read_head(conn: sqlite3.Connection) -> Head:
+    row = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    return Head(row[0], row[1]) if row else Head(0, GENESIS_HASH)
+
+
+def _count(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+def _records(conn: sqlite3.Connection, after: int, upto: int | None) -> Iterator[Record]:
+    sql = "SELECT seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash FROM events WHERE seq > ?"
+    args: list[int] = [after]
+    if upto is not None:
+        sql += " AND seq <= ?"
+        args.append(upto)
+    for row in conn.execute(sql + " ORDER BY seq", args):
+        yield Record(*row)
+
+
+def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None) -> list[Event]:
+    sql = "SELECT type, schema_version, payload FROM events WHERE seq > ?"
+    args: list[int] = [after]
+    if upto is not None:
+        sql += " AND seq <= ?"
+        args.append(upto)
+    try:
+        return [decode_event(t, v, p) for t, v, p in conn.execute(sql + " ORDER BY seq", args)]
+    except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise LedgerError(f"the ledger holds an event this goledger cannot read ({exc}); run `goledger verify`") from None

@@ -1,0 +1,21 @@
+"""Reading a ledger into state: the one place that folds a stored log.
+
+``load_state`` folds events ``1..upto`` of a ledger (or of an open write transaction).
+Whole-log folds of the current head go through a cached snapshot when one is present
+and valid (see :mod:`goledger.replay.snapshots`), so commands and views on a large
+tournament do not refold every event.
+"""
+
+from __future__ import annotations
+
+from goledger.ledger.store import Ledger, Transaction
+from goledger.replay.state import TournamentState, fold
+
+__all__ = ["load_state"]
+
+
+def load_state(source: Ledger | Transaction, upto: int | None = None) -> TournamentState:
+    """The state after event ``upto`` (default: the head)."""
+    if isinstance(source, Transaction):
+        return fold(source.events())
+    return fold(source.events(upto=upto))

@@ -1,0 +1,137 @@
+"""Rule policies: every scoring choice on which programs and rule books disagree, named
+(spec ``scoring.md`` §7).
+
+A :class:`Policy` is an immutable value. ``None`` in a value field means "take the
+tournament's own parameter" (an imported OpenGotha file brings its bye and absent values).
+Policies are looked up by name in a registry; a tournament names its default policy and
+any view may override it (``--policy``).
+
+>>> get_policy("opengotha").name
+'opengotha'
+>>> get_policy("egf").mms2_absent
+1
+>>> sorted(POLICIES)[:2]
+['egf', 'opengotha']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from goledger.errors import CommandRejected
+
+__all__ = ["Policy", "POLICIES", "get_policy", "register_policy"]
+
+
+class Policy(msgspec.Struct, frozen=True, kw_only=True):
+    """One named set of rule choices. Field comments cite spec ``scoring.md`` §7 rows."""
+
+    name: str
+    description: str = ""
+
+    # §7.1–2: points for a bye and an announced absence, in half-points (None: tournament's).
+    nbw2_bye: int | None = None
+    mms2_bye: int | None = None
+    nbw2_absent: int | None = None
+    mms2_absent: int | None = None
+
+    # §7.3: a participating player left unpaired without a bye ("not assigned").
+    not_assigned: Literal["zero", "absent"] = "zero"
+
+    # §7.4: what is rounded down. "unpaired-part": only the cumulative bye/absent points
+    # (OpenGotha); "whole-score": the accumulated score (EGF literal); "none".
+    # None: the tournament's round_down flag chooses between "unpaired-part" and "none".
+    round_down: Literal["unpaired-part", "whole-score", "none"] | None = None
+
+    # §7.9: opponents' not-played rounds count ½ in SOS (OpenGotha option). None: tournament's.
+    not_played_as_half: bool | None = None
+
+    # §7.7: what the player's own round without opponent adds to SOS.
+    sos_own_unplayed: Literal["start-score", "zero", "virtual-opponent", "dummy", "capped-dummy"] = "start-score"
+
+    # §7.11: ±handicap on the opponent's score in the McMahon SOS family.
+    sos_handicap_correction: bool = True
+
+    # §7.13: OpenGotha's SOSM-1/-2 = 0 after rounds 1 and 2 (spec §2.7.1).
+    quirk_sosm_cut_early_rounds: bool = False
+
+    # §7.15: SOSOS for a round without opponent: own start score × R (OpenGotha) or 0.
+    sosos_unplayed: Literal["start-score-times-round", "zero"] = "start-score-times-round"
+
+    # §7.17: direct comparison flavour.
+    direct_comparison: Literal["opengotha", "egf", "fide"] = "opengotha"
+
+    # §7.18: who shares a place.
+    place_sharing: Literal["all-criteria", "none"] = "all-criteria"
+
+    # OpenGotha shows only players "implied" in some game or bye of the tournament (oracle
+    # README, Placement 16); "all" lists every registered player.
+    listed_players: Literal["implied", "all"] = "all"
+
+    # Placement criteria used when neither the view nor the tournament names any.
+    default_criteria: tuple[str, ...] = ()
+
+    def with_overrides(self, overrides: dict[str, Any]) -> Policy:
+        """A copy with some options replaced (unknown option names are refused)."""
+        if not overrides:
+            return self
+        known = set(self.__struct_fields__)
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise CommandRejected(f"unknown policy option(s): {', '.join(unknown)}")
+        data = msgspec.structs.asdict(self) | overrides
+        try:
+            return msgspec.convert(data, Policy)
+        except msgspec.ValidationError as exc:
+            raise CommandRejected(f"invalid policy option: {exc}") from None
+
+
+POLICIES: dict[str, Policy] = {}
+
+
+def register_policy(policy: Policy) -> Policy:
+    """Add a policy to the registry under its name (later registrations replace earlier)."""
+    POLICIES[policy.name] = policy
+    return policy
+
+
+def get_policy(name: str) -> Policy:
+    """The policy registered under ``name``; refuses unknown names with the list of known ones."""
+    try:
+        return POLICIES[name]
+    except KeyError:
+        known = ", ".join(sorted(POLICIES))
+        raise CommandRejected(f"unknown policy {name!r}; known policies: {known}") from None
+
+
+register_policy(
+    Policy(
+        name="opengotha",
+        description="Bit-exact with OpenGotha 3.51.02, honouring the tournament's own parameters and quirks.",
+        quirk_sosm_cut_early_rounds=True,
+        listed_players="implied",
+        default_criteria=("MMS", "SOSM", "SOSOSM"),
+    )
+)
+
+register_policy(
+    Policy(
+        name="egf",
+        description=(
+            "EGF Tournament System Rules as written: bye 1, allowed absence ½ in both scores, "
+            "accumulated score rounded down, own start score (McMahon) or 0 (Swiss) for rounds "
+            "without opponent, EGF direct comparison, no OpenGotha quirks."
+        ),
+        nbw2_bye=2,
+        mms2_bye=2,
+        nbw2_absent=1,
+        mms2_absent=1,
+        round_down="whole-score",
+        not_played_as_half=False,
+        sos_handicap_correction=False,
+        direct_comparison="egf",
+        default_criteria=("MMS", "DC", "SOSM-2"),
+    )
+)

@@ -1,0 +1,192 @@
+"""Standings: order, ties and places at any round (spec ``scoring.md`` §2.5, DESIGN §5).
+
+Players are sorted on the criteria, strongest first, higher values better. Players equal on
+every criterion share a place, ``1 + number of players strictly ahead``; inside a tie they
+are listed by surname then first name, compared as OpenGotha does (Java ``compareTo``:
+UTF-16 code units, case-sensitive).
+
+>>> from goledger.ledger.events import TournamentCreated, TournamentSettings, PlayerRegistered
+>>> from goledger.replay.state import fold
+>>> state = fold([TournamentCreated(settings=TournamentSettings(name="t", rounds=3, system="swiss")),
+...               PlayerRegistered(player_id="p0001", surname="B", rank="1k"),
+...               PlayerRegistered(player_id="p0002", surname="A", rank="2k")])
+>>> [(row.place, row.surname) for row in standings(state, policy="egf", criteria=["NBW"]).rows]
+[(1, 'A'), (1, 'B')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+
+from goledger.errors import CommandRejected
+from goledger.replay.criteria import get_criterion
+from goledger.replay.policy import Policy, get_policy
+from goledger.replay.scoring import ScoringContext
+from goledger.replay.state import TournamentState
+
+__all__ = ["StandingRow", "Standings", "standings", "resolve_policy", "resolve_criteria", "main_score"]
+
+_MAIN_SCORE = {"mcmahon": "MMS", "swiss": "NBW", "swisscat": "NBW", "cup": "CPS", "round-robin": "NBW"}
+
+
+class StandingRow(msgspec.Struct, kw_only=True):
+    """One line of the standings. ``values`` are integers in each criterion's unit
+    (see ``Standings.scales``); :meth:`Standings.to_dict` turns them into numbers."""
+
+    place: int
+    player_id: str
+    surname: str
+    first_name: str
+    rank: str
+    egd_pin: str
+    start_number: int | None
+    values: dict[str, int]
+
+
+class Standings(msgspec.Struct, kw_only=True):
+    round: int
+    as_of_seq: int
+    policy: str
+    criteria: tuple[str, ...]
+    scales: dict[str, int]
+    rows: list[StandingRow]
+
+    def value(self, row: StandingRow, criterion: str) -> Fraction:
+        """A row's value of ``criterion`` as an exact number of points."""
+        return Fraction(row.values[criterion], self.scales[criterion])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The DESIGN §8 JSON shape: values as JSON numbers (exact: halves and quarters)."""
+        return {
+            "round": self.round,
+            "as_of_seq": self.as_of_seq,
+            "policy": self.policy,
+            "criteria": list(self.criteria),
+            "rows": [
+                {
+                    "place": row.place,
+                    "player_id": row.player_id,
+                    "surname": row.surname,
+                    "first_name": row.first_name,
+                    "rank": row.rank,
+                    "egd_pin": row.egd_pin,
+                    "start_number": row.start_number,
+                    "values": {c: json_number(row.values[c], self.scales[c]) for c in self.criteria},
+                }
+                for row in self.rows
+            ],
+        }
+
+
+def json_number(value: int, scale: int) -> int | float | str:
+    """An exact JSON number for ``value / scale``: an int when whole, a float when the binary
+    fraction is exact (halves, quarters), else a ``"p/q"`` string."""
+    if value % scale == 0:
+        return value // scale
+    frac = Fraction(value, scale)
+    if frac.denominator & (frac.denominator - 1) == 0:  # power of two: exact in binary
+        return float(frac)
+    return f"{frac.numerator}/{frac.denominator}"
+
+
+def main_score(state: TournamentState) -> str:
+    """The tournament's main score criterion (MMS for McMahon, NBW for Swiss…)."""
+    assert state.settings is not None
+    return _MAIN_SCORE.get(state.settings.system, "NBW")
+
+
+def resolve_policy(state: TournamentState, policy: str | Policy | None) -> Policy:
+    """The policy a view uses: the one asked for, else the tournament's (with its overrides)."""
+    if isinstance(policy, Policy):
+        return policy
+    if state.settings is None:
+        raise CommandRejected("the ledger has no tournament yet")
+    if policy is None:
+        return get_policy(state.settings.policy).with_overrides(state.settings.policy_overrides)
+    return get_policy(policy)
+
+
+def resolve_criteria(state: TournamentState, policy: Policy, criteria: Sequence[str] | None) -> tuple[str, ...]:
+    """Criteria asked for, else the tournament's, else the policy's default, else the main score."""
+    if criteria:
+        names = criteria
+    elif state.settings is not None and state.settings.criteria:
+        names = state.settings.criteria
+    elif policy.default_criteria:
+        names = policy.default_criteria
+    else:
+        names = (main_score(state),)
+    return tuple(get_criterion(n).name for n in names if n and n.upper() != "NULL")
+
+
+def check_round(state: TournamentState, round_: int | None) -> int:
+    """The round a view looks at: the one asked for (0 … rounds), else the latest paired."""
+    if round_ is None:
+        return state.last_round_with_games()
+    if not 0 <= round_ <= state.rounds:
+        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+    return round_
+
+
+def _name_key(text: str) -> bytes:
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def standings(
+    state: TournamentState,
+    round: int | None = None,  # noqa: A002 - the CLI option is --round
+    policy: str | Policy | None = None,
+    criteria: Sequence[str] | None = None,
+) -> Standings:
+    """The standings after ``round`` (default: the latest paired round) under ``policy``.
+
+    Only rounds 1..round count; opponents' values are taken at that round.
+    """
+    if state.settings is None:
+        raise CommandRejected("the ledger has no tournament yet")
+    round_ = check_round(state, round)
+    pol = resolve_policy(state, policy)
+    names = resolve_criteria(state, pol, criteria)
+    ctx = ScoringContext(state, round_, pol)
+    return rank_players(ctx, names)
+
+
+def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
+    """Order the listed players of a context on ``names`` and give places."""
+    state = ctx.state
+    columns = [ctx.value(name) for name in names]
+    players = state.players
+
+    def key(pid: str) -> tuple[Any, ...]:
+        p = players[pid]
+        return (*(-col[pid] for col in columns), _name_key(p.surname), _name_key(p.first_name))
+
+    order = sorted(ctx.players, key=key)
+    rows: list[StandingRow] = []
+    previous: tuple[int, ...] | None = None
+    place = 0
+    for index, pid in enumerate(order, start=1):
+        values = tuple(col[pid] for col in columns)
+        if values != previous or ctx.policy.place_sharing == "none":
+            place = index
+            previous = values
+        p = players[pid]
+        rows.append(
+            StandingRow(
+                place=place, player_id=pid, surname=p.surname, first_name=p.first_name, rank=p.rank,
+                egd_pin=p.egd_pin, start_number=p.start_number,
+                values=dict(zip(names, values, strict=True)),
+            )
+        )
+    return Standings(
+        round=ctx.round,
+        as_of_seq=state.seq,
+        policy=ctx.policy.name,
+        criteria=tuple(names),
+        scales={name: get_criterion(name).scale for name in names},
+        rows=rows,
+    )

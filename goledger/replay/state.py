@@ -1,0 +1,410 @@
+"""The fold: events → tournament state (DESIGN §5).
+
+:func:`fold` is pure: it reads an event list and builds a fresh :class:`TournamentState`;
+:func:`apply` adds one event to a state the caller owns (the incremental path). No I/O.
+
+The fold is **total**: any event list folds, including filtered ones (``what-if
+--without``). A fact that refers to something that is not there (a result for a table
+that was never paired, a bye for an unknown player) is kept out of the state and listed in
+``state.anomalies`` with its sequence number, never raised. Commands validate *before*
+appending, so a ledger written through them has no anomalies.
+
+A player's **status in a round** (spec scoring §1.1, OpenGotha's per-round state) is derived,
+not stored: ``paired`` if he has a game, else ``bye``, else ``withdrawn`` (round at or after
+his withdrawal), else ``absent`` (announced absence), else ``not-assigned``.
+
+>>> from goledger.ledger.events import TournamentCreated, TournamentSettings, PlayerRegistered
+>>> s = fold([TournamentCreated(settings=TournamentSettings(name="Demo", rounds=3)),
+...           PlayerRegistered(player_id="p0001", surname="Honinbo", first_name="Shusaku", rank="5d")])
+>>> s.settings.name, list(s.players), s.status("p0001", 1)
+('Demo', ['p0001'], 'not-assigned')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+import msgspec
+
+from goledger.ledger import events as ev
+from goledger.ledger.values import Result
+
+__all__ = [
+    "GameState",
+    "PlayerState",
+    "TeamState",
+    "TournamentState",
+    "RoundStatus",
+    "apply",
+    "fold",
+]
+
+RoundStatus = Literal["paired", "bye", "withdrawn", "absent", "not-assigned"]
+
+
+class PlayerState(msgspec.Struct, kw_only=True):
+    """A registered player: the attributes of ``PlayerRegistered`` as updated since, plus
+    participation. ``absences`` maps a round to the points the absence is worth
+    (``None``: the policy decides)."""
+
+    id: str
+    surname: str
+    first_name: str = ""
+    rank: str
+    grade: str = ""
+    rating: int | None = None
+    rating_origin: str = ""
+    country: str = ""
+    club: str = ""
+    egd_pin: str = ""
+    status: str = "final"
+    mm_correction: int = 0
+    ids: dict[str, str] = msgspec.field(default_factory=dict)
+    start_number: int | None = None
+    extras: dict[str, str] = msgspec.field(default_factory=dict)
+    withdrawn_from: int | None = None
+    withdrawal_reason: str = ""
+    absences: dict[int, int | None] = msgspec.field(default_factory=dict)
+    registered_seq: int = 0
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.surname} {self.first_name}".strip()
+
+    def is_withdrawn(self, round_: int) -> bool:
+        return self.withdrawn_from is not None and round_ >= self.withdrawn_from
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """A paired game and its current result."""
+
+    round: int
+    table: int
+    white: str
+    black: str
+    handicap: int = 0
+    komi: str | None = None
+    color_known: bool = True
+    result: Result = Result.UNKNOWN
+    by_default: bool = False
+    paired_seq: int = 0
+    result_seq: int | None = None
+
+    def opponent(self, player_id: str) -> str:
+        return self.black if player_id == self.white else self.white
+
+    def points2(self, player_id: str) -> int:
+        """Half-points the game gives ``player_id`` (by-default results score the same)."""
+        white, black = self.result.points2()
+        return white if player_id == self.white else black
+
+
+class TeamState(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    number: int | None = None
+    members: list[tuple[str, int, int | None]] = msgspec.field(default_factory=list)
+    """(player id, board, round or ``None`` for every round)."""
+
+
+class Anomaly(msgspec.Struct, frozen=True):
+    seq: int
+    message: str
+
+
+class TournamentState(msgspec.Struct, kw_only=True):
+    """Everything known after ``seq`` events. Rounds and tables are 1-based."""
+
+    settings: ev.TournamentSettings | None = None
+    round_settings: dict[int, ev.TournamentSettings] = msgspec.field(default_factory=dict)
+    players: dict[str, PlayerState] = msgspec.field(default_factory=dict)
+    games: dict[int, dict[int, GameState]] = msgspec.field(default_factory=dict)
+    byes: dict[int, dict[str, int | None]] = msgspec.field(default_factory=dict)
+    teams: dict[str, TeamState] = msgspec.field(default_factory=dict)
+    table_of: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
+    """round → player id → table of his (first) game in that round: an index over ``games``."""
+    checkpoints: list[tuple[int, ev.Checkpoint]] = msgspec.field(default_factory=list)
+    anomalies: list[Anomaly] = msgspec.field(default_factory=list)
+    seq: int = 0
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def rounds(self) -> int:
+        """The number of rounds the tournament is set up for."""
+        return self.settings.rounds if self.settings else 0
+
+    def settings_for_round(self, round_: int) -> ev.TournamentSettings:
+        """The settings in force for ``round_`` (a ``RulesChanged`` with ``from_round``
+        applies from that round on; retroactive changes apply everywhere)."""
+        assert self.settings is not None
+        current = self.settings
+        for start in sorted(self.round_settings):
+            if start <= round_:
+                current = self.round_settings[start]
+        return current
+
+    def games_of_round(self, round_: int) -> list[GameState]:
+        """The games of a round in table order."""
+        tables = self.games.get(round_, {})
+        return [tables[t] for t in sorted(tables)]
+
+    def all_games(self) -> Iterable[GameState]:
+        for round_ in sorted(self.games):
+            yield from self.games_of_round(round_)
+
+    def game_of(self, player_id: str, round_: int) -> GameState | None:
+        """The (first) game of ``player_id`` in ``round_``."""
+        table = self.table_of.get(round_, {}).get(player_id)
+        return None if table is None else self.games[round_][table]
+
+    def status(self, player_id: str, round_: int) -> RoundStatus:
+        """The player's status in a round (see the module docstring for the precedence)."""
+        if self.game_of(player_id, round_) is not None:
+            return "paired"
+        if player_id in self.byes.get(round_, {}):
+            return "bye"
+        player = self.players[player_id]
+        if player.is_withdrawn(round_):
+            return "withdrawn"
+        if round_ in player.absences:
+            return "absent"
+        return "not-assigned"
+
+    def last_round_with_games(self) -> int:
+        """The highest round that has a game or a bye (0 when nothing is paired yet)."""
+        rounds = [r for r, tables in self.games.items() if tables]
+        rounds += [r for r, byes in self.byes.items() if byes]
+        return max(rounds, default=0)
+
+    def last_complete_round(self) -> int:
+        """The highest round whose games all have a result (0 if none)."""
+        done = 0
+        for round_ in range(1, self.last_round_with_games() + 1):
+            games = self.games_of_round(round_)
+            if games and all(g.result is not Result.UNKNOWN for g in games):
+                done = round_
+        return done
+
+
+# --------------------------------------------------------------------------- folding
+
+
+def fold(events: Iterable[ev.Event], *, start: TournamentState | None = None, first_seq: int | None = None) -> TournamentState:
+    """Fold events into a new state (or onto a copy of ``start``).
+
+    Sequence numbers are counted from ``start.seq + 1`` (or ``first_seq``).
+    """
+    state = TournamentState() if start is None else _copy(start)
+    if first_seq is not None:
+        state.seq = first_seq - 1
+    for event in events:
+        apply(state, event)
+    return state
+
+
+def _copy(state: TournamentState) -> TournamentState:
+    """A deep copy (through msgpack, which is faster than ``copy.deepcopy``)."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=TournamentState)
+
+
+def apply(state: TournamentState, event: ev.Event) -> None:
+    """Apply one event to ``state`` in place (the incremental fold)."""
+    state.seq += 1
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+def _anomaly(state: TournamentState, message: str) -> None:
+    state.anomalies.append(Anomaly(state.seq, message))
+
+
+def _on_created(state: TournamentState, e: ev.TournamentCreated) -> None:
+    if state.settings is not None:
+        _anomaly(state, "a second TournamentCreated was ignored")
+        return
+    state.settings = e.settings
+
+
+def _on_rules_changed(state: TournamentState, e: ev.RulesChanged) -> None:
+    if state.settings is None:
+        _anomaly(state, "RulesChanged before TournamentCreated was ignored")
+        return
+    try:
+        if e.from_round is None:
+            state.settings = _patched(state.settings, e.changes)
+            state.round_settings = {r: _patched(s, e.changes) for r, s in state.round_settings.items()}
+        else:
+            base = state.settings_for_round(e.from_round)
+            state.round_settings[e.from_round] = _patched(base, e.changes)
+            for r in [r for r in state.round_settings if r > e.from_round]:
+                state.round_settings[r] = _patched(state.round_settings[r], e.changes)
+    except (msgspec.ValidationError, TypeError) as exc:
+        _anomaly(state, f"RulesChanged could not be applied: {exc}")
+
+
+def _patched(settings: ev.TournamentSettings, changes: dict[str, Any]) -> ev.TournamentSettings:
+    data = msgspec.to_builtins(settings)
+    data.update(changes)
+    return msgspec.convert(data, ev.TournamentSettings)
+
+
+def _on_registered(state: TournamentState, e: ev.PlayerRegistered) -> None:
+    if e.player_id in state.players:
+        _anomaly(state, f"player {e.player_id} registered twice; the second registration was ignored")
+        return
+    fields = msgspec.structs.asdict(e)
+    fields["id"] = fields.pop("player_id")
+    state.players[e.player_id] = PlayerState(**fields, registered_seq=state.seq)
+
+
+def _player(state: TournamentState, player_id: str, what: str) -> PlayerState | None:
+    player = state.players.get(player_id)
+    if player is None:
+        _anomaly(state, f"{what} refers to unknown player {player_id}")
+    return player
+
+
+def _on_updated(state: TournamentState, e: ev.PlayerUpdated) -> None:
+    player = _player(state, e.player_id, "PlayerUpdated")
+    if player is None:
+        return
+    for name, value in e.changes.items():
+        if name not in ev.PLAYER_FIELDS:
+            _anomaly(state, f"PlayerUpdated names an unknown field {name!r}")
+            continue
+        setattr(player, name, value)
+
+
+def _on_withdrew(state: TournamentState, e: ev.PlayerWithdrew) -> None:
+    player = _player(state, e.player_id, "PlayerWithdrew")
+    if player is not None:
+        player.withdrawn_from = e.from_round
+        player.withdrawal_reason = e.reason
+
+
+def _on_reinstated(state: TournamentState, e: ev.PlayerReinstated) -> None:
+    player = _player(state, e.player_id, "PlayerReinstated")
+    if player is None or player.withdrawn_from is None:
+        return
+    if e.from_round > player.withdrawn_from:
+        # The rounds he missed stay missed: they become announced absences worth nothing.
+        for round_ in range(player.withdrawn_from, e.from_round):
+            player.absences.setdefault(round_, 0)
+    player.withdrawn_from = None
+    player.withdrawal_reason = ""
+
+
+def _on_participation(state: TournamentState, e: ev.ParticipationChanged) -> None:
+    player = _player(state, e.player_id, "ParticipationChanged")
+    if player is None:
+        return
+    if e.participating:
+        player.absences.pop(e.round, None)
+    else:
+        player.absences[e.round] = e.points2
+
+
+def _on_bye(state: TournamentState, e: ev.ByeAssigned) -> None:
+    if _player(state, e.player_id, "ByeAssigned") is not None:
+        state.byes.setdefault(e.round, {})[e.player_id] = e.points2
+
+
+def _on_bye_removed(state: TournamentState, e: ev.ByeRemoved) -> None:
+    byes = state.byes.get(e.round, {})
+    if e.player_id not in byes:
+        _anomaly(state, f"ByeRemoved: {e.player_id} has no bye in round {e.round}")
+        return
+    del byes[e.player_id]
+    if not byes:
+        state.byes.pop(e.round, None)
+
+
+def _on_paired(state: TournamentState, e: ev.GamePaired) -> None:
+    if _player(state, e.white, "GamePaired") is None or _player(state, e.black, "GamePaired") is None:
+        return
+    tables = state.games.setdefault(e.round, {})
+    replaced = e.table in tables
+    if replaced:
+        _anomaly(state, f"round {e.round} table {e.table} paired twice; the later pairing replaces the earlier")
+    tables[e.table] = GameState(
+        round=e.round, table=e.table, white=e.white, black=e.black, handicap=e.handicap,
+        komi=e.komi, color_known=e.color_known, paired_seq=state.seq,
+    )
+    if replaced:
+        _reindex(state, e.round)
+    else:
+        index = state.table_of.setdefault(e.round, {})
+        index.setdefault(e.white, e.table)
+        index.setdefault(e.black, e.table)
+
+
+def _reindex(state: TournamentState, round_: int) -> None:
+    index: dict[str, int] = {}
+    tables = state.games.get(round_, {})
+    for table in sorted(tables):
+        game = tables[table]
+        index.setdefault(game.white, table)
+        index.setdefault(game.black, table)
+    if index:
+        state.table_of[round_] = index
+    else:
+        state.table_of.pop(round_, None)
+
+
+def _on_unpaired(state: TournamentState, e: ev.PairingRemoved) -> None:
+    tables = state.games.get(e.round, {})
+    if tables.pop(e.table, None) is None:
+        _anomaly(state, f"PairingRemoved: round {e.round} has no table {e.table}")
+    if not tables:
+        state.games.pop(e.round, None)
+    _reindex(state, e.round)
+
+
+def _on_result(state: TournamentState, e: ev.ResultRecorded | ev.ResultCorrected) -> None:
+    game = state.games.get(e.round, {}).get(e.table)
+    if game is None:
+        _anomaly(state, f"{e.type_name()}: round {e.round} has no table {e.table}")
+        return
+    game.result = e.result
+    game.by_default = e.by_default
+    game.result_seq = state.seq
+
+
+def _on_team(state: TournamentState, e: ev.TeamRegistered) -> None:
+    state.teams[e.team_id] = TeamState(id=e.team_id, name=e.name, number=e.number)
+
+
+def _on_team_member(state: TournamentState, e: ev.TeamMemberAssigned) -> None:
+    team = state.teams.get(e.team_id)
+    if team is None or _player(state, e.player_id, "TeamMemberAssigned") is None:
+        if team is None:
+            _anomaly(state, f"TeamMemberAssigned refers to unknown team {e.team_id}")
+        return
+    team.members.append((e.player_id, e.board, e.round))
+
+
+def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
+    state.checkpoints.append((state.seq, e))
+
+
+_HANDLERS: dict[type[ev.Event], Any] = {
+    ev.TournamentCreated: _on_created,
+    ev.RulesChanged: _on_rules_changed,
+    ev.PlayerRegistered: _on_registered,
+    ev.PlayerUpdated: _on_updated,
+    ev.PlayerWithdrew: _on_withdrew,
+    ev.PlayerReinstated: _on_reinstated,
+    ev.ParticipationChanged: _on_participation,
+    ev.ByeAssigned: _on_bye,
+    ev.ByeRemoved: _on_bye_removed,
+    ev.GamePaired: _on_paired,
+    ev.PairingRemoved: _on_unpaired,
+    ev.ResultRecorded: _on_result,
+    ev.ResultCorrected: _on_result,
+    ev.TeamRegistered: _on_team,
+    ev.TeamMemberAssigned: _on_team_member,
+    ev.Checkpoint: _on_checkpoint,
+}

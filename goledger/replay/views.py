@@ -1,0 +1,38 @@
+"""Library functions behind the read commands, working from a ledger file.
+
+``standings(db, round, as_of, policy, criteria)`` is what ``goledger standings`` prints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from goledger.errors import CommandRejected
+from goledger.ledger.store import Ledger
+from goledger.replay.load import load_state
+from goledger.replay.standings import Standings
+from goledger.replay.standings import standings as compute_standings
+from goledger.replay.state import TournamentState
+
+__all__ = ["standings", "state_as_of"]
+
+
+def state_as_of(db: str | os.PathLike[str], as_of: int | None = None) -> TournamentState:
+    """The tournament state after event ``as_of`` (default: the head)."""
+    with Ledger.open(db) as ledger:
+        head = ledger.head().seq
+        if as_of is not None and not 1 <= as_of <= head:
+            raise CommandRejected(f"--as-of {as_of} is outside the ledger's events 1..{head}")
+        return load_state(ledger, upto=as_of)
+
+
+def standings(
+    db: str | os.PathLike[str],
+    round: int | None = None,  # noqa: A002
+    as_of: int | None = None,
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+) -> Standings:
+    """Standings after ``round`` as of event ``as_of`` under ``policy`` with ``criteria``."""
+    return compute_standings(state_as_of(db, as_of), round, policy, criteria)
