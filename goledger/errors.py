@@ -6,7 +6,7 @@ the CLI prints it on stderr and exits with status 1. Nothing is written when one
 
 from __future__ import annotations
 
-__all__ = ["GoledgerError", "CommandRejected", "LedgerError", "StaleHeadError", "FormatError"]
+__all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "StaleHeadError"]
 
 
 class GoledgerError(Exception):

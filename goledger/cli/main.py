@@ -7,9 +7,9 @@ usage errors exit 2.
 
 from __future__ import annotations
 
-import typer
+import importlib
 
-from goledger.cli import record, views
+import typer
 
 app = typer.Typer(
     name="goledger",
@@ -21,8 +21,26 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-record.register_commands(app)
-views.register_commands(app)
+import_app = typer.Typer(help="Create a ledger from a file of another program.", no_args_is_help=True)
+export_app = typer.Typer(help="Write the ledger in another program's format.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+app.add_typer(export_app, name="export")
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "goledger.cli.record",
+    "goledger.cli.views",
+)
+"""CLI modules, each with ``register_commands(app)`` and optionally
+``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
+the library is imported inside the command bodies."""
+
+for _name in COMMAND_MODULES:
+    _module = importlib.import_module(_name)
+    _module.register_commands(app)
+    if hasattr(_module, "register_import"):
+        _module.register_import(import_app)
+    if hasattr(_module, "register_export"):
+        _module.register_export(export_app)
 
 
 def main() -> None:

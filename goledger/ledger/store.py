@@ -475,6 +475,9 @@ class Transaction:
         return out
 
 
+_COLUMNS: Final = "seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash"
+
+
 def _read_head(conn: sqlite3.Connection) -> Head:
     row = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
     return Head(row[0], row[1]) if row else Head(0, GENESIS_HASH)
@@ -485,7 +488,7 @@ def _count(conn: sqlite3.Connection) -> int:
 
 
 def _records(conn: sqlite3.Connection, after: int, upto: int | None) -> Iterator[Record]:
-    sql = "SELECT seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash FROM events WHERE seq > ?"
+    sql = f"SELECT {_COLUMNS} FROM events WHERE seq > ?"
     args: list[int] = [after]
     if upto is not None:
         sql += " AND seq <= ?"
@@ -503,4 +506,6 @@ def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None) -> list
     try:
         return [decode_event(t, v, p) for t, v, p in conn.execute(sql + " ORDER BY seq", args)]
     except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise LedgerError(f"the ledger holds an event this goledger cannot read ({exc}); run `goledger verify`") from None
+        raise LedgerError(
+            f"the ledger holds an event this goledger cannot read ({exc}); run `goledger verify`"
+        ) from None

@@ -24,10 +24,10 @@ from typing import Final
 
 __all__ = [
     "Rank",
+    "RankError",
     "Result",
     "format_points",
     "parse_points2",
-    "RankError",
 ]
 
 

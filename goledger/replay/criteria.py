@@ -23,7 +23,7 @@ from goledger.errors import CommandRejected
 if TYPE_CHECKING:
     from goledger.replay.scoring import ScoringContext
 
-__all__ = ["Criterion", "Term", "Explanation", "CRITERIA", "register", "get_criterion"]
+__all__ = ["CRITERIA", "Criterion", "Explanation", "Term", "get_criterion", "register"]
 
 
 @dataclass(frozen=True)

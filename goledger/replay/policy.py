@@ -22,7 +22,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 
-__all__ = ["Policy", "POLICIES", "get_policy", "register_policy"]
+__all__ = ["POLICIES", "Policy", "get_policy", "register_policy"]
 
 
 class Policy(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,8 +97,31 @@ def register_policy(policy: Policy) -> Policy:
     return policy
 
 
+BUILTIN_MODULES: tuple[str, ...] = ()
+"""Modules that register further policies when imported (loaded on first lookup)."""
+
+_LOADED = False
+
+
+def _load_builtin() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    import importlib
+
+    for module in BUILTIN_MODULES:
+        importlib.import_module(module)
+
+
+def known_policies() -> list[str]:
+    _load_builtin()
+    return sorted(POLICIES)
+
+
 def get_policy(name: str) -> Policy:
     """The policy registered under ``name``; refuses unknown names with the list of known ones."""
+    _load_builtin()
     try:
         return POLICIES[name]
     except KeyError:

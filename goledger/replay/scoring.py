@@ -29,7 +29,7 @@ from goledger.ledger.values import Rank
 from goledger.replay.policy import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
-__all__ = ["RoundEntry", "ScoringContext", "start_mms", "rank_value"]
+__all__ = ["RoundEntry", "ScoringContext", "rank_value", "start_mms"]
 
 
 def rank_value(text: str) -> int:
@@ -56,7 +56,7 @@ class RoundEntry:
     −h with Black (spec §2.2 notation).
     """
 
-    __slots__ = ("round", "status", "game", "opponent", "is_white", "game_points2", "handicap_signed")
+    __slots__ = ("game", "game_points2", "handicap_signed", "is_white", "opponent", "round", "status")
 
     def __init__(
         self,
@@ -169,9 +169,7 @@ class ScoringContext:
             override = self.state.players[player_id].absences.get(entry.round)
             if override is not None:
                 return override
-        elif entry.status == "not-assigned" and policy.not_assigned == "zero":
-            return 0
-        elif entry.status == "paired":
+        elif (entry.status == "not-assigned" and policy.not_assigned == "zero") or entry.status == "paired":
             return 0
         if family == "nbw":
             return settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent

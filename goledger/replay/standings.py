@@ -28,7 +28,7 @@ from goledger.replay.policy import Policy, get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.state import TournamentState
 
-__all__ = ["StandingRow", "Standings", "standings", "resolve_policy", "resolve_criteria", "main_score"]
+__all__ = ["StandingRow", "Standings", "main_score", "resolve_criteria", "resolve_policy", "standings"]
 
 _MAIN_SCORE = {"mcmahon": "MMS", "swiss": "NBW", "swisscat": "NBW", "cup": "CPS", "round-robin": "NBW"}
 

@@ -33,9 +33,9 @@ from goledger.ledger.values import Result
 __all__ = [
     "GameState",
     "PlayerState",
+    "RoundStatus",
     "TeamState",
     "TournamentState",
-    "RoundStatus",
     "apply",
     "fold",
 ]
@@ -191,7 +191,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
 # --------------------------------------------------------------------------- folding
 
 
-def fold(events: Iterable[ev.Event], *, start: TournamentState | None = None, first_seq: int | None = None) -> TournamentState:
+def fold(
+    events: Iterable[ev.Event], *, start: TournamentState | None = None, first_seq: int | None = None
+) -> TournamentState:
     """Fold events into a new state (or onto a copy of ``start``).
 
     Sequence numbers are counted from ``start.seq + 1`` (or ``first_seq``).

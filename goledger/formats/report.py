@@ -1,0 +1,100 @@
+"""Import and export reports: what a reader or writer could not map, normalised or found odd.
+
+Every reader returns its events **and** an :class:`InterchangeReport`; every writer returns
+its bytes and one. Nothing is dropped silently: an item that could not be recorded is an
+``error`` entry, a value changed on the way in (upper-cased country, renumbered table…) a
+``normalised`` entry, a source field with no place in the ledger an ``unmapped`` entry, a
+contradiction in the source (a player paired in a round where he is marked absent) an
+``inconsistency``.
+
+>>> r = InterchangeReport(format="opengotha", source="t.xml")
+>>> r.add("warning", "unmapped", "attribute not mapped", "Tournament/@macAddress")
+>>> r.count_read("games", 3); r.count_recorded("games", 3)
+>>> r.has_warnings, r.has_errors, r.counts["games"]
+(True, False, {'read': 3, 'recorded': 3})
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = ["Entry", "InterchangeReport", "Severity"]
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One thing worth telling: severity, kind, a sentence, and where in the source."""
+
+    severity: Severity
+    kind: str
+    message: str
+    where: str = ""
+
+
+class InterchangeReport(msgspec.Struct, kw_only=True):
+    """The report of one import or export."""
+
+    format: str
+    source: str = ""
+    direction: Literal["import", "export"] = "import"
+    dialect: str = ""
+    counts: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    entries: list[Entry] = msgspec.field(default_factory=list)
+
+    def add(self, severity: Severity, kind: str, message: str, where: str = "") -> None:
+        self.entries.append(Entry(severity, kind, message, where))
+
+    def error(self, kind: str, message: str, where: str = "") -> None:
+        self.add("error", kind, message, where)
+
+    def warning(self, kind: str, message: str, where: str = "") -> None:
+        self.add("warning", kind, message, where)
+
+    def info(self, kind: str, message: str, where: str = "") -> None:
+        self.add("info", kind, message, where)
+
+    def count_read(self, kind: str, n: int = 1) -> None:
+        self.counts.setdefault(kind, {"read": 0, "recorded": 0})["read"] += n
+
+    def count_recorded(self, kind: str, n: int = 1) -> None:
+        self.counts.setdefault(kind, {"read": 0, "recorded": 0})["recorded"] += n
+
+    @property
+    def errors(self) -> list[Entry]:
+        return [e for e in self.entries if e.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Entry]:
+        return [e for e in self.entries if e.severity == "warning"]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(e.severity == "error" for e in self.entries)
+
+    @property
+    def has_warnings(self) -> bool:
+        return any(e.severity == "warning" for e in self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return msgspec.to_builtins(self)
+
+    def to_json(self) -> bytes:
+        return msgspec.json.format(msgspec.json.encode(self), indent=2)
+
+    def render(self, limit: int | None = None) -> str:
+        """Plain text for the terminal: counts, then every entry (or the first ``limit``)."""
+        lines = [f"{self.direction} {self.format}: {self.source}" + (f" ({self.dialect})" if self.dialect else "")]
+        for kind, c in self.counts.items():
+            mark = "" if c["read"] == c["recorded"] else "  ← differs"
+            verb = "written" if self.direction == "export" else "recorded"
+            lines.append(f"  {kind}: {c['read']} read, {c['recorded']} {verb}{mark}")
+        shown = self.entries if limit is None else self.entries[:limit]
+        for e in shown:
+            where = f" [{e.where}]" if e.where else ""
+            lines.append(f"  {e.severity}: {e.kind}: {e.message}{where}")
+        if limit is not None and len(self.entries) > limit:
+            lines.append(f"  … and {len(self.entries) - limit} more (use --report FILE for all)")
+        return "\n".join(lines)
