@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, render_text_table, run
 
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")]
 
@@ -32,25 +32,19 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
         return
     if fmt != "table":
         fail(f"unknown format {fmt!r}; use table, json or csv", 2)
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title or f"Standings after round {result.round} · policy {result.policy}")
-    table.add_column("Pl", justify="right")
-    table.add_column("Id")
-    table.add_column("Name")
-    table.add_column("Rank", justify="right")
-    for name in result.criteria:
-        table.add_column(name, justify="right")
+    headers = ["Pl", "Id", "Name", "Rank", *result.criteria]
+    rows: list[list[str]] = []
     previous = None
     for row in result.rows:
-        shown = str(row.place) if row.place != previous else ""
-        previous = row.place
-        table.add_row(
-            shown, row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
+        rows.append([
+            str(row.place) if row.place != previous else "", row.player_id,
+            f"{row.surname} {row.first_name}".strip(), row.rank,
             *(format_points(row.values[c], result.scales[c]) for c in result.criteria),
-        )
-    Console(soft_wrap=True).print(table)
+        ])
+        previous = row.place
+    right = {0, 3, *range(4, 4 + len(result.criteria))}
+    heading = title or f"Standings after round {result.round} · policy {result.policy} · as of event {result.as_of_seq}"
+    echo(render_text_table(headers, rows, right, heading))
 
 
 def decimal_text(value: int, scale: int) -> str:
