@@ -29,6 +29,7 @@ app.add_typer(export_app, name="export")
 COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.record",
     "goledger.cli.views",
+    "goledger.cli.interchange_opengotha",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

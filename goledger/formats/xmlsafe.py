@@ -5,7 +5,14 @@ no entity resolution, no DTD loading, no network access, no huge-tree mode. A do
 that *declares* entities (``<!ENTITY``) is refused outright — this closes external
 entities (XXE) and entity expansion ("billion laughs") before lxml sees them. A plain
 ``<!DOCTYPE Tournament SYSTEM "tournament.dtd">`` line (EGC 2011) is accepted and its DTD
-is not fetched.
+is not fetched; a DOCTYPE that points anywhere else (a URL, an absolute or relative path,
+a ``PUBLIC`` identifier) is refused, since only a hostile file needs one.
+
+Encodings (spec ``formats/opengotha-xml.md`` §1): a leading byte-order mark and blank
+space before the XML declaration are tolerated; a file that is not valid in its declared
+UTF-8, or that declares ISO-8859-1 but holds Windows-1252 punctuation (bytes 0x80–0x9F,
+never text in ISO-8859-1), is re-decoded as Cp1252. Each such repair is appended to
+``notes`` when the caller passes a list.
 
 >>> root = parse_xml(b'<?xml version="1.0"?><Tournament a="1"/>', what="t.xml")
 >>> root.tag, root.get("a")
@@ -30,6 +37,13 @@ __all__ = ["MAX_XML_BYTES", "parse_xml"]
 MAX_XML_BYTES: Final = 64 * 1024 * 1024
 _ENTITY_DECL: Final = re.compile(rb"<!ENTITY", re.IGNORECASE)
 _DOCTYPE_SUBSET: Final = re.compile(rb"<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
+_DOCTYPE_EXTERNAL: Final = re.compile(
+    rb"<!DOCTYPE\s+[^\s>\[]+\s+(SYSTEM|PUBLIC)\s+(?:([\"'])(.*?)\2)?", re.IGNORECASE | re.DOTALL
+)
+_LOCAL_DTD_NAME: Final = re.compile(rb"^[A-Za-z0-9_.-]+$")
+_DECLARATION: Final = re.compile(rb"^<\?xml[^>]*?encoding\s*=\s*([\"'])([A-Za-z0-9._-]+)\1", re.IGNORECASE)
+_C1_BYTES: Final = re.compile(rb"[\x80-\x9f]")
+_LATIN1_NAMES: Final = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "iso_8859-1", "l1"})
 
 
 def _parser() -> etree.XMLParser:
@@ -44,16 +58,57 @@ def _parser() -> etree.XMLParser:
     )
 
 
-def parse_xml(data: bytes, *, what: str) -> etree._Element:
+def _declared_encoding(data: bytes) -> str:
+    match = _DECLARATION.match(data)
+    return match.group(2).decode("ascii").lower() if match else ""
+
+
+def _as_cp1252(data: bytes) -> bytes:
+    """The document re-decoded as Cp1252 and re-encoded as UTF-8 (declaration rewritten).
+    Bytes Cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) keep their Latin-1 meaning."""
+    text = "".join(
+        chunk.decode("cp1252", errors="strict") if i % 2 == 0 else chunk.decode("latin-1")
+        for i, chunk in enumerate(re.split(rb"([\x81\x8d\x8f\x90\x9d]+)", data))
+    )
+    match = _DECLARATION.match(data)
+    if match is not None:
+        start, end = match.span(2)
+        text = text[:start] + "UTF-8" + text[end:]
+    return text.encode("utf-8")
+
+
+def _check_doctype(head: bytes, what: str) -> None:
+    match = _DOCTYPE_EXTERNAL.search(head)
+    if match is None:
+        return
+    kind, target = match.group(1).upper(), match.group(3) or b""
+    if kind == b"PUBLIC" or not _LOCAL_DTD_NAME.match(target):
+        shown = target.decode("utf-8", errors="replace")[:80]
+        raise FormatError(
+            f"{what} points to an external DTD ({kind.decode().upper()} {shown!r}); goledger never "
+            "fetches DTDs and refuses files that name one outside their own folder"
+        )
+
+
+def parse_xml(data: bytes, *, what: str, notes: list[str] | None = None) -> etree._Element:
     """Parse untrusted XML bytes into a root element, or raise a clear ``FormatError``.
 
-    ``what`` names the input in messages (usually the file name).
+    ``what`` names the input in messages (usually the file name); encoding repairs are
+    appended to ``notes`` (see the module docstring).
     """
     if len(data) > MAX_XML_BYTES:
         size, limit = len(data) // (1024 * 1024), MAX_XML_BYTES // (1024 * 1024)
         raise FormatError(f"{what} is {size} MB, larger than the {limit} MB limit for XML files")
     if not data.strip():
         raise FormatError(f"{what} is empty")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        if notes is not None:
+            notes.append("a UTF-8 byte-order mark starts the file")
+    if data[:1].isspace() and data.lstrip().startswith(b"<?xml"):
+        data = data.lstrip()
+        if notes is not None:
+            notes.append("blank space before the XML declaration was skipped")
     head = data[:65536]
     if _ENTITY_DECL.search(data) is not None:
         raise FormatError(
@@ -62,11 +117,26 @@ def parse_xml(data: bytes, *, what: str) -> etree._Element:
         )
     if _DOCTYPE_SUBSET.search(head) is not None:
         raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
+    _check_doctype(head, what)
+    declared = _declared_encoding(data)
+    if declared in _LATIN1_NAMES and _C1_BYTES.search(data) is not None:
+        data = _as_cp1252(data)
+        if notes is not None:
+            notes.append(f"declared {declared.upper()} but holds Windows-1252 characters; read as Cp1252")
     try:
         root = etree.fromstring(data, parser=_parser())
     except etree.XMLSyntaxError as exc:
-        line = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        raise FormatError(f"{what} is not well-formed XML{line}: {exc.msg}") from None
+        root = None
+        if declared in ("", "utf-8", "utf8") and "encoding" in str(exc.msg).lower() and data.lstrip()[:1] == b"<":
+            try:
+                root = etree.fromstring(_as_cp1252(data), parser=_parser())
+            except (etree.XMLSyntaxError, UnicodeDecodeError):
+                root = None
+            if root is not None and notes is not None:
+                notes.append("not valid UTF-8; re-decoded as Cp1252")
+        if root is None:
+            line = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+            raise FormatError(f"{what} is not well-formed XML{line}: {exc.msg}") from None
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         raise FormatError(f"{what} cannot be parsed as XML: {exc}") from None
     if root is None:

@@ -1,0 +1,128 @@
+"""``goledger import opengotha``: thin shells over
+:mod:`goledger.formats.opengotha` (same names, same arguments)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from goledger.cli.common import DbOption, JsonOption, echo, errors_as_exit, fail, print_json
+
+REPORT_LINES = 12
+"""Report entries printed after an import (all of them go to ``--report FILE``)."""
+
+
+def print_report(report: Any, limit: int = REPORT_LINES, stream: Any = None) -> None:
+    """The report on the terminal: counts, then the first entries, errors first."""
+    out = stream or sys.stdout
+    order = {"error": 0, "warning": 1, "info": 2}
+    entries = sorted(report.entries, key=lambda e: order.get(e.severity, 3))
+    counts = ", ".join(
+        f"{kind} {c['recorded']}" + ("" if c["read"] == c["recorded"] else f" (of {c['read']} read)")
+        for kind, c in report.counts.items()
+    )
+    out.write(f"{report.direction} {report.format}: {report.source}"
+              + (f" ({report.dialect})" if report.dialect else "") + "\n")
+    if counts:
+        out.write(f"  {counts}\n")
+    severities = {s: sum(1 for e in report.entries if e.severity == s) for s in order}
+    out.write(f"  {severities['error']} error(s), {severities['warning']} warning(s), {severities['info']} note(s)\n")
+    for entry in entries[:limit]:
+        where = f" [{entry.where}]" if entry.where else ""
+        out.write(f"  {entry.severity}: {entry.message}{where}\n")
+    if len(entries) > limit:
+        out.write(f"  … {len(entries) - limit} more (use --report FILE for all)\n")
+
+
+def register_import(import_app: typer.Typer) -> None:
+    @import_app.command("opengotha")
+    def import_opengotha_cmd(
+        paths: Annotated[list[Path], typer.Argument(help="OpenGotha XML file; with --into, files and folders.")],
+        db: DbOption = None,  # type: ignore[assignment]
+        into: Annotated[
+            Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
+        ] = None,
+        report: Annotated[
+            Path | None, typer.Option("--report", help="Write the import report as JSON to this file.")
+        ] = None,
+        strict: Annotated[bool, typer.Option("--strict", help="Refuse the import on any warning.")] = False,
+        allow_errors: Annotated[
+            bool, typer.Option("--allow-errors", help="Write the ledger even if some items could not be mapped.")
+        ] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary line.")] = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Create a new ledger from an OpenGotha XML save (default ledger: <file stem>.db),
+        or, with --into, migrate a whole archive (one ledger per file)."""
+        if into is not None:
+            if db is not None or report is not None:
+                fail("--db and --report apply to a single file; with --into each ledger and report goes into "
+                     "the folder", 2)
+            _migrate(paths, into, strict, allow_errors, as_json)
+            return
+        if len(paths) != 1:
+            fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)
+        from goledger.formats.importing import ImportRefused
+        from goledger.formats.opengotha import import_opengotha
+
+        with errors_as_exit():
+            try:
+                outcome = import_opengotha(paths[0], db, report, strict, allow_errors)
+            except ImportRefused as exc:
+                if not as_json and not quiet:
+                    print_report(exc.report, stream=sys.stderr)
+                raise
+        if as_json:
+            print_json({"db": outcome.db, "events": outcome.events, "report": outcome.report.to_dict()})
+            return
+        if not quiet:
+            print_report(outcome.report)
+        echo(outcome.message)
+
+
+def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as_json: bool) -> None:
+    import msgspec
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from goledger.formats.opengotha import migrate_opengotha, opengotha_sources
+
+    console = Console(stderr=as_json)
+    total = len(opengotha_sources(paths))
+    with errors_as_exit(), Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=True, disable=as_json,
+    ) as progress:
+        task = progress.add_task("migrating", total=total)
+
+        def step(file: Path, item: Any) -> None:
+            if item is None:
+                progress.update(task, description=f"importing {file.name}")
+            else:
+                progress.advance(task)
+
+        items = migrate_opengotha(paths, into, strict, allow_errors, progress=step)
+    failed = [i for i in items if i.status == "failed"]
+    if as_json:
+        print_json({"into": str(into), "items": msgspec.to_builtins(items), "failed": len(failed)})
+    else:
+        table = Table(title=f"OpenGotha migration into {into}")
+        for name, justify in (("file", "left"), ("players", "right"), ("games", "right"), ("byes", "right"),
+                              ("warnings", "right"), ("errors", "right"), ("result", "left")):
+            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for item in items:
+            result = Path(item.db).name if item.status == "imported" else f"FAILED: {item.message}"
+            table.add_row(Path(item.source).name, str(item.players), str(item.games), str(item.byes),
+                          str(item.warnings), str(item.errors), result)
+        console.print(table)
+        console.print(f"{len(items) - len(failed)} imported, {len(failed)} failed; reports in {into}")
+    if failed:
+        raise typer.Exit(1)
+
+
+def register_commands(app: typer.Typer) -> None:
+    """No top-level commands: this module only adds ``import``/``export`` subcommands."""
