@@ -117,5 +117,7 @@ def register_commands(app: typer.Typer) -> None:
             print_json(msgspec.to_builtins(report))
         elif report.ok:
             echo(f"ok: {report.events} events, chain head {report.head}")
+            for note in report.notes:
+                echo(f"note: {note}")
         if not report.ok:
             fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))

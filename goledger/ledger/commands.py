@@ -750,4 +750,11 @@ def log(db: PathLike, after: int = 0, upto: int | None = None, type: str | None 
 def verify(db: PathLike) -> VerifyReport:
     """Recompute the hash chain and check the append-only triggers."""
     with Ledger.open(db) as ledger:
-        return ledger.verify()
+        report = ledger.verify()
+        if report.ok:
+            from goledger.replay.snapshots import check_snapshot
+
+            note = check_snapshot(ledger)
+            if note:
+                report = msgspec.structs.replace(report, notes=(*report.notes, note))
+        return report

@@ -54,6 +54,7 @@ __all__ = [
     "TournamentSettings",
     "canonical_bytes",
     "decode_event",
+    "decode_rows",
     "event_from_json",
     "register_upcaster",
 ]
@@ -414,6 +415,31 @@ def decode_event(type_name: str, schema_version: int, payload: bytes | str) -> E
             raise ValueError(f"no upcaster for {type_name} from schema version {version}")
         data = upcaster(data)
     return msgspec.convert(data, cls)
+
+
+_BATCH_DECODER: msgspec.json.Decoder[list[Any]] | None = None
+
+
+def decode_rows(rows: list[tuple[str, int, str]]) -> list[Event]:
+    """Decode stored ``(type, schema_version, payload)`` rows in order.
+
+    When every row is at its type's current schema version (the usual case) the payloads are
+    decoded as one JSON array by a single tagged-union decoder, which is several times faster
+    than decoding them one by one; otherwise each row goes through :func:`decode_event`.
+    """
+    global _BATCH_DECODER
+    current = {name: cls.schema_version for name, cls in _BY_NAME.items()}
+    if not all(current.get(t) == v for t, v, _ in rows):
+        return [decode_event(t, v, p) for t, v, p in rows]
+    if _BATCH_DECODER is None:
+        union = EVENT_TYPES[0]
+        for cls in EVENT_TYPES[1:]:
+            union = union | cls  # type: ignore[assignment]
+        _BATCH_DECODER = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
+    events = _BATCH_DECODER.decode("[" + ",".join(p for _, _, p in rows) + "]")
+    if any(e.type_name() != t for e, (t, _, _) in zip(events, rows, strict=True)):
+        raise ValueError("a stored payload's type tag differs from its envelope type")
+    return events
 
 
 def event_from_json(data: bytes | str | dict[str, Any]) -> Event:

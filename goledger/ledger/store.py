@@ -34,7 +34,7 @@ from typing import Final
 import msgspec
 
 from goledger.errors import LedgerError, StaleHeadError
-from goledger.ledger.events import Event, canonical_bytes, decode_event
+from goledger.ledger.events import Event, canonical_bytes, decode_event, decode_rows
 
 __all__ = [
     "GENESIS_HASH",
@@ -154,6 +154,7 @@ class VerifyReport(msgspec.Struct, frozen=True):
     first_bad_seq: int | None = None
     problem: str = ""
     missing_triggers: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 Clock = Callable[[], str]
@@ -362,25 +363,17 @@ class Ledger:
 
     # ------------------------------------------------------------------ cache (projections)
 
-    def cache_get(self, name: str) -> tuple[int, str, bytes] | None:
-        """A cached projection blob with the (seq, head hash) it was computed at, if any."""
-        try:
-            row = self._conn.execute(
-                "SELECT seq, head, data FROM projection_cache WHERE name = ?", (name,)
-            ).fetchone()
-        except sqlite3.OperationalError:
-            return None
-        return (row[0], row[1], row[2]) if row else None
+    def hash_at(self, seq: int) -> str | None:
+        """The stored hash of event ``seq`` (``None`` when there is no such event)."""
+        return _hash_at(self._conn, seq)
 
-    def cache_put(self, name: str, seq: int, head: str, data: bytes) -> None:
-        """Store a projection blob. Caches are never trusted: callers check ``head``."""
-        try:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO projection_cache (name, seq, head, data) VALUES (?, ?, ?, ?)",
-                (name, seq, head, data),
-            )
-        except sqlite3.OperationalError:
-            pass  # read-only file or locked: a cache miss next time, nothing lost
+    def cache_get(self, name: str) -> tuple[int, str, bytes] | None:
+        """A cached projection blob with the (seq, key) it was stored under, if any."""
+        return _cache_get(self._conn, name)
+
+    def cache_put(self, name: str, seq: int, key: str, data: bytes) -> None:
+        """Store a projection blob. Caches are never trusted: readers check ``key``."""
+        _cache_put(self._conn, name, seq, key, data)
 
     def cache_clear(self) -> None:
         try:
@@ -443,11 +436,20 @@ class Transaction:
         self._conn = conn
         self.head = head
 
-    def events(self, after: int = 0) -> list[Event]:
-        return _decode_rows(self._conn, after, None)
+    def events(self, after: int = 0, upto: int | None = None) -> list[Event]:
+        return _decode_rows(self._conn, after, upto)
 
     def records(self, after: int = 0) -> Iterator[Record]:
         return _records(self._conn, after, None)
+
+    def hash_at(self, seq: int) -> str | None:
+        return _hash_at(self._conn, seq)
+
+    def cache_get(self, name: str) -> tuple[int, str, bytes] | None:
+        return _cache_get(self._conn, name)
+
+    def cache_put(self, name: str, seq: int, key: str, data: bytes) -> None:
+        _cache_put(self._conn, name, seq, key, data)
 
     def append(
         self, events: Sequence[Event], *, actor: str = "", reason: str = "", clock: Clock = utc_now
@@ -483,6 +485,33 @@ def _read_head(conn: sqlite3.Connection) -> Head:
     return Head(row[0], row[1]) if row else Head(0, GENESIS_HASH)
 
 
+def _hash_at(conn: sqlite3.Connection, seq: int) -> str | None:
+    row = conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+    return row[0] if row else None
+
+
+def _cache_get(conn: sqlite3.Connection, name: str) -> tuple[int, str, bytes] | None:
+    try:
+        row = conn.execute("SELECT seq, head, data FROM projection_cache WHERE name = ?", (name,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return (row[0], row[1], row[2]) if row else None
+
+
+def _cache_put(conn: sqlite3.Connection, name: str, seq: int, key: str, data: bytes) -> None:
+    """Write a cache row without waiting on a busy file: a missed cache write costs nothing."""
+    conn.execute("PRAGMA busy_timeout = 50")
+    try:
+        conn.execute(
+            "INSERT OR REPLACE INTO projection_cache (name, seq, head, data) VALUES (?, ?, ?, ?)",
+            (name, seq, key, data),
+        )
+    except sqlite3.OperationalError:
+        pass  # read-only file or locked by another writer
+    finally:
+        conn.execute("PRAGMA busy_timeout = 60000")
+
+
 def _count(conn: sqlite3.Connection) -> int:
     return conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
 
@@ -504,7 +533,7 @@ def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None) -> list
         sql += " AND seq <= ?"
         args.append(upto)
     try:
-        return [decode_event(t, v, p) for t, v, p in conn.execute(sql + " ORDER BY seq", args)]
+        return decode_rows(conn.execute(sql + " ORDER BY seq", args).fetchall())
     except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise LedgerError(
             f"the ledger holds an event this goledger cannot read ({exc}); run `goledger verify`"

@@ -9,13 +9,12 @@ tournament do not refold every event.
 from __future__ import annotations
 
 from goledger.ledger.store import Ledger, Transaction
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.snapshots import cached_state
+from goledger.replay.state import TournamentState
 
 __all__ = ["load_state"]
 
 
 def load_state(source: Ledger | Transaction, upto: int | None = None) -> TournamentState:
-    """The state after event ``upto`` (default: the head)."""
-    if isinstance(source, Transaction):
-        return fold(source.events())
-    return fold(source.events(upto=upto))
+    """The state after event ``upto`` (default: the head), through the snapshot cache."""
+    return cached_state(source, upto)
