@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import SHARED
+from .conftest import SHARED
 from lxml import etree
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import needs_shared
-from opengotha_files import count_elements, file_ids, shared_opengotha_files
+from .conftest import needs_shared
+from .opengotha_files import count_elements, file_ids, shared_opengotha_files
 
 from goledger.formats.opengotha import import_opengotha
 from goledger.ledger.store import Ledger
