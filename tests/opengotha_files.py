@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import SHARED
 from lxml import etree
+
+from .conftest import SHARED
 
 
 def shared_opengotha_files() -> list[Path]:

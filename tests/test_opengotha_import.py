@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from .conftest import needs_shared
-from .opengotha_files import count_elements, file_ids, shared_opengotha_files
 
 from goledger.formats.opengotha import import_opengotha
 from goledger.ledger.store import Ledger
 from goledger.replay.load import load_state
+
+from .conftest import needs_shared
+from .opengotha_files import count_elements, file_ids, shared_opengotha_files
 
 FILES = shared_opengotha_files()
 
