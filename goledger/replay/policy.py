@@ -10,8 +10,8 @@ any view may override it (``--policy``).
 'opengotha'
 >>> get_policy("egf").mms2_absent
 1
->>> sorted(POLICIES)[:2]
-['egf', 'opengotha']
+>>> {"egf", "opengotha"} <= set(known_policies())
+True
 """
 
 from __future__ import annotations
@@ -73,6 +73,47 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     # Placement criteria used when neither the view nor the tournament names any.
     default_criteria: tuple[str, ...] = ()
 
+    # ----- FIDE C.07 tie-breaks (goledger.replay.fide_unplayed, criteria_fide; spec §4, §7).
+    # §7.8: a forfeit round in the player's own BH/SB: "scheduled-opponent" (counted like a
+    # game, OpenGotha/EGF) or "unplayed" (FIDE: the sos_own_unplayed substitute of §7.7).
+    sos_own_forfeit_round: Literal["scheduled-opponent", "unplayed"] = "scheduled-opponent"
+    # §7.9: opponents' scores in BH/SB: "none"; "all-unplayed-as-draw" (FIDE 2009, OpenGotha's
+    # option); "withdrawal-as-draw" (FIDE 2023+, 16.3: only category-5 rounds count ½).
+    # None: "all-unplayed-as-draw" if not_played_as_half (policy's, else tournament's), else "none".
+    opponent_score_adjustment: Literal["none", "all-unplayed-as-draw", "withdrawal-as-draw"] | None = None
+    # §7.10: opponents' values taken at the standings round R, or at the latest round with
+    # games ("final" scores; the 2009 formula's n follows it).
+    opponent_score_time: Literal["standings-round", "latest-round"] = "standings-round"
+    # §7.13: cuts drop the lowest values ("lowest") or voluntary unplayed rounds first
+    # (FIDE 2023+, 16.5: "vur-first").
+    cut_rule: Literal["lowest", "vur-first"] = "lowest"
+    # §7.14: Sonneborn-Berger factor: the points scored in the round (FIDE, OpenGotha SODOS)
+    # or 1 for a won game and 0 otherwise ("decisive-wins", pairgoth <= 0.26).
+    sodos_weighting: Literal["points-scored", "decisive-wins"] = "points-scored"
+    # §7.21: the 2009 virtual opponent also replaces own unplayed rounds in SB (common reading).
+    virtual_opponent_for_sb: bool = True
+    # §7.22: which trailing unplayed rounds count ½ for opponents: requested byes only
+    # (TieBreakServer, C.07 text) or trailing forfeit losses too (`tiebreak` npm).
+    fide_withdrawal_detection: Literal["requested-byes", "trailing-forfeits-too"] = "requested-byes"
+    # §7.23: "the last round" (category 5, the 2026 cap's number of rounds) in standings after
+    # round R < rounds: R itself ("standings-round") or the scheduled last round ("scheduled").
+    fide_last_round: Literal["standings-round", "scheduled"] = "standings-round"
+    # Article 15/16 apply to Swiss events; with pre-determined pairings forfeits are games.
+    # "auto": round-robin rules when the tournament system is round-robin.
+    fide_event_type: Literal["auto", "swiss", "round-robin"] = "auto"
+    # Points of each outcome, in TRF(x) XXS syntax ("W=3 D=1 PAB=3"; codes WW BW WD BD WL BL
+    # ZPB HPB FPB PAB FW FL, shortcuts W and D). "": standard 1 / ½ / 0; byes and absences
+    # without their own value keep the bye/absent values above.
+    point_system: str = ""
+    # §7.17 for FIDE DE (article 6): forfeited games count as encounters.
+    fide_de_forfeits: bool = False
+    # Koya (9.2): opponents with at least this percentage of the maximum score.
+    koya_limit_percent: int = 50
+    # Kashdan: points for a win, a draw, a loss and an unplayed round.
+    kashdan_points: tuple[int, int, int, int] = (4, 2, 1, 2)
+    # Rating-based tie-breaks (article 10): rating given to unrated opponents (None: left out).
+    unrated_opponent_rating: int | None = None
+
     def with_overrides(self, overrides: dict[str, Any]) -> Policy:
         """A copy with some options replaced (unknown option names are refused)."""
         if not overrides:
@@ -97,7 +138,7 @@ def register_policy(policy: Policy) -> Policy:
     return policy
 
 
-BUILTIN_MODULES: tuple[str, ...] = ()
+BUILTIN_MODULES: tuple[str, ...] = ("goledger.replay.policies_fide",)
 """Modules that register further policies when imported (loaded on first lookup)."""
 
 _LOADED = False

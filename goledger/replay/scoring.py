@@ -102,6 +102,9 @@ class ScoringContext:
         self.settings = state.settings_for_round(max(round_, 1))
         self.all_players: list[str] = list(state.players)
         self.values: dict[str, dict[str, int]] = {}
+        self.criteria: tuple[str, ...] = ()
+        """The placement criteria being ranked on (set by the standings), for criteria that
+        depend on the ones before them (direct encounter / comparison)."""
         self.memo: dict[str, Any] = {}
         self.entries: dict[str, list[RoundEntry]] = self._build_entries()
         self.players: list[str] = self._listed_players()

@@ -158,6 +158,7 @@ def standings(
 def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
     """Order the listed players of a context on ``names`` and give places."""
     state = ctx.state
+    ctx.criteria = tuple(names)
     columns = [ctx.value(name) for name in names]
     players = state.players
 
