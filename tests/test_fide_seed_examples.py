@@ -13,8 +13,6 @@ from fractions import Fraction as F
 from typing import Any
 
 import pytest
-from conftest import SHARED
-from fide_build import Tourney, from_records
 
 from goledger.ledger.schedule import berger_rounds
 from goledger.replay.criteria import get_criterion
@@ -23,6 +21,9 @@ from goledger.replay.fide_rating import round_half_up
 from goledger.replay.fide_unplayed import FideData
 from goledger.replay.policy import get_policy
 from goledger.replay.scoring import ScoringContext
+
+from .conftest import SHARED
+from .fide_build import Tourney, from_records
 
 # --------------------------------------------------------------------------- fide2009-buchholz
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-from fide_build import Tourney, from_records
 
 from goledger.replay.criteria import get_criterion
 from goledger.replay.fide_unplayed import FideData, Kind, virtual_opponent2
 from goledger.replay.policy import get_policy
 from goledger.replay.scoring import ScoringContext
+
+from .fide_build import Tourney, from_records
 
 
 def worked_example(policy: str) -> Tourney:
