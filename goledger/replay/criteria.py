@@ -92,7 +92,13 @@ def known_criteria() -> list[str]:
     return sorted(CRITERIA)
 
 
-BUILTIN_MODULES: tuple[str, ...] = ("goledger.replay.criteria_go", "goledger.replay.criteria_fide")
+BUILTIN_MODULES: tuple[str, ...] = (
+    "goledger.replay.criteria_go",
+    "goledger.replay.criteria_sos",
+    "goledger.replay.criteria_exploits",
+    "goledger.replay.criteria_dc",
+    "goledger.replay.criteria_fide",
+)
 """Modules that register criteria when imported; loaded on first lookup."""
 
 _LOADED = False

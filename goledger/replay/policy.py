@@ -2,9 +2,22 @@
 (spec ``scoring.md`` §7).
 
 A :class:`Policy` is an immutable value. ``None`` in a value field means "take the
-tournament's own parameter" (an imported OpenGotha file brings its bye and absent values).
-Policies are looked up by name in a registry; a tournament names its default policy and
-any view may override it (``--policy``).
+tournament's own parameter" (an imported OpenGotha file brings its bye and absent values,
+its round-down flag and its half-point option). Policies are looked up by name in a
+registry; a tournament names its default policy (``TournamentSettings.policy``, plus
+``policy_overrides``) and any view may override it (``--policy``).
+
+Two Go policies ship here:
+
+* ``opengotha`` — bit-exact with OpenGotha 3.51.02 (spec §1.1, §2, and the quirks of §2.7,
+  each an explicit ``quirk_*`` flag), honouring the tournament's own parameters; only
+  players "implied" in a game or bye are listed.
+* ``egf`` — the EGF Tournament System Rules as written (spec §1.3, §6): bye 1, allowed
+  absence ½ in both scores, the whole accumulated score rounded down, own start score (0 in
+  the NBW family) for rounds without opponent, EGF direct comparison, no quirks.
+
+Other modules register more policies (FIDE, MacMahon…) through :func:`register_policy`,
+listed in :data:`BUILTIN_MODULES` so that they load on first lookup.
 
 >>> get_policy("opengotha").name
 'opengotha'
@@ -12,6 +25,8 @@ any view may override it (``--policy``).
 1
 >>> {"egf", "opengotha"} <= set(known_policies())
 True
+>>> get_policy("egf").criteria_for("swiss")
+('NBW', 'DC', 'SOSW-2', 'Rating')
 """
 
 from __future__ import annotations
@@ -22,7 +37,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 
-__all__ = ["POLICIES", "Policy", "get_policy", "register_policy"]
+__all__ = ["POLICIES", "Policy", "get_policy", "known_policies", "register_policy"]
 
 
 class Policy(msgspec.Struct, frozen=True, kw_only=True):
@@ -37,41 +52,78 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     nbw2_absent: int | None = None
     mms2_absent: int | None = None
 
-    # §7.3: a participating player left unpaired without a bye ("not assigned").
+    # §7.3: a participating player left unpaired without a bye ("not assigned"): 0 points
+    # (OpenGotha, quirk §2.7.3) or the absent value (pairgoth).
     not_assigned: Literal["zero", "absent"] = "zero"
+
+    # Rounds at or after a withdrawal: worth the absent value, or nothing (FIDE zero-point bye).
+    withdrawn: Literal["absent", "zero"] = "absent"
 
     # §7.4: what is rounded down. "unpaired-part": only the cumulative bye/absent points
     # (OpenGotha); "whole-score": the accumulated score (EGF literal); "none".
     # None: the tournament's round_down flag chooses between "unpaired-part" and "none".
     round_down: Literal["unpaired-part", "whole-score", "none"] | None = None
 
+    # §7.5: half-points for a jigo (1 = ½ point; pairgoth ≤ 0.26 used 0).
+    jigo2: int = 1
+
     # §7.9: opponents' not-played rounds count ½ in SOS (OpenGotha option). None: tournament's.
     not_played_as_half: bool | None = None
 
-    # §7.7: what the player's own round without opponent adds to SOS.
+    # §7.7: what the player's own round without opponent adds to SOS: "start-score" = own
+    # start McMahon score in the MMS family and 0 in the NBW family (OpenGotha, EGF);
+    # "zero" = 0 in both. (FIDE variants belong to the FIDE criteria.)
     sos_own_unplayed: Literal["start-score", "zero", "virtual-opponent", "dummy", "capped-dummy"] = "start-score"
 
-    # §7.11: ±handicap on the opponent's score in the McMahon SOS family.
+    # §7.11: ±handicap on the opponent's score in the McMahon SOS family (SOSM, SOSM-x,
+    # SODOSM, SOSTS; never SOSOSM — spec §2.7.6).
     sos_handicap_correction: bool = True
 
     # §7.13: OpenGotha's SOSM-1/-2 = 0 after rounds 1 and 2 (spec §2.7.1).
     quirk_sosm_cut_early_rounds: bool = False
 
-    # §7.15: SOSOS for a round without opponent: own start score × R (OpenGotha) or 0.
+    # §7.15: SOSOS for a round without opponent: own start score × R (OpenGotha, MMS family
+    # only; bye included) or 0.
     sosos_unplayed: Literal["start-score-times-round", "zero"] = "start-score-times-round"
 
-    # §7.17: direct comparison flavour.
+    # §7.17: direct comparison flavour ("fide" is provided by the FIDE criteria modules).
     direct_comparison: Literal["opengotha", "egf", "fide"] = "opengotha"
+    # OpenGotha DC/SDC: an edge only for a net +1 head-to-head (spec §2.7.4); off: any net win.
+    quirk_dc_net_one_edge: bool = False
+    # Which head-to-head results count in DC/SDC: "decisive" = plain white/black wins
+    # (OpenGotha); "scored" = every known result with its points (jigo ½; EGF).
+    dc_results: Literal["decisive", "scored"] = "decisive"
+    # Whether by-default (forfeit) results count in DC/SDC (OpenGotha: no).
+    dc_by_default: bool = False
+    # EGF DC: the "accumulated values are rounded down" sentence applied to DC (spec §7.24).
+    dc_round_down: bool = False
+
+    # OpenGotha's STS bonus uses a hard-coded McMahon zero of 30k (oracle README item 11);
+    # off: the tournament's McMahon zero.
+    quirk_sts_zero_30k: bool = False
+    # With the half-point option OpenGotha never fills the virtual STS, so every opponent's
+    # STS counts 0 in SOSTS (oracle README item 8).
+    quirk_sosts_virtual_zero: bool = False
 
     # §7.18: who shares a place.
     place_sharing: Literal["all-criteria", "none"] = "all-criteria"
 
     # OpenGotha shows only players "implied" in some game or bye of the tournament (oracle
-    # README, Placement 16); "all" lists every registered player.
+    # README, Placement 16); "all" lists every registered player. Criteria (and DC groups)
+    # are always computed over every registered player, as OpenGotha does.
     listed_players: Literal["implied", "all"] = "all"
 
-    # Placement criteria used when neither the view nor the tournament names any.
+    # Placement criteria used when neither the view nor the tournament names any:
+    # per system first, then ``default_criteria``, then the system's main score.
     default_criteria: tuple[str, ...] = ()
+    default_criteria_by_system: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def criteria_for(self, system: str) -> tuple[str, ...]:
+        """The default placement criteria of this policy for a tournament system."""
+        for name, criteria in self.default_criteria_by_system:
+            if name == system:
+                return criteria
+        return self.default_criteria
 
     # ----- FIDE C.07 tie-breaks (goledger.replay.fide_unplayed, criteria_fide; spec §4, §7).
     # §7.8: a forfeit round in the player's own BH/SB: "scheduled-opponent" (counted like a
@@ -173,10 +225,25 @@ def get_policy(name: str) -> Policy:
 register_policy(
     Policy(
         name="opengotha",
-        description="Bit-exact with OpenGotha 3.51.02, honouring the tournament's own parameters and quirks.",
+        description=(
+            "Bit-exact with OpenGotha 3.51.02: the tournament's own bye/absent values, round-down "
+            "flag and half-point option; only bye/absent points rounded down; not-assigned rounds "
+            "0; ±handicap in the McMahon SOS family; OpenGotha DC/SDC; every quirk of spec §2.7; "
+            "only players implied in a game or bye are listed."
+        ),
         quirk_sosm_cut_early_rounds=True,
+        quirk_dc_net_one_edge=True,
+        quirk_sts_zero_30k=True,
+        quirk_sosts_virtual_zero=True,
         listed_players="implied",
         default_criteria=("MMS", "SOSM", "SOSOSM"),
+        default_criteria_by_system=(
+            ("mcmahon", ("MMS", "SOSM", "SOSOSM")),
+            ("swiss", ("NBW", "SOSW", "SOSOSW")),
+            ("swisscat", ("CAT", "NBW", "EXT", "EXR")),
+            ("cup", ("CPS",)),
+            ("round-robin", ("NBW", "SOSW", "SOSOSW")),
+        ),
     )
 )
 
@@ -186,7 +253,9 @@ register_policy(
         description=(
             "EGF Tournament System Rules as written: bye 1, allowed absence ½ in both scores, "
             "accumulated score rounded down, own start score (McMahon) or 0 (Swiss) for rounds "
-            "without opponent, EGF direct comparison, no OpenGotha quirks."
+            "without opponent, no handicap correction, EGF direct comparison (NBW among the tied "
+            "players, iterated, 0 for all unless all played the same number of games against "
+            "each other), no OpenGotha quirks."
         ),
         nbw2_bye=2,
         mms2_bye=2,
@@ -196,6 +265,16 @@ register_policy(
         not_played_as_half=False,
         sos_handicap_correction=False,
         direct_comparison="egf",
-        default_criteria=("MMS", "DC", "SOSM-2"),
+        dc_results="scored",
+        dc_by_default=True,
+        dc_round_down=True,
+        default_criteria=("MMS", "DC", "SOSM-2", "Rating"),
+        default_criteria_by_system=(
+            ("mcmahon", ("MMS", "DC", "SOSM-2", "Rating")),
+            ("swiss", ("NBW", "DC", "SOSW-2", "Rating")),
+            ("swisscat", ("NBW", "DC", "SOSW-2", "Rating")),
+            ("cup", ("CPS",)),
+            ("round-robin", ("NBW", "DC", "SOSW", "Rating")),
+        ),
     )
 )

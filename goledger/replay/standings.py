@@ -116,8 +116,8 @@ def resolve_criteria(state: TournamentState, policy: Policy, criteria: Sequence[
         names = criteria
     elif state.settings is not None and state.settings.criteria:
         names = state.settings.criteria
-    elif policy.default_criteria:
-        names = policy.default_criteria
+    elif state.settings is not None and policy.criteria_for(state.settings.system):
+        names = policy.criteria_for(state.settings.system)
     else:
         names = (main_score(state),)
     return tuple(get_criterion(n).name for n in names if n and n.upper() != "NULL")
@@ -151,7 +151,7 @@ def standings(
     round_ = check_round(state, round)
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)
-    ctx = ScoringContext(state, round_, pol)
+    ctx = ScoringContext(state, round_, pol, names)
     return rank_players(ctx, names)
 
 
