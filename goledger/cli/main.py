@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.record",
     "goledger.cli.views",
     "goledger.cli.interchange_opengotha",
+    "goledger.cli.explain",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

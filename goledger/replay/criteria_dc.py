@@ -216,7 +216,7 @@ def _explain(name: str):
                     "group members placed below")
         else:
             _, steps = egf_dc(group, lambda sub: egf_scores(ctx, sub))
-            detail["steps"] = [{"sub_group": sub, "scores": scores} for sub, scores in steps if player_id in sub]
+            detail["steps"] = [{"sub_group": sub, "scores2": scores} for sub, scores in steps if player_id in sub]
             rule = ("EGF direct comparison: number-of-wins among the tied players, iterated on the sub-groups "
                     "left tied; 0 for all when they did not all play the same number of games against each "
                     "other; value = number of group members placed below")

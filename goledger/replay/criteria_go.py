@@ -9,6 +9,7 @@ stored negated (category 1 = 0, category 2 = −1…) so that higher is better.
 
 from __future__ import annotations
 
+from goledger.ledger.values import Result
 from goledger.replay.criteria import Criterion, Explanation, Term, register
 from goledger.replay.scoring import ScoringContext, category_index, rank_value, rounded
 
@@ -23,18 +24,36 @@ def _mms(ctx: ScoringContext) -> dict[str, int]:
     return ctx.score2("mms")
 
 
+def outcome(ctx: ScoringContext, player_id: str, round_: int) -> str:
+    """The player's result of a round's game in words: ``win``, ``loss``, ``jigo``,
+    ``both win``, ``both lose`` or ``result unknown``, plus ``by default`` for forfeits."""
+    game = ctx.game[player_id][round_ - 1]
+    assert game is not None
+    result = game.result
+    if result is Result.UNKNOWN:
+        text = "result unknown"
+    elif result is Result.JIGO:
+        text = "jigo"
+    elif result is Result.BOTH_WIN:
+        text = "both win"
+    elif result is Result.BOTH_LOSE:
+        text = "both lose"
+    else:
+        text = "win" if (result is Result.WHITE) == (game.white == player_id) else "loss"
+    return text + (" by default" if game.by_default else "")
+
+
 def game_term(ctx: ScoringContext, player_id: str, round_: int, value: int, rule: str) -> Term:
     """A term for a round the player was paired in, with the game's facts in ``detail``."""
     i = round_ - 1
     game = ctx.game[player_id][i]
     assert game is not None
-    flag = " by default" if game.by_default else ""
     white = game.white == player_id
     return Term(
-        round_, value, f"game {game.result.value}{flag}", opponent=ctx.opp[player_id][i], rule=rule,
+        round_, value, outcome(ctx, player_id, round_), opponent=ctx.opp[player_id][i], rule=rule,
         detail={"colour": "white" if white else "black", "handicap": game.handicap, "table": game.table,
                 "result": game.result.value, "by_default": game.by_default,
-                "points": ctx.res2[player_id][i]},
+                "points2": ctx.res2[player_id][i]},
     )
 
 

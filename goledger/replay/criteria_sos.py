@@ -174,8 +174,8 @@ def sos_terms(ctx: ScoringContext, family: str, player_id: str) -> list[Term]:
         o = ctx.opp[player_id][i]
         if o is not None:
             term = game_term(ctx, player_id, r, contrib[i], _opponent_rule(ctx, family))
-            term.detail["opponent_value"] = values[o]
-            term.detail["handicap_correction"] = contrib[i] - values[o]
+            term.detail["opponent_value2"] = values[o]
+            term.detail["handicap_correction2"] = contrib[i] - values[o]
             terms.append(term)
         else:
             status = ctx.status[player_id][i]
@@ -204,7 +204,7 @@ def _explain_sos(family: str, drop: int):
                 dropped = {id(t) for t in ordered}
                 terms = [Term(t.round, 0, t.source + " — dropped", t.opponent,
                               f"one of the {drop} smallest values ({t.value}) is dropped",
-                              {**t.detail, "dropped_value": t.value}) if id(t) in dropped else t for t in terms]
+                              {**t.detail, "dropped_value2": t.value}) if id(t) in dropped else t for t in terms]
         return Explanation(name, player_id, ctx.round, value, 2, rule, tuple(terms))
 
     return explain

@@ -1,12 +1,14 @@
 """Library functions behind the read commands, working from a ledger file.
 
-``standings(db, round, as_of, policy, criteria)`` is what ``goledger standings`` prints.
+``standings(db, round, as_of, policy, criteria)`` is what ``goledger standings`` prints;
+``explain(db, player, criterion, round, as_of, policy, criteria)`` is ``goledger explain``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
 from goledger.ledger.store import Ledger
@@ -15,7 +17,10 @@ from goledger.replay.standings import Standings
 from goledger.replay.standings import standings as compute_standings
 from goledger.replay.state import TournamentState
 
-__all__ = ["standings", "state_as_of"]
+if TYPE_CHECKING:
+    from goledger.replay.explain import PlayerExplanation
+
+__all__ = ["explain", "standings", "state_as_of"]
 
 
 def state_as_of(db: str | os.PathLike[str], as_of: int | None = None) -> TournamentState:
@@ -36,3 +41,18 @@ def standings(
 ) -> Standings:
     """Standings after ``round`` as of event ``as_of`` under ``policy`` with ``criteria``."""
     return compute_standings(state_as_of(db, as_of), round, policy, criteria)
+
+
+def explain(
+    db: str | os.PathLike[str],
+    player: str,
+    criterion: str | None = None,
+    round: int | None = None,  # noqa: A002
+    as_of: int | None = None,
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+) -> PlayerExplanation:
+    """Why ``player`` has his values and place after ``round`` as of event ``as_of``."""
+    from goledger.replay.explain import explain as explain_state
+
+    return explain_state(state_as_of(db, as_of), player, criterion, round, policy, criteria)
