@@ -8,10 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from scoring_worked_example import worked_example, worked_example_events
 
 from goledger.ledger.store import Ledger
 from goledger.replay.explain import explain
+
+from .scoring_worked_example import worked_example, worked_example_events
 
 
 def terms_by_round(result, criterion: str) -> dict[int | None, object]:

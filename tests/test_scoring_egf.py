@@ -17,7 +17,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from scoring_worked_example import points, worked_example
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
@@ -26,6 +25,8 @@ from goledger.replay.policy import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import standings
 from goledger.replay.state import TournamentState, fold
+
+from .scoring_worked_example import points, worked_example
 
 
 def value_of(state: TournamentState, round_: int, policy: str = "egf", criteria=None):

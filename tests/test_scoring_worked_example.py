@@ -9,12 +9,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from scoring_worked_example import points, series, table, worked_example
 
 from goledger.replay.criteria import get_criterion
 from goledger.replay.policy import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import standings
+
+from .scoring_worked_example import points, series, table, worked_example
 
 SPEC_FINAL = table("""
    NBW  MMS  SOSW  SOSW-1  SOSW-2  SODOSW  SOSOSW  CUSSW  SOSM  SOSM-1  SOSM-2  SODOSM  SOSOSM  CUSSM

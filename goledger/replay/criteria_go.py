@@ -259,7 +259,11 @@ def _rank(ctx: ScoringContext) -> dict[str, int]:
 
 
 def _rating(ctx: ScoringContext) -> dict[str, int]:
-    return {pid: p.rating or 0 for pid, p in ctx.state.players.items()}
+    clamp = ctx.policy.rating_clamp
+    if clamp is None:
+        return {pid: p.rating or 0 for pid, p in ctx.state.players.items()}
+    low, high = clamp
+    return {pid: max(low, min(high, p.rating or 0)) for pid, p in ctx.state.players.items()}
 
 
 def _cat(ctx: ScoringContext) -> dict[str, int]:
@@ -290,8 +294,9 @@ register(Criterion("MMSvirtual", 2, *_virtual("mms"), "virtual MMS of the half-p
                    aliases=("MMSV",)))
 register(Criterion("Rank", 1, _rank, _explain_attribute("Rank", "declared rank, 30k = −30 … 1d = 0 … 9d = 8"),
                    "declared rank, 30k = −30 … 9d = 8", aliases=("RANK",)))
-register(Criterion("Rating", 1, _rating, _explain_attribute("Rating", "rating as registered (0 when none)"),
-                   "rating as registered (0 when none)", aliases=("RATING", "RTNG")))
+_RATING_RULE = "rating as registered (0 when none), clamped to the policy's rating range"
+register(Criterion("Rating", 1, _rating, _explain_attribute("Rating", _RATING_RULE), _RATING_RULE,
+                   aliases=("RATING",)))
 register(Criterion("CAT", 1, _cat,
                    _explain_attribute("CAT", "minus the 0-based category index, categories by lower rank limits"),
                    "category (stored negated: category 1 = 0, category 2 = −1 …)", aliases=("CATEGORY",)))

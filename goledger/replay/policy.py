@@ -105,6 +105,13 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     # STS counts 0 in SOSTS (oracle README item 8).
     quirk_sosts_virtual_zero: bool = False
 
+    # OpenGotha keeps one bye per round, the last one listed (oracle README, import
+    # behaviour); earlier bye players of that round are then merely "not assigned".
+    quirk_last_bye_only: bool = False
+    # OpenGotha clamps ratings to −900..2949 when it loads them; the Rating criterion uses
+    # the clamped value (None: the rating as registered).
+    rating_clamp: tuple[int, int] | None = None
+
     # §7.18: who shares a place.
     place_sharing: Literal["all-criteria", "none"] = "all-criteria"
 
@@ -235,6 +242,8 @@ register_policy(
         quirk_dc_net_one_edge=True,
         quirk_sts_zero_30k=True,
         quirk_sosts_virtual_zero=True,
+        quirk_last_bye_only=True,
+        rating_clamp=(-900, 2949),
         listed_players="implied",
         default_criteria=("MMS", "SOSM", "SOSOSM"),
         default_criteria_by_system=(

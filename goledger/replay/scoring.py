@@ -204,7 +204,7 @@ class ScoringContext:
             self.hd[pid] = [0] * size
         for r in range(1, size + 1):
             i = r - 1
-            for pid in state.byes.get(r, ()):
+            for pid in self.bye_players(r):
                 if pid in self.status:
                     self.status[pid][i] = "bye"
             tables = state.games.get(r)
@@ -226,7 +226,17 @@ class ScoringContext:
                     self.res2[pid][i] = points
                     self.hd[pid][i] = hd
 
+    def bye_players(self, round_: int) -> list[str]:
+        """The players who have the bye of a round (under ``quirk_last_bye_only``, only the
+        last one recorded, as OpenGotha keeps)."""
+        byes = list(self.state.byes.get(round_, ()))
+        if self.policy.quirk_last_bye_only and len(byes) > 1:
+            return byes[-1:]
+        return byes
+
     def _listed_players(self) -> list[str]:
+        """Every player, or under ``listed_players="implied"`` those with a game or a bye in
+        any round of the tournament (OpenGotha's ``isPlayerImplied``)."""
         if self.policy.listed_players == "all":
             return list(self.all_players)
         implied: set[str] = set()
@@ -234,8 +244,8 @@ class ScoringContext:
             for game in tables.values():
                 implied.add(game.white)
                 implied.add(game.black)
-        for byes in self.state.byes.values():
-            implied.update(byes)
+        for round_ in self.state.byes:
+            implied.update(self.bye_players(round_))
         return [pid for pid in self.all_players if pid in implied]
 
     def unpaired_points2(self, player_id: str, entry: RoundEntry | int, family: str) -> int:
