@@ -162,11 +162,10 @@ class ScoringContext:
         self.policy = policy
         self.settings = state.settings_for_round(max(round_, 1))
         self.criteria: tuple[str, ...] | None = tuple(criteria) if criteria is not None else None
+        """The placement criteria being ranked on (given here or set by the standings), for
+        criteria that depend on the ones around them (direct encounter / comparison)."""
         self.all_players: list[str] = list(state.players)
         self.values: dict[str, dict[str, int]] = {}
-        self.criteria: tuple[str, ...] = ()
-        """The placement criteria being ranked on (set by the standings), for criteria that
-        depend on the ones before them (direct encounter / comparison)."""
         self.memo: dict[str, Any] = {}
         self.smms: dict[str, int] = {
             pid: start_mms(p.rank, p.mm_correction, self.settings) for pid, p in state.players.items()
