@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.views",
     "goledger.cli.interchange_opengotha",
     "goledger.cli.explain",
+    "goledger.cli.audit",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

@@ -66,11 +66,19 @@ def register_commands(app: typer.Typer) -> None:
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
         policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
         criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+        as_published: Annotated[int | None, typer.Option(
+            "--as-published", help="The standings of this round exactly as published (verifies the chain).")] = None,
         fmt: FormatOption = "table",
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Standings after a round, as of any event, under any policy."""
+        if as_published is not None:
+            from goledger.cli.audit import show_published
+
+            show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
+                           "json" if as_json else fmt)
+            return
         from goledger.replay.views import standings as standings_view
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None

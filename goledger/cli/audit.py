@@ -1,0 +1,334 @@
+"""Audit commands: diff, what-if, publish, history, report (thin shells over
+:mod:`goledger.replay.audit`, :mod:`goledger.ledger.publish` and
+:mod:`goledger.formats.html_report`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from goledger.cli.common import (
+    ActorOption,
+    DbOption,
+    ExpectedHeadOption,
+    JsonOption,
+    ReasonOption,
+    RetryOption,
+    default_db,
+    echo,
+    fail,
+    print_json,
+    render_text_table,
+    report_outcome,
+    run,
+)
+
+RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
+PolicyOpt = Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")]
+CriteriaOpt = Annotated[str | None, typer.Option(help="Criteria, comma-separated (default: the tournament's).")]
+ReplaysOpt = Annotated[
+    int,
+    typer.Option("--max-replays", help="Standings recomputations spent attributing changes to single events "
+                 "(0: no limit)."),
+]
+
+
+def _criteria(text: str | None) -> list[str] | None:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else None
+
+
+def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) -> str:
+    from goledger.ledger.values import format_points
+
+    if values is None or name not in values:
+        return "–"
+    return format_points(values[name], scales[name])
+
+
+def _arrow(old: str, new: str) -> str:
+    return new if old == new else f"{old} → {new}"
+
+
+def _row_text(view: Any, scales: dict[str, int], names: list[str]) -> str:
+    if view is None:
+        return "not listed"
+    parts = [f"place {view.place}"] + [f"{c} {_points(view.values, c, scales)}" for c in names if c in view.values]
+    return ", ".join(parts)
+
+
+def _change_text(before: Any, after: Any, scales: dict[str, int]) -> str:
+    """``place 3 → 5, SOSM 70 → 69`` listing only what differs."""
+    if before is None or after is None:
+        return f"{_row_text(before, scales, list(scales))} → {_row_text(after, scales, list(scales))}"
+    parts = [] if before.place == after.place else [f"place {before.place} → {after.place}"]
+    for name in dict.fromkeys([*after.values, *before.values]):
+        old, new = _points(before.values, name, scales), _points(after.values, name, scales)
+        if old != new:
+            parts.append(f"{name} {old} → {new}")
+    return ", ".join(parts) or "unchanged"
+
+
+def _changes_table(changes: list[Any], scales: dict[str, int]) -> str:
+    columns: list[str] = []
+    for change in changes:
+        for name in change.changed_criteria():
+            if name not in columns:
+                columns.append(name)
+    rows = []
+    for c in changes:
+        old_place = str(c.before.place) if c.before else "–"
+        new_place = str(c.after.place) if c.after else "–"
+        rows.append([
+            _arrow(old_place, new_place), c.player_id, f"{c.surname} {c.first_name}".strip(),
+            *(_arrow(_points(c.before.values if c.before else None, n, scales),
+                     _points(c.after.values if c.after else None, n, scales)) for n in columns),
+        ])
+    return render_text_table(["Place", "Id", "Name", *columns], rows, {0, *range(3, 3 + len(columns))})
+
+
+def _cause_line(cause: Any, scales: dict[str, int]) -> str:
+    where = f"event {cause.last_seq}" if cause.first_seq == cause.last_seq else (
+        f"events {cause.first_seq}–{cause.last_seq}")
+    kind = f" {cause.types[0]} ({cause.relation})" if cause.relation else ""
+    return f"    {where}{kind}: {cause.summary} — {_change_text(cause.before, cause.after, scales)}"
+
+
+def _event_line(record: Any) -> str:
+    import json
+
+    payload = json.loads(record.payload)
+    payload.pop("type", None)
+    summary = " ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, []))
+    return f"{record.seq:>6}  {record.recorded_at[:19]}  {record.type:<22} {summary[:110]}"
+
+
+def render_diff(result: Any) -> None:
+    if result.published:
+        p = result.published
+        head = (f"Standings after round {result.round} as published at event {p['seq']} (as of event "
+                f"{p['event_count']}) → as of event {result.to_seq}")
+    else:
+        head = f"Standings after round {result.round}: as of event {result.from_seq} → as of event {result.to_seq}"
+    echo(f"{head} · policy {result.policy} · {', '.join(result.criteria)}")
+    if not result.changes:
+        echo("no player's place or values changed")
+    else:
+        echo(_changes_table(result.changes, result.scales))
+        echo("")
+        echo("Caused by:")
+        for c in result.changes:
+            who = f"  {c.player_id} {c.surname} {c.first_name}".rstrip()
+            echo(f"{who}: {_change_text(c.before, c.after, result.scales)}")
+            for cause in c.causes:
+                echo(_cause_line(cause, result.scales))
+        if not result.complete:
+            echo(f"(attribution stopped after {result.replays} standings computations: ranges of events are "
+                 "listed where it did not split further; raise --max-replays for single events)")
+    echo("")
+    echo(f"Events between ({len(result.records)}):")
+    for record in result.records:
+        echo(_event_line(record))
+
+
+def render_what_if(result: Any) -> None:
+    from goledger.ledger.values import format_points
+
+    hypo, real = result.hypothetical, result.actual
+    what = []
+    if result.without:
+        what.append("without event(s) " + ", ".join(map(str, result.without)))
+    if result.added:
+        what.append(f"with {result.added} added event(s)")
+    if hypo.policy != real.policy:
+        what.append(f"under policy {hypo.policy} (real: {real.policy})")
+    echo(f"What if: {'; '.join(what) or 'nothing changed'} — standings after round {hypo.round} "
+         "(real → what-if)")
+    for note in result.anomalies:
+        echo(f"note: {note}")
+    real_rows = {r.player_id: r for r in real.rows}
+    names = list(dict.fromkeys([*hypo.criteria, *real.criteria]))
+    rows = []
+    hypo_rows = {r.player_id: r for r in hypo.rows}
+    listed = [*hypo_rows, *(pid for pid in real_rows if pid not in hypo_rows)]
+    for pid in listed:
+        h, a = hypo_rows.get(pid), real_rows.get(pid)
+        some = h or a
+        assert some is not None
+        cells = [_arrow(str(a.place) if a else "–", str(h.place) if h else "–"), pid,
+                 f"{some.surname} {some.first_name}".strip()]
+        for n in names:
+            old = format_points(a.values[n], real.scales[n]) if a and n in a.values else "–"
+            new = format_points(h.values[n], hypo.scales[n]) if h and n in h.values else "–"
+            cells.append(_arrow(old, new))
+        rows.append(cells)
+    echo(render_text_table(["Place", "Id", "Name", *names], rows, {0, *range(3, 3 + len(names))}))
+    echo(f"{len(result.changes)} player(s) differ; nothing was written to the ledger")
+
+
+def render_history(result: Any) -> None:
+    scales = result.scales
+    echo(f"History of {result.player_id} {result.surname} {result.first_name}".rstrip()
+         + f" in the standings after round {result.round} · policy {result.policy} · {', '.join(result.criteria)}")
+    rows = []
+    for e in result.entries:
+        where = str(e.last_seq) if e.first_seq == e.last_seq else f"{e.first_seq}–{e.last_seq}"
+        after = e.after
+        rows.append([
+            where, e.types[0] if len(e.types) == 1 else "+".join(e.types), e.relation,
+            str(after.place) if after else "–",
+            *(_points(after.values if after else None, c, scales) for c in result.criteria),
+            e.summary,
+        ])
+    echo(render_text_table(["Event", "Type", "Relation", "Place", *result.criteria, "What"], rows,
+                           {0, 3, *range(4, 4 + len(result.criteria))}))
+    if not result.complete:
+        echo(f"(attribution stopped after {result.replays} standings computations; raise --max-replays)")
+
+
+def _seqs(text: str) -> list[int]:
+    out = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        if "-" in part:
+            first, _, last = part.partition("-")
+            if not (first.isdigit() and last.isdigit()) or int(first) > int(last):
+                fail(f"--without: {part!r} is not a range like 12-15", 2)
+            out.extend(range(int(first), int(last) + 1))
+        elif part.isdigit():
+            out.append(int(part))
+        else:
+            fail(f"--without: {part!r} is not an event sequence number", 2)
+    return out
+
+
+def register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def diff(
+        from_seq: Annotated[int | None, typer.Option("--from", help="Earlier point: as of this event.")] = None,
+        to_seq: Annotated[int | None, typer.Option("--to", help="Later point (default: the last event).")] = None,
+        published: Annotated[int | None, typer.Option(
+            "--published", help="Earlier point: the standings of this round as published.")] = None,
+        round_: RoundOpt = None,
+        policy: PolicyOpt = None,
+        criteria: CriteriaOpt = None,
+        max_replays: ReplaysOpt = 200,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Players whose place or values changed between two events, and the events that caused it."""
+        from goledger.replay.audit import diff as diff_view
+
+        if (from_seq is None) == (published is None):
+            fail("diff needs either --from SEQ or --published ROUND", 2)
+        result = run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
+                                       published, max_replays or None))
+        if as_json:
+            print_json(result.to_dict())
+        else:
+            render_diff(result)
+
+    @app.command("what-if")
+    def what_if(
+        without: Annotated[str | None, typer.Option(
+            "--without", help="Leave out these events: SEQ[,SEQ…] or ranges A-B.")] = None,
+        policy: PolicyOpt = None,
+        add: Annotated[Path | None, typer.Option(
+            "--add", help="JSON file: a list of events to append (their own JSON form).")] = None,
+        round_: RoundOpt = None,
+        criteria: CriteriaOpt = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Standings from a filtered, re-ruled or extended event list, beside the real ones (nothing is written)."""
+        from goledger.replay.audit import what_if as what_if_view
+
+        seqs = _seqs(without) if without else []
+        result = run(lambda: what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria)))
+        if as_json:
+            print_json(result.to_dict())
+        else:
+            render_what_if(result)
+
+    @app.command()
+    def publish(
+        round_: Annotated[int, typer.Option("--round", "-r", help="The round whose standings are published.")],
+        note: Annotated[str, typer.Option("--note", help="A note kept in the checkpoint.")] = "",
+        policy: PolicyOpt = None,
+        criteria: CriteriaOpt = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Vouch for the standings of a round as shown: append a Checkpoint with their digest."""
+        from goledger.ledger.publish import publish as publish_command
+
+        report_outcome(
+            run(lambda: publish_command(db or default_db(), round_, note, policy, _criteria(criteria), actor=actor,
+                                        reason=reason, expected_head=expected_head, retry=retry)),
+            as_json,
+        )
+
+    @app.command()
+    def history(
+        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")],
+        round_: RoundOpt = None,
+        policy: PolicyOpt = None,
+        criteria: CriteriaOpt = None,
+        max_replays: ReplaysOpt = 200,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Every event that changed a player's place or values, with the place and values after it."""
+        from goledger.replay.audit import history as history_view
+
+        result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
+                                          max_replays or None))
+        if as_json:
+            print_json(result.to_dict())
+        else:
+            render_history(result)
+
+    @app.command()
+    def report(
+        html: Annotated[Path, typer.Option("--html", help="Write a self-contained HTML audit report here.")],
+        top: Annotated[int, typer.Option("--top", help="Players drawn in the chart of places by round.")] = 10,
+        policy: PolicyOpt = None,
+        criteria: CriteriaOpt = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
+        from goledger.formats.html_report import report as report_file
+
+        summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria)))
+        if as_json:
+            print_json(summary)
+        else:
+            echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
+                 f"{summary['events']} events, {summary['audited']} audited change(s)")
+
+
+def show_published(db: Path, round_: int, others: tuple[Any, ...], fmt: str) -> None:
+    """``goledger standings --as-published R`` (refuses other view options: exit 2)."""
+    from goledger.cli.views import render_standings
+    from goledger.replay.published import as_published
+
+    if any(o is not None for o in others):
+        fail("--as-published shows the standings as they were published; it takes no --round, --as-of, "
+             "--policy or --criteria", 2)
+    shown = run(lambda: as_published(db, round_))
+    if fmt == "json":
+        print_json(shown.to_dict())
+        return
+    cp = shown.checkpoint
+    title = (f"Standings after round {cp.round} as published at event {shown.seq} ({shown.recorded_at[:19]}, "
+             f"as of event {cp.event_count}) · policy {shown.standings.policy} · digest {cp.digest[:16]}… verified")
+    render_standings(shown.standings, fmt, title)
+    if cp.note:
+        echo(f"note: {cp.note}")

@@ -1,0 +1,173 @@
+"""Events in words: who an event concerns and a one-line description (for audit views).
+
+An :class:`EventIndex` walks a stretch of the log once, keeping the occupancy of every
+(round, table) so that a result or a correction can be tied to its two players even when the
+pairing was recorded long before. It answers, for every sequence number of the stretch:
+
+* ``involved(seq)``: the players the event is about (the registered, updated, withdrawn or
+  absent player; the two players of a game; the bye holder);
+* ``describe(seq)``: one line such as ``round 2 table 3: Kim Ada (W) – Bauer Bruno (B): white``;
+* ``relation(seq, player, opponents)``: how the event concerns one player — ``own result``,
+  ``opponent's result``, ``withdrawal of an opponent``, ``rule change``… — the vocabulary of
+  ``goledger history`` and of the causes listed by ``goledger diff``.
+
+>>> from goledger.ledger import events as ev
+>>> from goledger.ledger.values import Result
+>>> from goledger.replay.state import fold
+>>> base = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="t", rounds=2)),
+...              ev.PlayerRegistered(player_id="p0001", surname="Kim", first_name="Ada", rank="1d"),
+...              ev.PlayerRegistered(player_id="p0002", surname="Bauer", rank="2k")])
+>>> index = EventIndex(base, [ev.GamePaired(round=1, table=1, white="p0001", black="p0002"),
+...                           ev.ResultRecorded(round=1, table=1, result=Result.WHITE)])
+>>> index.describe(5), index.involved(5)
+('round 1 table 1: Kim Ada (W) – Bauer (B): white', ('p0001', 'p0002'))
+>>> index.relation(5, "p0002", set()), index.relation(5, "p0003", {"p0001"})
+('own result', "opponent's result")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Final
+
+from goledger.ledger import events as ev
+from goledger.replay.state import TournamentState
+
+__all__ = ["EventIndex", "relation_kind"]
+
+_KIND: Final[dict[str, str]] = {
+    "TournamentCreated": "tournament created",
+    "RulesChanged": "rule change",
+    "PlayerRegistered": "registration",
+    "PlayerUpdated": "player data",
+    "PlayerWithdrew": "withdrawal",
+    "PlayerReinstated": "reinstatement",
+    "ParticipationChanged": "absence",
+    "ByeAssigned": "bye",
+    "ByeRemoved": "bye removed",
+    "GamePaired": "pairing",
+    "PairingRemoved": "pairing removed",
+    "ResultRecorded": "result",
+    "ResultCorrected": "correction",
+    "TeamRegistered": "team",
+    "TeamMemberAssigned": "team",
+    "SourceImported": "import",
+    "Checkpoint": "checkpoint",
+}
+
+
+def relation_kind(type_name: str, scope: str) -> str:
+    """``scope`` is ``own``, ``opponent`` or ``other``; the kind comes from the event type.
+
+    >>> relation_kind("ResultCorrected", "opponent"), relation_kind("PlayerWithdrew", "own")
+    ("correction of an opponent's result", 'own withdrawal')
+    >>> relation_kind("RulesChanged", "other")
+    'rule change'
+    """
+    kind = _KIND.get(type_name, type_name)
+    if scope == "other" or type_name in ("TournamentCreated", "RulesChanged", "SourceImported", "Checkpoint"):
+        return kind
+    if type_name == "ResultCorrected":
+        return "correction of own result" if scope == "own" else "correction of an opponent's result"
+    if scope == "own":
+        return f"own {kind}"
+    return f"opponent's {kind}" if type_name in ("ResultRecorded", "PlayerUpdated") else f"{kind} of an opponent"
+
+
+class EventIndex:
+    """Players and descriptions of the events ``first_seq = base.seq + 1`` … of a stretch."""
+
+    def __init__(self, base: TournamentState, events: Sequence[ev.Event],
+                 names: dict[str, str] | None = None) -> None:
+        self.first_seq = base.seq + 1
+        self.events = list(events)
+        self._names = dict(names or {})
+        for pid, p in base.players.items():
+            self._names.setdefault(pid, p.full_name)
+        tables: dict[tuple[int, int], tuple[str, str]] = {
+            (r, t): (g.white, g.black) for r, games in base.games.items() for t, g in games.items()
+        }
+        self._players: list[tuple[str, ...]] = []
+        for event in self.events:
+            if isinstance(event, ev.PlayerRegistered):
+                self._names.setdefault(event.player_id, f"{event.surname} {event.first_name}".strip())
+            if isinstance(event, ev.GamePaired):
+                tables[(event.round, event.table)] = (event.white, event.black)
+                self._players.append((event.white, event.black))
+            elif isinstance(event, ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected):
+                self._players.append(tables.get((event.round, event.table), ()))
+                if isinstance(event, ev.PairingRemoved):
+                    tables.pop((event.round, event.table), None)
+            else:
+                pid = getattr(event, "player_id", None)
+                self._players.append((pid,) if isinstance(pid, str) else ())
+
+    def event(self, seq: int) -> ev.Event:
+        return self.events[seq - self.first_seq]
+
+    def involved(self, seq: int) -> tuple[str, ...]:
+        """The players an event is about (empty for tournament-wide events)."""
+        return self._players[seq - self.first_seq]
+
+    def name(self, player_id: str) -> str:
+        return self._names.get(player_id, player_id)
+
+    def relation(self, seq: int, player_id: str, opponents: Collection[str]) -> str:
+        """How event ``seq`` concerns ``player_id`` whose opponents are ``opponents``."""
+        involved = self.involved(seq)
+        if player_id in involved:
+            scope = "own"
+        elif any(p in opponents for p in involved):
+            scope = "opponent"
+        else:
+            scope = "other"
+        return relation_kind(self.event(seq).type_name(), scope)
+
+    def describe(self, seq: int) -> str:
+        """One line saying what event ``seq`` recorded."""
+        e = self.event(seq)
+        name = self.name
+        if isinstance(e, ev.TournamentCreated):
+            s = e.settings
+            return f"tournament {s.name!r} created ({s.system}, {s.rounds} rounds, policy {s.policy})"
+        if isinstance(e, ev.RulesChanged):
+            scope = "retroactively" if e.from_round is None else f"from round {e.from_round}"
+            changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
+            return f"rules changed {scope}: {changes}"
+        if isinstance(e, ev.PlayerRegistered):
+            return f"{e.player_id} {name(e.player_id)} registered ({e.rank})"
+        if isinstance(e, ev.PlayerUpdated):
+            changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
+            return f"{e.player_id} {name(e.player_id)} updated: {changes}"
+        if isinstance(e, ev.PlayerWithdrew):
+            why = f" ({e.reason})" if e.reason else ""
+            return f"{e.player_id} {name(e.player_id)} withdraws from round {e.from_round}{why}"
+        if isinstance(e, ev.PlayerReinstated):
+            return f"{e.player_id} {name(e.player_id)} plays again from round {e.from_round}"
+        if isinstance(e, ev.ParticipationChanged):
+            what = "present" if e.participating else "absent"
+            return f"{e.player_id} {name(e.player_id)} {what} in round {e.round}"
+        if isinstance(e, ev.ByeAssigned):
+            return f"{e.player_id} {name(e.player_id)} has the bye of round {e.round}"
+        if isinstance(e, ev.ByeRemoved):
+            return f"bye of {e.player_id} {name(e.player_id)} in round {e.round} removed"
+        players = self.involved(seq)
+        board = f"round {e.round} table {e.table}" if isinstance(
+            e, ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected) else ""
+        if len(players) == 2:
+            board += f": {name(players[0])} (W) – {name(players[1])} (B)"
+        if isinstance(e, ev.GamePaired):
+            return board + (f", handicap {e.handicap}" if e.handicap else "")
+        if isinstance(e, ev.PairingRemoved):
+            return board + ": pairing removed"
+        if isinstance(e, ev.ResultRecorded):
+            return board + f": {e.result.value}" + (" by default" if e.by_default else "")
+        if isinstance(e, ev.ResultCorrected):
+            why = f" ({e.reason})" if e.reason else ""
+            return board + f": corrected to {e.result.value}" + (" by default" if e.by_default else "") + why
+        if isinstance(e, ev.Checkpoint):
+            rnd = f" round {e.round}" if e.round is not None else ""
+            return f"checkpoint {e.label}{rnd} at event {e.event_count}" + (f": {e.note}" if e.note else "")
+        if isinstance(e, ev.SourceImported):
+            return f"imported {e.format} file {e.filename}"
+        return e.type_name()
