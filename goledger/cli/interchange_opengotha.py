@@ -1,4 +1,4 @@
-"""``goledger import opengotha``: thin shells over
+"""``goledger import opengotha`` and ``goledger export opengotha``: thin shells over
 :mod:`goledger.formats.opengotha` (same names, same arguments)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, echo, errors_as_exit, fail, print_json
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, errors_as_exit, fail, print_json
 
 REPORT_LINES = 12
 """Report entries printed after an import (all of them go to ``--report FILE``)."""
@@ -122,6 +122,36 @@ def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as
         console.print(f"{len(items) - len(failed)} imported, {len(failed)} failed; reports in {into}")
     if failed:
         raise typer.Exit(1)
+
+
+def register_export(export_app: typer.Typer) -> None:
+    @export_app.command("opengotha")
+    def export_opengotha_cmd(
+        db: DbOption = None,  # type: ignore[assignment]
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="Write to this file (default: standard output).")
+        ] = None,
+        upto: Annotated[int | None, typer.Option("--as-of", help="Export the ledger as of this event.")] = None,
+        report: Annotated[
+            Path | None, typer.Option("--report", help="Write the export report as JSON to this file.")
+        ] = None,
+    ) -> None:
+        """Write the ledger as an OpenGotha XML save (dataVersion 201, UTF-8) that OpenGotha 3.51 loads."""
+        from goledger.formats.opengotha import export_opengotha
+
+        with errors_as_exit():
+            outcome = export_opengotha(db or default_db(), output, upto)
+        if report is not None:
+            report.write_bytes(outcome.report.to_json() + b"\n")
+        if output is None:
+            sys.stdout.buffer.write(outcome.data)
+            sys.stdout.flush()
+            if outcome.report.entries:
+                print_report(outcome.report, stream=sys.stderr)
+        else:
+            if outcome.report.entries:
+                print_report(outcome.report)
+            echo(f"wrote {output} ({len(outcome.data)} bytes)")
 
 
 def register_commands(app: typer.Typer) -> None:

@@ -1,9 +1,10 @@
 """OpenGotha XML interchange: the library functions behind ``goledger import opengotha``
-(spec ``formats/opengotha-xml.md``).
+and ``goledger export opengotha`` (spec ``formats/opengotha-xml.md``).
 
 * :func:`import_opengotha` — one file → one new ledger, atomically, with a report;
 * :func:`migrate_opengotha` — many files (or folders of them) → one ledger each; a file
   that fails never stops the others;
+* :func:`export_opengotha` — a ledger → OpenGotha XML bytes (dataVersion 201, UTF-8).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from goledger.formats.importing import ImportRefused, default_ledger_path, write
 from goledger.formats.report import InterchangeReport
 
 __all__ = [
+    "ExportOutcome",
     "ImportOutcome",
     "MigrationItem",
+    "export_opengotha",
     "import_opengotha",
     "migrate_opengotha",
     "opengotha_sources",
@@ -41,7 +44,14 @@ class ImportOutcome(msgspec.Struct, kw_only=True):
     def message(self) -> str:
         counts = self.report.counts
         parts = [f"{counts[k]['recorded']} {k}" for k in ("players", "games", "byes", "teams") if k in counts]
-        return f"imported {self.report.source} into {self.db}: " + ", ".join(parts) + f" ({self.events} events)"
+        held = ", ".join(parts) or "parameters only"
+        return f"imported {self.report.source} into {self.db}: {held} ({self.events} events)"
+
+
+def _refusal(source: Path, exc: FormatError) -> InterchangeReport:
+    failed = InterchangeReport(format="opengotha", source=str(source))
+    failed.error("refused", exc.message)
+    return failed
 
 
 def _write_report(report: InterchangeReport, path: PathLike | None) -> None:
@@ -68,10 +78,13 @@ def import_opengotha(
     raises :class:`~goledger.errors.FormatError` (``ImportRefused`` carries the report)
     and leaves no ledger file behind.
     """
-    from goledger.formats.opengotha_read import read_opengotha
+    from goledger.formats.opengotha_read import FILE_KIND, MAX_FILE_BYTES, read_opengotha
+    from goledger.formats.xmlsafe import check_size
 
     source = Path(file)
     try:
+        if source.is_file():
+            check_size(source.stat().st_size, str(source), MAX_FILE_BYTES, FILE_KIND)
         data = source.read_bytes()
     except FileNotFoundError:
         raise FormatError(f"no such file: {source}") from None
@@ -79,12 +92,13 @@ def import_opengotha(
         raise FormatError(f"{source} is a folder; to import every file in it use --into DIR") from None
     except OSError as exc:
         raise FormatError(f"cannot read {source}: {exc.strerror}") from None
+    except FormatError as exc:
+        _write_report(_refusal(source, exc), report)
+        raise
     try:
         result = read_opengotha(data, source=str(source))
     except FormatError as exc:
-        failed = InterchangeReport(format="opengotha", source=str(source))
-        failed.error("refused", exc.message)
-        _write_report(failed, report)
+        _write_report(_refusal(source, exc), report)
         raise
     target = Path(db) if db is not None else default_ledger_path(source)
     try:
@@ -187,6 +201,45 @@ def _counts(report: InterchangeReport) -> dict[str, Any]:
         players=recorded("players"), games=recorded("games"), byes=recorded("byes"),
         warnings=len(report.warnings), errors=len(report.errors),
     )
+
+
+# --------------------------------------------------------------------------- export
+
+
+class ExportOutcome(msgspec.Struct, kw_only=True):
+    """An export: the XML bytes, where they were written (if anywhere) and the report."""
+
+    data: bytes
+    output: str | None
+    report: InterchangeReport
+
+
+def export_opengotha(db: PathLike, output: PathLike | None = None, upto: int | None = None) -> ExportOutcome:
+    """Write the ledger (as of event ``upto``, default the head) as an OpenGotha save file.
+
+    Returns the bytes; with ``output`` they are also written there (atomically: a
+    temporary file renamed into place).
+    """
+    from goledger.formats.opengotha_write import write_opengotha
+    from goledger.ledger.store import Ledger
+    from goledger.replay.load import load_state
+
+    with Ledger.open(db) as ledger:
+        state = load_state(ledger, upto=upto)
+    if state.settings is None:
+        raise FormatError(f"{db} has no tournament to export (its log has no TournamentCreated event)")
+    data, report = write_opengotha(state, source=str(db))
+    if output is not None:
+        target = Path(output)
+        if not target.parent.exists():
+            raise FormatError(f"cannot write {target}: folder {target.parent} does not exist")
+        temp = target.with_name(f".{target.name}.writing-{os.getpid()}")
+        try:
+            temp.write_bytes(data)
+            os.replace(temp, target)
+        finally:
+            temp.unlink(missing_ok=True)
+    return ExportOutcome(data=data, output=None if output is None else str(output), report=report)
 
 
 __all__ += ["ImportRefused"]

@@ -57,6 +57,10 @@ __all__ = ["FORMAT", "ReadResult", "read_opengotha"]
 FORMAT: Final = "opengotha"
 MAX_ROUNDS: Final = 20
 PARTICIPATING_LENGTH: Final = 20
+MAX_FILE_BYTES: Final = 32 * 1024 * 1024
+"""Larger than any OpenGotha save: 2000 players (OpenGotha's maximum), 20 rounds and team
+boards for all of them stay under 10 MB."""
+FILE_KIND: Final = "OpenGotha files"
 
 ROOT_ATTRIBUTES: Final = frozenset({
     "dataVersion", "gothaVersion", "gothaMinorVersion", "fullVersionNumber", "runningMode", "saveDT",
@@ -585,8 +589,8 @@ class _Reader:
             rating = min(rating + 2050, 2949)
         if not -900 <= rating <= 2949:
             clamped = max(-900, min(2949, rating))
-            self.report.warning("inconsistency", f"rating {rating} is outside -900..2949 (OpenGotha clamps it to "
-                                f"{clamped}); the file's value recorded", where)
+            self.tally.add("warning", "inconsistency", "rating outside -900..2949: the file's value recorded "
+                           "(OpenGotha clamps it on load)", f"{where}: {rating} → {clamped}")
         return rating
 
     # ------------------------------------------------------------------ references
@@ -899,7 +903,7 @@ def read_opengotha(data: bytes, *, source: str = "tournament.xml") -> ReadResult
     """
     report = InterchangeReport(format=FORMAT, source=source)
     notes: list[str] = []
-    root = parse_xml(data, what=source, notes=notes)
+    root = parse_xml(data, what=source, notes=notes, max_bytes=MAX_FILE_BYTES, kind=FILE_KIND)
     for note in notes:
         report.info("encoding", note)
     reader = _Reader(root, report, source)

@@ -11,7 +11,8 @@ a ``PUBLIC`` identifier) is refused, since only a hostile file needs one.
 Encodings (spec ``formats/opengotha-xml.md`` §1): a leading byte-order mark and blank
 space before the XML declaration are tolerated; a file that is not valid in its declared
 UTF-8, or that declares ISO-8859-1 but holds Windows-1252 punctuation (bytes 0x80–0x9F,
-never text in ISO-8859-1), is re-decoded as Cp1252. Each such repair is appended to
+never text in ISO-8859-1), is re-decoded as Cp1252 (files up to 8 MB that hold no control
+bytes: binary junk is refused at once). Each such repair is appended to
 ``notes`` when the caller passes a list.
 
 >>> root = parse_xml(b'<?xml version="1.0"?><Tournament a="1"/>', what="t.xml")
@@ -25,6 +26,7 @@ goledger.errors.FormatError: evil.xml declares XML entities; goledger refuses th
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import Final
 
@@ -32,9 +34,12 @@ from lxml import etree
 
 from goledger.errors import FormatError
 
-__all__ = ["MAX_XML_BYTES", "parse_xml"]
+__all__ = ["MAX_XML_BYTES", "check_size", "parse_xml"]
 
 MAX_XML_BYTES: Final = 64 * 1024 * 1024
+MAX_RECODE_BYTES: Final = 8 * 1024 * 1024
+"""Cp1252 repairs are tried only on files up to this size (real tournament files are well
+below 1 MB): re-decoding tens of megabytes of junk would delay its refusal."""
 _ENTITY_DECL: Final = re.compile(rb"<!ENTITY", re.IGNORECASE)
 _DOCTYPE_SUBSET: Final = re.compile(rb"<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
 _DOCTYPE_EXTERNAL: Final = re.compile(
@@ -43,6 +48,8 @@ _DOCTYPE_EXTERNAL: Final = re.compile(
 _LOCAL_DTD_NAME: Final = re.compile(rb"^[A-Za-z0-9_.-]+$")
 _DECLARATION: Final = re.compile(rb"^<\?xml[^>]*?encoding\s*=\s*([\"'])([A-Za-z0-9._-]+)\1", re.IGNORECASE)
 _C1_BYTES: Final = re.compile(rb"[\x80-\x9f]")
+_NOT_TEXT: Final = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""Control bytes XML 1.0 never allows: a file holding one is binary junk, not mis-encoded text."""
 _LATIN1_NAMES: Final = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "iso_8859-1", "l1"})
 
 
@@ -63,13 +70,18 @@ def _declared_encoding(data: bytes) -> str:
     return match.group(2).decode("ascii").lower() if match else ""
 
 
+def _latin1_fallback(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("goledger-latin1", _latin1_fallback)
+
+
 def _as_cp1252(data: bytes) -> bytes:
     """The document re-decoded as Cp1252 and re-encoded as UTF-8 (declaration rewritten).
     Bytes Cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) keep their Latin-1 meaning."""
-    text = "".join(
-        chunk.decode("cp1252", errors="strict") if i % 2 == 0 else chunk.decode("latin-1")
-        for i, chunk in enumerate(re.split(rb"([\x81\x8d\x8f\x90\x9d]+)", data))
-    )
+    text = data.decode("cp1252", errors="goledger-latin1")
     match = _DECLARATION.match(data)
     if match is not None:
         start, end = match.span(2)
@@ -90,15 +102,24 @@ def _check_doctype(head: bytes, what: str) -> None:
         )
 
 
-def parse_xml(data: bytes, *, what: str, notes: list[str] | None = None) -> etree._Element:
+def check_size(size: int, what: str, limit: int = MAX_XML_BYTES, kind: str = "XML files") -> None:
+    """Refuse an input of ``size`` bytes above ``limit`` (before reading it, when possible)."""
+    if size > limit:
+        raise FormatError(
+            f"{what} is {size / (1024 * 1024):.0f} MB, larger than the {limit // (1024 * 1024)} MB limit for {kind}"
+        )
+
+
+def parse_xml(
+    data: bytes, *, what: str, notes: list[str] | None = None, max_bytes: int = MAX_XML_BYTES, kind: str = "XML files"
+) -> etree._Element:
     """Parse untrusted XML bytes into a root element, or raise a clear ``FormatError``.
 
     ``what`` names the input in messages (usually the file name); encoding repairs are
-    appended to ``notes`` (see the module docstring).
+    appended to ``notes`` (see the module docstring). A format whose files are known to be
+    small passes a lower ``max_bytes`` (and names itself in ``kind``).
     """
-    if len(data) > MAX_XML_BYTES:
-        size, limit = len(data) // (1024 * 1024), MAX_XML_BYTES // (1024 * 1024)
-        raise FormatError(f"{what} is {size} MB, larger than the {limit} MB limit for XML files")
+    check_size(len(data), what, min(max_bytes, MAX_XML_BYTES), kind)
     if not data.strip():
         raise FormatError(f"{what} is empty")
     if data.startswith(b"\xef\xbb\xbf"):
@@ -119,7 +140,8 @@ def parse_xml(data: bytes, *, what: str, notes: list[str] | None = None) -> etre
         raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
     _check_doctype(head, what)
     declared = _declared_encoding(data)
-    if declared in _LATIN1_NAMES and _C1_BYTES.search(data) is not None:
+    small = len(data) <= MAX_RECODE_BYTES
+    if small and declared in _LATIN1_NAMES and _C1_BYTES.search(data) is not None:
         data = _as_cp1252(data)
         if notes is not None:
             notes.append(f"declared {declared.upper()} but holds Windows-1252 characters; read as Cp1252")
@@ -127,7 +149,13 @@ def parse_xml(data: bytes, *, what: str, notes: list[str] | None = None) -> etre
         root = etree.fromstring(data, parser=_parser())
     except etree.XMLSyntaxError as exc:
         root = None
-        if declared in ("", "utf-8", "utf8") and "encoding" in str(exc.msg).lower() and data.lstrip()[:1] == b"<":
+        if (
+            small
+            and declared in ("", "utf-8", "utf8")
+            and "encoding" in str(exc.msg).lower()
+            and data.lstrip()[:1] == b"<"
+            and _NOT_TEXT.search(data) is None
+        ):
             try:
                 root = etree.fromstring(_as_cp1252(data), parser=_parser())
             except (etree.XMLSyntaxError, UnicodeDecodeError):
