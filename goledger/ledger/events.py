@@ -37,6 +37,8 @@ __all__ = [
     "Event",
     "GamePaired",
     "HandicapSettings",
+    "PairingAnnotated",
+    "PairingConstraintSet",
     "PairingRemoved",
     "ParticipationChanged",
     "PlayerRegistered",
@@ -290,6 +292,38 @@ class ResultCorrected(Event, frozen=True, kw_only=True, tag="ResultCorrected"):
     reason: str = ""
 
 
+class PairingAnnotated(Event, frozen=True, kw_only=True, tag="PairingAnnotated"):
+    """Details of one pairing of a round that are not the game itself.
+
+    Without ``bye`` it annotates the game at (``round``, ``table``); with ``bye`` (a player
+    id) it annotates that player's bye of ``round``, which the source program placed at
+    board ``table`` (MacMahon gives byes a board, spec macmahon.md §B.4).
+
+    ``result_points`` is MacMahon's per-game ``ResultPoints`` (the source of its SORP
+    criterion, spec macmahon.md §A): a fact of play. ``extras`` keeps the source program's
+    other pairing attributes as ``"format.Name" -> text`` (MacMahon: ``ForcedPairing``,
+    ``AllowJigo``, ``BoardNumberFixed``, ``Comment``, ``CreationTime``) so that exports
+    can write them back. A later annotation of the same pairing replaces the earlier one;
+    re-pairing a table drops its annotation with the old game.
+    """
+
+    round: int
+    table: int
+    bye: str | None = None
+    result_points: int = 0
+    extras: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+class PairingConstraintSet(Event, frozen=True, kw_only=True, tag="PairingConstraintSet"):
+    """Two players should not (``"unwanted"``) or must not (``"forbidden"``) be paired
+    together; ``"none"`` lifts a constraint (MacMahon's ``UnwantedPairing``, spec
+    macmahon.md §1.1). It binds future pairings only, not games already played."""
+
+    player_a: str
+    player_b: str
+    constraint: Literal["unwanted", "forbidden", "none"]
+
+
 # --------------------------------------------------------------------------- teams
 
 
@@ -352,6 +386,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     PairingRemoved,
     ResultRecorded,
     ResultCorrected,
+    PairingAnnotated,
+    PairingConstraintSet,
     TeamRegistered,
     TeamMemberAssigned,
     SourceImported,

@@ -98,6 +98,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "goledger.replay.criteria_exploits",
     "goledger.replay.criteria_dc",
     "goledger.replay.criteria_fide",
+    "goledger.replay.criteria_macmahon",
 )
 """Modules that register criteria when imported; loaded on first lookup."""
 

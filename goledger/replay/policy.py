@@ -173,6 +173,11 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     # Rating-based tie-breaks (article 10): rating given to unrated opponents (None: left out).
     unrated_opponent_rating: int | None = None
 
+    # Order inside a tie on every criterion (it never changes who shares a place): "name" =
+    # surname then first name, Java String.compareTo (OpenGotha). Other orders are registered
+    # with goledger.replay.standings.register_tie_order (e.g. "macmahon-weak").
+    tie_order: str = "name"
+
     def with_overrides(self, overrides: dict[str, Any]) -> Policy:
         """A copy with some options replaced (unknown option names are refused)."""
         if not overrides:
@@ -197,7 +202,7 @@ def register_policy(policy: Policy) -> Policy:
     return policy
 
 
-BUILTIN_MODULES: tuple[str, ...] = ("goledger.replay.policies_fide",)
+BUILTIN_MODULES: tuple[str, ...] = ("goledger.replay.policies_fide", "goledger.replay.policy_macmahon")
 """Modules that register further policies when imported (loaded on first lookup)."""
 
 _LOADED = False

@@ -16,7 +16,7 @@ UTF-16 code units, case-sensitive).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -28,7 +28,15 @@ from goledger.replay.policy import Policy, get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.state import TournamentState
 
-__all__ = ["StandingRow", "Standings", "main_score", "resolve_criteria", "resolve_policy", "standings"]
+__all__ = [
+    "StandingRow",
+    "Standings",
+    "main_score",
+    "register_tie_order",
+    "resolve_criteria",
+    "resolve_policy",
+    "standings",
+]
 
 _MAIN_SCORE = {"mcmahon": "MMS", "swiss": "NBW", "swisscat": "NBW", "cup": "CPS", "round-robin": "NBW"}
 
@@ -136,6 +144,41 @@ def _name_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
+TieKey = Callable[[str], tuple[Any, ...]]
+TIE_ORDERS: dict[str, Callable[[ScoringContext], TieKey]] = {}
+"""Tie orders by name (``Policy.tie_order``): a function of the context returning a sort key
+per player id, applied after every criterion (lower sorts first)."""
+
+
+def register_tie_order(name: str, build: Callable[[ScoringContext], TieKey]) -> None:
+    """Register the order used inside ties for policies whose ``tie_order`` is ``name``."""
+    TIE_ORDERS[name] = build
+
+
+def _by_name(ctx: ScoringContext) -> TieKey:
+    players = ctx.state.players
+
+    def key(pid: str) -> tuple[Any, ...]:
+        p = players[pid]
+        return (_name_key(p.surname), _name_key(p.first_name))
+
+    return key
+
+
+register_tie_order("name", _by_name)
+
+
+def tie_key(ctx: ScoringContext) -> TieKey:
+    """The tie order of the context's policy (refuses an unknown name)."""
+    from goledger.replay.policy import known_policies
+
+    known_policies()  # policy modules register their tie orders when loaded
+    build = TIE_ORDERS.get(ctx.policy.tie_order)
+    if build is None:
+        raise CommandRejected(f"unknown tie order {ctx.policy.tie_order!r}; known: {', '.join(sorted(TIE_ORDERS))}")
+    return build(ctx)
+
+
 def standings(
     state: TournamentState,
     round: int | None = None,  # noqa: A002 - the CLI option is --round
@@ -161,10 +204,10 @@ def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
     ctx.criteria = tuple(names)
     columns = [ctx.value(name) for name in names]
     players = state.players
+    tie = tie_key(ctx)
 
     def key(pid: str) -> tuple[Any, ...]:
-        p = players[pid]
-        return (*(-col[pid] for col in columns), _name_key(p.surname), _name_key(p.first_name))
+        return (*(-col[pid] for col in columns), *tie(pid))
 
     order = sorted(ctx.players, key=key)
     rows: list[StandingRow] = []

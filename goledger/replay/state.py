@@ -31,6 +31,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 
 __all__ = [
+    "ByeDetails",
     "GameState",
     "PlayerState",
     "RoundStatus",
@@ -90,6 +91,10 @@ class GameState(msgspec.Struct, kw_only=True):
     by_default: bool = False
     paired_seq: int = 0
     result_seq: int | None = None
+    result_points: int = 0
+    """Custom result points of the source program (MacMahon ``ResultPoints``; ``PairingAnnotated``)."""
+    extras: dict[str, str] = msgspec.field(default_factory=dict)
+    """Source attributes of the pairing kept for export (``PairingAnnotated``)."""
 
     def opponent(self, player_id: str) -> str:
         return self.black if player_id == self.white else self.white
@@ -98,6 +103,13 @@ class GameState(msgspec.Struct, kw_only=True):
         """Half-points the game gives ``player_id`` (by-default results score the same)."""
         white, black = self.result.points2()
         return white if player_id == self.white else black
+
+
+class ByeDetails(msgspec.Struct, kw_only=True):
+    """A bye's annotation (``PairingAnnotated`` with ``bye``): the source's board and attributes."""
+
+    table: int
+    extras: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class TeamState(msgspec.Struct, kw_only=True):
@@ -121,6 +133,10 @@ class TournamentState(msgspec.Struct, kw_only=True):
     players: dict[str, PlayerState] = msgspec.field(default_factory=dict)
     games: dict[int, dict[int, GameState]] = msgspec.field(default_factory=dict)
     byes: dict[int, dict[str, int | None]] = msgspec.field(default_factory=dict)
+    bye_details: dict[int, dict[str, ByeDetails]] = msgspec.field(default_factory=dict)
+    """round → player id → annotation of his bye (``PairingAnnotated``)."""
+    pairing_constraints: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
+    """player a → player b → ``"unwanted"`` or ``"forbidden"``, with a < b (``PairingConstraintSet``)."""
     teams: dict[str, TeamState] = msgspec.field(default_factory=dict)
     table_of: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
     """round → player id → table of his (first) game in that round: an index over ``games``."""
@@ -322,6 +338,10 @@ def _on_bye_removed(state: TournamentState, e: ev.ByeRemoved) -> None:
     del byes[e.player_id]
     if not byes:
         state.byes.pop(e.round, None)
+    details = state.bye_details.get(e.round, {})
+    details.pop(e.player_id, None)
+    if not details:
+        state.bye_details.pop(e.round, None)
 
 
 def _on_paired(state: TournamentState, e: ev.GamePaired) -> None:
@@ -375,6 +395,39 @@ def _on_result(state: TournamentState, e: ev.ResultRecorded | ev.ResultCorrected
     game.result_seq = state.seq
 
 
+def _on_annotated(state: TournamentState, e: ev.PairingAnnotated) -> None:
+    if e.bye is not None:
+        if e.bye not in state.byes.get(e.round, {}):
+            _anomaly(state, f"PairingAnnotated: {e.bye} has no bye in round {e.round}")
+            return
+        state.bye_details.setdefault(e.round, {})[e.bye] = ByeDetails(table=e.table, extras=dict(e.extras))
+        return
+    game = state.games.get(e.round, {}).get(e.table)
+    if game is None:
+        _anomaly(state, f"PairingAnnotated: round {e.round} has no table {e.table}")
+        return
+    game.result_points = e.result_points
+    game.extras = dict(e.extras)
+
+
+def _on_constraint(state: TournamentState, e: ev.PairingConstraintSet) -> None:
+    if _player(state, e.player_a, "PairingConstraintSet") is None:
+        return
+    if _player(state, e.player_b, "PairingConstraintSet") is None:
+        return
+    if e.player_a == e.player_b:
+        _anomaly(state, f"PairingConstraintSet names {e.player_a} twice")
+        return
+    a, b = sorted((e.player_a, e.player_b))
+    if e.constraint == "none":
+        partners = state.pairing_constraints.get(a, {})
+        partners.pop(b, None)
+        if not partners:
+            state.pairing_constraints.pop(a, None)
+    else:
+        state.pairing_constraints.setdefault(a, {})[b] = e.constraint
+
+
 def _on_team(state: TournamentState, e: ev.TeamRegistered) -> None:
     state.teams[e.team_id] = TeamState(id=e.team_id, name=e.name, number=e.number)
 
@@ -406,6 +459,8 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.PairingRemoved: _on_unpaired,
     ev.ResultRecorded: _on_result,
     ev.ResultCorrected: _on_result,
+    ev.PairingAnnotated: _on_annotated,
+    ev.PairingConstraintSet: _on_constraint,
     ev.TeamRegistered: _on_team,
     ev.TeamMemberAssigned: _on_team_member,
     ev.Checkpoint: _on_checkpoint,

@@ -1,0 +1,251 @@
+"""MacMahon's plain participant list → registrations appended to an existing ledger.
+
+The list is UTF-8 text, one participant per line, fields separated by ``|`` (spaces around
+a field are ignored; a BOM, blank lines and lines starting with ``#`` or ``;`` are skipped)::
+
+    surname|first name|strength|country|club|rating|EGD PIN|registration|rounds
+
+Only the first three fields are required; a line may stop after any field.
+
+* ``strength`` — a MacMahon level: ``10k``, ``2d``, ``1p``, any case, ``10 kyu``/``2 dan``
+  accepted (35k…1k, 1d…9d, 1p…10p; a level outside the ledger's 30k…9p is kept in
+  ``macmahon.GoLevel`` as the XML import does);
+* ``country`` — a two-letter code (``de``, ``FR``); ``club`` — the club's name;
+* ``rating`` — an integer; ``EGD PIN`` — digits;
+* ``registration`` — ``f``/``F`` final (the default) or ``p``/``P`` preliminary
+  (spec ``formats/macmahon.md`` §4);
+* ``rounds`` — "playing in rounds", one character per round from round 1: ``1``, ``+``,
+  ``x`` or ``y`` plays, ``0``, ``-``, ``.`` or ``n`` does not (an announced absence);
+  rounds past the string are played.
+
+A first line whose strength field is not a level but a word (``strength``, ``level``,
+``rank``) is taken as a header and skipped.
+
+**Behaviour** (goledger's choice; MacMahon's own column layout was not recovered):
+the list is **appended to an existing ledger** (create the tournament first with
+``goledger new`` or an import), in one transaction, after a ``SourceImported`` event. A
+line naming a player the ledger (or an earlier line) already has — same EGD PIN, or same
+surname and first name — is skipped with a warning, so a list can be imported again after
+it grew; ``force`` registers namesakes instead. A line that cannot be read is an error:
+any error refuses the whole list (nothing is written) unless ``allow_errors``, which skips
+those lines; ``strict`` refuses on any warning too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from goledger.errors import FormatError
+from goledger.formats.importing import ImportRefused, check_report
+from goledger.formats.report import InterchangeReport
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger, Record
+from goledger.replay.macmahon_rules import PREFIX, Level, LevelError
+
+__all__ = ["FORMAT", "PlayersOutcome", "import_macmahon_players", "read_player_list"]
+
+FORMAT: Final = "macmahon-players"
+PathLike = str | os.PathLike[str]
+_PLAYS: Final = frozenset("1+xXyY")
+_SKIPS: Final = frozenset("0-.nN")
+_HEADER_WORDS: Final = frozenset({"strength", "level", "rank", "grade", "stärke", "niveau"})
+
+
+@dataclass
+class ListedPlayer:
+    """One line of the list, parsed."""
+
+    line: int
+    surname: str
+    first_name: str
+    level: Level
+    country: str = ""
+    club: str = ""
+    rating: int | None = None
+    egd_pin: str = ""
+    preliminary: bool = False
+    absent: list[int] = field(default_factory=list)
+
+
+@dataclass
+class PlayersOutcome:
+    """What an import of a player list appended."""
+
+    db: str
+    records: list[Record]
+    report: InterchangeReport
+
+    @property
+    def message(self) -> str:
+        c = self.report.counts.get("players", {"read": 0, "recorded": 0})
+        return f"registered {c['recorded']} of {c['read']} listed players in {self.db} ({len(self.records)} events)"
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
+
+
+def read_player_list(data: bytes, rounds: int, report: InterchangeReport) -> list[ListedPlayer]:
+    """Parse the list (module docstring); problems go to ``report``, readable lines are returned."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError(f"{report.source} is not UTF-8 (line {line}); save the list as UTF-8") from None
+    players: list[ListedPlayer] = []
+    first = True
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        fields = [f.strip() for f in line.split("|")]
+        where = f"line {number}"
+        if first:
+            first = False
+            if len(fields) >= 3 and fields[2].casefold() in _HEADER_WORDS:
+                report.info("header", "first line taken as a header and skipped", where)
+                continue
+        report.count_read("players")
+        parsed = _parse_line(fields, number, rounds, report, where)
+        if parsed is not None:
+            players.append(parsed)
+    return players
+
+
+def _parse_line(fields: list[str], number: int, rounds: int, report: InterchangeReport,
+                where: str) -> ListedPlayer | None:
+    fields = fields + [""] * (9 - len(fields))
+    if any(fields[9:]):
+        report.warning("ignored", f"fields after the 9th are ignored: {'|'.join(fields[9:])!r}", where)
+    surname, first_name, strength, country, club, rating_text, pin, registration, playing = fields[:9]
+    if not surname:
+        report.error("missing", "no surname", where)
+        return None
+    if not strength:
+        report.error("missing", f"{surname}: no strength (a level such as 10k or 2d)", where)
+        return None
+    try:
+        level = Level.parse(strength)
+    except LevelError as exc:
+        report.error("invalid", f"{surname}: {exc}", where)
+        return None
+    code = country.upper()
+    if code and not re.fullmatch(r"[A-Z]{2}", code):
+        report.error("invalid", f"{surname}: country {country!r} is not a two-letter code such as DE", where)
+        return None
+    rating: int | None = None
+    if rating_text:
+        try:
+            rating = int(rating_text)
+        except ValueError:
+            report.error("invalid", f"{surname}: rating {rating_text!r} is not an integer", where)
+            return None
+    if pin and not pin.isdigit():
+        report.error("invalid", f"{surname}: EGD PIN {pin!r} must be digits only", where)
+        return None
+    if registration and registration not in ("f", "F", "p", "P"):
+        report.error("invalid", f"{surname}: registration {registration!r} is not f (final) or p (preliminary)",
+                     where)
+        return None
+    absent: list[int] = []
+    for index, flag in enumerate(playing, start=1):
+        if flag in _PLAYS:
+            continue
+        if flag not in _SKIPS:
+            report.error("invalid", f"{surname}: round flag {flag!r} is not 1/+/x (plays) or 0/-/. (absent)", where)
+            return None
+        if index > rounds:
+            report.warning("ignored", f"{surname}: round {index} is past the tournament's {rounds} rounds", where)
+            continue
+        absent.append(index)
+    if str(level) != strength:
+        report.info("normalised", f"{surname}: strength {strength!r} read as {level}", where)
+    return ListedPlayer(number, surname, first_name, level, code, club, rating, pin.lstrip("0") if pin else "",
+                        registration in ("p", "P"), absent)
+
+
+def _events(state: Any, listed: list[ListedPlayer], force: bool, report: InterchangeReport) -> list[ev.Event]:
+    pins = {p.egd_pin: p.id for p in state.players.values() if p.egd_pin}
+    names = {(_fold(p.surname), _fold(p.first_name)): p.id for p in state.players.values()}
+    registrations: list[ev.Event] = []
+    absences: list[ev.Event] = []
+    count = len(state.players)
+    for item in listed:
+        where = f"line {item.line}"
+        if item.egd_pin and item.egd_pin in pins:
+            report.warning("duplicate", f"{item.surname} {item.first_name}: EGD PIN {item.egd_pin} is already "
+                           f"registered ({pins[item.egd_pin]}); skipped", where)
+            continue
+        key = (_fold(item.surname), _fold(item.first_name))
+        if key in names and not force:
+            report.warning("duplicate", f"{item.surname} {item.first_name} is already registered as {names[key]}; "
+                           "skipped (force registers a namesake)", where)
+            continue
+        count += 1
+        player_id = f"p{count:04d}"
+        extras = {} if item.level.fits_rank else {PREFIX + "GoLevel": str(item.level)}
+        registrations.append(ev.PlayerRegistered(
+            player_id=player_id, surname=item.surname, first_name=item.first_name, rank=item.level.to_rank(),
+            rating=item.rating, country=item.country, club=item.club, egd_pin=item.egd_pin,
+            status="preliminary" if item.preliminary else "final", start_number=count, extras=extras,
+        ))
+        report.count_recorded("players")
+        for r in item.absent:
+            absences.append(ev.ParticipationChanged(player_id=player_id, round=r, participating=False))
+            report.count_recorded("absences")
+        if item.egd_pin:
+            pins[item.egd_pin] = player_id
+        names[key] = player_id
+    return registrations + absences
+
+
+def import_macmahon_players(
+    file: PathLike,
+    db: PathLike,
+    report: PathLike | None = None,
+    strict: bool = False,
+    allow_errors: bool = False,
+    force: bool = False,
+    *,
+    actor: str = "import",
+    reason: str = "",
+    expected_head: int | None = None,
+) -> PlayersOutcome:
+    """Append the players of a MacMahon participant list to the ledger ``db`` (module docstring)."""
+    from goledger.formats.macmahon import read_source, write_report
+    from goledger.replay.load import load_state
+
+    source = Path(file)
+    data = read_source(source)
+    rep = InterchangeReport(format=FORMAT, source=str(source))
+    target = Path(db)
+    if not target.exists():
+        raise FormatError(f"{target} does not exist; create the tournament first (goledger new) and import the "
+                          "list into it")
+    try:
+        with Ledger.open(target) as ledger, ledger.writing(expected_head) as tx:
+            state = load_state(tx)
+            if state.settings is None:
+                raise FormatError(f"{target} has no tournament")
+            listed = read_player_list(data, state.rounds, rep)
+            body = _events(state, listed, force, rep)
+            check_report(rep, strict=strict, allow_errors=allow_errors)
+            if not body:
+                return PlayersOutcome(db=str(target), records=[], report=rep)
+            summary = {kind: c["recorded"] for kind, c in sorted(rep.counts.items())}
+            head = ev.SourceImported(format=FORMAT, filename=source.name, sha256=hashlib.sha256(data).hexdigest(),
+                                     summary=summary)
+            records = tx.append([head, *body], actor=actor, reason=reason or f"import {FORMAT} {source.name}")
+    except ImportRefused:
+        write_report(rep, report)
+        raise
+    write_report(rep, report)
+    return PlayersOutcome(db=str(target), records=records, report=rep)
