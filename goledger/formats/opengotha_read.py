@@ -315,6 +315,9 @@ class _Reader:
         for name in ("beginDate", "endDate"):
             if gen_el is not None and gen_el.get(name) is None:
                 self.report.info("default", f"<{g}> lacks {name}: left empty (OpenGotha would use today)", where)
+        begin, end = parts["begin_date"], parts["end_date"]
+        if begin and end and end < begin:
+            self.report.info("inconsistency", f"the tournament ends ({end}) before it begins ({begin})", where)
         if gen_el is not None and gen_el.get("bInternet") is None and gen_el.get("bInternetGame") is not None:
             gen["bInternet"] = gen["bInternetGame"]
             self.report.info("normalised", "bInternetGame (OpenGotha 3.51.05+) read as bInternet", where)
@@ -785,10 +788,13 @@ class _Reader:
         absent = {(pid, r) for pid, rounds in absences.items() for r in rounds}
         paired: dict[tuple[str, int], str] = {}
         names = {p["event"]["player_id"]: f"{p['event']['surname']} {p['event']['first_name']}" for p in self.players}
+        preliminary = {p["event"]["player_id"] for p in self.players if p["event"]["status"] == "preliminary"}
         for game in games:
             for pid in (game["white"], game["black"]):
                 key = (pid, game["round"])
                 who = names.get(pid, pid)
+                if pid in preliminary:
+                    self.tally.add("info", "inconsistency", "a preliminary (PRE) player is paired", game["where"])
                 if key in paired and game["white"] != game["black"]:
                     self.report.warning("inconsistency", f"{who} plays twice in round {game['round']}", game["where"])
                 paired.setdefault(key, game["where"])
