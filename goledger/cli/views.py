@@ -69,6 +69,8 @@ def register_commands(app: typer.Typer) -> None:
         as_published: Annotated[int | None, typer.Option(
             "--as-published", help="The standings of this round exactly as published (verifies the chain).")] = None,
         fmt: FormatOption = "table",
+        adjusted: Annotated[bool, typer.Option("--adjusted", help="Actual and adjusted scores with every unplayed "
+                                               "round (FIDE categories) instead of the standings.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -78,6 +80,13 @@ def register_commands(app: typer.Typer) -> None:
 
             show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
                            "json" if as_json else fmt)
+            return
+        if adjusted:
+            from goledger.cli.fide import render_adjusted
+            from goledger.replay.fide_views import adjusted_scores
+
+            render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
+                            as_json or fmt == "json")
             return
         from goledger.replay.views import standings as standings_view
 

@@ -162,7 +162,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "swisscat": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("CAT", "NBW", "EXT", "EXR")},
     "cup": {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 0, "mms2_bye": 0, "mms2_absent": 0,
             "criteria": ("CPS",)},
-    "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DC", "SB")},
+    "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DE", "SB", "KS", "WIN")},
 }
 
 
