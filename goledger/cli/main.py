@@ -34,6 +34,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.audit",
     "goledger.cli.interchange_macmahon",
     "goledger.cli.fide",
+    "goledger.cli.interchange_egd",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

@@ -1,16 +1,25 @@
-"""English short names of ISO 3166-1 alpha-2 country codes, for country tables that need a
-display name (MacMahon's ``<Country><Name>``). Lower-case codes, as MacMahon writes them;
-``uk`` is kept beside ``gb`` because MacMahon's own table has both (spec macmahon.md §B.12).
+"""ISO 3166-1 alpha-2 country codes: English short names, and which codes are valid.
+
+* :func:`country_name` — a display name, for country tables (MacMahon's ``<Country><Name>``).
+  Lower-case codes, as MacMahon writes them; ``uk`` is kept beside ``gb`` because
+  MacMahon's own table has both (spec macmahon.md §B.12).
+* :func:`is_country_code` — whether a two-letter code is a country (the EGD keys players by
+  country, spec ``egd.md`` §3.1 item 5): the 249 assigned codes, plus ``UK`` (reserved by
+  ISO for the United Kingdom; the EGD and OpenGotha files use it beside ``GB``) and ``XK``
+  (Kosovo, user-assigned but in general use). ``XX`` is the placeholder OpenGotha and the
+  EGD write for an unknown country (:data:`UNKNOWN_COUNTRY`); it is not a country.
 
 >>> country_name("de"), country_name("UK"), country_name("zz")
 ('Germany', 'United Kingdom', 'ZZ')
+>>> is_country_code("fr"), is_country_code("UK"), is_country_code("SW"), is_country_code("XX")
+(True, True, False, False)
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["COUNTRY_NAMES", "country_name"]
+__all__ = ["COUNTRY_CODES", "COUNTRY_NAMES", "UNKNOWN_COUNTRY", "country_name", "is_country_code"]
 
 _TABLE: Final = """\
 ad Andorra|ae United Arab Emirates|af Afghanistan|ag Antigua and Barbuda|ai Anguilla|al Albania|am Armenia|
@@ -58,3 +67,15 @@ COUNTRY_NAMES: Final[dict[str, str]] = {
 def country_name(code: str) -> str:
     """The English name of a country code (any case); the upper-cased code when unknown."""
     return COUNTRY_NAMES.get(code.strip().lower(), code.strip().upper())
+
+
+COUNTRY_CODES: Final[frozenset[str]] = frozenset(code.upper() for code in COUNTRY_NAMES) | {"XK"}
+"""Upper-case codes accepted as countries."""
+
+UNKNOWN_COUNTRY: Final = "XX"
+"""The placeholder for an unknown country (OpenGotha, EGD files)."""
+
+
+def is_country_code(text: str) -> bool:
+    """True for an assigned two-letter code, in any case (``fr`` and ``FR`` alike)."""
+    return text.strip().upper() in COUNTRY_CODES

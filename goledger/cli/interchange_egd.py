@@ -1,0 +1,110 @@
+"""``goledger export egd``, ``goledger validate egd`` and ``goledger import egd``: thin shells
+over :mod:`goledger.formats.egd` (same names, same arguments)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+
+validate_app = typer.Typer(help="Check a file of another program against its format's rules.", no_args_is_help=True)
+
+ReportOption = Annotated[
+    Path | None, typer.Option("--report", help="Write the full report as JSON to this file.", show_default=False)
+]
+
+
+def register_commands(app: typer.Typer) -> None:
+    """Add the ``validate`` command group (with ``validate egd``)."""
+    app.add_typer(validate_app, name="validate")
+
+    @validate_app.command("egd")
+    def validate_egd(
+        file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
+        as_json: JsonOption = False,
+    ) -> None:
+        """Check an EGD result table before uploading it: every problem with its line number.
+        Exits 1 when a rule of the format is broken (warnings alone exit 0)."""
+        from goledger.formats import egd
+
+        result = run(lambda: egd.validate_egd(file))
+        if as_json:
+            print_json(result.to_dict())
+        else:
+            echo(result.render())
+        if not result.ok:
+            raise typer.Exit(1)
+
+
+def register_export(export_app: typer.Typer) -> None:
+    @export_app.command("egd")
+    def export_egd(
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="Write here (default: standard output).")
+        ] = None,
+        round_: Annotated[int | None, typer.Option("--round", "-r", help="Export rounds 1..R (default: the last "
+                                                                          "round with a played game).")] = None,
+        encoding: Annotated[str, typer.Option(help="utf-8, or latin-1 (transliterates what it cannot hold).")]
+        = "utf-8",
+        forfeits: Annotated[str, typer.Option(help="free: free-round cells (0+/0-); marked: 'opp+!w0' cells.")]
+        = "free",
+        egd_class: Annotated[str | None, typer.Option("--class", help="EGF class A, B, C or D (default: computed "
+                                                                       "from the time settings).")] = None,
+        country: Annotated[str | None, typer.Option(help="Tournament country for PC[] (default: from the ledger).")]
+        = None,
+        report: ReportOption = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Write the results as an EGD table (T-file) the European Go Database accepts."""
+        from goledger.formats import egd
+
+        if forfeits not in ("free", "marked"):
+            fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
+        result = run(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
+                                            egd_class, country, report))
+        if output is None:
+            sys.stdout.buffer.write(result.data)
+            sys.stdout.flush()
+            print(result.report.render(limit=20), file=sys.stderr)
+        elif as_json:
+            print_json(result.report.to_dict())
+        else:
+            echo(result.report.render(limit=20))
+            echo(f"wrote {output}")
+
+
+def register_import(import_app: typer.Typer) -> None:
+    @import_app.command("egd")
+    def import_egd(
+        file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
+        db: Annotated[Path | None, typer.Option("--db", envvar="GOLEDGER_DB", show_default=False,
+                                                help="New ledger file (default: <file stem>.db).")] = None,
+        report: ReportOption = None,
+        strict: Annotated[bool, typer.Option("--strict", help="Refuse the import on any warning.")] = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Create a ledger from an EGD table (players, games, results, colours, handicaps, free rounds)."""
+        from goledger.formats import egd
+        from goledger.formats.importing import ImportRefused
+
+        try:
+            result = egd.import_egd(file, db, report, strict)
+        except ImportRefused as exc:
+            print(exc.report.render(limit=30), file=sys.stderr)
+            fail(exc.message)
+        except Exception as exc:
+            from goledger.errors import GoledgerError
+
+            if isinstance(exc, GoledgerError):
+                fail(exc.message, exc.exit_code)
+            raise
+        if as_json:
+            print_json({"db": result.db, "events": result.events, "report": result.report.to_dict()})
+        else:
+            echo(result.report.render(limit=30))
+            echo(f"created {result.db} ({result.events} events)")
