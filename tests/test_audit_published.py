@@ -6,6 +6,7 @@ import hashlib
 import json
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -21,15 +22,16 @@ from goledger.replay.published import as_published, standings_digest
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
-from .audit_support import build_club_open
+from .audit_support import build_club_open, scratch_dir
 
 CRITERIA = ["MMS", "NBW"]
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
-    path = tmp_path_factory.mktemp("club") / "club.db"
-    return path, build_club_open(path)
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
+    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
+        path = folder / "club.db"
+        yield path, build_club_open(path)
 
 
 @pytest.fixture

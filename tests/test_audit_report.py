@@ -27,14 +27,14 @@ def sample_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     folder = tmp_path_factory.mktemp("report")
     db = folder / "sample.db"
     shutil.copy(SAMPLE, db)
-    publish(db, 5, "prize giving", criteria=["MMS", "NBW"])
+    publish(db, 5, "prize giving")
     commands.correct(db, 5, 3, "black", "appeal")
     commands.register(db, HOSTILE, "Zoë", "12k", club='"quoted" & <club>')
     commands.change_rules(db, {"mms2_absent": 0}, reason="absences worth nothing")
     html = folder / "report.html"
     from goledger.formats.html_report import report
 
-    summary = report(db, html, top=6, criteria=["MMS", "NBW"])
+    summary = report(db, html, top=6)
     assert summary["events"] == 125 and summary["audited"] == 4 and summary["published"] == 1
     return db, html
 
@@ -71,14 +71,14 @@ def test_every_player_and_every_event_is_in_the_report(sample_report: tuple[Path
         assert cells[0] == str(record.seq) and cells[3] == record.type and cells[6] == record.hash
         assert cells[7] == record.payload
         assert tr.xpath("td[7]/@title") == [f"prev {record.prev_hash}"]
-    final = standings(state, 5, None, ["MMS", "NBW"])
+    final = standings(state, 5)
     shown = doc.xpath("//table[@id='final-standings']/tbody/tr")
     assert [(tr.xpath("string(td[1])"), tr.xpath("string(td[2])")) for tr in shown] == [
         (str(r.place), r.player_id) for r in final.rows]
     for r in range(1, 6):
         rows = doc.xpath(f"//table[@id='standings-round-{r}']/tbody/tr")
         assert [tr.xpath("string(td[2])") for tr in rows] == [
-            row.player_id for row in standings(state, r, None, ["MMS", "NBW"]).rows]
+            row.player_id for row in standings(state, r).rows]
 
 
 def test_the_chart_and_the_audited_events(sample_report: tuple[Path, Path]) -> None:
@@ -87,7 +87,7 @@ def test_the_chart_and_the_audited_events(sample_report: tuple[Path, Path]) -> N
     with Ledger.open(db) as ledger:
         records = list(ledger.records())
         state = fold(ledger.events())
-    top = [r.player_id for r in standings(state, 5, None, ["MMS", "NBW"]).rows[:6]]
+    top = [r.player_id for r in standings(state, 5).rows[:6]]
     groups = doc.xpath("//section[@id='chart']//svg/g")
     assert [g.get("data-player") for g in groups] == top
     for g in groups:
@@ -109,9 +109,17 @@ def test_cli_report(cli, tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     shutil.copy(SAMPLE, db)
     out = tmp_path / "r.html"
-    res = cli("report", "--db", db, "--html", out, "--criteria", "MMS,NBW")
+    res = cli("report", "--db", db, "--html", out)
     assert res.code == 0, res.err
     assert "20 players, 5 rounds, 121 events, 2 audited change(s)" in res.out
-    assert lxml.html.parse(str(out)).getroot().xpath("//h1")[0].text_content() == "Audit report: goledger Sample Open"
+    doc = lxml.html.parse(str(out)).getroot()
+    assert doc.xpath("//h1")[0].text_content() == "Audit report: goledger Sample Open"
+    assert [th.text_content() for th in doc.xpath("//table[@id='final-standings']/thead/tr/th")][4:] == [
+        "MMS", "SOSM", "SOSOSM"]
+    res = cli("report", "--db", db, "--html", out, "--criteria", "MMS,NBW", "--policy", "egf", "--json")
+    assert res.code == 0 and '"audited": 2' in res.out
+    doc = lxml.html.parse(str(out)).getroot()
+    assert [th.text_content() for th in doc.xpath("//table[@id='final-standings']/thead/tr/th")][4:] == [
+        "MMS", "NBW"]
     res = cli("report", "--db", db, "--html", tmp_path / "missing" / "r.html", "--criteria", "MMS")
     assert res.code == 1 and "folder" in res.err and "does not exist" in res.err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -16,15 +17,16 @@ from goledger.replay import audit
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
-from .audit_support import build_club_open, file_digest
+from .audit_support import build_club_open, file_digest, scratch_dir
 
 CRITERIA = ["MMS", "NBW"]
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
-    path = tmp_path_factory.mktemp("club") / "club.db"
-    return path, build_club_open(path)
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
+    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
+        path = folder / "club.db"
+        yield path, build_club_open(path)
 
 
 def _events(path: Path) -> list[ev.Event]:
