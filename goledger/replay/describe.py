@@ -74,6 +74,19 @@ def relation_kind(type_name: str, scope: str) -> str:
     return f"opponent's {kind}" if type_name in ("ResultRecorded", "PlayerUpdated") else f"{kind} of an opponent"
 
 
+def _players_named(event: ev.Event, tables: dict[tuple[int, int], tuple[str, str]]) -> tuple[str, ...]:
+    """Players an event of any other type names: ``player_id`` / ``player_a`` / ``player_b`` /
+    ``bye`` fields, else the occupants of the (``round``, ``table``) it refers to."""
+    named = tuple(v for k in ("player_id", "player_a", "player_b", "bye")
+                  if isinstance(v := getattr(event, k, None), str) and v)
+    if named:
+        return named
+    round_, table = getattr(event, "round", None), getattr(event, "table", None)
+    if isinstance(round_, int) and isinstance(table, int):
+        return tables.get((round_, table), ())
+    return ()
+
+
 class EventIndex:
     """Players and descriptions of the events ``first_seq = base.seq + 1`` … of a stretch."""
 
@@ -99,8 +112,7 @@ class EventIndex:
                 if isinstance(event, ev.PairingRemoved):
                     tables.pop((event.round, event.table), None)
             else:
-                pid = getattr(event, "player_id", None)
-                self._players.append((pid,) if isinstance(pid, str) else ())
+                self._players.append(_players_named(event, tables))
 
     def event(self, seq: int) -> ev.Event:
         return self.events[seq - self.first_seq]
