@@ -117,14 +117,28 @@ class _Reader:
         self.extras: dict[str, str] = {}
         self.participants: dict[int, _Participant] = {}
         self.rounds = 0
+        self._indexed: tuple[etree._Element, dict[str, list[etree._Element]]] | None = None
+        self._duplicates: set[tuple[int, str]] = set()
 
     # ------------------------------------------------------------------ helpers
 
     def child(self, parent: etree._Element, tag: str, where: str) -> etree._Element | None:
-        found = [c for c in parent if c.tag == tag]
-        if len(found) > 1:
+        """The first direct child ``tag`` (MacMahon uses the first one, spec §B.1); a repeated
+        single-valued element is reported. The children of the element being read are indexed
+        once (the index holds the element, so the identity check is safe)."""
+        if self._indexed is None or self._indexed[0] is not parent:
+            index: dict[str, list[etree._Element]] = {}
+            for c in parent:
+                if isinstance(c.tag, str):
+                    index.setdefault(c.tag, []).append(c)
+            self._indexed = (parent, index)
+        found = self._indexed[1].get(tag)
+        if not found:
+            return None
+        if len(found) > 1 and (id(parent), tag) not in self._duplicates:
+            self._duplicates.add((id(parent), tag))
             self.report.warning("duplicate", f"<{tag}> appears {len(found)} times; the first one is used", where)
-        return found[0] if found else None
+        return found[0]
 
     def value(self, parent: etree._Element, tag: str, where: str) -> str | None:
         return _text(self.child(parent, tag, where))

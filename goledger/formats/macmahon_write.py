@@ -39,6 +39,7 @@ from goledger.errors import CommandRejected
 from goledger.formats import macmahon_layout as layout
 from goledger.formats.countries import country_name
 from goledger.formats.report import InterchangeReport
+from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result
 from goledger.replay.criteria import get_criterion
 from goledger.replay.macmahon_rules import (
@@ -67,6 +68,8 @@ _APPROXIMATIONS: Final = {
     "SODOSM": "SODOS", "SODOSW": "SODOS",
 }
 _TOURNAMENT_ROWS: Final = {row[0] for row in (*layout.TOURNAMENT, *layout.TOURNAMENT_TAIL)}
+_OPENGOTHA_SCORING: Final = ("nbw2_bye", "nbw2_absent", "mms2_bye", "mms2_absent", "round_down", "not_played_as_half",
+                             "mm_zero")
 _SPECIAL_EXTRAS: Final = frozenset({"CountryTable"})
 
 
@@ -77,6 +80,13 @@ class _Xml:
         self.lines: list[str] = [DECLARATION]
         self.depth = 0
         self.report = report
+        self.trimmed: dict[str, int] = {}
+
+    def report_trimmed(self) -> None:
+        """One note per element whose values lost surrounding spaces (MacMahon trims them too)."""
+        for tag, count in sorted(self.trimmed.items()):
+            self.report.info("normalised", f"{count} <{tag}> value(s) written without surrounding spaces, as "
+                             "MacMahon stores them (its setters trim)", tag)
 
     def open(self, tag: str) -> None:
         version = layout.TYPEVERSIONS.get(tag)
@@ -93,6 +103,9 @@ class _Xml:
         otherwise (a country's and a club's ``<Name>`` are plain text, spec §B.7)."""
         pad = "  " * self.depth
         use_cdata = tag in layout.CDATA_ELEMENTS if cdata is None else cdata
+        if text is not None and text != text.strip():
+            self.trimmed[tag] = self.trimmed.get(tag, 0) + 1
+            text = text.strip()
         if text is None or text == "":
             self.lines.append(f"{pad}<{tag}/>")
             return
@@ -108,7 +121,8 @@ class _Xml:
             self.lines.append(f"{pad}<{tag}>{escape(clean)}</{tag}>")
 
     def optional(self, tag: str, text: str | None, where: str = "") -> None:
-        if text:
+        """An element written only when it has a value: MacMahon omits empty strings (spec §B.6)."""
+        if text and text.strip():
             self.leaf(tag, text, where)
 
     def bytes(self) -> bytes:
@@ -288,7 +302,7 @@ class _Writer:
         for code, club in clubs:
             entry = by_code[code]
             if not any(name.lower() == club.lower() for name, _egd in entry["clubs"]):
-                entry["clubs"].append([club, club[:4]])
+                entry["clubs"].append([club, club[:4].strip()])
         out = self.out
         for entry in table:
             out.open("Country")
@@ -500,6 +514,16 @@ class _Writer:
         if lost:
             self.report.info("unmapped", f"the tournament's {', '.join(lost)} have no place in a MacMahon file",
                              "Tournament")
+        defaults = TournamentSettings(name=s.name, rounds=s.rounds)
+        scoring = [f"{name} {getattr(s, name)!r}" for name in _OPENGOTHA_SCORING
+                   if getattr(s, name) != getattr(defaults, name)]
+        if scoring:
+            self.report.warning("unmapped", f"OpenGotha scoring parameters have no place in a MacMahon file: "
+                                f"{', '.join(scoring)} (MacMahon scores a bye 1, an absence ½)", "Tournament")
+        other = [name for name in ("internet", "category_limits", "time")
+                 if getattr(s, name) != getattr(defaults, name)]
+        if other:
+            self.report.info("unmapped", f"{', '.join(other)} have no place in a MacMahon file", "Tournament")
         if s.system != "mcmahon":
             self.report.warning("unmapped", f"system {s.system}: MacMahon runs McMahon tournaments only",
                                 "Tournament")
@@ -525,6 +549,7 @@ class _Writer:
         self.write_participants()
         self.write_rounds()
         self.write_unwanted()
+        self.out.report_trimmed()
         self.out.depth = 0
         self.out.lines.append("</Tournament>")
         return self.out.bytes()

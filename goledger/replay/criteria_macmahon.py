@@ -97,14 +97,18 @@ class MacMahonTables:
     sodos: dict[str, int] = field(default_factory=dict)
     sorp: dict[str, int] = field(default_factory=dict)
     terms: dict[str, dict[str, list[Term]]] = field(default_factory=dict)
+    record: bool = False
 
     def add_term(self, criterion: str, pid: str, term: Term) -> None:
-        self.terms.setdefault(criterion, {}).setdefault(pid, []).append(term)
+        if self.record:
+            self.terms.setdefault(criterion, {}).setdefault(pid, []).append(term)
 
 
-def macmahon_tables(ctx: ScoringContext) -> MacMahonTables:
-    """The MacMahon values of a context (computed once and shared by the criteria)."""
-    return ctx.memoized("macmahon", lambda: _compute(ctx))
+def macmahon_tables(ctx: ScoringContext, terms: bool = False) -> MacMahonTables:
+    """The MacMahon values of a context (computed once and shared by the criteria); with
+    ``terms`` also the terms behind every value (for ``explain``)."""
+    key = "macmahon-terms" if terms else "macmahon"
+    return ctx.memoized(key, lambda: _compute(ctx, terms))
 
 
 def _rounded(value: int, jigos: int, rules: MacMahonRules) -> int:
@@ -113,9 +117,9 @@ def _rounded(value: int, jigos: int, rules: MacMahonRules) -> int:
     return value
 
 
-def _compute(ctx: ScoringContext) -> MacMahonTables:
+def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
     rules = MacMahonRules.of(ctx.settings)
-    t = MacMahonTables(rules)
+    t = MacMahonTables(rules, record=record)
     players = ctx.state.players
     kinds: dict[str, list[str]] = {}
     for pid, player in players.items():
@@ -140,15 +144,18 @@ def _compute(ctx: ScoringContext) -> MacMahonTables:
             score += v
             scorex += vx
             wins2 += w
-            t.add_term("MM-Score", pid, Term(entry.round, v, source, entry.opponent))
-            t.add_term("MM-ScoreX", pid, Term(entry.round, vx, source, entry.opponent))
-            t.add_term("MM-Points", pid, Term(entry.round, w, source, entry.opponent))
+            if record:
+                t.add_term("MM-Score", pid, Term(entry.round, v, source, entry.opponent))
+            if record:
+                t.add_term("MM-ScoreX", pid, Term(entry.round, vx, source, entry.opponent))
+            if record:
+                t.add_term("MM-Points", pid, Term(entry.round, w, source, entry.opponent))
         start = t.start[pid]
         t.score[pid] = _rounded(start + score, jigos, rules)
         t.scorex[pid] = _rounded(start + scorex, jigos, rules)
         t.wins2[pid] = wins2
         totals = (("MM-Score", t.score[pid], start + score), ("MM-ScoreX", t.scorex[pid], start + scorex))
-        for name, total, raw in totals:
+        for name, total, raw in totals if record else ():
             first = Term(None, start, "start score", rule="spec macmahon.md §A start score")
             t.terms.setdefault(name, {}).setdefault(pid, []).insert(0, first)
             if total != raw:
@@ -162,19 +169,23 @@ def _compute(ctx: ScoringContext) -> MacMahonTables:
             r = entry.round
             if kind == "absent":
                 sos += t.start[pid]
-                t.add_term("MM-SOS", pid, Term(r, t.start[pid], "absent: own start score"))
+                if record:
+                    t.add_term("MM-SOS", pid, Term(r, t.start[pid], "absent: own start score"))
                 continue
             if kind == "unpaired":
                 sos += own
-                t.add_term("MM-SOS", pid, Term(r, own, "unpaired: own score"))
+                if record:
+                    t.add_term("MM-SOS", pid, Term(r, own, "unpaired: own score"))
                 continue
             if kind == "bye":
                 v = 0 if rules.bye_zero else max(own - 4, 0)
                 sos += v
                 sodos += v
                 rule = "ByeShouldResultInZeroSOSetc" if rules.bye_zero else "max(own score − 4, 0)"
-                t.add_term("MM-SOS", pid, Term(r, v, "bye", rule=rule))
-                t.add_term("MM-SODOS", pid, Term(r, v, "bye", rule=rule))
+                if record:
+                    t.add_term("MM-SOS", pid, Term(r, v, "bye", rule=rule))
+                if record:
+                    t.add_term("MM-SODOS", pid, Term(r, v, "bye", rule=rule))
                 continue
             game = entry.game
             assert game is not None and entry.opponent is not None
@@ -182,18 +193,22 @@ def _compute(ctx: ScoringContext) -> MacMahonTables:
             h = game.handicap if rules.handicap_in_tiebreakers else 0
             before = sos
             sos = _with_handicap(sos, opp, 4 * h, entry.is_white)
-            t.add_term("MM-SOS", pid, Term(r, sos - before, "opponent's score", entry.opponent,
-                                           detail={"opponent_score": opp, "handicap": game.handicap,
-                                                   "colour": "white" if entry.is_white else "black"}))
+            if record:
+                t.add_term("MM-SOS", pid, Term(r, sos - before, "opponent's score", entry.opponent,
+                                               detail={"opponent_score": opp, "handicap": game.handicap,
+                                                       "colour": "white" if entry.is_white else "black"}))
             outcome = _outcome(entry)
             if outcome == "win":
                 before = sodos
                 sodos = _with_handicap(sodos, opp, 4 * h, entry.is_white)
-                t.add_term("MM-SODOS", pid, Term(r, sodos - before, "win: opponent's score", entry.opponent))
+                if record:
+                    t.add_term("MM-SODOS", pid, Term(r, sodos - before, "win: opponent's score", entry.opponent))
             elif outcome == "jigo":
                 before = sodos
                 sodos = _with_handicap(sodos, opp // 2, 2 * h, entry.is_white)
-                t.add_term("MM-SODOS", pid, Term(r, sodos - before, "jigo: half the opponent's score", entry.opponent))
+                if record:
+                    t.add_term("MM-SODOS", pid, Term(r, sodos - before, "jigo: half the opponent's score",
+                                                     entry.opponent))
         t.sos[pid] = sos
         t.sodos[pid] = sodos
 
@@ -215,9 +230,11 @@ def _compute(ctx: ScoringContext) -> MacMahonTables:
                 points = _result_points(entry)
                 if points:
                     sorp += points
-                    t.add_term("MM-SORP", pid, Term(r, points, "result points", entry.opponent))
+                    if record:
+                        t.add_term("MM-SORP", pid, Term(r, points, "result points", entry.opponent))
             sosos += v
-            t.add_term("MM-SOSOS", pid, Term(r, v, source, entry.opponent))
+            if record:
+                t.add_term("MM-SOSOS", pid, Term(r, v, source, entry.opponent))
         t.sosos[pid] = sosos
         t.sorp[pid] = sorp
     return t
@@ -277,7 +294,7 @@ def _make(name: str, description: str, aliases: tuple[str, ...] = ()) -> Criteri
         return dict(values)
 
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
-        t: Any = macmahon_tables(ctx)
+        t: Any = macmahon_tables(ctx, terms=True)
         terms = t.terms.get(name, {}).get(player_id, [])
         return Explanation(name, player_id, ctx.round, getattr(t, attr)[player_id], scale, _RULES[name], tuple(terms))
 
