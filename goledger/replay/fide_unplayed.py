@@ -226,14 +226,15 @@ class PointSystem:
 
     @property
     def is_standard(self) -> bool:
-        return self == PointSystem()
+        """1 / ½ / 0 everywhere (a pairing bye named worth a win counts as standard)."""
+        return self.pab in (None, 2) and PointSystem(**{**_fields(self), "pab": None}) == PointSystem()
 
     def to_text(self) -> str:
         """The non-standard codes in XXS syntax (``""`` for the standard system)."""
         parts = []
         for code in _XXS_CODES:
             value = getattr(self, code.lower())
-            if value is None or value == _STANDARD.get(code):
+            if value is None or value == _STANDARD.get(code, 2):
                 continue
             parts.append(f"{code}={_decimal(value)}")
         return " ".join(parts)
@@ -247,6 +248,10 @@ class PointSystem:
         if got2 == self.draw2:
             return self.draw2
         return self.win2 + self.loss2 - got2
+
+
+def _fields(points: PointSystem) -> dict[str, int | None]:
+    return {name: getattr(points, name) for name in PointSystem.__dataclass_fields__}
 
 
 def _decimal(value2: int) -> str:
