@@ -214,7 +214,8 @@ def _shared_xml() -> list[Path]:
 
 
 # Validator warnings an export may carry, each with the export-report kind that announced it.
-EXPLAINED = {"country-unknown": "country", "tag-missing": "header", "forfeit-marked": "forfeit"}
+EXPLAINED = {"country-unknown": "country", "tag-missing": "header", "forfeit-marked": "forfeit",
+             "name-lost-characters": "name", "duplicate-player": "name"}
 
 
 def _load_xml(path: Path) -> TournamentState:
@@ -288,3 +289,16 @@ def test_cli_import_refuses_an_inconsistent_file(tmp_path: Path, cli) -> None:
     assert any(e["severity"] == "error" and "played someone else" in e["message"] for e in entries)
     lenient = cli("import", "egd", tmp_path / "missing.h9")
     assert lenient.code == 1 and "does not exist" in lenient.err
+
+
+def test_names_the_validator_would_flag_are_reported() -> None:
+    events = example_events()
+    events[2] = ev.PlayerRegistered(player_id="p0002", surname="Dupont", first_name="Jean Marc", rank="2d",
+                                    country="NL")
+    events[3] = ev.PlayerRegistered(player_id="p0003", surname="K?walski", first_name="Łukasz", rank="3k",
+                                    country="PL")
+    _text, report, validation = export(fold(events), country="FR")
+    assert dict(validation.codes()) == {"country-unknown": 1, "duplicate-player": 1, "name-lost-characters": 1}
+    names = messages(report, "name")
+    assert any("'K?walski' contains '?'" in m for m in names)
+    assert any("Dupont Jean_Marc 2d appears twice" in m for m in names)

@@ -217,3 +217,23 @@ def test_real_xml_and_h9_pairs_agree(shared: Path, name: str) -> None:
         )
 
     assert games(from_h9) == games(from_xml)
+
+
+@pytest.mark.parametrize("stem", [s for s in ORACLE_STEMS if s not in AS_SAVED])
+def test_export_lists_players_in_opengotha_order(shared: Path, stem: str) -> None:
+    """Exported at the round OpenGotha used, the rows follow OpenGotha's own standings order
+    (the tournament's criteria, then surname and first name for exact ties); goledger only
+    leaves out players with no game the EGD can rate."""
+    from goledger.formats.egd_syntax import parse_table
+    from goledger.formats.egd_write import write_egd
+    from goledger.formats.opengotha_read import read_opengotha
+
+    t = load(shared, stem)
+    xml = shared / "oracle" / "inputs" / f"{stem}.xml"
+    state = fold(read_opengotha(xml.read_bytes(), source=xml.name).events)
+    data, _ = write_egd(state, round=t.rounds)
+    ours = [tuple(n.replace("_", " ") for n in p.name_tokens) for p in parse_table(data.decode()).players]
+    theirs = [tuple(r[k].strip().replace("_", " ") for k in ("name", "firstName")) for r in t.values]
+    listed = set(ours)
+    assert ours == [n for n in theirs if n in listed]
+    assert len(ours) >= 0.5 * len(theirs)

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from goledger.errors import FormatError
-from goledger.formats.egd_syntax import decode_egd, parse_table
-from goledger.formats.egd_validate import ValidationResult, validate_table
-from goledger.formats.egd_write import ForfeitMode, write_egd
-from goledger.formats.importing import default_ledger_path, write_new_ledger
 from goledger.formats.report import InterchangeReport
+
+if TYPE_CHECKING:
+    from goledger.formats.egd_validate import ValidationResult
+
+ForfeitMode = Literal["free", "marked"]
 
 __all__ = ["ExportResult", "ImportResult", "export_egd", "import_egd", "validate_egd"]
 
@@ -73,6 +75,7 @@ def export_egd(
 ) -> ExportResult:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd_write` for the rules."""
+    from goledger.formats.egd_write import write_egd
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db)
@@ -89,6 +92,9 @@ def export_egd(
 def validate_egd(file: PathLike) -> ValidationResult:
     """Check an EGD table against every rule of the format (see
     :mod:`goledger.formats.egd_validate` for the rules and problem codes)."""
+    from goledger.formats.egd_syntax import decode_egd, parse_table
+    from goledger.formats.egd_validate import validate_table
+
     text, encoding, _bom = decode_egd(_read_file(file))
     return validate_table(parse_table(text, str(file), encoding))
 
@@ -104,7 +110,7 @@ def import_egd(
     The import report goes to ``report`` (JSON) when given, whether the import succeeds or
     is refused (an error in the report refuses it; with ``strict`` a warning too)."""
     from goledger.formats.egd_read import read_egd
-    from goledger.formats.importing import ImportRefused
+    from goledger.formats.importing import ImportRefused, default_ledger_path, write_new_ledger
 
     data = _read_file(file)
     events, import_report = read_egd(data, str(file))

@@ -350,6 +350,13 @@ class _Writer:
             cols = [_decimal(values[pid][c], table.scales[c]) for c in table.criteria]
             cells = [self._cell(pid, e, row_of, ctx) for e in ctx.entries[pid][: self.round]]
             records.append((n, name, self._rank(p), self._country(p), self._club(p), cols, cells, self._pin(p)))
+        seen: dict[tuple[str, str], int] = {}
+        for n, name, rank, *_ in records:
+            key = (name.casefold(), rank)
+            if key in seen and "?" not in name:
+                self.report.warning("name", f"{name} {rank} appears twice (places {seen[key]} and {n}); the EGD "
+                                            f"tells players apart by name")
+            seen.setdefault(key, n)
         place_w = max(4, len(str(len(rows))))
         name_w = max([len(r[1]) for r in records] + [4])
         col_w = [max([len(c)] + [len(r[5][i]) for r in records]) for i, c in enumerate(table.criteria)]
@@ -383,6 +390,9 @@ class _Writer:
             self.report.warning("name", f"{_name(p)} has no {what}: written as '-'", p.id)
             return "-"
         token = re.sub(r"[\s_]+", "_", raw)
+        if "?" in token:
+            self.report.warning("name", f"{what} {raw!r} contains '?' (characters lost before they reached the "
+                                        f"ledger?); written as is", p.id)
         if ";" in token or "|" in token.lstrip("_")[:1]:
             fixed = token.replace(";", ",")
             fixed = "_" + fixed[1:] if fixed.startswith("|") else fixed
