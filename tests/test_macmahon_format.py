@@ -288,6 +288,27 @@ def test_foreign_values_are_read_with_warnings() -> None:
     assert state.games[1][1].result.value == "black"
 
 
+def test_encodings() -> None:
+    latin = MINIMAL.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace("Muster", "Müßig")
+    latin = latin.replace("½-½", "&#189;-&#189;")
+    result = read_macmahon(latin.encode("latin-1"), source="latin.xml")
+    state = fold(result.events)
+    assert state.players["p0001"].surname == "Müßig" and state.games[2][1].result.value == "jigo"
+    assert not result.report.warnings
+    undeclared = MINIMAL.replace('<?xml version="1.0" encoding="UTF-8"?>\n', "").replace("Muster", "Müßig")
+    repaired = read_macmahon(undeclared.replace("½-½", "0-1").encode("cp1252"), source="cp.xml")
+    assert fold(repaired.events).players["p0001"].surname == "Müßig"
+    assert any(e.kind == "encoding" for e in repaired.report.warnings)
+
+
+def test_values_the_policy_cannot_follow_are_reported() -> None:
+    text = (HAND_BUILT.replace("<RatingDeterminesStartScore>false", "<RatingDeterminesStartScore>true")
+            .replace("<Boardsize>19", "<Boardsize>13"))
+    warnings = [e.message for e in read_macmahon(text.encode(), source="t.xml").report.warnings]
+    assert any("RatingDeterminesStartScore is on" in m for m in warnings)
+    assert any("13×13 board are in MacMahon's own units" in m for m in warnings)
+
+
 def test_absent_elements_read_as_macmahon_reads_them() -> None:
     state = fold(read_macmahon(MINIMAL.encode(), source="t.xml").events)
     x = state.settings.extras

@@ -117,6 +117,8 @@ class _Reader:
         self.extras: dict[str, str] = {}
         self.participants: dict[int, _Participant] = {}
         self.rounds = 0
+        self.board_size = 19
+        self.small_board_noted = False
         self._indexed: tuple[etree._Element, dict[str, list[etree._Element]]] | None = None
         self._duplicates: set[tuple[int, str]] = set()
 
@@ -317,9 +319,15 @@ class _Reader:
         allow_jigo = values.get("AllowJigo") == "true"
         board = values.get("Boardsize")
         board_size = int(board) if board not in (None, "0") else 19
+        self.board_size = board_size
         for tag, text in values.items():
             if text is not None and tag not in _MAPPED_ONLY:
                 self.extras[PREFIX + tag] = text
+        if values.get("RatingDeterminesStartScore") == "true":
+            self.report.warning(
+                "approximated", "RatingDeterminesStartScore is on: MacMahon takes start scores from the ratings; "
+                "the macmahon policy takes them from the levels (spec §A confirms only level-based start scores)",
+                where)
         return {
             "name": (name or "").strip() or Path(self.source).stem,
             "rounds": rounds,
@@ -667,6 +675,11 @@ class _Reader:
         referee = self.parse_bool(self.value(el, "ResultByReferee", where), "ResultByReferee", where) or False
         points = self.parse_int(self.value(el, "ResultPoints", where), "ResultPoints", where) or 0
         result = self.read_result(self.value(el, "Result", where), where)
+        if handicap and self.board_size not in (19, 0) and not self.small_board_noted:
+            self.small_board_noted = True
+            self.report.warning(
+                "approximated", f"handicaps on a {self.board_size}×{self.board_size} board are in MacMahon's own "
+                "units, not stones (spec §B.15); recorded as they are", where)
         out.append(ev.GamePaired(round=round_, table=table, white=white, black=black, handicap=handicap))
         self.report.count_recorded("games")
         if result is not Result.UNKNOWN:
@@ -783,7 +796,10 @@ def read_macmahon(data: bytes, *, source: str = "tournament.xml") -> ReadResult:
     decision (:func:`goledger.formats.importing.write_new_ledger`).
     """
     report = InterchangeReport(format=FORMAT, source=source)
-    root = parse_xml(data, what=source)
+    notes: list[str] = []
+    root = parse_xml(data, what=source, notes=notes)
+    for note in notes:
+        report.warning("encoding", f"{note} (MacMahon itself refuses bytes its declared encoding cannot read)")
     if root.tag not in ("Tournament", "TournamentData"):
         raise FormatError(f"{source} is not a MacMahon file: its root element is <{root.tag}>, not <Tournament>")
     opengotha = root.find("Players") is not None or root.find("TournamentParameterSet") is not None
