@@ -49,6 +49,7 @@ __all__ = [
     "ResultRecorded",
     "RulesChanged",
     "SourceImported",
+    "StartGroup",
     "TeamMemberAssigned",
     "TeamRegistered",
     "TimeSettings",
@@ -103,6 +104,15 @@ class TimeSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     fischer_seconds: int = 10
 
 
+class StartGroup(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Grouped McMahon (founding documents): every rank from ``lowest`` to ``highest``
+    starts on ``score`` (whole points, on the tournament's McMahon scale)."""
+
+    lowest: str
+    highest: str
+    score: int
+
+
 class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything that defines a tournament and its scoring parameters.
 
@@ -137,6 +147,11 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     handicap: HandicapSettings = msgspec.field(default_factory=HandicapSettings)
     time: TimeSettings = msgspec.field(default_factory=TimeSettings)
     category_limits: tuple[str, ...] = ()
+    mm_groups: tuple[StartGroup, ...] = ()
+    """Grouped McMahon: start scores by rank range; ranks in no group use bar and floor."""
+    mm_super_group: bool = False
+    """EGF super-group rule: +1 start point for the 4(N−2) strongest when more than 6(N−2)
+    players are at or above the bar (N = rounds)."""
     criteria: tuple[str, ...] = ()
     policy: str = "opengotha"
     policy_overrides: dict[str, Any] = msgspec.field(default_factory=dict)
@@ -145,7 +160,8 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
 
 
 class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):
-    """The first event of every ledger."""
+    """The first event of every ledger. (``mm_groups`` and ``mm_super_group`` were added to
+    the settings later, with defaults: payloads written before them read unchanged.)"""
 
     settings: TournamentSettings
 

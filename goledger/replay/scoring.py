@@ -167,9 +167,10 @@ class ScoringContext:
         self.all_players: list[str] = list(state.players)
         self.values: dict[str, dict[str, int]] = {}
         self.memo: dict[str, Any] = {}
-        self.smms: dict[str, int] = {
-            pid: start_mms(p.rank, p.mm_correction, self.settings) for pid, p in state.players.items()
-        }
+        from goledger.replay.start_scores import start_scores
+
+        self.smms: dict[str, int] = start_scores(state, self.settings)
+        """Start McMahon scores (bar and floor, grouped McMahon, EGF super-group, correction)."""
         self.not_played_as_half = (
             self.settings.not_played_as_half if policy.not_played_as_half is None else policy.not_played_as_half
         )
