@@ -105,23 +105,29 @@ def _opponent_part(data: FideData, fr: FideRound, value: int) -> tuple[str, str]
     return source, rule
 
 
-def bh_parts(data: FideData, pid: str) -> list[Part]:
-    """Per-round Buchholz contributions of ``pid`` (half-points)."""
+def bh_parts(data: FideData, pid: str, texts: bool = False) -> list[Part]:
+    """Per-round Buchholz contributions of ``pid`` (half-points); ``texts`` adds the words
+    ``explain`` shows (the values are the same without them, only faster)."""
     parts: list[Part] = []
+    round_robin = data.round_robin
     for fr in data.rounds[pid]:
-        vur = fr.kind.vur and not data.round_robin
+        vur = fr.kind.vur and not round_robin
         if data.counts_as_game(fr) and fr.opponent is not None:
             value = data.opponent_score2(fr.opponent)
-            source, rule = _opponent_part(data, fr, value)
-            parts.append(Part(fr.round, value, vur, source, rule, fr.opponent, value, fr.points2, _detail(fr)))
+            if texts:
+                source, rule = _opponent_part(data, fr, value)
+                parts.append(Part(fr.round, value, vur, source, rule, fr.opponent, value, fr.points2, _detail(fr)))
+            else:
+                parts.append(Part(fr.round, value, vur, "", "", fr.opponent, value, fr.points2))
         else:
             sub = data.substitute(pid, fr)
-            parts.append(Part(fr.round, sub.value2, vur, f"{fr.kind.category_word}: {sub.source}", sub.rule,
-                              None, sub.value2, fr.points2, _detail(fr)))
+            source = f"{fr.kind.category_word}: {sub.source}" if texts else ""
+            parts.append(Part(fr.round, sub.value2, vur, source, sub.rule, None, sub.value2, fr.points2,
+                              _detail(fr) if texts else {}))
     return parts
 
 
-def sb_parts(data: FideData, pid: str) -> list[Part]:
+def sb_parts(data: FideData, pid: str, texts: bool = False) -> list[Part]:
     """Per-round Sonneborn-Berger products of ``pid`` (quarter points): the opponent's
     adjusted score (or the own-unplayed substitute) × the points scored in the round."""
     decisive = data.policy.sodos_weighting == "decisive-wins"
@@ -129,15 +135,17 @@ def sb_parts(data: FideData, pid: str) -> list[Part]:
     for fr in data.rounds[pid]:
         vur = fr.kind.vur and not data.round_robin
         factor = (2 if fr.won and fr.kind.has_opponent else 0) if decisive else fr.points2
-        if data.counts_as_game(fr) and fr.opponent is not None:
-            score = data.opponent_score2(fr.opponent)
-            source, rule = _opponent_part(data, fr, score)
+        as_game = data.counts_as_game(fr) and fr.opponent is not None
+        if as_game:
+            score = data.opponent_score2(fr.opponent)  # type: ignore[arg-type]
+            source, rule = _opponent_part(data, fr, score) if texts else ("", "")
         else:
             sub = data.substitute(pid, fr, for_sb=True)
-            score, source, rule = sub.value2, f"{fr.kind.category_word}: {sub.source}", sub.rule
-        source = f"{source} × points scored {_points(factor)}"
-        parts.append(Part(fr.round, score * factor, vur, source, rule, fr.opponent if data.counts_as_game(fr) else None,
-                          score, factor, _detail(fr)))
+            score, source, rule = sub.value2, f"{fr.kind.category_word}: {sub.source}" if texts else "", sub.rule
+        if texts:
+            source = f"{source} × points scored {_points(factor)}"
+        parts.append(Part(fr.round, score * factor, vur, source, rule, fr.opponent if as_game else None,
+                          score, factor, _detail(fr) if texts else {}))
     return parts
 
 
@@ -210,15 +218,18 @@ def _buchholz(name: str, low: int, high: int, *, fore: bool = False) -> Criterio
     if low or high:
         rule += f"; cut {low} lowest" + (f" and {high} highest" if high else "")
 
-    def parts_of(ctx: ScoringContext, pid: str) -> tuple[list[Part], list[Part]]:
+    def parts_of(ctx: ScoringContext, pid: str, texts: bool = False) -> tuple[list[Part], list[Part]]:
         data = fide_data(ctx, fore=fore)
-        return apply_cuts(bh_parts(data, pid), low, high, _vur_first(data))
+        return apply_cuts(bh_parts(data, pid, texts), low, high, _vur_first(data))
 
     def compute(ctx: ScoringContext) -> dict[str, int]:
+        if not low and not high:
+            data = fide_data(ctx, fore=fore)
+            return {pid: sum(p.value for p in bh_parts(data, pid)) for pid in ctx.state.players}
         return {pid: sum(p.value for p in parts_of(ctx, pid)[0]) for pid in ctx.state.players}
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
-        kept, cut = parts_of(ctx, pid)
+        kept, cut = parts_of(ctx, pid, texts=True)
         return _explain_parts(ctx, name, pid, 2, rule, kept, cut)
 
     return Criterion(name, 2, compute, explain, rule, aliases=(name.replace("-", "/"),))
@@ -238,16 +249,16 @@ def _sonneborn(name: str, cut: bool) -> Criterion:
     if cut:
         rule += "; the product of the lowest-score opponent cut (VUR exception, C.07 16.5)"
 
-    def parts_of(ctx: ScoringContext, pid: str) -> tuple[list[Part], list[Part]]:
+    def parts_of(ctx: ScoringContext, pid: str, texts: bool = False) -> tuple[list[Part], list[Part]]:
         data = fide_data(ctx)
-        parts = sb_parts(data, pid)
+        parts = sb_parts(data, pid, texts)
         return cut_sb(parts, _vur_first(data)) if cut else (parts, [])
 
     def compute(ctx: ScoringContext) -> dict[str, int]:
         return {pid: sum(p.value for p in parts_of(ctx, pid)[0]) for pid in ctx.state.players}
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
-        kept, cut_parts = parts_of(ctx, pid)
+        kept, cut_parts = parts_of(ctx, pid, texts=True)
         return _explain_parts(ctx, name, pid, 4, rule, kept, cut_parts)
 
     return Criterion(name, 4, compute, explain, rule, aliases=(name.replace("-", "/"),))

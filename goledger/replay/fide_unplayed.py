@@ -65,7 +65,7 @@ from goledger.ledger.values import Result, parse_points2
 if TYPE_CHECKING:
     from goledger.replay.policy import Policy
     from goledger.replay.scoring import ScoringContext
-    from goledger.replay.state import TournamentState
+    from goledger.replay.state import GameState, TournamentState
 
 __all__ = [
     "FideData",
@@ -510,10 +510,7 @@ def _absence(r: int, standard2: int, ps: PointSystem) -> FideRound:
     return FideRound(r, Kind.ZERO_BYE, ps.zpb)
 
 
-def _game_round(r: int, game: object, white: bool, ps: PointSystem, *, fore: bool) -> FideRound:
-    from goledger.replay.state import GameState
-
-    assert isinstance(game, GameState)
+def _game_round(r: int, game: GameState, white: bool, ps: PointSystem, *, fore: bool) -> FideRound:
     opponent = game.black if white else game.white
     colour = white if game.color_known else None
     result = game.result
