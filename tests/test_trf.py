@@ -271,3 +271,31 @@ def test_cli_import_export(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     outcome = export_trf(db, crlf=True)
     assert outcome.data.count(b"\r\n") == outcome.data.count(b"\n")
     assert msgspec.json.decode(outcome.report.to_json())["direction"] == "export"
+
+
+def test_pab_value_inferred_from_the_points_column_and_round_robin_rests_round_trip(tmp_path: Path) -> None:
+    """A round robin of 3 on the Berger table: each round one player rests (a bye worth 0).
+    The TRF writes the rest as ``U`` with exact points; reading it back infers the bye's value
+    from the points column, as TieBreakServer does, so the round trip is stable."""
+    from goledger.ledger import commands
+    from goledger.ledger.schedule import schedule
+    from goledger.replay.views import state_as_of
+
+    db = tmp_path / "rr.db"
+    commands.new(db, "RR3", 3, system="round-robin")
+    for name in ("A", "B", "C"):
+        commands.register(db, name, "", "1d")
+    schedule(db)
+    state = state_as_of(db)
+    for game in state.all_games():
+        commands.result(db, game.round, game.table, "white")
+    state = state_as_of(db)
+    data, _ = write_trf(state)
+    assert data.decode().count("0000 - U") == 3
+    back = read_trf(data, "rr.trf")
+    assert not back.report.warnings
+    assert any("byes worth 0" in e.message for e in back.report.entries)
+    rests = [e for e in back.events if isinstance(e, ev.ByeAssigned)]
+    assert [e.points2 for e in rests] == [0, 0, 0]
+    again, _ = write_trf(fold(back.events))
+    assert again == write_trf(fold(read_trf(again, "x").events))[0]

@@ -683,10 +683,38 @@ def _check_points(events: list[ev.Event], players: list[TrfPlayer], ids: dict[in
             report.warning("invalid", f"points {player.points!r} of player {player.number} is not a number",
                            f"line {player.line}")
             continue
-        computed = Fraction(data.score2[ids[player.number]], 2)
-        if stated != computed:
-            report.warning("inconsistency", f"player {player.number} ({player.name}): the points column says "
-                           f"{player.points} but the rounds add up to {_decimal(computed)}", f"line {player.line}")
+        pid = ids[player.number]
+        computed = Fraction(data.score2[pid], 2)
+        if stated == computed:
+            continue
+        value2 = _pab_value_fitting(data, pid, stated - computed, data.points.pab is None)
+        if value2 is not None:
+            for index, event in enumerate(events):
+                if isinstance(event, ev.ByeAssigned) and event.player_id == pid:
+                    events[index] = ev.ByeAssigned(round=event.round, player_id=pid, points2=value2)
+            report.info("inferred", f"player {player.number} ({player.name}): the points column fits pairing-allocated "
+                        f"byes worth {_decimal(Fraction(value2, 2))}; recorded so (as TieBreakServer reads it)",
+                        f"line {player.line}")
+            continue
+        report.warning("inconsistency", f"player {player.number} ({player.name}): the points column says "
+                       f"{player.points} but the rounds add up to {_decimal(computed)}", f"line {player.line}")
+
+
+def _pab_value_fitting(data: object, pid: str, difference: Fraction, free: bool) -> int | None:
+    """The value (half-points: 0, 1 or 2) that the player's pairing-allocated byes must have
+    for his points column to add up, if one exists (§6: TieBreakServer lets each PAB take the
+    value that fits its own line). ``None`` when no single value fits or the system fixes it."""
+    from goledger.replay.fide_unplayed import FideData, Kind
+
+    assert isinstance(data, FideData)
+    byes = [fr for fr in data.rounds[pid] if fr.kind is Kind.PAB]
+    if not free or not byes or len({fr.points2 for fr in byes}) != 1:
+        return None
+    current = byes[0].points2
+    for value2 in (2, 1, 0):
+        if value2 != current and Fraction((value2 - current) * len(byes), 2) == difference:
+            return value2
+    return None
 
 
 def _check_counts(doc: TrfDocument, players: list[TrfPlayer], report: InterchangeReport) -> None:
