@@ -77,8 +77,11 @@ class DcGroups:
         self.layout = DcLayout(ctx.placement_criteria())
         columns = [ctx.value(n) for n in self.layout.before]
         buckets: dict[tuple[int, ...], list[str]] = {}
-        for pid in ctx.all_players:
-            buckets.setdefault(tuple(col[pid] for col in columns), []).append(pid)
+        players = ctx.all_players
+        keys = zip(*([col[pid] for pid in players] for col in columns), strict=True) if columns else (
+            () for _ in players)
+        for pid, key in zip(players, keys, strict=True):
+            buckets.setdefault(key, []).append(pid)
         self.groups = [g for g in buckets.values() if len(g) > 1]
         self.group_of = {pid: g for g in self.groups for pid in g}
         self.net: dict[str, dict[str, int]] = {}
@@ -88,7 +91,7 @@ class DcGroups:
 
 def counted(ctx: ScoringContext, player_id: str, round_: int) -> bool:
     """Whether the player's game of ``round_`` counts in direct confrontation."""
-    g = ctx.game[player_id][round_ - 1]
+    g = ctx.table.game[player_id][round_ - 1]
     if g is None or g.result is Result.UNKNOWN or (g.by_default and not ctx.policy.dc_by_default):
         return False
     return ctx.policy.dc_results == "scored" or g.result in (Result.WHITE, Result.BLACK)
@@ -100,12 +103,12 @@ def head_to_head(ctx: ScoringContext, group: Sequence[str]) -> dict[str, dict[st
     net: dict[str, dict[str, int]] = {}
     for pid in group:
         row: dict[str, int] = {}
-        opp, res2 = ctx.opp[pid], ctx.res2[pid]
+        opp, res2 = ctx.table.opp[pid], ctx.table.res2[pid]
         for i in range(ctx.round):
             o = opp[i]
             if o is None or o not in members or not counted(ctx, pid, i + 1):
                 continue
-            mine, theirs = res2[i], ctx.res2[o][i]
+            mine, theirs = res2[i], ctx.table.res2[o][i]
             delta = (mine > theirs) - (mine < theirs)
             row[o] = row.get(o, 0) + delta
         net[pid] = row
@@ -116,7 +119,14 @@ def secondary_ranks(ctx: ScoringContext, group: Sequence[str], after: Sequence[s
     """Rank inside the group by the criteria after DC: 1 + number strictly better."""
     columns = [ctx.value(n) for n in after]
     keys = {pid: tuple(col[pid] for col in columns) for pid in group}
-    return {pid: 1 + sum(1 for q in group if keys[q] > keys[pid]) for pid in group}
+    ranks: dict[str, int] = {}
+    previous: tuple[int, ...] | None = None
+    rank = 0
+    for index, pid in enumerate(sorted(group, key=keys.__getitem__, reverse=True), start=1):
+        if keys[pid] != previous:
+            rank, previous = index, keys[pid]
+        ranks[pid] = rank
+    return ranks
 
 
 def egf_scores(ctx: ScoringContext, sub: Sequence[str]) -> tuple[dict[str, int], dict[str, int]]:
@@ -126,7 +136,7 @@ def egf_scores(ctx: ScoringContext, sub: Sequence[str]) -> tuple[dict[str, int],
     counts: dict[str, int] = {}
     for pid in sub:
         s = n = 0
-        opp, res2 = ctx.opp[pid], ctx.res2[pid]
+        opp, res2 = ctx.table.opp[pid], ctx.table.res2[pid]
         for i in range(ctx.round):
             o = opp[i]
             if o is not None and o in members and counted(ctx, pid, i + 1):

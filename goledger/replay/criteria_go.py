@@ -140,7 +140,7 @@ def sts_bonus(ctx: ScoringContext) -> dict[str, list[int]]:
         zero = -30 if ctx.policy.quirk_sts_zero_30k else rank_value(ctx.settings.mm_zero)
         top2 = 2 * (rank_value(ctx.settings.mm_bar) - zero)
         out: dict[str, list[int]] = {}
-        for pid, row in ctx.mms2.items():
+        for pid, row in ctx.table.mms2.items():
             bonus = [0] * (ctx.round + 1)
             for k in (n - 2, n - 1):
                 if 0 <= k <= ctx.round and row[k] == top2 + 2 * k:
@@ -155,7 +155,7 @@ def sts_bonus(ctx: ScoringContext) -> dict[str, list[int]]:
 def _sts(ctx: ScoringContext) -> dict[str, int]:
     bonus = sts_bonus(ctx)
     r = ctx.round
-    return {pid: row[r] + bonus[pid][r] for pid, row in ctx.mms2.items()}
+    return {pid: row[r] + bonus[pid][r] for pid, row in ctx.table.mms2.items()}
 
 
 def _explain_sts(ctx: ScoringContext, player_id: str) -> Explanation:
@@ -173,7 +173,8 @@ def _explain_sts(ctx: ScoringContext, player_id: str) -> Explanation:
 def _cps_parts(ctx: ScoringContext, player_id: str) -> tuple[int, int]:
     """(doubled game part, rounded bye/absent part) of CPS at round R."""
     c = s = 0
-    status, res2, un = ctx.status[player_id], ctx.res2[player_id], ctx.unpaired_nbw2[player_id]
+    t = ctx.table
+    status, res2, un = t.status[player_id], t.res2[player_id], t.unpaired_nbw2[player_id]
     for i in range(ctx.round):
         c = 2 * c + (res2[i] if status[i] == "paired" else 0)
         s += un[i]
@@ -207,7 +208,7 @@ def _explain_cps(ctx: ScoringContext, player_id: str) -> Explanation:
 
 def _cuss(family: str):
     def compute(ctx: ScoringContext) -> dict[str, int]:
-        rows = ctx.nbw2 if family == "nbw" else ctx.mms2
+        rows = ctx.table.nbw2 if family == "nbw" else ctx.table.mms2
         r = ctx.round
         return {pid: sum(row[1 : r + 1]) for pid, row in rows.items()}
 

@@ -71,7 +71,7 @@ def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:
         handicap = family != "nbw" and ctx.policy.sos_handicap_correction
         out: dict[str, list[int]] = {}
         for pid in ctx.all_players:
-            opp, hd = ctx.opp[pid], ctx.hd[pid]
+            opp, hd = ctx.table.opp[pid], ctx.table.hd[pid]
             own = None
             row = []
             for i in range(ctx.round):
@@ -117,7 +117,7 @@ def _sodos(family: str):
         contrib = contributions(ctx, family)
         out = {}
         for pid in ctx.all_players:
-            row, res2, opp = contrib[pid], ctx.res2[pid], ctx.opp[pid]
+            row, res2, opp = contrib[pid], ctx.table.res2[pid], ctx.table.opp[pid]
             out[pid] = sum(row[i] * res2[i] for i in range(ctx.round) if opp[i] is not None and res2[i])
         return out
 
@@ -133,7 +133,9 @@ def _sosos(family: str):
         out = {}
         for pid in ctx.all_players:
             total = 0
-            for o in ctx.opp[pid]:
+            opp = ctx.table.opp[pid]
+            for i in range(ctx.round):
+                o = opp[i]
                 if o is not None:
                     total += sos[o]
                 elif per_round_unplayed:

@@ -24,6 +24,7 @@ the group and the games inside it.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["egf_dc", "places_from_classes", "simplified_dc", "strongly_connected", "walraet_dc"]
@@ -151,32 +152,36 @@ def walraet_dc(
         for b in edges[a]:
             if comp[a] != comp[b]:
                 out_edges[comp[a]].add(comp[b])
-    in_count: dict[int, int] = dict.fromkeys(out_edges, 0)
-    # Count, for each component, the remaining components it beats.
+    # Bottom-up: the "available" players are those whose node beats no remaining node; a
+    # heap keeps them by secondary rank (worst first) so the whole pass is O((n + e) log n).
     beats_remaining = {c: len(targets) for c, targets in out_edges.items()}
     beaten_by: dict[int, list[int]] = {c: [] for c in out_edges}
     for c, targets in out_edges.items():
         for t in targets:
             beaten_by[t].append(c)
-            in_count[t] += 1
-    remaining_in_comp: dict[int, int] = {}
+    members_of: dict[int, list[str]] = {}
     for a in group:
-        remaining_in_comp[comp[a]] = remaining_in_comp.get(comp[a], 0) + 1
-    remaining = list(group)
+        members_of.setdefault(comp[a], []).append(a)
+    remaining_in_comp = {c: len(m) for c, m in members_of.items()}
+    order = {p: i for i, p in enumerate(group)}
+    heap = [(-secondary[p], order[p], p) for p in group if beats_remaining[comp[p]] == 0]
+    heapq.heapify(heap)
     classes: list[list[str]] = []
-    while remaining:
-        candidates = [p for p in remaining if beats_remaining[comp[p]] == 0]
-        worst = max(secondary[p] for p in candidates)
-        chosen = [p for p in candidates if secondary[p] == worst]
+    while heap:
+        worst = heap[0][0]
+        chosen = []
+        while heap and heap[0][0] == worst:
+            chosen.append(heapq.heappop(heap)[2])
         classes.append(chosen)
-        chosen_set = set(chosen)
-        remaining = [p for p in remaining if p not in chosen_set]
         for p in chosen:
             c = comp[p]
             remaining_in_comp[c] -= 1
             if remaining_in_comp[c] == 0:
                 for winner in beaten_by[c]:
                     beats_remaining[winner] -= 1
+                    if beats_remaining[winner] == 0:
+                        for q in members_of[winner]:
+                            heapq.heappush(heap, (-secondary[q], order[q], q))
     return places_from_classes(classes)
 
 

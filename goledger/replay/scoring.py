@@ -15,6 +15,10 @@ cover them all, as OpenGotha does; :attr:`ScoringContext.players` is the listed 
   indexed by round ``0..R`` (row[0] is the value before round 1);
 * the "virtual" scores :attr:`nbw2_virtual` / :attr:`mms2_virtual` of the half-point option.
 
+These lists come from a :class:`~goledger.replay.rounds.RoundTable` built once per state and
+policy for every round and shared by the contexts of all rounds (cut at R here), so the
+standings after every round cost little more than after one.
+
 Criteria read these and cache their own results in :attr:`ScoringContext.values`;
 :meth:`ScoringContext.memoized` shares intermediate results (per-round SOS contributions…)
 between criteria of one context. :attr:`ScoringContext.entries` offers the same per-round
@@ -43,32 +47,15 @@ correction is the player's current one (retroactive, spec §2.7.8).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
-from goledger.ledger.events import TournamentSettings
-from goledger.ledger.values import Rank, Result
+from goledger.ledger.values import Result
 from goledger.replay.policy import Policy
+from goledger.replay.rounds import rank_value, round_table, rounded, start_mms
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
 __all__ = ["RoundEntry", "ScoringContext", "category_index", "rank_value", "rounded", "start_mms"]
-
-
-@lru_cache(maxsize=512)
-def rank_value(text: str) -> int:
-    """OpenGotha's rank integer (30k = −30 … 9d = 8) of a rank string."""
-    return Rank.parse(text).value
-
-
-def start_mms(rank: str, correction: int, settings: TournamentSettings) -> int:
-    """Starting McMahon score in whole points: ``clamp(rank, floor, bar) − zero + correction``.
-
-    >>> s = TournamentSettings(name="t", rounds=5, mm_bar="4d", mm_floor="20k")
-    >>> start_mms("1d", 0, s), start_mms("25k", 0, s), start_mms("6d", 0, s), start_mms("6d", 1, s)
-    (30, 10, 33, 34)
-    """
-    value = max(rank_value(settings.mm_floor), min(rank_value(settings.mm_bar), rank_value(rank)))
-    return value - rank_value(settings.mm_zero) + correction
 
 
 def category_index(rank: str, limits: Sequence[str]) -> int:
@@ -167,86 +154,61 @@ class ScoringContext:
         self.all_players: list[str] = list(state.players)
         self.values: dict[str, dict[str, int]] = {}
         self.memo: dict[str, Any] = {}
-        from goledger.replay.start_scores import start_scores
-
-        self.smms: dict[str, int] = start_scores(state, self.settings)
-        """Start McMahon scores (bar and floor, grouped McMahon, EGF super-group, correction)."""
         self.not_played_as_half = (
             self.settings.not_played_as_half if policy.not_played_as_half is None else policy.not_played_as_half
         )
-        self._build_rounds()
-        self.players: list[str] = self._listed_players()
-        self.nbw2, self.mms2 = self._accumulate()
+        table = round_table(state, policy, self.settings, round_)
+        self.table = table
+        """The shared :class:`~goledger.replay.rounds.RoundTable` (rounds past R included:
+        read it only through the context's lists, which stop at R)."""
+        self.smms: dict[str, int] = table.smms
+        self.players: list[str] = list(table.listed)
+
+    # The per-round lists and score rows, cut at round R (built on first use; criteria in a
+    # hurry read ``self.table`` directly and bound their loops by ``self.round``).
+
+    @cached_property
+    def status(self) -> dict[str, list[RoundStatus]]:
+        return {pid: row[: self.round] for pid, row in self.table.status.items()}
+
+    @cached_property
+    def game(self) -> dict[str, list[GameState | None]]:
+        return {pid: row[: self.round] for pid, row in self.table.game.items()}
+
+    @cached_property
+    def opp(self) -> dict[str, list[str | None]]:
+        return {pid: row[: self.round] for pid, row in self.table.opp.items()}
+
+    @cached_property
+    def res2(self) -> dict[str, list[int]]:
+        return {pid: row[: self.round] for pid, row in self.table.res2.items()}
+
+    @cached_property
+    def hd(self) -> dict[str, list[int]]:
+        return {pid: row[: self.round] for pid, row in self.table.hd.items()}
+
+    @cached_property
+    def unpaired_nbw2(self) -> dict[str, list[int]]:
+        return {pid: row[: self.round] for pid, row in self.table.unpaired_nbw2.items()}
+
+    @cached_property
+    def unpaired_mms2(self) -> dict[str, list[int]]:
+        return {pid: row[: self.round] for pid, row in self.table.unpaired_mms2.items()}
+
+    @cached_property
+    def nbw2(self) -> dict[str, list[int]]:
+        return {pid: row[: self.round + 1] for pid, row in self.table.nbw2.items()}
+
+    @cached_property
+    def mms2(self) -> dict[str, list[int]]:
+        return {pid: row[: self.round + 1] for pid, row in self.table.mms2.items()}
 
     # ---------------------------------------------------------------- construction
-
-    def _build_rounds(self) -> None:
-        """Fill the per-round lists (index r − 1) of every player."""
-        state, size = self.state, self.round
-        jigo2 = self.policy.jigo2
-        self.status: dict[str, list[RoundStatus]] = {}
-        self.game: dict[str, list[GameState | None]] = {}
-        self.opp: dict[str, list[str | None]] = {}
-        self.res2: dict[str, list[int]] = {}
-        self.hd: dict[str, list[int]] = {}
-        for pid, player in state.players.items():
-            status: list[RoundStatus] = ["not-assigned"] * size
-            for r in player.absences:
-                if 1 <= r <= size:
-                    status[r - 1] = "absent"
-            if player.withdrawn_from is not None:
-                for r in range(max(player.withdrawn_from, 1), size + 1):
-                    status[r - 1] = "withdrawn"
-            self.status[pid] = status
-            self.game[pid] = [None] * size
-            self.opp[pid] = [None] * size
-            self.res2[pid] = [0] * size
-            self.hd[pid] = [0] * size
-        for r in range(1, size + 1):
-            i = r - 1
-            for pid in self.bye_players(r):
-                if pid in self.status:
-                    self.status[pid][i] = "bye"
-            tables = state.games.get(r)
-            if not tables:
-                continue
-            for table in sorted(tables):
-                g = tables[table]
-                w, b = g.white, g.black
-                pw, pb = g.result.points2()
-                if g.result is Result.JIGO:
-                    pw = pb = jigo2
-                for pid, other, points, hd in ((w, b, pw, g.handicap), (b, w, pb, -g.handicap)):
-                    games = self.game.get(pid)
-                    if games is None or games[i] is not None:
-                        continue  # unknown player or a second game in the round: the first counts
-                    games[i] = g
-                    self.status[pid][i] = "paired"
-                    self.opp[pid][i] = other
-                    self.res2[pid][i] = points
-                    self.hd[pid][i] = hd
 
     def bye_players(self, round_: int) -> list[str]:
         """The players who have the bye of a round (under ``quirk_last_bye_only``, only the
         last one recorded, as OpenGotha keeps)."""
-        byes = list(self.state.byes.get(round_, ()))
-        if self.policy.quirk_last_bye_only and len(byes) > 1:
-            return byes[-1:]
-        return byes
-
-    def _listed_players(self) -> list[str]:
-        """Every player, or under ``listed_players="implied"`` those with a game or a bye in
-        any round of the tournament (OpenGotha's ``isPlayerImplied``)."""
-        if self.policy.listed_players == "all":
-            return list(self.all_players)
-        implied: set[str] = set()
-        for tables in self.state.games.values():
-            for game in tables.values():
-                implied.add(game.white)
-                implied.add(game.black)
-        for round_ in self.state.byes:
-            implied.update(self.bye_players(round_))
-        return [pid for pid in self.all_players if pid in implied]
+        return self.table.bye_players(round_)
 
     def unpaired_points2(self, player_id: str, entry: RoundEntry | int, family: str) -> int:
         """Half-points a round without a game brings in the ``"nbw"`` or ``"mms"`` family
@@ -255,65 +217,11 @@ class ScoringContext:
         keeps it; 0 for a paired round and, under ``not_assigned="zero"``, a not-assigned one.
         ``entry`` is a :class:`RoundEntry` or a round number."""
         round_ = entry if isinstance(entry, int) else entry.round
-        status = self.status[player_id][round_ - 1]
-        policy = self.policy
-        if status == "paired":
-            return 0
-        settings = self.state.settings_for_round(round_) if self.state.round_settings else self.settings
-        if status == "bye":
-            override = self.state.byes.get(round_, {}).get(player_id)
-            if override is not None:
-                return override
-            if family == "nbw":
-                return settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye
-            return settings.mms2_bye if policy.mms2_bye is None else policy.mms2_bye
-        if status == "absent":
-            override = self.state.players[player_id].absences.get(round_)
-            if override is not None:
-                return override
-        elif (status == "not-assigned" and policy.not_assigned == "zero") or (
-            status == "withdrawn" and policy.withdrawn == "zero"
-        ):
-            return 0
-        if family == "nbw":
-            return settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
-        return settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
+        return self.table.unpaired_points2(player_id, round_, family)
 
     def round_down_scope(self) -> str:
         """``unpaired-part``, ``whole-score`` or ``none`` (policy, else the tournament's flag)."""
-        if self.policy.round_down is not None:
-            return self.policy.round_down
-        return "unpaired-part" if self.settings.round_down else "none"
-
-    def _accumulate(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
-        scope = self.round_down_scope()
-        nbw2: dict[str, list[int]] = {}
-        mms2: dict[str, list[int]] = {}
-        self.unpaired_nbw2: dict[str, list[int]] = {}
-        self.unpaired_mms2: dict[str, list[int]] = {}
-        for pid in self.all_players:
-            base = 2 * self.smms[pid]
-            status, res2 = self.status[pid], self.res2[pid]
-            g = s_nbw = s_mms = 0
-            nbw_row = [0]
-            mms_row = [base]
-            un_nbw = [0] * self.round
-            un_mms = [0] * self.round
-            for i in range(self.round):
-                if status[i] == "paired":
-                    g += res2[i]
-                else:
-                    un_nbw[i] = v_nbw = self.unpaired_points2(pid, i + 1, "nbw")
-                    un_mms[i] = v_mms = self.unpaired_points2(pid, i + 1, "mms")
-                    s_nbw += v_nbw
-                    s_mms += v_mms
-                nbw_row.append(rounded(g, s_nbw, scope))
-                mms_row.append(base + rounded(g, s_mms, scope))
-            nbw2[pid] = nbw_row
-            mms2[pid] = mms_row
-            self.unpaired_nbw2[pid] = un_nbw
-            self.unpaired_mms2[pid] = un_mms
-        return nbw2, mms2
+        return self.table.round_down_scope
 
     # ---------------------------------------------------------------- derived facts
 
@@ -352,7 +260,7 @@ class ScoringContext:
         for pid in self.all_players:
             total = 2 * self.smms[pid] * with_start
             row = [total]
-            games, res2 = self.game[pid], self.res2[pid]
+            games, res2 = self.table.game[pid], self.table.res2[pid]
             for i in range(self.round):
                 g = games[i]
                 if g is not None and not g.by_default and g.result is not Result.UNKNOWN:
@@ -365,12 +273,12 @@ class ScoringContext:
 
     def played(self, player_id: str, round_: int) -> bool:
         """Whether the player actually played a game in ``round_`` (known result, not by default)."""
-        g = self.game[player_id][round_ - 1]
+        g = self.table.game[player_id][round_ - 1]
         return g is not None and not g.by_default and g.result is not Result.UNKNOWN
 
     def score2(self, family: str) -> dict[str, int]:
         """Every player's accumulated ``"nbw"`` or ``"mms"`` score at round R (half-points)."""
-        rows = self.nbw2 if family == "nbw" else self.mms2
+        rows = self.table.nbw2 if family == "nbw" else self.table.mms2
         r = self.round
         return {pid: row[r] for pid, row in rows.items()}
 
@@ -413,19 +321,3 @@ class ScoringContext:
         from goledger.replay.standings import resolve_criteria
 
         return resolve_criteria(self.state, self.policy, None)
-
-
-def rounded(game2: int, unpaired2: int, scope: str) -> int:
-    """An accumulated score in half-points from its game part and its bye/absent part under a
-    round-down scope (``unpaired-part``, ``whole-score`` or ``none``; spec §1.1, §7.4).
-
-    >>> rounded(5, 3, "unpaired-part"), rounded(5, 3, "whole-score"), rounded(5, 3, "none")
-    (7, 8, 8)
-    >>> rounded(1, 1, "unpaired-part"), rounded(1, 1, "whole-score")
-    (1, 2)
-    """
-    if scope == "unpaired-part":
-        return game2 + 2 * (unpaired2 // 2)
-    if scope == "whole-score":
-        return 2 * ((game2 + unpaired2) // 2)
-    return game2 + unpaired2

@@ -140,8 +140,24 @@ def check_round(state: TournamentState, round_: int | None) -> int:
     return round_
 
 
-def _name_key(text: str) -> bytes:
-    return text.encode("utf-16-be", "surrogatepass")
+def _name_key(text: str) -> str:
+    """A key ordering names as Java's ``String.compareTo`` does (UTF-16 code units): code
+    points, except that a character beyond U+FFFF is compared as its surrogate pair.
+
+    >>> sorted(["\uff5e", "\U0001f600", "b"], key=_name_key) == ["b", "\U0001f600", "\uff5e"]
+    True
+    """
+    if text.isascii() or max(text) < "\U00010000":
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x10000:
+            out.append(ch)
+        else:
+            code -= 0x10000
+            out.append(chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF)))
+    return "".join(out)
 
 
 TieKey = Callable[[str], tuple[Any, ...]]
@@ -201,7 +217,11 @@ def standings(
 def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
     """Order the listed players of a context on ``names`` and give places."""
     state = ctx.state
-    ctx.criteria = tuple(names)
+    if ctx.criteria != tuple(names):
+        # Values around DC/DE depend on the placement list: start afresh for this one.
+        ctx.criteria = tuple(names)
+        ctx.values.clear()
+        ctx.memo.clear()
     columns = [ctx.value(name) for name in names]
     players = state.players
     tie = tie_key(ctx)

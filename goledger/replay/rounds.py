@@ -1,0 +1,246 @@
+"""Per-round facts of every player and the accumulated scores, for a state under a policy
+(spec ``scoring.md`` §1.1): built once and shared by the scoring contexts of every round.
+
+A :class:`RoundTable` holds, for **every registered player** and every round 1..N (N = the
+tournament's rounds, or the last round with a game or a bye when later), in lists indexed
+``r − 1``:
+
+* ``status`` — ``paired`` (a game, whatever its result), ``bye``, ``withdrawn`` (round at or
+  after the withdrawal), ``absent`` (announced absence), ``not-assigned`` (participating,
+  neither paired nor bye), in this precedence;
+* ``game``, ``opp`` (opponent id), ``res2`` (game points in half-points: win 2, jigo
+  ``policy.jigo2``, loss/both-lose/unknown 0; by-default results count the same), ``hd``
+  (signed handicap: +h when the player had White and gave the stones, −h with Black);
+* ``unpaired_nbw2`` / ``unpaired_mms2`` — what a round without a game brings before rounding;
+
+plus ``nbw2`` / ``mms2`` rows indexed by round 0..N (accumulated scores after each round,
+rounded per the policy), ``smms`` and the players the policy lists. Values of round r only
+depend on rounds ≤ r, which is why one table serves every standings round; a
+:class:`~goledger.replay.scoring.ScoringContext` shows its criteria the lists cut at R.
+
+Tables are cached per (state, its event count, policy, settings in force): a state changes
+only through :func:`~goledger.replay.state.apply`, which moves its sequence number, so a
+cached table is never stale. The cache keeps the last few tables only.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import lru_cache
+
+from goledger.ledger.events import TournamentSettings
+from goledger.ledger.values import Rank, Result
+from goledger.replay.policy import Policy
+from goledger.replay.state import GameState, RoundStatus, TournamentState
+
+__all__ = ["RoundTable", "rank_value", "round_table", "rounded", "start_mms"]
+
+
+@lru_cache(maxsize=512)
+def rank_value(text: str) -> int:
+    """OpenGotha's rank integer (30k = −30 … 9d = 8) of a rank string."""
+    return Rank.parse(text).value
+
+
+def start_mms(rank: str, correction: int, settings: TournamentSettings) -> int:
+    """Starting McMahon score in whole points: ``clamp(rank, floor, bar) − zero + correction``.
+
+    >>> s = TournamentSettings(name="t", rounds=5, mm_bar="4d", mm_floor="20k")
+    >>> start_mms("1d", 0, s), start_mms("25k", 0, s), start_mms("6d", 0, s), start_mms("6d", 1, s)
+    (30, 10, 33, 34)
+    """
+    value = max(rank_value(settings.mm_floor), min(rank_value(settings.mm_bar), rank_value(rank)))
+    return value - rank_value(settings.mm_zero) + correction
+
+
+def rounded(game2: int, unpaired2: int, scope: str) -> int:
+    """An accumulated score in half-points from its game part and its bye/absent part under a
+    round-down scope (``unpaired-part``, ``whole-score`` or ``none``; spec §1.1, §7.4).
+
+    >>> rounded(5, 3, "unpaired-part"), rounded(5, 3, "whole-score"), rounded(5, 3, "none")
+    (7, 8, 8)
+    >>> rounded(1, 1, "unpaired-part"), rounded(1, 1, "whole-score")
+    (1, 2)
+    """
+    if scope == "unpaired-part":
+        return game2 + 2 * (unpaired2 // 2)
+    if scope == "whole-score":
+        return 2 * ((game2 + unpaired2) // 2)
+    return game2 + unpaired2
+
+
+class RoundTable:
+    """Every player's rounds 1..``size`` under one policy (see the module docstring)."""
+
+    def __init__(self, state: TournamentState, policy: Policy, settings: TournamentSettings, size: int) -> None:
+        self.state = state
+        self.policy = policy
+        self.settings = settings
+        self.size = size
+        self.round_down_scope: str = (
+            policy.round_down if policy.round_down is not None
+            else "unpaired-part" if settings.round_down else "none"
+        )
+        from goledger.replay.start_scores import start_scores
+
+        self.smms: dict[str, int] = start_scores(state, settings)
+        """Start McMahon scores (bar and floor, grouped McMahon, EGF super-group, correction)."""
+        self.status: dict[str, list[RoundStatus]] = {}
+        self.game: dict[str, list[GameState | None]] = {}
+        self.opp: dict[str, list[str | None]] = {}
+        self.res2: dict[str, list[int]] = {}
+        self.hd: dict[str, list[int]] = {}
+        self._fill_rounds()
+        self.listed: tuple[str, ...] = self._listed()
+        self.unpaired_nbw2: dict[str, list[int]] = {}
+        self.unpaired_mms2: dict[str, list[int]] = {}
+        self.nbw2: dict[str, list[int]] = {}
+        self.mms2: dict[str, list[int]] = {}
+        self._accumulate()
+
+    def bye_players(self, round_: int) -> list[str]:
+        """The players who have the bye of a round (under ``quirk_last_bye_only``, only the
+        last one recorded, as OpenGotha keeps)."""
+        byes = list(self.state.byes.get(round_, ()))
+        if self.policy.quirk_last_bye_only and len(byes) > 1:
+            return byes[-1:]
+        return byes
+
+    def _fill_rounds(self) -> None:
+        state, size = self.state, self.size
+        jigo2 = self.policy.jigo2
+        for pid, player in state.players.items():
+            status: list[RoundStatus] = ["not-assigned"] * size
+            for r in player.absences:
+                if 1 <= r <= size:
+                    status[r - 1] = "absent"
+            if player.withdrawn_from is not None:
+                for r in range(max(player.withdrawn_from, 1), size + 1):
+                    status[r - 1] = "withdrawn"
+            self.status[pid] = status
+            self.game[pid] = [None] * size
+            self.opp[pid] = [None] * size
+            self.res2[pid] = [0] * size
+            self.hd[pid] = [0] * size
+        for r in range(1, size + 1):
+            i = r - 1
+            for pid in self.bye_players(r):
+                if pid in self.status:
+                    self.status[pid][i] = "bye"
+            tables = state.games.get(r)
+            if not tables:
+                continue
+            for table in sorted(tables):
+                g = tables[table]
+                w, b = g.white, g.black
+                pw, pb = g.result.points2()
+                if g.result is Result.JIGO:
+                    pw = pb = jigo2
+                for pid, other, points, hd in ((w, b, pw, g.handicap), (b, w, pb, -g.handicap)):
+                    games = self.game.get(pid)
+                    if games is None or games[i] is not None:
+                        continue  # unknown player or a second game in the round: the first counts
+                    games[i] = g
+                    self.status[pid][i] = "paired"
+                    self.opp[pid][i] = other
+                    self.res2[pid][i] = points
+                    self.hd[pid][i] = hd
+
+    def _listed(self) -> tuple[str, ...]:
+        """Every player, or under ``listed_players="implied"`` those with a game or a bye in
+        any round of the tournament (OpenGotha's ``isPlayerImplied``)."""
+        players = self.state.players
+        if self.policy.listed_players == "all":
+            return tuple(players)
+        implied: set[str] = set()
+        for tables in self.state.games.values():
+            for game in tables.values():
+                implied.add(game.white)
+                implied.add(game.black)
+        for round_ in self.state.byes:
+            implied.update(self.bye_players(round_))
+        return tuple(pid for pid in players if pid in implied)
+
+    def unpaired_points2(self, player_id: str, round_: int, family: str) -> int:
+        """Half-points a round without a game brings in the ``"nbw"`` or ``"mms"`` family
+        (before rounding); see :meth:`ScoringContext.unpaired_points2`."""
+        status = self.status[player_id][round_ - 1]
+        policy = self.policy
+        if status == "paired":
+            return 0
+        settings = self.state.settings_for_round(round_) if self.state.round_settings else self.settings
+        if status == "bye":
+            override = self.state.byes.get(round_, {}).get(player_id)
+            if override is not None:
+                return override
+            if family == "nbw":
+                return settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye
+            return settings.mms2_bye if policy.mms2_bye is None else policy.mms2_bye
+        if status == "absent":
+            override = self.state.players[player_id].absences.get(round_)
+            if override is not None:
+                return override
+        elif (status == "not-assigned" and policy.not_assigned == "zero") or (
+            status == "withdrawn" and policy.withdrawn == "zero"
+        ):
+            return 0
+        if family == "nbw":
+            return settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
+        return settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
+
+    def _accumulate(self) -> None:
+        scope, size = self.round_down_scope, self.size
+        unpaired = self.unpaired_points2
+        for pid in self.state.players:
+            base = 2 * self.smms[pid]
+            status, res2 = self.status[pid], self.res2[pid]
+            g = s_nbw = s_mms = 0
+            nbw_row = [0] * (size + 1)
+            mms_row = [base] * (size + 1)
+            un_nbw = [0] * size
+            un_mms = [0] * size
+            for i in range(size):
+                if status[i] == "paired":
+                    g += res2[i]
+                else:
+                    un_nbw[i] = v_nbw = unpaired(pid, i + 1, "nbw")
+                    un_mms[i] = v_mms = unpaired(pid, i + 1, "mms")
+                    s_nbw += v_nbw
+                    s_mms += v_mms
+                if scope == "unpaired-part":
+                    nbw_row[i + 1] = g + (s_nbw & ~1)
+                    mms_row[i + 1] = base + g + (s_mms & ~1)
+                else:
+                    nbw_row[i + 1] = rounded(g, s_nbw, scope)
+                    mms_row[i + 1] = base + rounded(g, s_mms, scope)
+            self.nbw2[pid] = nbw_row
+            self.mms2[pid] = mms_row
+            self.unpaired_nbw2[pid] = un_nbw
+            self.unpaired_mms2[pid] = un_mms
+
+
+_CACHE: OrderedDict[tuple[int, int, Policy, int, int], RoundTable] = OrderedDict()
+_CACHE_SIZE = 6
+
+
+def table_size(state: TournamentState, round_: int) -> int:
+    """Rounds a table covers: the tournament's rounds, or more when games, byes or the
+    round asked for go further."""
+    return max(round_, state.rounds, max(state.games, default=0), max(state.byes, default=0))
+
+
+def round_table(state: TournamentState, policy: Policy, settings: TournamentSettings, round_: int) -> RoundTable:
+    """The (cached) table of ``state`` under ``policy`` covering at least ``round_`` rounds;
+    ``settings`` are those in force for the standings round (bar, floor, zero, and the
+    defaults of the bye/absent values)."""
+    size = table_size(state, round_)
+    key = (id(state), state.seq, policy, id(settings), size)
+    table = _CACHE.get(key)
+    if table is not None and table.state is state and table.settings is settings:
+        _CACHE.move_to_end(key)
+        return table
+    table = RoundTable(state, policy, settings, size)
+    _CACHE[key] = table
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return table
