@@ -688,7 +688,16 @@ class _Reader:
             self.report.count_recorded("results")
         elif referee:
             extras[PREFIX + "ResultByReferee"] = "true"
-        out.append(ev.PairingAnnotated(round=round_, table=table, result_points=points, extras=extras))
+        if points or not self.implied(extras, result):
+            out.append(ev.PairingAnnotated(round=round_, table=table, result_points=points, extras=extras))
+
+    def implied(self, extras: dict[str, str], result: Result) -> bool:
+        """Whether a game's attributes are those the writer gives a game without annotation
+        (not forced, fixed board, AllowJigo as the tournament's or true for a jigo, nothing
+        else): then ``PairingAnnotated`` would carry no information and is not recorded."""
+        allow = "true" if result is Result.JIGO else self.extras.get(PREFIX + "AllowJigo", "false")
+        implied = {PREFIX + "ForcedPairing": "false", PREFIX + "BoardNumberFixed": "true", PREFIX + "AllowJigo": allow}
+        return all(implied.get(key) == value for key, value in extras.items())
 
     def read_result(self, text: str | None, where: str) -> Result:
         if text is None:
