@@ -134,6 +134,7 @@ def _commands_ledger(tmp_path: Path) -> Path:
     ):
         commands.register(db, surname, "X", rank, country=country, club=club, egd_pin=pin)
     commands.update_player(db, "Costa", mm_correction=1)
+    commands.change_rules(db, {"mms2_absent": 0, "internet": True})
     commands.pair(db, 1, "Ahn", "Bauer", handicap=0)
     commands.pair(db, 1, "Costa", "Dubois", table=4, handicap=2)
     commands.pair(db, 1, "Evans", "Fabre")
@@ -179,6 +180,7 @@ def test_a_ledger_without_macmahon_values_exports_and_is_stable(tmp_path: Path) 
     assert participants["Dubois"].findtext("GoPlayer/EgdPin") == "9876543"
     messages = " ".join(e.message for e in outcome.report.entries)
     assert "komi 6.5" in messages and "leading zero" in messages and "withdrawal from round 3" in messages
+    assert "mms2_absent 0" in messages and "internet have no place" in messages
     assert _reimport(data) == data
 
 

@@ -68,8 +68,13 @@ _APPROXIMATIONS: Final = {
     "SODOSM": "SODOS", "SODOSW": "SODOS",
 }
 _TOURNAMENT_ROWS: Final = {row[0] for row in (*layout.TOURNAMENT, *layout.TOURNAMENT_TAIL)}
-_OPENGOTHA_SCORING: Final = ("nbw2_bye", "nbw2_absent", "mms2_bye", "mms2_absent", "round_down", "not_played_as_half",
-                             "mm_zero")
+_WRITTEN_SETTINGS: Final = frozenset({"name", "rounds", "mm_bar", "mm_floor", "komi", "board_size", "handicap",
+                                      "criteria", "policy", "extras"})
+"""``TournamentSettings`` fields a MacMahon file holds (the komi as AllowJigo, criteria as the walllist)."""
+_OTHER_SCORING: Final = frozenset({"nbw2_bye", "nbw2_absent", "mms2_bye", "mms2_absent", "round_down",
+                                   "not_played_as_half", "mm_zero", "mm_groups", "mm_super_group", "policy_overrides"})
+"""Fields that change scores under other policies but have no MacMahon element (export warning)."""
+_REPORTED_APART: Final = frozenset({"short_name", "location", "director", "begin_date", "end_date", "system"})
 _SPECIAL_EXTRAS: Final = frozenset({"CountryTable"})
 
 
@@ -515,13 +520,13 @@ class _Writer:
             self.report.info("unmapped", f"the tournament's {', '.join(lost)} have no place in a MacMahon file",
                              "Tournament")
         defaults = TournamentSettings(name=s.name, rounds=s.rounds)
-        scoring = [f"{name} {getattr(s, name)!r}" for name in _OPENGOTHA_SCORING
-                   if getattr(s, name) != getattr(defaults, name)]
+        changed = [name for name in TournamentSettings.__struct_fields__
+                   if name not in _WRITTEN_SETTINGS and getattr(s, name) != getattr(defaults, name)]
+        scoring = [f"{name} {getattr(s, name)!r}" for name in changed if name in _OTHER_SCORING]
         if scoring:
-            self.report.warning("unmapped", f"OpenGotha scoring parameters have no place in a MacMahon file: "
+            self.report.warning("unmapped", f"scoring parameters of other programs have no place in a MacMahon file: "
                                 f"{', '.join(scoring)} (MacMahon scores a bye 1, an absence ½)", "Tournament")
-        other = [name for name in ("internet", "category_limits", "time")
-                 if getattr(s, name) != getattr(defaults, name)]
+        other = [name for name in changed if name not in _OTHER_SCORING and name not in _REPORTED_APART]
         if other:
             self.report.info("unmapped", f"{', '.join(other)} have no place in a MacMahon file", "Tournament")
         if s.system != "mcmahon":
