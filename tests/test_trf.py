@@ -299,3 +299,15 @@ def test_pab_value_inferred_from_the_points_column_and_round_robin_rests_round_t
     assert [e.points2 for e in rests] == [0, 0, 0]
     again, _ = write_trf(fold(back.events))
     assert again == write_trf(fold(read_trf(again, "x").events))[0]
+
+
+def test_zero_point_rounds_nobody_played_are_not_withdrawals() -> None:
+    """Round 4 written as ``0000 - Z`` for everyone (not played yet) is an announced absence,
+    not a withdrawal of the whole field; player 5's withdrawal still runs from round 3."""
+    lines = [line + ("  0000 - Z" if line.startswith("001") else "") for line in EXAMPLE_1.splitlines()]
+    result = read_trf(("\n".join(lines) + "\n").replace("XXR 3", "XXR 4").encode(), "z.trf")
+    state = fold(result.events)
+    withdrawn = {p.start_number: p.withdrawn_from for p in state.players.values() if p.withdrawn_from}
+    assert withdrawn == {5: 3}
+    assert state.players["p0001"].absences == {4: 0}
+    assert state.last_round_with_games() == 3

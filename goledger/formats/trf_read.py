@@ -358,7 +358,10 @@ def read_trf(data: bytes, source: str = "", policy: str = "fide-2024") -> ReadRe
         events.append(_registration(pid, player))
         _count(report, "players")
 
-    withdrawn = _withdrawals(players, last_round)
+    # A withdrawal runs to the last round in which someone still has a result (Z-only rounds
+    # at the end are announced absences of a round not played yet).
+    active_last = max((b.round for p in players for b in p.blocks if not b.zero_like), default=0)
+    withdrawn = _withdrawals(players, active_last)
     unrated: list[str] = []
     for r in range(1, last_round + 1):
         events.extend(_round_events(r, players, numbers, ids, withdrawn, unrated, report))
@@ -373,7 +376,7 @@ def read_trf(data: bytes, source: str = "", policy: str = "fide-2024") -> ReadRe
                             f"line {player.line}")
             else:
                 report.info("inferred", f"player {player.number} ({player.name}) has only zero-point byes from "
-                            f"round {k} to round {last_round}: withdrawal from round {k} inferred",
+                            f"round {k} to round {active_last}: withdrawal from round {k} inferred",
                             f"line {player.line}")
     if unrated:
         extras = dict(settings.extras)

@@ -335,7 +335,6 @@ class FideData:
         self.round_robin = event == "round-robin" or (event == "auto" and settings.system == "round-robin")
         self.scheduled_rounds = max(state.rounds, round_)
         horizon = self.scheduled_rounds if policy.fide_last_round == "scheduled" else round_
-        self.last_round = horizon
         all_rounds = _build_rounds(state, max(round_, horizon), policy, self.points,
                                    fore_round=round_ if fore else None)
         self.rounds: dict[str, list[FideRound]] = {pid: rows[:round_] for pid, rows in all_rounds.items()}
