@@ -137,3 +137,12 @@ def test_final_standings_and_places() -> None:
     data = result.to_dict()
     assert data["criteria"] == ["MMS", "SOSM", "SOSOSM"]
     assert data["rows"][1]["values"] == {"MMS": 31.5, "SOSM": 125.5, "SOSOSM": 491}
+
+
+def test_sodos_weighting_decisive_wins_ignores_jigo() -> None:
+    policy = get_policy("opengotha").with_overrides({"sodos_weighting": "decisive-wins"})
+    ctx = ScoringContext(worked_example(), 4, policy)
+    # E: the jigo with B no longer counts; the forfeit win over A (a plain black win) does.
+    # B: the jigo with E no longer counts; his win over C (NBW 0) brings 0.
+    assert (Fraction(ctx.value("SODOSW")["E"], 4), Fraction(ctx.value("SODOSW")["B"], 4)) == (3, 0)
+    assert Fraction(ctx.value("SODOSM")["B"], 4) == 30  # only C's MMS 30, the win of R3

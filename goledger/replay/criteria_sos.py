@@ -14,14 +14,16 @@ Per-round contribution of a player at standings round R, for each round k ≤ R:
 
 SOS = Σ contributions. SOS-1 / SOS-2 drop the 1 / 2 smallest contributions among rounds
 1..R, unpaired rounds included (OpenGotha quirk: SOSM-1/-2 are 0 after rounds 1–2).
-SODOS = Σ contribution × the player's game points (win 2, jigo 1, loss 0), in quarter
-points; unpaired rounds 0. SOSOS = Σ the opponents' SOS at R (no handicap term); an
+SODOS = Σ contribution × the player's game points (win 2, jigo 1, loss 0; with
+``policy.sodos_weighting="decisive-wins"`` 2 for a plain win only), in quarter points;
+unpaired rounds 0. SOSOS = Σ the opponents' SOS at R (no handicap term); an
 unpaired round gives ``2·smms·R`` in the M family (``sosos_unplayed``), 0 in the W family.
 """
 
 from __future__ import annotations
 
 from goledger.errors import CommandRejected
+from goledger.ledger.values import Result
 from goledger.replay.criteria import Criterion, Explanation, Term, register
 from goledger.replay.criteria_go import game_term
 from goledger.replay.scoring import ScoringContext
@@ -112,10 +114,29 @@ def _cut(family: str, drop: int):
     return compute
 
 
+def sodos_factor2(ctx: ScoringContext, player_id: str, round_: int) -> int:
+    """The SODOS weight of a round in half-points: the points scored (win 2, jigo 1, both-win
+    2; ``policy.sodos_weighting="points-scored"``, OpenGotha) or 2 for a plain win only
+    (``"decisive-wins"``, pairgoth ≤ 0.26); 0 without a game."""
+    i = round_ - 1
+    game = ctx.table.game[player_id][i]
+    if game is None:
+        return 0
+    points = ctx.table.res2[player_id][i]
+    if ctx.policy.sodos_weighting == "decisive-wins":
+        return 2 if points == 2 and game.result in (Result.WHITE, Result.BLACK) else 0
+    return points
+
+
 def _sodos(family: str):
     def compute(ctx: ScoringContext) -> dict[str, int]:
         contrib = contributions(ctx, family)
         out = {}
+        if ctx.policy.sodos_weighting == "decisive-wins":
+            for pid in ctx.all_players:
+                row = contrib[pid]
+                out[pid] = sum(row[r - 1] * f for r in range(1, ctx.round + 1) if (f := sodos_factor2(ctx, pid, r)))
+            return out
         for pid in ctx.all_players:
             row, res2, opp = contrib[pid], ctx.table.res2[pid], ctx.table.opp[pid]
             out[pid] = sum(row[i] * res2[i] for i in range(ctx.round) if opp[i] is not None and res2[i])
@@ -221,10 +242,12 @@ def _explain_sodos(family: str):
             if t.opponent is None:
                 terms.append(Term(t.round, 0, t.source, rule="a round without a game adds nothing"))
                 continue
-            res2 = ctx.res2[player_id][t.round - 1]  # type: ignore[index]
-            terms.append(Term(t.round, t.value * res2, t.source, t.opponent,
-                              f"{t.rule} × result (win 1, jigo ½, loss 0)",
-                              {**t.detail, "factor2": res2}))
+            factor2 = sodos_factor2(ctx, player_id, t.round)  # type: ignore[arg-type]
+            weighting = ("plain wins only" if ctx.policy.sodos_weighting == "decisive-wins"
+                         else "win 1, jigo ½, loss 0")
+            terms.append(Term(t.round, t.value * factor2, t.source, t.opponent,
+                              f"{t.rule} × result ({weighting})",
+                              {**t.detail, "factor2": factor2}))
         return Explanation(name, player_id, ctx.round, ctx.value(name)[player_id], 4,
                            "sum of defeated opponents' scores (jigo counts half), quarter points", tuple(terms))
 
