@@ -29,10 +29,14 @@ RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this 
 PolicyOpt = Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")]
 CriteriaOpt = Annotated[str | None, typer.Option(help="Criteria, comma-separated (default: the tournament's).")]
 ReplaysOpt = Annotated[
-    int,
+    int | None,
     typer.Option("--max-replays", help="Standings recomputations spent attributing changes to single events "
-                 "(0: no limit)."),
+                 "(default: from the size of the field; 0: no limit)."),
 ]
+
+
+def _budget(value: int | None) -> int | str | None:
+    return "auto" if value is None else (value or None)
 
 
 def _criteria(text: str | None) -> list[str] | None:
@@ -214,7 +218,7 @@ def register_commands(app: typer.Typer) -> None:
         round_: RoundOpt = None,
         policy: PolicyOpt = None,
         criteria: CriteriaOpt = None,
-        max_replays: ReplaysOpt = 200,
+        max_replays: ReplaysOpt = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -224,7 +228,7 @@ def register_commands(app: typer.Typer) -> None:
         if (from_seq is None) == (published is None):
             fail("diff needs either --from SEQ or --published ROUND", 2)
         result = run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
-                                       published, max_replays or None))
+                                       published, _budget(max_replays)))
         if as_json:
             print_json(result.to_dict())
         else:
@@ -280,7 +284,7 @@ def register_commands(app: typer.Typer) -> None:
         round_: RoundOpt = None,
         policy: PolicyOpt = None,
         criteria: CriteriaOpt = None,
-        max_replays: ReplaysOpt = 200,
+        max_replays: ReplaysOpt = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -288,7 +292,7 @@ def register_commands(app: typer.Typer) -> None:
         from goledger.replay.audit import history as history_view
 
         result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
-                                          max_replays or None))
+                                          _budget(max_replays)))
         if as_json:
             print_json(result.to_dict())
         else:

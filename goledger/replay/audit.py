@@ -38,7 +38,7 @@ from goledger.replay.describe import EventIndex
 from goledger.replay.published import PUBLISHED_LABEL, load_published, policy_for
 from goledger.replay.standings import Standings, check_round, resolve_policy, standings
 from goledger.replay.state import TournamentState, fold
-from goledger.replay.trace import DEFAULT_MAX_REPLAYS, Trace, trace
+from goledger.replay.trace import AUTO, Trace, trace
 
 __all__ = [
     "AuditDiff",
@@ -190,7 +190,7 @@ def diff_events(
     round: int | None = None,  # noqa: A002
     policy: str | None = None,
     criteria: Sequence[str] | None = None,
-    max_replays: int | None = DEFAULT_MAX_REPLAYS,
+    max_replays: int | str | None = AUTO,
     *,
     published_view: bool = False,
 ) -> AuditDiff:
@@ -235,7 +235,7 @@ def diff(
     policy: str | None = None,
     criteria: Sequence[str] | None = None,
     published: int | None = None,
-    max_replays: int | None = DEFAULT_MAX_REPLAYS,
+    max_replays: int | str | None = AUTO,
 ) -> AuditDiff:
     """Players whose place or any value changed between events ``from_seq`` and ``to_seq``
     (default: the last event), and the events that caused it.
@@ -414,7 +414,7 @@ def history_events(
     round: int | None = None,  # noqa: A002
     policy: str | None = None,
     criteria: Sequence[str] | None = None,
-    max_replays: int | None = DEFAULT_MAX_REPLAYS,
+    max_replays: int | str | None = AUTO,
 ) -> History:
     """:func:`history` on a decoded log."""
     from goledger.ledger.commands import find_player
@@ -448,7 +448,7 @@ def history(
     round: int | None = None,  # noqa: A002
     policy: str | None = None,
     criteria: Sequence[str] | None = None,
-    max_replays: int | None = DEFAULT_MAX_REPLAYS,
+    max_replays: int | str | None = AUTO,
 ) -> History:
     """Every event that changed ``player``'s place or values in the standings after ``round``
     (default: the latest paired round): his own games and results, his opponents' results

@@ -17,6 +17,11 @@ which each player's row changed, without computing the standings after every eve
    difference. Refinement stops when every differing interval is a single event, or when
    ``max_replays`` standings computations have been spent (``None``: no limit).
 
+The budget covers the round cuts of level 0 (dropped when they alone would exceed half of it)
+and the refinement; the two ends and the isolated events are always computed. ``"auto"``
+gives a budget of :data:`REPLAY_WORK` player rows: about 1,500 standings computations for 40
+players, 40 for 1,500 (:func:`replay_budget`).
+
 The result is a partition of ``a … b`` into evaluated intervals. For each player the
 intervals where his row differs telescope exactly to his total change ``a → b``; each is one
 event (an exact cause) or, when the budget ran out, a short range of events.
@@ -39,10 +44,23 @@ from goledger.replay.compare import Snapshot
 from goledger.replay.standings import Standings
 from goledger.replay.state import TournamentState, apply, fold
 
-__all__ = ["DEFAULT_MAX_REPLAYS", "ISOLATED_TYPES", "Trace", "trace"]
+__all__ = ["AUTO", "ISOLATED_TYPES", "REPLAY_WORK", "Trace", "replay_budget", "trace"]
 
-DEFAULT_MAX_REPLAYS: Final = 200
-"""Standings computations spent on refinement beyond the level-0 cuts, by default."""
+AUTO: Final = "auto"
+"""``max_replays`` value: a budget from the size of the field (:func:`replay_budget`)."""
+
+REPLAY_WORK: Final = 60_000
+"""Player rows of standings the automatic budget spends (a row costs ~0.1 ms)."""
+
+
+def replay_budget(players: int) -> int:
+    """Standings computations the automatic budget allows for a field of ``players``.
+
+    >>> replay_budget(40), replay_budget(1500), replay_budget(100_000)
+    (1500, 40, 16)
+    """
+    return max(16, REPLAY_WORK // max(1, players))
+
 
 ISOLATED_TYPES: Final = frozenset({
     "TournamentCreated", "RulesChanged", "PlayerUpdated", "PlayerWithdrew", "PlayerReinstated",
@@ -77,8 +95,10 @@ class Trace:
 
 
 def level0_cuts(events: Sequence[ev.Event], from_seq: int, isolate: Iterable[int] = (),
-                view_round: int | None = None) -> set[int]:
-    """Sequence numbers after which the standings are computed first (see the module doc).
+                view_round: int | None = None) -> tuple[set[int], set[int]]:
+    """Sequence numbers after which the standings are computed first (see the module doc):
+    the ``mandatory`` ones (the end, both sides of every isolated event) and the ``optional``
+    cuts between runs of events of one round.
 
     Events of rounds after ``view_round`` form one run: standings after round R use rounds
     1..R only, so they rarely change anything there (only the listing of players can).
@@ -87,28 +107,31 @@ def level0_cuts(events: Sequence[ev.Event], from_seq: int, isolate: Iterable[int
     >>> evs = [ev.GamePaired(round=1, table=1, white="a", black="b"),
     ...        ev.ResultRecorded(round=1, table=1, result=Result.WHITE),
     ...        ev.ResultCorrected(round=1, table=1, result=Result.BLACK),
-    ...        ev.GamePaired(round=2, table=1, white="a", black="b")]
-    >>> sorted(level0_cuts(evs, 10))
-    [12, 13, 14]
+    ...        ev.GamePaired(round=2, table=1, white="a", black="b"),
+    ...        ev.ResultRecorded(round=2, table=1, result=Result.WHITE),
+    ...        ev.ByeAssigned(round=3, player_id="c")]
+    >>> [sorted(cuts) for cuts in level0_cuts(evs, 10)]
+    [[12, 13, 16], [15]]
     """
     wanted = set(isolate)
-    cuts: set[int] = set()
+    end = from_seq + len(events)
+    mandatory: set[int] = {end}
+    optional: set[int] = set()
     previous: object = object()
     for offset, event in enumerate(events):
         seq = from_seq + offset + 1
         if event.type_name() in ISOLATED_TYPES or seq in wanted:
-            cuts.update((seq - 1, seq))
+            mandatory.update((seq - 1, seq))
             previous = object()
             continue
         key = getattr(event, "round", None)
         if view_round is not None and isinstance(key, int) and key > view_round:
             key = "later"
         if key != previous and offset > 0:
-            cuts.add(seq - 1)
+            optional.add(seq - 1)
         previous = key
-    cuts.add(from_seq + len(events))
-    cuts.discard(from_seq)
-    return {c for c in cuts if from_seq < c <= from_seq + len(events)}
+    mandatory = {c for c in mandatory if from_seq < c <= end}
+    return mandatory, {c for c in optional if from_seq < c <= end} - mandatory
 
 
 def _evaluate_at(base: TournamentState, events: Sequence[ev.Event], targets: list[int], evaluate: Evaluate,
@@ -138,7 +161,7 @@ def trace(
     evaluate: Evaluate,
     *,
     isolate: Iterable[int] = (),
-    max_replays: int | None = DEFAULT_MAX_REPLAYS,
+    max_replays: int | str | None = AUTO,
     focus: Collection[str] | None = None,
     view_round: int | None = None,
 ) -> Trace:
@@ -146,9 +169,18 @@ def trace(
     from_seq = base.seq
     to_seq = from_seq + len(events)
     points: dict[int, Snapshot] = {from_seq: Snapshot.of(evaluate(base))}
-    _evaluate_at(base, events, sorted(level0_cuts(events, from_seq, isolate, view_round)), evaluate, points)
-    replays = len(points)
+    mandatory, optional = level0_cuts(events, from_seq, isolate, view_round)
+    if max_replays == AUTO:
+        players = len(base.players) + sum(isinstance(e, ev.PlayerRegistered) for e in events)
+        max_replays = replay_budget(players)
+    elif isinstance(max_replays, str):
+        raise ValueError(f"max_replays must be a number, None or {AUTO!r}, not {max_replays!r}")
     spent = 0
+    if max_replays is None or len(optional) <= max_replays // 2:
+        mandatory |= optional
+        spent = len(optional)
+    _evaluate_at(base, events, sorted(mandatory), evaluate, points)
+    replays = len(points)
     complete = False
     while True:
         ordered = sorted(points)
