@@ -40,6 +40,7 @@ def count_elements(path: Path) -> dict[str, int]:
         ),
         "results": sum(1 for el in root.iter("Game") if el.get("result", "RESULT_UNKNOWN") != "RESULT_UNKNOWN"),
         "boards": sum(1 for _ in root.iter("Board")),
+        "teams": sum(1 for _ in root.iter("Team")),
     }
 
 

@@ -34,8 +34,8 @@ def test_import_prints_report_and_uses_stem_db(tmp_path: Path) -> None:
     with Ledger.open(tmp_path / "small.db") as ledger:
         state = load_state(ledger)
     assert state.players["p0001"].absences == {3: None} and state.games[1][1].by_default
-    again = run_cli("import", "opengotha", "small.xml", cwd=tmp_path)
-    assert again.code == 1 and "small.db already exists" in again.err
+    again = run_cli("import", "opengotha", "small.xml", cwd=tmp_path, env={"GOLEDGER_DB": "elsewhere.db"})
+    assert again.code == 1 and "small.db already exists" in again.err  # the import's default is the stem
 
 
 def test_import_json_and_export(tmp_path: Path) -> None:

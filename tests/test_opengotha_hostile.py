@@ -1,5 +1,8 @@
 """Hostile and broken OpenGotha files are refused in under a second with a clear message,
-through the library and the CLI, and no ledger file (nor a temporary one) is left behind."""
+through the library and the CLI, and no ledger file (nor a temporary one) is left behind.
+
+The second is measured in CPU time of the refusing process (``time.process_time``), so that
+the check holds on a loaded machine where wall-clock time also counts other processes."""
 
 from __future__ import annotations
 
@@ -60,10 +63,10 @@ def test_library_refuses_quickly(name: str, tmp_path: Path) -> None:
     data, message = HOSTILE[name]
     source = tmp_path / f"{name}.xml"
     source.write_bytes(data)
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(FormatError, match=message):
         import_opengotha(source, tmp_path / "t.db", report=tmp_path / "report.json")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert_nothing_written(tmp_path)
     assert message in (tmp_path / "report.json").read_text()
 
@@ -93,10 +96,10 @@ def test_megabytes_of_junk(kind: str, megabytes: int, tmp_path: Path) -> None:
     OpenGotha files) by the parser, also in under a second."""
     source = tmp_path / "junk.xml"
     source.write_bytes(JUNK[kind](megabytes * 1024 * 1024))
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(FormatError) as refused:
         import_opengotha(source, tmp_path / "t.db")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert "junk.xml" in refused.value.message
     if megabytes == 50:
         assert "larger than the 32 MB limit for OpenGotha files" in refused.value.message

@@ -29,6 +29,7 @@ def ledger_counts(db: Path) -> dict[str, int]:
         "absences": sum(len(p.absences) for p in state.players.values()),
         "results": sum(1 for g in games if g.result.is_known),
         "boards": sum(len(t.members) for t in state.teams.values()),
+        "teams": len(state.teams),
     }
 
 

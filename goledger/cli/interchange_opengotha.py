@@ -41,7 +41,9 @@ def register_import(import_app: typer.Typer) -> None:
     @import_app.command("opengotha")
     def import_opengotha_cmd(
         paths: Annotated[list[Path], typer.Argument(help="OpenGotha XML file; with --into, files and folders.")],
-        db: DbOption = None,  # type: ignore[assignment]
+        db: Annotated[
+            Path | None, typer.Option("--db", help="The new ledger file (default: <file stem>.db here).")
+        ] = None,
         into: Annotated[
             Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
         ] = None,
