@@ -185,6 +185,9 @@ def render_history(result: Any) -> None:
             *(_points(after.values if after else None, c, scales) for c in result.criteria),
             e.summary,
         ])
+    if not rows:
+        echo("no event changed his place or values (a player is listed once he is paired, under some policies)")
+        return
     echo(render_text_table(["Event", "Type", "Relation", "Place", *result.criteria, "What"], rows,
                            {0, 3, *range(4, 4 + len(result.criteria))}))
     if not result.complete:

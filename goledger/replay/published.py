@@ -3,8 +3,12 @@
 ``goledger publish --round R`` appends a ``Checkpoint`` labelled ``published`` holding the
 chain head before it (``event_count``, ``head``), the rule policy and criteria used, and
 ``digest`` = SHA-256 of the **canonical JSON** of the standings as shown: the
-``standings --json`` object (DESIGN §8: ``round``, ``as_of_seq``, ``policy``, ``criteria``,
-``rows``) encoded with sorted keys, no whitespace, UTF-8 (:func:`standings_digest`).
+``standings --json`` object of DESIGN §8 — ``round``, ``as_of_seq``, ``policy``,
+``criteria`` and ``rows`` with ``place``, ``player_id``, ``surname``, ``first_name``, ``rank``,
+``egd_pin``, ``start_number`` and ``values`` (exact JSON numbers) — encoded with sorted keys,
+no whitespace, UTF-8 (:func:`standings_digest`). The fields are listed here, not taken from
+whatever ``standings --json`` prints one day, so that a later goledger adding a column to
+that output still reproduces old digests.
 
 Showing them again (:func:`as_published`) first verifies the whole hash chain — a ledger
 that fails ``goledger verify`` is refused with verify's own message — then folds events
@@ -31,13 +35,14 @@ from goledger.errors import CommandRejected, LedgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.replay.policy import Policy
-from goledger.replay.standings import Standings, resolve_policy, standings
+from goledger.replay.standings import Standings, json_number, resolve_policy, standings
 from goledger.replay.state import TournamentState, fold
 
 __all__ = [
     "PUBLISHED_LABEL",
     "Published",
     "as_published",
+    "digest_fields",
     "find_published",
     "policy_for",
     "published_standings",
@@ -64,9 +69,28 @@ def view_standings(state: TournamentState, round_: int | None, policy: str | Non
     return standings(state, round_, policy_for(state, policy), list(criteria) if criteria else None)
 
 
+def digest_fields(table: Standings) -> dict[str, Any]:
+    """The DESIGN §8 fields of the standings that a digest covers."""
+    return {
+        "round": table.round,
+        "as_of_seq": table.as_of_seq,
+        "policy": table.policy,
+        "criteria": list(table.criteria),
+        "rows": [
+            {
+                "place": row.place, "player_id": row.player_id, "surname": row.surname,
+                "first_name": row.first_name, "rank": row.rank, "egd_pin": row.egd_pin,
+                "start_number": row.start_number,
+                "values": {c: json_number(row.values[c], table.scales[c]) for c in table.criteria},
+            }
+            for row in table.rows
+        ],
+    }
+
+
 def canonical_json(table: Standings) -> bytes:
-    """The canonical JSON bytes of the ``standings --json`` object."""
-    return _CANONICAL.encode(table.to_dict())
+    """The canonical JSON bytes of :func:`digest_fields`."""
+    return _CANONICAL.encode(digest_fields(table))
 
 
 def standings_digest(table: Standings) -> str:
