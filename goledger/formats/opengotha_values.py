@@ -88,13 +88,6 @@ def canonical_rank(value: int) -> str:
     return rank_text(value).lower()
 
 
-def ledger_rank_value(rank: str) -> int:
-    """OpenGotha's integer for a ledger rank string (``"3d"`` → 2; ``"2p"`` → 6)."""
-    from goledger.ledger.values import Rank
-
-    return Rank.parse(rank).value
-
-
 def rating_from_rank(value: int) -> int:
     """OpenGotha's rating for a rank: 1D → 2100, 1K → 2000, 30K → −900 (spec §3, ``rating``)."""
     return (value + 30) * 100 - 900
@@ -271,12 +264,14 @@ DP_DEFAULTS: Final = {
     "showPlayerCountry": "false",
     "showPlayerGrade": "true",
 }
-"""``DPParameterSet`` values written by OpenGotha 3.51 for a new tournament (spec §7.5);
-used when a file has no such set (OpenGotha then keeps its own defaults)."""
+"""``DPParameterSet`` values recorded when a file has no such set (OpenGotha then keeps
+its current display options). The spec (§7.5) gives no defaults; these are the values
+most of the ~80 real saves in ``shared`` hold."""
 
 PUBLISH_DEFAULTS: Final = {
     "exportToLocalFile": "true",
     "htmlAutoScroll": "false",
-    "print": "false",
+    "print": "true",
 }
-"""``PublishParameterSet`` values of a new OpenGotha 3.51 tournament (spec §7.5)."""
+"""``PublishParameterSet`` values recorded when a file has none (spec §7.5 gives no
+defaults; these are the values most real saves hold)."""
