@@ -6,17 +6,31 @@ the CLI prints it on stderr and exits with status 1. Nothing is written when one
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "StaleHeadError"]
 
 
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 class GoledgerError(Exception):
-    """Base class: an expected failure with a message meant for the user."""
+    """Base class: an expected failure with a message meant for the user.
+
+    ``message`` is always one line: control characters, line separators and bidirectional
+    overrides that came in with a file's text are shown escaped (``\\n``, ``\\u202e``), so a
+    hostile name can neither split the message nor reorder it on the terminal.
+
+    >>> GoledgerError("player 'a\\nb' unknown").message
+    "player 'a\\\\nb' unknown"
+    """
 
     exit_code = 1
 
     @property
     def message(self) -> str:
-        return str(self.args[0]) if self.args else self.__class__.__name__
+        text = str(self.args[0]) if self.args else self.__class__.__name__
+        return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class CommandRejected(GoledgerError):
@@ -28,7 +42,14 @@ class LedgerError(GoledgerError):
 
 
 class StaleHeadError(LedgerError):
-    """The caller's expected head is not the ledger's head any more."""
+    """The caller's expected head is not the ledger's head any more. ``expected`` is the
+    head the caller gave and ``since`` the stored records appended after it (empty when
+    the expected head lies beyond the ledger's last event)."""
+
+    def __init__(self, message: str, *, expected: int | None = None, since: tuple = ()) -> None:
+        super().__init__(message)
+        self.expected = expected
+        self.since = since
 
 
 class FormatError(GoledgerError):

@@ -94,7 +94,7 @@ def test_verify_names_the_altered_event(ledger: Ledger, cli) -> None:
     ledger.close()
     shutil.copy(ledger.path, copy)
     _tamper(copy, 3)
-    with Ledger.open(copy) as tampered:
+    with Ledger.open(copy, check_protection=False) as tampered:
         report = tampered.verify()
     assert not report.ok and report.first_bad_seq == 3 and report.trusted_upto == 2
     assert "event 3 (PlayerUpdated) was altered" in report.problem
@@ -112,7 +112,9 @@ def test_verify_reports_removed_triggers(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     conn.execute("DROP TRIGGER events_append_only_delete")
     conn.close()
-    with Ledger.open(path) as led:
+    with pytest.raises(LedgerError, match="lost its append-only protection"):
+        Ledger.open(path)
+    with Ledger.open(path, check_protection=False) as led:
         report = led.verify()
     assert not report.ok and report.missing_triggers == ("events_append_only_delete",)
     assert "triggers were removed" in report.problem

@@ -121,6 +121,14 @@ def register_commands(app: typer.Typer) -> None:
 
     @app.command()
     def verify(
+        repair_report: Annotated[
+            bool, typer.Option("--repair-report", help="Read a damaged or tampered ledger as far as possible and "
+                               "say which events can be trusted, up to which event.")
+        ] = False,
+        published_head: Annotated[
+            str | None, typer.Option("--published-head", help="A chain head you published (hash, or its first "
+                                     "16+ hex digits): say which event it is, fail if it is not in the ledger.")
+        ] = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -129,7 +137,16 @@ def register_commands(app: typer.Typer) -> None:
 
         from goledger.ledger import commands
 
-        report = run(lambda: commands.verify(db or default_db()))
+        if repair_report:
+            found = run(lambda: commands.repair_report(db or default_db(), published_head))
+            if as_json:
+                print_json(msgspec.to_builtins(found))
+            else:
+                echo(render_repair_report(found))
+            if not found.ok:
+                raise typer.Exit(1)
+            return
+        report = run(lambda: commands.verify(db or default_db(), published_head))
         if as_json:
             print_json(msgspec.to_builtins(report))
         elif report.ok:
@@ -138,3 +155,27 @@ def register_commands(app: typer.Typer) -> None:
                 echo(f"note: {note}")
         if not report.ok:
             fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))
+
+
+def render_repair_report(report: Any) -> str:
+    """The repair report as text: the verdict first, then the details."""
+    lines = [f"repair report for {report.path}", f"  verdict: {report.verdict}"]
+    if report.ledger:
+        claimed = "" if report.events_claimed in (None, report.events_read) else (
+            f" (its index claims {report.events_claimed})")
+        lines.append(f"  events read: {report.events_read}{claimed}")
+        if report.trusted_upto:
+            lines.append(f"  trusted: events 1..{report.trusted_upto}, ending at hash {report.trusted_head}")
+        else:
+            lines.append("  trusted: none")
+    if report.damage:
+        lines.append(f"  file: {report.damage}")
+    if report.protection:
+        lines.append(f"  protection: {report.protection}")
+    for finding in report.findings:
+        lines.append(f"  event {finding.seq}: {finding.kind}: {finding.detail}")
+    if report.findings_total > len(report.findings):
+        lines.append(f"  … and {report.findings_total - len(report.findings)} more findings (see --json)")
+    for note in report.notes:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)

@@ -56,6 +56,9 @@ __all__ = ["FORMAT", "ReadResult", "read_opengotha"]
 
 FORMAT: Final = "opengotha"
 MAX_ROUNDS: Final = 20
+LEDGER_MAX_ROUNDS: Final = 99
+"""The most rounds a goledger tournament holds (``goledger new`` refuses more); a round
+number beyond it in a file is an error, not a loop over a billion rounds."""
 PARTICIPATING_LENGTH: Final = 20
 MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 """Larger than any OpenGotha save: 2000 players (OpenGotha's maximum), 20 rounds and team
@@ -346,7 +349,12 @@ class _Reader:
         parts["board_size"] = self._int(gen, "size", g, where, 19)
         parts["komi"] = gen["komi"]
         parts["rounds"] = self._int(gen, "numberOfRounds", g, where, 5)
-        if not 1 <= parts["rounds"] <= MAX_ROUNDS:
+        if parts["rounds"] > LEDGER_MAX_ROUNDS:
+            self.extras[extra_key(g, "numberOfRounds")] = gen["numberOfRounds"]
+            self.report.error("invalid", f"numberOfRounds {parts['rounds']} is beyond the {LEDGER_MAX_ROUNDS} "
+                              f"rounds a goledger tournament holds; {MAX_ROUNDS} recorded (the text is kept)", where)
+            parts["rounds"] = MAX_ROUNDS
+        elif not 1 <= parts["rounds"] <= MAX_ROUNDS:
             self.report.warning("inconsistency", f"numberOfRounds {parts['rounds']} is outside OpenGotha's 1..20",
                                 where)
             parts["rounds"] = max(1, parts["rounds"])
@@ -633,7 +641,7 @@ class _Reader:
                 if attr not in GAME_ATTRIBUTES:
                     self.report.warning("unmapped", f"unknown game attribute {attr}={value!r} not mapped", where)
             round_ = ogv.parse_int(round_raw)
-            if round_ is None or round_ < 1:
+            if round_ is None or not 1 <= round_ <= LEDGER_MAX_ROUNDS:
                 self.report.error("invalid", f"game with round number {round_raw!r} cannot be recorded", where)
                 continue
             table = ogv.parse_int(table_raw)
@@ -709,7 +717,7 @@ class _Reader:
             round_raw = el.get("roundNumber", "1")
             where = _where(el, f"bye round {round_raw}")
             round_ = ogv.parse_int(round_raw)
-            if round_ is None or round_ < 1:
+            if round_ is None or not 1 <= round_ <= LEDGER_MAX_ROUNDS:
                 self.report.error("invalid", f"bye with round number {round_raw!r} cannot be recorded", where)
                 continue
             player_id = self._resolve(ref, where, "bye player")
@@ -743,7 +751,7 @@ class _Reader:
                 round_raw = board_el.get("roundNumber", "0")
                 round_ = ogv.parse_int(round_raw)
                 board = ogv.parse_int(board_el.get("boardNumber", "1"))
-                if round_ is None or round_ < 0 or board is None or board < 1:
+                if round_ is None or not 0 <= round_ <= LEDGER_MAX_ROUNDS or board is None or board < 1:
                     self.report.error("invalid", f"board {board_el.get('boardNumber')!r} of round {round_raw!r} "
                                       "cannot be recorded", b_where)
                     continue

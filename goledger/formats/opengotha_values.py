@@ -9,8 +9,8 @@ the verbatim text only while it still means the current value.
 
 >>> og_rank("4D"), og_rank("4k"), og_rank("99K"), og_rank("2p"), og_rank("12")
 (3, -4, -30, 6, -12)
->>> og_rank("abc") is None
-True
+>>> og_rank("abc") is None, og_rank("9" * 5000 + "K") is None
+(True, True)
 >>> rank_text(3), canonical_rank(-4)
 ('4D', '4k')
 >>> parse_result("RESULT_BLACKWINS_BYDEF")
@@ -67,7 +67,9 @@ def og_rank(text: str | None) -> int | None:
     match = _RANK_TEXT.match(text)
     if match is None:
         return None
-    number, kind = int(match.group(1)), match.group(2).upper()
+    number, kind = parse_int(match.group(1)), match.group(2).upper()
+    if number is None:  # beyond Java's int: OpenGotha cannot read it either
+        return None
     if kind == "D":
         value = number - 1
     elif kind == "P":
@@ -103,12 +105,26 @@ def java_bool(text: str) -> bool:
     return text.strip().lower() == "true"
 
 
+JAVA_INT_MIN: Final = -(2**31)
+JAVA_INT_MAX: Final = 2**31 - 1
+
+
 def parse_int(text: str) -> int | None:
-    """An integer as ``Integer.parseInt`` reads it (surrounding spaces tolerated), else ``None``."""
+    """An integer as ``Integer.parseInt`` reads it (surrounding spaces tolerated), else ``None``:
+    no ``_`` separators, and nothing outside Java's ``int`` range (a huge number is not a number
+    OpenGotha can have written).
+
+    >>> parse_int(" 42 "), parse_int("1_000"), parse_int("2147483648"), parse_int("-2147483648")
+    (42, None, None, -2147483648)
+    """
+    stripped = text.strip()
+    if "_" in stripped:
+        return None
     try:
-        return int(text.strip())
+        value = int(stripped)
     except ValueError:
         return None
+    return value if JAVA_INT_MIN <= value <= JAVA_INT_MAX else None
 
 
 # --------------------------------------------------------------------------- results

@@ -102,6 +102,11 @@ def _check_doctype(head: bytes, what: str) -> None:
         )
 
 
+def _one_line(text: object) -> str:
+    """libxml2's messages can hold newlines; a refusal is one line."""
+    return " ".join(str(text).split())
+
+
 def check_size(size: int, what: str, limit: int = MAX_XML_BYTES, kind: str = "XML files") -> None:
     """Refuse an input of ``size`` bytes above ``limit`` (before reading it, when possible)."""
     if size > limit:
@@ -164,9 +169,9 @@ def parse_xml(
                 notes.append("not valid UTF-8; re-decoded as Cp1252")
         if root is None:
             line = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-            raise FormatError(f"{what} is not well-formed XML{line}: {exc.msg}") from None
+            raise FormatError(f"{what} is not well-formed XML{line}: {_one_line(exc.msg)}") from None
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
-        raise FormatError(f"{what} cannot be parsed as XML: {exc}") from None
+        raise FormatError(f"{what} cannot be parsed as XML: {_one_line(str(exc))}") from None
     if root is None:
         raise FormatError(f"{what} has no root element")
     return root

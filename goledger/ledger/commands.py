@@ -26,8 +26,10 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, StaleHeadError
 from goledger.ledger import events as ev
+from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
+from goledger.ledger.repair import RepairReport
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_points2
 
@@ -47,6 +49,7 @@ __all__ = [
     "result",
     "unbye",
     "unpair",
+    "repair_report",
     "update_player",
     "verify",
     "withdraw",
@@ -78,16 +81,86 @@ def _run(
     expected_head: int | None,
     retry: bool,
 ) -> Outcome:
-    """Lock the ledger, fold it, let ``build`` validate and produce events, append them."""
+    """Lock the ledger, fold it, let ``build`` validate and produce events, append them.
+
+    With ``expected_head`` (the last event the desk saw): a moved head is refused with a
+    sentence naming what was recorded since; with ``retry`` the command is validated
+    against the new state and appended unless the events since touch the same table,
+    player-round, player or rules as the new ones (see :mod:`goledger.ledger.describe`).
+    """
     from goledger.replay.load import load_state
 
-    with Ledger.open(db) as ledger, ledger.writing(expected_head, retry=retry) as tx:
-        state = load_state(tx)
-        if state.settings is None:
-            raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
-        events, message = build(state)
-        records = tx.append(events, actor=actor or _default_actor(), reason=reason)
-        return Outcome(message, records)
+    with Ledger.open(db) as ledger:
+        try:
+            with ledger.writing(expected_head, retry=retry) as tx:
+                state = load_state(tx)
+                if state.settings is None:
+                    raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+                since: list[Record] = []
+                if expected_head is not None and tx.head.seq != expected_head:
+                    since = list(tx.records(after=expected_head))
+                name_of = names_from(state.players)
+                try:
+                    events, message = build(state)
+                except CommandRejected as exc:
+                    if not since:
+                        raise
+                    raise CommandRejected(
+                        f"{exc.message} (recorded since event {expected_head}: {_since_text(since, name_of)})"
+                    ) from None
+                if since:
+                    _refuse_conflicts(events, since, expected_head, name_of)
+                records = tx.append(events, actor=actor or _default_actor(), reason=reason)
+                return Outcome(message, records)
+        except StaleHeadError as exc:
+            if not exc.since:
+                raise
+            name_of = names_from(load_state(ledger).players)
+            count = len(exc.since)
+            raise StaleHeadError(
+                f"the ledger changed since event {exc.expected}, the last one you saw: {count} "
+                f"event{'s were' if count > 1 else ' was'} recorded since ({_since_text(exc.since, name_of)}); "
+                "nothing was written: check them, then repeat with --retry to record yours against them",
+                expected=exc.expected, since=exc.since,
+            ) from None
+
+
+def _since_text(records: Sequence[Record], name_of: Callable[[str], str], limit: int = 5) -> str:
+    """``"813 round 4 table 12: result white (desk-b, 14:02 UTC); …"`` for the first ``limit``."""
+    parts = [_record_text(r, name_of) for r in records[:limit]]
+    more = f"; and {len(records) - limit} more" if len(records) > limit else ""
+    return "; ".join(parts) + more
+
+
+def _record_text(record: Record, name_of: Callable[[str], str]) -> str:
+    try:
+        what = describe_event(record.event, name_of)
+    except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
+        what = record.type
+    by = ", ".join(x for x in (record.actor, f"{record.recorded_at[11:16]} UTC" if record.recorded_at else "") if x)
+    return f"{record.seq} {what}" + (f" ({by})" if by else "")
+
+
+def _refuse_conflicts(
+    events: Sequence[ev.Event], since: Sequence[Record], expected_head: int | None,
+    name_of: Callable[[str], str],
+) -> None:
+    """Refuse (``--retry``) when an event recorded since the expected head touches what the
+    new events touch."""
+    mine = all_subjects(events)
+    for record in since:
+        try:
+            theirs = subjects(record.event)
+        except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
+            continue
+        shared = mine & theirs
+        if shared:
+            what = describe_subject(sorted(shared, key=str)[0], name_of)
+            raise CommandRejected(
+                f"{what} changed since event {expected_head}, the last one you saw "
+                f"({_record_text(record, name_of)}); nothing was written: check it, then repeat with "
+                f"--expected-head {since[-1].seq} if your command still applies"
+            )
 
 
 def _default_actor() -> str:
@@ -739,17 +812,27 @@ def change_rules(
 
 
 def log(db: PathLike, after: int = 0, upto: int | None = None, type: str | None = None) -> list[Record]:  # noqa: A002
-    """The stored events (envelopes) with ``after < seq <= upto``, optionally of one type."""
+    """The stored events (envelopes) with ``after < seq <= upto``, optionally of one type.
+    Refuses a log holding an event this goledger cannot read (e.g. a newer event schema)."""
     with Ledger.open(db) as ledger:
         records = list(ledger.records(after=after, upto=upto))
+        ledger.events(after=after, upto=upto)  # the check: raises naming the first unreadable event
     if type is not None:
         records = [r for r in records if r.type == type]
     return records
 
 
-def verify(db: PathLike) -> VerifyReport:
-    """Recompute the hash chain and check the append-only triggers."""
-    with Ledger.open(db) as ledger:
+def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
+    """Recompute the hash chain and check the append-only triggers (reporting on a ledger
+    whose triggers were removed instead of refusing it).
+
+    ``published_head`` — a hash the director announced (a whole hash or its first 16 or
+    more hex digits) — must be the hash of an event of the verified chain: the report says
+    which one, or fails when it is not there (the log was rewritten after it was published,
+    hashes included, or the head belongs to another ledger).
+    """
+    wanted = _published_head(published_head)
+    with Ledger.open(db, check_protection=False) as ledger:
         report = ledger.verify()
         if report.ok:
             from goledger.replay.snapshots import check_snapshot
@@ -757,4 +840,56 @@ def verify(db: PathLike) -> VerifyReport:
             note = check_snapshot(ledger)
             if note:
                 report = msgspec.structs.replace(report, notes=(*report.notes, note))
-        return report
+        if wanted is None:
+            return report
+        found = next((r for r in ledger.records(upto=report.trusted_upto) if r.hash.startswith(wanted)), None)
+    if found is None:
+        return msgspec.structs.replace(
+            report, ok=False, problem=(f"{report.problem}; " if report.problem else "") + (
+                f"the published head {wanted[:16]}… is not the hash of any trusted event of this ledger: the log "
+                "was rewritten after it was published, or the head belongs to another ledger"
+            ),
+        )
+    after = report.trusted_upto - found.seq
+    note = (f"the published head is event {found.seq}: events 1..{found.seq} are exactly what was published"
+            + (f"; {after} event(s) were recorded after it" if after else ""))
+    return msgspec.structs.replace(report, notes=(*report.notes, note))
+
+
+def _published_head(text: str | None) -> str | None:
+    if text is None:
+        return None
+    wanted = text.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{16,64}", wanted):
+        raise CommandRejected(
+            f"published head {text!r} is not a hash (give the 64 hex digits, or at least the first 16)"
+        )
+    return wanted
+
+
+def repair_report(db: PathLike, published_head: str | None = None) -> RepairReport:
+    """What can still be trusted in a damaged, truncated or tampered ledger, up to which
+    event (see :mod:`goledger.ledger.repair`), with the checkpoints and the last event of
+    the trusted part named for the director. Reads whatever can be read; never writes."""
+    from goledger.ledger.repair import repair_report as store_report
+
+    wanted = _published_head(published_head)
+    checkpoints: list[str] = []
+    last: list[Record] = []
+
+    def watch(record: Record) -> None:
+        if record.type == "Checkpoint":
+            checkpoints.append(_record_text(record, _plain_name))
+        last[:] = [record]
+
+    report = store_report(db, wanted, watch)
+    notes = list(report.notes)
+    if last:
+        notes.append(f"last trusted event: {_record_text(last[0], _plain_name)}")
+    if checkpoints:
+        notes.append("checkpoints in the trusted part: " + "; ".join(checkpoints))
+    return msgspec.structs.replace(report, notes=tuple(notes))
+
+
+def _plain_name(player_id: str) -> str:
+    return player_id

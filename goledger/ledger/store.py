@@ -45,6 +45,8 @@ __all__ = [
     "Record",
     "VerifyReport",
     "chain_hash",
+    "damaged",
+    "protection_problems",
 ]
 
 STORE_FORMAT: Final = "goledger-ledger"
@@ -155,6 +157,7 @@ class VerifyReport(msgspec.Struct, frozen=True):
     problem: str = ""
     missing_triggers: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    altered_triggers: tuple[str, ...] = ()
 
 
 Clock = Callable[[], str]
@@ -163,6 +166,34 @@ Clock = Callable[[], str]
 def utc_now() -> str:
     """Current UTC time, ISO 8601 with microseconds and a ``Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _normalised_sql(sql: str) -> str:
+    return " ".join(sql.split())
+
+
+def protection_problems(conn: sqlite3.Connection) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The append-only triggers that are missing, and those present under their name but
+    with other SQL (a trigger replaced by a no-op protects nothing)."""
+    present = {
+        (name.decode("utf-8", "replace") if isinstance(name, bytes) else name):
+        (sql.decode("utf-8", "replace") if isinstance(sql, bytes) else sql)
+        for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+    }
+    missing = tuple(name for name in _TRIGGERS if name not in present)
+    altered = tuple(
+        name for name, sql in _TRIGGERS.items()
+        if name in present and _normalised_sql(present[name] or "") != _normalised_sql(sql)
+    )
+    return missing, altered
+
+
+def damaged(path: Path, exc: BaseException) -> LedgerError:
+    """The refusal for a file SQLite cannot read any more (one sentence)."""
+    return LedgerError(
+        f"{path} is damaged and cannot be read ({exc}); `goledger verify --repair-report --db {path}` "
+        "shows which events can still be trusted"
+    )
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -243,9 +274,11 @@ class Ledger:
         return cls(target, conn)
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> Ledger:
+    def open(cls, path: str | os.PathLike[str], *, check_protection: bool = True) -> Ledger:
         """Open an existing ledger, refusing a missing file, a non-SQLite file, a SQLite
-        file that is not a goledger ledger, or one written by a newer goledger."""
+        file that is not a goledger ledger, one written by a newer goledger, a damaged one,
+        and (unless ``check_protection`` is false, as ``verify`` does to report on it) one
+        whose append-only triggers were removed or changed."""
         target = Path(path)
         if not target.is_file():
             raise LedgerError(f"no ledger at {target} (create one with `goledger new` or an import)")
@@ -263,7 +296,10 @@ class Ledger:
             conn.close()
             if "no such table" in str(exc):
                 raise LedgerError(f"{target} is an SQLite database but not a goledger ledger") from None
-            raise LedgerError(f"{target} is damaged and cannot be read: {exc}") from None
+            raise damaged(target, exc) from None
+        except (ValueError, TypeError):
+            conn.close()
+            raise LedgerError(f"{target} is an SQLite database but not a goledger ledger") from None
         if meta.get("format") != STORE_FORMAT:
             conn.close()
             raise LedgerError(f"{target} is an SQLite database but not a goledger ledger")
@@ -280,7 +316,27 @@ class Ledger:
         if version < 1 or meta.get("hash_algorithm") != HASH_ALGORITHM:
             conn.close()
             raise LedgerError(f"{target} has an unknown store layout or hash algorithm; refusing to use it")
-        cls._tune(conn)
+        if check_protection:
+            try:
+                missing, altered = protection_problems(conn)
+            except sqlite3.DatabaseError as exc:
+                conn.close()
+                raise damaged(target, exc) from None
+            if missing or altered:
+                conn.close()
+                parts = [f"{', '.join(missing)} removed"] if missing else []
+                parts += [f"{', '.join(altered)} changed"] if altered else []
+                noun = "trigger" if len(missing) + len(altered) == 1 else "triggers"
+                raise LedgerError(
+                    f"{target} has lost its append-only protection ({noun} {'; '.join(parts)}), so it may have been "
+                    f"edited outside goledger; `goledger verify --repair-report --db {target}` shows which events "
+                    "can be trusted"
+                )
+        try:
+            cls._tune(conn)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise damaged(target, exc) from None
         return cls(target, conn)
 
     @staticmethod
@@ -300,18 +356,30 @@ class Ledger:
     # ------------------------------------------------------------------ reading
 
     def meta(self) -> dict[str, str]:
-        return dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+        try:
+            return dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
 
     def head(self) -> Head:
-        return _read_head(self._conn)
+        try:
+            return _read_head(self._conn)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
 
     def records(self, after: int = 0, upto: int | None = None) -> Iterator[Record]:
         """Stored events with ``after < seq <= upto``, in order."""
-        return _records(self._conn, after, upto)
+        try:
+            yield from _records(self._conn, after, upto)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
 
     def events(self, after: int = 0, upto: int | None = None) -> list[Event]:
         """Decoded events with ``after < seq <= upto``, in order (the fast path for replay)."""
-        return _decode_rows(self._conn, after, upto)
+        try:
+            return _decode_rows(self._conn, after, upto)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
 
     # ------------------------------------------------------------------ writing
 
@@ -326,23 +394,34 @@ class Ledger:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise LedgerError(f"cannot lock {self.path} for writing: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
         try:
-            tx = Transaction(conn, _read_head(conn))
+            try:
+                head = _read_head(conn)
+            except sqlite3.DatabaseError as exc:
+                raise damaged(self.path, exc) from None
+            tx = Transaction(conn, head)
+            if expected_head is not None and expected_head > tx.head.seq:
+                raise StaleHeadError(
+                    f"expected head {expected_head} is beyond the ledger's last event {tx.head.seq}: is this the "
+                    "ledger you read it from?", expected=expected_head,
+                )
             if expected_head is not None and tx.head.seq != expected_head and not retry:
-                if expected_head > tx.head.seq:
-                    raise StaleHeadError(
-                        f"expected head {expected_head} is beyond the ledger's last event {tx.head.seq}"
-                    )
-                since = [
-                    f"{r.seq} {r.type}" for r in _records(conn, expected_head, None)
-                ]
+                records = tuple(_records(conn, expected_head, None))
+                since = [f"{r.seq} {r.type}" for r in records]
                 shown = ", ".join(since[:5]) + (f" and {len(since) - 5} more" if len(since) > 5 else "")
                 raise StaleHeadError(
                     f"the ledger changed since event {expected_head}: {len(since)} event(s) were "
-                    f"appended ({shown}); review them, or repeat with --retry to re-check and append"
+                    f"appended ({shown}); review them, or repeat with --retry to re-check and append",
+                    expected=expected_head, since=records,
                 )
             yield tx
             conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise LedgerError(f"cannot write to {self.path} ({exc}); nothing was written") from None
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -365,7 +444,10 @@ class Ledger:
 
     def hash_at(self, seq: int) -> str | None:
         """The stored hash of event ``seq`` (``None`` when there is no such event)."""
-        return _hash_at(self._conn, seq)
+        try:
+            return _hash_at(self._conn, seq)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
 
     def cache_get(self, name: str) -> tuple[int, str, bytes] | None:
         """A cached projection blob with the (seq, key) it was stored under, if any."""
@@ -384,12 +466,15 @@ class Ledger:
     # ------------------------------------------------------------------ integrity
 
     def verify(self) -> VerifyReport:
-        """Recompute the whole chain and check the triggers are still in place."""
+        """Recompute the whole chain and check the triggers are still in place, unchanged."""
+        try:
+            return self._verify()
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
+
+    def _verify(self) -> VerifyReport:
         conn = self._conn
-        present = {
-            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        }
-        missing = tuple(name for name in _TRIGGERS if name not in present)
+        missing, altered = protection_problems(conn)
         prev = GENESIS_HASH
         expected_seq = 1
         count = 0
@@ -415,16 +500,20 @@ class Ledger:
                 return VerifyReport(
                     ok=False, events=_count(conn), head=_read_head(conn).hash,
                     trusted_upto=expected_seq - 1, first_bad_seq=expected_seq if rec.seq != expected_seq else rec.seq,
-                    problem=problem, missing_triggers=missing,
+                    problem=problem, missing_triggers=missing, altered_triggers=altered,
                 )
             prev = rec.hash
             expected_seq += 1
             count += 1
-        if missing:
+        if missing or altered:
+            parts = []
+            if missing:
+                parts.append("the append-only triggers were removed: " + ", ".join(missing))
+            if altered:
+                parts.append("the append-only triggers were changed: " + ", ".join(altered))
             return VerifyReport(
-                ok=False, events=count, head=prev, trusted_upto=count,
-                problem="the append-only triggers were removed: " + ", ".join(missing),
-                missing_triggers=missing,
+                ok=False, events=count, head=prev, trusted_upto=count, problem="; ".join(parts),
+                missing_triggers=missing, altered_triggers=altered,
             )
         return VerifyReport(ok=True, events=count, head=prev, trusted_upto=count)
 
@@ -532,9 +621,21 @@ def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None) -> list
     if upto is not None:
         sql += " AND seq <= ?"
         args.append(upto)
+    rows = conn.execute(sql + " ORDER BY seq", args).fetchall()
     try:
-        return decode_rows(conn.execute(sql + " ORDER BY seq", args).fetchall())
+        return decode_rows(rows)
     except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise LedgerError(
-            f"the ledger holds an event this goledger cannot read ({exc}); run `goledger verify`"
-        ) from None
+        raise _unreadable_event(conn, after, upto, exc) from None
+
+
+def _unreadable_event(conn: sqlite3.Connection, after: int, upto: int | None, exc: Exception) -> LedgerError:
+    """The refusal naming the first stored event this goledger cannot decode."""
+    for rec in _records(conn, after, upto):
+        try:
+            decode_event(rec.type, rec.schema_version, rec.payload)
+        except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as first:
+            return LedgerError(
+                f"event {rec.seq} ({rec.type}) cannot be read by this goledger: {first}; "
+                "`goledger verify --repair-report` shows which events can be trusted"
+            )
+    return LedgerError(f"the ledger holds an event this goledger cannot read ({exc}); run `goledger verify`")

@@ -1,0 +1,135 @@
+"""Events in a director's words, and what each one touches (DESIGN §8, concurrent desks).
+
+:func:`describe_event` turns an event into a short phrase (``"round 4 table 12: result
+white by default"``) for refusals and reports; :func:`subjects` names what an event is
+about — a table of a round, a player in a round, a player, the rules, a team — so that a
+command repeated with ``--retry`` can tell whether the events another desk appended since
+its expected head concern the same thing (a conflict) or something else (safe to append).
+
+>>> from goledger.ledger import events as ev
+>>> from goledger.ledger.values import Result
+>>> describe_event(ev.ResultRecorded(round=4, table=12, result=Result.WHITE, by_default=True))
+'round 4 table 12: result white by default'
+>>> sorted(subjects(ev.GamePaired(round=2, table=3, white="p0001", black="p0002")))
+[('player in round', 'p0001', 2), ('player in round', 'p0002', 2), ('table', 2, 3)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from goledger.ledger import events as ev
+
+__all__ = ["Subject", "describe_event", "describe_subject", "subjects"]
+
+Subject = tuple[Any, ...]
+"""``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
+``("team", id)`` or ``("rules",)``."""
+
+NameOf = Callable[[str], str]
+
+
+def _plain(player_id: str) -> str:
+    return player_id
+
+
+def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
+    """A short phrase for ``event``; ``name_of`` turns a player id into ``"p0007 Sato Ken"``."""
+    who = name_of or _plain
+    match event:
+        case ev.TournamentCreated(settings=s):
+            return f"tournament {s.name!r} created ({s.rounds} rounds)"
+        case ev.RulesChanged(changes=changes, from_round=from_round):
+            scope = "" if from_round is None else f" from round {from_round}"
+            return f"rules changed{scope}: {', '.join(sorted(changes))}"
+        case ev.PlayerRegistered(player_id=pid, surname=surname, first_name=first, rank=rank):
+            return f"{pid} {surname} {first}".rstrip() + f" registered ({rank})"
+        case ev.PlayerUpdated(player_id=pid, changes=changes):
+            return f"{who(pid)} updated: {', '.join(sorted(changes))}"
+        case ev.PlayerWithdrew(player_id=pid, from_round=r):
+            return f"{who(pid)} withdrew from round {r}"
+        case ev.PlayerReinstated(player_id=pid, from_round=r):
+            return f"{who(pid)} reinstated from round {r}"
+        case ev.ParticipationChanged(player_id=pid, round=r, participating=participating):
+            return f"{who(pid)} {'present' if participating else 'absent'} in round {r}"
+        case ev.ByeAssigned(player_id=pid, round=r):
+            return f"{who(pid)} has the bye in round {r}"
+        case ev.ByeRemoved(player_id=pid, round=r):
+            return f"bye of {who(pid)} in round {r} removed"
+        case ev.GamePaired(round=r, table=t, white=w, black=b):
+            return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired"
+        case ev.PairingRemoved(round=r, table=t):
+            return f"round {r} table {t}: unpaired"
+        case ev.ResultRecorded(round=r, table=t, result=result, by_default=by_default):
+            return f"round {r} table {t}: result {result.value}" + (" by default" if by_default else "")
+        case ev.ResultCorrected(round=r, table=t, result=result, by_default=by_default):
+            return f"round {r} table {t}: result corrected to {result.value}" + (" by default" if by_default else "")
+        case ev.TeamRegistered(team_id=tid, name=name):
+            return f"team {tid} {name} registered"
+        case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board):
+            return f"{who(pid)} on board {board} of team {tid}"
+        case ev.SourceImported(format=fmt, filename=filename):
+            return f"imported from {fmt} file {filename}"
+        case ev.Checkpoint(label=label, event_count=count):
+            return f"checkpoint {label!r} (vouches for events 1..{count})"
+    return event.type_name()
+
+
+def subjects(event: ev.Event) -> set[Subject]:
+    """What ``event`` is about (see :data:`Subject`); provenance events touch nothing."""
+    match event:
+        case ev.GamePaired(round=r, table=t, white=w, black=b):
+            return {("table", r, t), ("player in round", w, r), ("player in round", b, r)}
+        case ev.PairingRemoved(round=r, table=t) | ev.ResultRecorded(round=r, table=t) | ev.ResultCorrected(
+            round=r, table=t
+        ):
+            return {("table", r, t)}
+        case ev.ByeAssigned(player_id=pid, round=r) | ev.ByeRemoved(player_id=pid, round=r):
+            return {("player in round", pid, r)}
+        case ev.ParticipationChanged(player_id=pid, round=r):
+            return {("player in round", pid, r)}
+        case ev.PlayerRegistered(player_id=pid) | ev.PlayerUpdated(player_id=pid):
+            return {("player", pid)}
+        case ev.PlayerWithdrew(player_id=pid) | ev.PlayerReinstated(player_id=pid):
+            return {("player", pid)}
+        case ev.TournamentCreated() | ev.RulesChanged():
+            return {("rules",)}
+        case ev.TeamRegistered(team_id=tid) | ev.TeamMemberAssigned(team_id=tid):
+            return {("team", tid)}
+    return set()
+
+
+def describe_subject(subject: Subject, name_of: NameOf | None = None) -> str:
+    """``("table", 4, 12)`` → ``"round 4 table 12"``."""
+    who = name_of or _plain
+    kind = subject[0]
+    if kind == "table":
+        return f"round {subject[1]} table {subject[2]}"
+    if kind == "player in round":
+        return f"{who(subject[1])} in round {subject[2]}"
+    if kind == "player":
+        return who(subject[1])
+    if kind == "team":
+        return f"team {subject[1]}"
+    return "the tournament rules"
+
+
+def names_from(players: Mapping[str, Any]) -> NameOf:
+    """A ``name_of`` for a state's ``players`` mapping (unknown ids stay ids)."""
+
+    def name_of(player_id: str) -> str:
+        p = players.get(player_id)
+        return f"{player_id} {p.full_name}" if p is not None else player_id
+
+    return name_of
+
+
+def all_subjects(events: Iterable[ev.Event]) -> set[Subject]:
+    out: set[Subject] = set()
+    for event in events:
+        out |= subjects(event)
+    return out
+
+
+__all__ += ["all_subjects", "names_from"]
