@@ -2,7 +2,7 @@
 ``../shared``): OpenGotha XML saves, and names of any length in any script.
 
 >>> data = opengotha_xml(5, 2, seed=1)
->>> data.startswith(b'<?xml version="1.0" encoding="UTF-8"'), data.count(b"<Player "), data.count(b"<ByePlayer ")
+>>> data.startswith(b"<?xml version='1.0' encoding='UTF-8'"), data.count(b"<Player "), data.count(b"<ByePlayer ")
 (True, 5, 2)
 >>> len(long_name(random.Random(1), 200)) == 200
 True
@@ -20,8 +20,16 @@ __all__ = ["SCRIPTS", "long_name", "opengotha_xml"]
 SCRIPTS: Final = {
     "latin": "abcdefghijklmnopqrstuvwxyzàéèçñøåäöüßœ",
     "turkish": "İıŞşĞğÇçÖöÜü" + "abcdefghijklmnoprstuvyz",
-    "cjk": "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
-    "hangul": "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변염여추도소석선설마길연위표명기반라왕금옥육인맹제모탁국어은편",
+    "cjk": (
+        "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡"
+        "余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯"
+        "龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+    ),
+    "hangul": (
+        "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민"
+        "진지엄채원천방공현함변염여추도소석선설마길연위표명기반라왕금옥육인맹제모탁국어은"
+        "편"
+    ),
     "hebrew": "אבגדהוזחטיכלמנסעפצקרשת",
     "arabic": "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
     "cyrillic": "абвгдежзийклмнопрстуфхцчшщыэюяАБВГДЕЖЗИКЛМНОПРСТУФХ",

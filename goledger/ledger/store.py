@@ -323,7 +323,16 @@ class Ledger:
                 conn.close()
                 raise damaged(target, exc) from None
             if missing or altered:
+                # the error path may afford a full check: name an altered event when there is one
+                try:
+                    report = cls(target, conn)._verify()
+                except sqlite3.DatabaseError as exc:
+                    conn.close()
+                    raise damaged(target, exc) from None
                 conn.close()
+                if report.first_bad_seq is not None:
+                    trusted = f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""
+                    raise LedgerError(report.problem + trusted)
                 parts = [f"{', '.join(missing)} removed"] if missing else []
                 parts += [f"{', '.join(altered)} changed"] if altered else []
                 noun = "trigger" if len(missing) + len(altered) == 1 else "triggers"
