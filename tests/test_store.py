@@ -226,3 +226,26 @@ def test_sigkill_during_bulk_append_leaves_all_or_nothing(tmp_path: Path, attemp
         count = led.head().seq
     assert report.ok, report.problem
     assert count in (3, 20003)
+
+
+def test_new_ledger_tables_are_laid_out_as_sqlite_utils_lays_them_out(tmp_path: Path) -> None:
+    """The store writes its tables' DDL itself (importing sqlite-utils costs more than an
+    import); it must stay exactly what sqlite-utils would create (DESIGN §4)."""
+    sqlite_utils = pytest.importorskip("sqlite_utils")
+    Ledger.create(tmp_path / "ours.db").close()
+    theirs = sqlite_utils.Database(tmp_path / "theirs.db")
+    theirs.create_table("meta", {"key": str, "value": str}, pk="key", not_null={"value"}, strict=True)
+    theirs.create_table(
+        "events",
+        {"seq": int, "type": str, "schema_version": int, "payload": str, "recorded_at": str, "actor": str,
+         "reason": str, "prev_hash": str, "hash": str},
+        pk="seq",
+        not_null={"type", "schema_version", "payload", "recorded_at", "actor", "reason", "prev_hash", "hash"},
+        strict=True,
+    )
+    theirs.create_table("projection_cache", {"name": str, "seq": int, "head": str, "data": bytes}, pk="name",
+                        not_null={"seq", "head", "data"}, strict=True)
+    query = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+    ours = sqlite3.connect(tmp_path / "ours.db")
+    assert ours.execute(query).fetchall() == theirs.conn.execute(query).fetchall()
+    ours.close()

@@ -54,6 +54,23 @@ STORE_SCHEMA_VERSION: Final = 1
 HASH_ALGORITHM: Final = "sha256-chain-v1"
 GENESIS_HASH: Final = "0" * 64
 
+_TABLES: Final = {
+    "meta": 'CREATE TABLE "meta" (\n   "key" TEXT PRIMARY KEY,\n   "value" TEXT NOT NULL\n) STRICT',
+    "events": (
+        'CREATE TABLE "events" (\n   "seq" INTEGER PRIMARY KEY,\n   "type" TEXT NOT NULL,\n'
+        '   "schema_version" INTEGER NOT NULL,\n   "payload" TEXT NOT NULL,\n   "recorded_at" TEXT NOT NULL,\n'
+        '   "actor" TEXT NOT NULL,\n   "reason" TEXT NOT NULL,\n   "prev_hash" TEXT NOT NULL,\n'
+        '   "hash" TEXT NOT NULL\n) STRICT'
+    ),
+    "projection_cache": (
+        'CREATE TABLE "projection_cache" (\n   "name" TEXT PRIMARY KEY,\n   "seq" INTEGER NOT NULL,\n'
+        '   "head" TEXT NOT NULL,\n   "data" BLOB NOT NULL\n) STRICT'
+    ),
+}
+"""The tables of a new ledger, in the exact DDL sqlite-utils writes for them (DESIGN §4;
+``tests/test_store.py`` checks the two agree). Written directly because importing
+sqlite-utils costs more than everything else an import does."""
+
 _TRIGGERS: Final = {
     "events_append_only_update": (
         "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN "
@@ -220,38 +237,12 @@ class Ledger:
             raise LedgerError(f"{target} already exists; a new ledger needs a new file")
         if not target.parent.exists():
             raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
-        import sqlite_utils  # only needed to lay out a new file
-
         conn = _connect(target)
         try:
             conn.execute("PRAGMA journal_mode = WAL")
-            db = sqlite_utils.Database(conn)
             conn.execute("BEGIN IMMEDIATE")
-            db.create_table("meta", {"key": str, "value": str}, pk="key", not_null={"value"}, strict=True)
-            db.create_table(
-                "events",
-                {
-                    "seq": int,
-                    "type": str,
-                    "schema_version": int,
-                    "payload": str,
-                    "recorded_at": str,
-                    "actor": str,
-                    "reason": str,
-                    "prev_hash": str,
-                    "hash": str,
-                },
-                pk="seq",
-                not_null={"type", "schema_version", "payload", "recorded_at", "actor", "reason", "prev_hash", "hash"},
-                strict=True,
-            )
-            db.create_table(
-                "projection_cache",
-                {"name": str, "seq": int, "head": str, "data": bytes},
-                pk="name",
-                not_null={"seq", "head", "data"},
-                strict=True,
-            )
+            for sql in _TABLES.values():
+                conn.execute(sql)
             conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [

@@ -211,6 +211,8 @@ def format_points(value: int | Fraction, scale: int = 1) -> str:
     >>> format_points(Fraction(1, 3))
     '1/3'
     """
+    if type(value) is int and scale in (1, 2, 4):
+        return _format_quarters(value * (4 // scale))
     frac = Fraction(value) / scale
     sign = "-" if frac < 0 else ""
     frac = abs(frac)
@@ -221,6 +223,20 @@ def format_points(value: int | Fraction, scale: int = 1) -> str:
     if whole == 0 and glyph:
         return f"{sign}{glyph}"
     return f"{sign}{int(whole)}{glyph}"
+
+
+_QUARTER_GLYPHS: Final = ("", "¼", "½", "¾")
+
+
+def _format_quarters(quarters: int) -> str:
+    """:func:`format_points` of ``quarters / 4`` in integer arithmetic (the common case:
+    standings print thousands of them)."""
+    sign = "-" if quarters < 0 else ""
+    whole, rest = divmod(abs(quarters), 4)
+    glyph = _QUARTER_GLYPHS[rest]
+    if whole == 0 and glyph:
+        return f"{sign}{glyph}"
+    return f"{sign}{whole}{glyph}"
 
 
 def parse_points2(text: str) -> int:

@@ -100,17 +100,27 @@ def counted(ctx: ScoringContext, player_id: str, round_: int) -> bool:
 def head_to_head(ctx: ScoringContext, group: Sequence[str]) -> dict[str, dict[str, int]]:
     """Net balance of each member against each other member (+1 per win, −1 per loss)."""
     members = set(group)
+    table, r = ctx.table, ctx.round
+    by_default_counts = ctx.policy.dc_by_default
+    scored = ctx.policy.dc_results == "scored"
+    decisive = (Result.WHITE, Result.BLACK)
     net: dict[str, dict[str, int]] = {}
     for pid in group:
         row: dict[str, int] = {}
-        opp, res2 = ctx.table.opp[pid], ctx.table.res2[pid]
-        for i in range(ctx.round):
+        opp = table.opp[pid]
+        for i in range(r):
             o = opp[i]
-            if o is None or o not in members or not counted(ctx, pid, i + 1):
+            if o is None or o not in members:
                 continue
-            mine, theirs = res2[i], ctx.table.res2[o][i]
-            delta = (mine > theirs) - (mine < theirs)
-            row[o] = row.get(o, 0) + delta
+            g = table.game[pid][i]
+            # counted(): a known result, by default only under dc_by_default, decisive
+            # unless dc_results is "scored".
+            if g.result is Result.UNKNOWN or (g.by_default and not by_default_counts):
+                continue
+            if not scored and g.result not in decisive:
+                continue
+            mine, theirs = table.res2[pid][i], table.res2[o][i]
+            row[o] = row.get(o, 0) + (mine > theirs) - (mine < theirs)
         net[pid] = row
     return net
 

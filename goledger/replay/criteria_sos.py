@@ -71,19 +71,25 @@ def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:
     def build() -> dict[str, list[int]]:
         values = opponent_values(ctx, family)
         handicap = family != "nbw" and ctx.policy.sos_handicap_correction
+        r = ctx.round
+        table = ctx.table
         out: dict[str, list[int]] = {}
+        value_of = values.__getitem__
         for pid in ctx.all_players:
-            opp, hd = ctx.table.opp[pid], ctx.table.hd[pid]
-            own = None
-            row = []
-            for i in range(ctx.round):
-                o = opp[i]
-                if o is not None:
-                    row.append(values[o] + 2 * hd[i] if handicap else values[o])
-                else:
-                    if own is None:
-                        own = _unplayed_value(ctx, family, pid)
-                    row.append(own)
+            opp = table.opp[pid]
+            if len(opp) > r:
+                opp = opp[:r]
+            try:
+                row = list(map(value_of, opp))
+            except KeyError:  # a round without an opponent (None)
+                own = _unplayed_value(ctx, family, pid)
+                row = [own if o is None else values[o] for o in opp]
+            if handicap:
+                hd = table.hd[pid]
+                if any(hd):
+                    for i, o in enumerate(opp):
+                        if o is not None and hd[i]:
+                            row[i] += 2 * hd[i]
             out[pid] = row
         return out
 
@@ -152,15 +158,17 @@ def _sosos(family: str):
         sos = ctx.value(sos_name)
         per_round_unplayed = family == "mms" and ctx.policy.sosos_unplayed == "start-score-times-round"
         out = {}
+        r = ctx.round
+        sos_of = sos.__getitem__
         for pid in ctx.all_players:
-            total = 0
             opp = ctx.table.opp[pid]
-            for i in range(ctx.round):
-                o = opp[i]
-                if o is not None:
-                    total += sos[o]
-                elif per_round_unplayed:
-                    total += 2 * ctx.smms[pid] * ctx.round
+            if len(opp) > r:
+                opp = opp[:r]
+            try:
+                total = sum(map(sos_of, opp))
+            except KeyError:  # a round without an opponent (None)
+                unplayed = 2 * ctx.smms[pid] * r if per_round_unplayed else 0
+                total = sum(unplayed if o is None else sos[o] for o in opp)
             out[pid] = total
         return out
 

@@ -139,17 +139,18 @@ def walraet_dc(
     {'C': 0, 'A': 1, 'B': 2}
     """
     members = set(group)
-
-    def beats(a: str, b: str) -> bool:
-        v = net.get(a, {}).get(b, 0)
-        return v == 1 if net_one_edge else v > 0
-
-    edges = {a: [b for b in net.get(a, {}) if b in members and beats(a, b)] for a in group}
-    comp = strongly_connected(group, edges)
+    edges: dict[str, list[str]] = {}
+    for a in group:
+        row = net.get(a)
+        if row:
+            targets = [b for b, v in row.items() if (v == 1 if net_one_edge else v > 0) and b in members]
+            if targets:
+                edges[a] = targets
+    comp = _components(group, edges)
     # Edges between components (a cycle's node inherits its members' external wins).
     out_edges: dict[int, set[int]] = {c: set() for c in comp.values()}
-    for a in group:
-        for b in edges[a]:
+    for a, targets in edges.items():
+        for b in targets:
             if comp[a] != comp[b]:
                 out_edges[comp[a]].add(comp[b])
     # Bottom-up: the "available" players are those whose node beats no remaining node; a
@@ -183,6 +184,46 @@ def walraet_dc(
                         for q in members_of[winner]:
                             heapq.heappush(heap, (-secondary[q], order[q], q))
     return places_from_classes(classes)
+
+
+def _components(group: Sequence[str], edges: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """Player → victory-cycle component number. A player who beats no one or whom no one
+    beats inside the group cannot be on a cycle: such players are trimmed away repeatedly
+    (O(n + e)) and Tarjan's algorithm runs on what is left, usually a small core."""
+    out_degree = {a: len(t) for a, t in edges.items()}
+    beaten_by: dict[str, list[str]] = {}
+    for a, targets in edges.items():
+        for b in targets:
+            beaten_by.setdefault(b, []).append(a)
+    in_degree = {b: len(w) for b, w in beaten_by.items()}
+    trimmed: set[str] = set()
+    todo = [a for a in group if not out_degree.get(a) or not in_degree.get(a)]
+    while todo:
+        a = todo.pop()
+        if a in trimmed:
+            continue
+        trimmed.add(a)
+        for w in beaten_by.get(a, ()):
+            if w not in trimmed:
+                out_degree[w] -= 1
+                if out_degree[w] == 0:
+                    todo.append(w)
+        for b in edges.get(a, ()):
+            if b not in trimmed:
+                in_degree[b] -= 1
+                if in_degree[b] == 0:
+                    todo.append(b)
+    comp: dict[str, int] = {}
+    if len(trimmed) < len(group):
+        core = [a for a in group if a not in trimmed]
+        core_edges = {a: [b for b in edges[a] if b not in trimmed] for a in core}
+        comp = strongly_connected(core, core_edges)
+    number = max(comp.values(), default=-1) + 1
+    for a in group:
+        if a not in comp:
+            comp[a] = number
+            number += 1
+    return comp
 
 
 def egf_dc(

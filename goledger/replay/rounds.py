@@ -109,6 +109,9 @@ class RoundTable:
     def _fill_rounds(self) -> None:
         state, size = self.state, self.size
         jigo2 = self.policy.jigo2
+        points = {result: result.points2() for result in Result}
+        points[Result.JIGO] = (jigo2, jigo2)
+        status_of, game_of, opp_of, res_of, hd_of = self.status, self.game, self.opp, self.res2, self.hd
         for pid, player in state.players.items():
             status: list[RoundStatus] = ["not-assigned"] * size
             for r in player.absences:
@@ -117,34 +120,39 @@ class RoundTable:
             if player.withdrawn_from is not None:
                 for r in range(max(player.withdrawn_from, 1), size + 1):
                     status[r - 1] = "withdrawn"
-            self.status[pid] = status
-            self.game[pid] = [None] * size
-            self.opp[pid] = [None] * size
-            self.res2[pid] = [0] * size
-            self.hd[pid] = [0] * size
+            status_of[pid] = status
+            game_of[pid] = [None] * size
+            opp_of[pid] = [None] * size
+            res_of[pid] = [0] * size
+            hd_of[pid] = [0] * size
         for r in range(1, size + 1):
             i = r - 1
             for pid in self.bye_players(r):
-                if pid in self.status:
-                    self.status[pid][i] = "bye"
+                if pid in status_of:
+                    status_of[pid][i] = "bye"
             tables = state.games.get(r)
             if not tables:
                 continue
+            # The first game of a player in a round (in table order) counts; an unknown
+            # player's side is skipped.
             for table in sorted(tables):
                 g = tables[table]
                 w, b = g.white, g.black
-                pw, pb = g.result.points2()
-                if g.result is Result.JIGO:
-                    pw = pb = jigo2
-                for pid, other, points, hd in ((w, b, pw, g.handicap), (b, w, pb, -g.handicap)):
-                    games = self.game.get(pid)
-                    if games is None or games[i] is not None:
-                        continue  # unknown player or a second game in the round: the first counts
+                pw, pb = points[g.result]
+                games = game_of.get(w)
+                if games is not None and games[i] is None:
                     games[i] = g
-                    self.status[pid][i] = "paired"
-                    self.opp[pid][i] = other
-                    self.res2[pid][i] = points
-                    self.hd[pid][i] = hd
+                    status_of[w][i] = "paired"
+                    opp_of[w][i] = b
+                    res_of[w][i] = pw
+                    hd_of[w][i] = g.handicap
+                games = game_of.get(b)
+                if games is not None and games[i] is None:
+                    games[i] = g
+                    status_of[b][i] = "paired"
+                    opp_of[b][i] = w
+                    res_of[b][i] = pb
+                    hd_of[b][i] = -g.handicap
 
     def _listed(self) -> tuple[str, ...]:
         """Every player, or under ``listed_players="implied"`` those with a game or a bye in

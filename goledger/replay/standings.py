@@ -225,18 +225,23 @@ def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
     columns = [ctx.value(name) for name in names]
     players = state.players
     tie = tie_key(ctx)
-
-    def key(pid: str) -> tuple[Any, ...]:
-        return (*(-col[pid] for col in columns), *tie(pid))
-
-    order = sorted(ctx.players, key=key)
+    listed = ctx.players
+    # One flat tuple per player (negated values, tie key, listed position), built column by
+    # column and sorted once: the order of sorting on (values…, tie key), stable.
+    count = len(listed)
+    negated = [[-col[pid] for pid in listed] for col in columns]
+    order = sorted(range(count), key=list(zip(*negated, [tie(pid) for pid in listed], strict=True)).__getitem__)
+    values_of = list(zip(*([col[pid] for pid in listed] for col in columns), strict=True)) if columns else (
+        [()] * count)
     rows: list[StandingRow] = []
     previous: tuple[int, ...] | None = None
     place = 0
-    for index, pid in enumerate(order, start=1):
-        values = tuple(col[pid] for col in columns)
-        if values != previous or ctx.policy.place_sharing == "none":
-            place = index
+    share = ctx.policy.place_sharing != "none"
+    for position, index in enumerate(order, start=1):
+        pid = listed[index]
+        values = values_of[index]
+        if values != previous or not share:
+            place = position
             previous = values
         p = players[pid]
         rows.append(
