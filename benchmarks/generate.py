@@ -1,24 +1,30 @@
 """Generate realistic tournaments of any size, from a seed, as goledger events.
 
-A congress-like McMahon: bar and floor, a rank spread like the European Go Congress, about 5 %
-announced absences, a withdrawal or two, a bye whenever the count is odd, about 1 % forfeits,
-a few jigo, handicap games in the lower groups, and a few corrected results. Pairings are a
-plain McMahon pairing (neighbours in score order, no repeats), good enough to give realistic
-score groups and tie-breaks.
+A congress-like McMahon: bar 4d and floor 20k, a rank spread like the European Go Congress
+(about 15 % dan players, most between 1k and 15k, a tail to 25k), about 5 % announced
+absences (one round each), a withdrawal or two, a bye whenever the count is odd (never twice
+to one player while others have none), about 1 % forfeits, a few jigo, handicap games
+between distant ranks in the lower groups, and a few corrections recorded after the round
+(a wrong winner entered, or a forfeit flag set or cleared). Pairings are a plain McMahon
+pairing (neighbours in score order, no repeats), good enough to give realistic score groups,
+large ties on the main score and realistic tie-breaks.
 
-Library: ``generate_events(players, rounds, seed) -> list[Event]``.
+Library: ``generate_events(players, rounds, seed) -> list[Event]``; ``write_ledger(events,
+path)``; ``write_opengotha(ledger, path)``.
+
 Command line::
 
     python benchmarks/generate.py --players 1500 --rounds 12 --seed 1 --db out.db [--xml out.xml]
 
-``--xml`` also writes the tournament as an OpenGotha XML save (through goledger's exporter).
+``--xml`` also writes the tournament as an OpenGotha XML save through goledger's exporter
+(``goledger.formats.opengotha.export_opengotha``) and prints the exporter's report (an
+OpenGotha file keeps the final results, not the corrections' history).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 
 from goledger.ledger import events as ev
@@ -99,6 +105,7 @@ def generate_events(players: int, rounds: int, seed: int = 1) -> list[ev.Event]:
         for pid in absent[r]:
             score2[pid] += 1
         table = 0
+        games: list[tuple[int, str, str, Result, bool]] = []
         while order:
             a = order.pop(0)
             b = next((p for p in order[:40] if frozenset((a, p)) not in played), order[0])
@@ -120,9 +127,20 @@ def generate_events(players: int, rounds: int, seed: int = 1) -> list[ev.Event]:
             score2[white] += w2
             score2[black] += b2
             out.append(ev.ResultRecorded(round=r, table=table, result=result, by_default=by_default))
-            if rng.random() < 0.002:
-                out.append(ev.ResultCorrected(round=r, table=table, result=result, by_default=not by_default,
-                                              reason="forfeit status corrected by the referee"))
+            games.append((table, white, black, result, by_default))
+        # A few corrections once the round is in: a wrong winner entered, or a forfeit flag.
+        for table, white, black, result, by_default in games:
+            if rng.random() >= 0.003:
+                continue
+            if result in (Result.WHITE, Result.BLACK) and rng.random() < 0.5:
+                fixed, flag, why = result.flipped(), by_default, "wrong winner entered at the results desk"
+            else:
+                fixed, flag, why = result, not by_default, "forfeit status corrected by the referee"
+            old_w, old_b = result.points2()
+            new_w, new_b = fixed.points2()
+            score2[white] += new_w - old_w
+            score2[black] += new_b - old_b
+            out.append(ev.ResultCorrected(round=r, table=table, result=fixed, by_default=flag, reason=why))
     return out
 
 
@@ -133,25 +151,29 @@ def write_ledger(events: list[ev.Event], path: Path, batch: int = 5000) -> None:
             ledger.append(events[i : i + batch], actor="generator")
 
 
+def write_opengotha(ledger: Path, path: Path) -> str:
+    """Export a ledger as an OpenGotha XML save; returns the exporter's report, rendered."""
+    from goledger.formats.opengotha import export_opengotha
+
+    outcome = export_opengotha(ledger, path)
+    return outcome.report.render(limit=10)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=1500)
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", type=Path, required=True)
-    parser.add_argument("--xml", type=Path)
+    parser.add_argument("--db", type=Path, required=True, help="the ledger to create (must not exist)")
+    parser.add_argument("--xml", type=Path, help="also write the tournament as an OpenGotha XML save")
     args = parser.parse_args(argv)
     events = generate_events(args.players, args.rounds, args.seed)
     write_ledger(events, args.db)
     print(f"{args.db}: {len(events)} events ({args.players} players × {args.rounds} rounds, seed {args.seed})")
     if args.xml:
-        try:
-            from goledger.formats.opengotha import export_opengotha  # type: ignore[attr-defined]
-        except ImportError:
-            print("OpenGotha export not available in this checkout", file=sys.stderr)
-            return 1
-        export_opengotha(args.db, args.xml)
+        report = write_opengotha(args.db, args.xml)
         print(f"{args.xml}: OpenGotha XML")
+        print(report)
     return 0
 
 

@@ -836,10 +836,11 @@ def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
         report = ledger.verify()
         if report.ok:
             from goledger.replay.snapshots import check_snapshot
+            from goledger.replay.standings_cache import check_cached_standings
 
-            note = check_snapshot(ledger)
-            if note:
-                report = msgspec.structs.replace(report, notes=(*report.notes, note))
+            for note in (check_snapshot(ledger), check_cached_standings(ledger)):
+                if note:
+                    report = msgspec.structs.replace(report, notes=(*report.notes, note))
         if wanted is None:
             return report
         found = next((r for r in ledger.records(upto=report.trusted_upto) if r.hash.startswith(wanted)), None)

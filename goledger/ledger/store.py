@@ -453,9 +453,21 @@ class Ledger:
         """A cached projection blob with the (seq, key) it was stored under, if any."""
         return _cache_get(self._conn, name)
 
-    def cache_put(self, name: str, seq: int, key: str, data: bytes) -> None:
-        """Store a projection blob. Caches are never trusted: readers check ``key``."""
-        _cache_put(self._conn, name, seq, key, data)
+    def cache_put(self, name: str, seq: int, key: str, data: bytes, *, stale_prefix: str = "") -> None:
+        """Store a projection blob. Caches are never trusted: readers check ``key``. With
+        ``stale_prefix``, cached blobs whose name starts with it and that were stored at
+        another sequence number are dropped first (they can never be used again)."""
+        _cache_put(self._conn, name, seq, key, data, stale_prefix)
+
+    def cache_names(self, prefix: str) -> list[str]:
+        """Names of the cached projections starting with ``prefix``."""
+        try:
+            rows = self._conn.execute(
+                "SELECT name FROM projection_cache WHERE substr(name, 1, ?) = ? ORDER BY name", (len(prefix), prefix)
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [row[0] for row in rows]
 
     def cache_clear(self) -> None:
         try:
@@ -587,10 +599,15 @@ def _cache_get(conn: sqlite3.Connection, name: str) -> tuple[int, str, bytes] | 
     return (row[0], row[1], row[2]) if row else None
 
 
-def _cache_put(conn: sqlite3.Connection, name: str, seq: int, key: str, data: bytes) -> None:
+def _cache_put(conn: sqlite3.Connection, name: str, seq: int, key: str, data: bytes, stale_prefix: str = "") -> None:
     """Write a cache row without waiting on a busy file: a missed cache write costs nothing."""
     conn.execute("PRAGMA busy_timeout = 50")
     try:
+        if stale_prefix:
+            conn.execute(
+                "DELETE FROM projection_cache WHERE substr(name, 1, ?) = ? AND seq != ?",
+                (len(stale_prefix), stale_prefix, seq),
+            )
         conn.execute(
             "INSERT OR REPLACE INTO projection_cache (name, seq, head, data) VALUES (?, ?, ?, ?)",
             (name, seq, key, data),

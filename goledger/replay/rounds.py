@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, Result
+from goledger.replay.nogc import nogc
 from goledger.replay.policy import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
@@ -237,6 +238,7 @@ def table_size(state: TournamentState, round_: int) -> int:
     return max(round_, state.rounds, max(state.games, default=0), max(state.byes, default=0))
 
 
+@nogc
 def round_table(state: TournamentState, policy: Policy, settings: TournamentSettings, round_: int) -> RoundTable:
     """The (cached) table of ``state`` under ``policy`` covering at least ``round_`` rounds;
     ``settings`` are those in force for the standings round (bar, floor, zero, and the

@@ -26,6 +26,7 @@ from typing import Final
 import msgspec
 
 from goledger.ledger.store import Ledger, Transaction
+from goledger.replay.nogc import nogc
 from goledger.replay.state import TournamentState, apply, fold
 
 __all__ = ["SNAPSHOT_EVERY", "cached_state", "check_snapshot", "fingerprint"]
@@ -64,6 +65,7 @@ def _load(source: Ledger | Transaction) -> tuple[int, TournamentState] | None:
     return (seq, state) if state.seq == seq else None
 
 
+@nogc
 def cached_state(source: Ledger | Transaction, upto: int | None = None) -> TournamentState:
     """The state after event ``upto`` (default: the head), from the snapshot when it lies at
     or before ``upto``, plus the events after it."""

@@ -24,6 +24,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.replay.criteria import get_criterion
+from goledger.replay.nogc import nogc
 from goledger.replay.policy import Policy, get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.state import TournamentState
@@ -195,6 +196,7 @@ def tie_key(ctx: ScoringContext) -> TieKey:
     return build(ctx)
 
 
+@nogc
 def standings(
     state: TournamentState,
     round: int | None = None,  # noqa: A002 - the CLI option is --round
@@ -214,6 +216,7 @@ def standings(
     return rank_players(ctx, names)
 
 
+@nogc
 def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
     """Order the listed players of a context on ``names`` and give places."""
     state = ctx.state

@@ -29,6 +29,7 @@ import msgspec
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
+from goledger.replay.nogc import nogc
 
 __all__ = [
     "ByeDetails",
@@ -207,6 +208,7 @@ class TournamentState(msgspec.Struct, kw_only=True):
 # --------------------------------------------------------------------------- folding
 
 
+@nogc
 def fold(
     events: Iterable[ev.Event], *, start: TournamentState | None = None, first_seq: int | None = None
 ) -> TournamentState:

@@ -39,7 +39,16 @@ def standings(
     policy: str | None = None,
     criteria: Sequence[str] | None = None,
 ) -> Standings:
-    """Standings after ``round`` as of event ``as_of`` under ``policy`` with ``criteria``."""
+    """Standings after ``round`` as of event ``as_of`` under ``policy`` with ``criteria``.
+
+    At the head (no ``as_of``) they come from the ledger's standings cache when it holds them
+    for this head (:mod:`goledger.replay.standings_cache`), else they are computed and cached.
+    """
+    if as_of is None:
+        from goledger.replay.standings_cache import cached_standings
+
+        with Ledger.open(db) as ledger:
+            return cached_standings(ledger, round, policy, criteria)
     return compute_standings(state_as_of(db, as_of), round, policy, criteria)
 
 

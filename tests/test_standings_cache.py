@@ -1,0 +1,120 @@
+"""The standings cache is never trusted: cached and freshly computed standings agree after
+random event sequences, a wrong entry is found by ``verify`` and dropped, and an entry of
+another head or other code is ignored (DESIGN §4; performance issue 9, item 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from goledger.errors import GoledgerError
+from goledger.ledger import events as ev
+from goledger.ledger.commands import verify
+from goledger.ledger.store import Ledger
+from goledger.ledger.values import Result
+from goledger.replay import standings_cache
+from goledger.replay.standings import standings
+from goledger.replay.state import fold
+from goledger.replay.views import standings as standings_view
+
+from .test_snapshots import START, event
+
+REQUESTS = [
+    (None, None, None),
+    (2, None, None),
+    (4, "egf", ["MMS", "SOSM"]),
+    (3, "opengotha", ["NBW", "DC", "SOSW", "SOSOSW"]),
+    (None, None, ["MMS", "SDC", "SODOSM"]),
+    (9, None, None),  # outside the tournament's rounds: refused, never cached
+]
+
+
+def fresh(path: Path, round_: int | None, policy: str | None, criteria: list[str] | None) -> bytes | str:
+    with Ledger.open(path) as ledger:
+        state = fold(ledger.events())
+    try:
+        return msgspec.msgpack.encode(standings(state, round_, policy, criteria))
+    except GoledgerError as exc:
+        return exc.message
+
+
+def through_cache(path: Path, round_: int | None, policy: str | None, criteria: list[str] | None) -> bytes | str:
+    try:
+        return msgspec.msgpack.encode(standings_view(path, round_, None, policy, criteria))
+    except GoledgerError as exc:
+        return exc.message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batches=st.lists(st.lists(event, max_size=10), min_size=1, max_size=5),
+       asked=st.lists(st.sampled_from(REQUESTS), min_size=1, max_size=4))
+def test_cached_standings_equal_fresh_standings(tmp_path_factory: pytest.TempPathFactory,
+                                                batches: list[list[ev.Event]],
+                                                asked: list[tuple[int | None, str | None, list[str] | None]]) -> None:
+    path = tmp_path_factory.mktemp("standings") / "t.db"
+    with Ledger.create(path) as ledger:
+        ledger.append(START)
+    for batch in batches:
+        with Ledger.open(path) as ledger:
+            ledger.append(batch)
+        for request in asked:
+            expected = fresh(path, *request)
+            assert through_cache(path, *request) == expected  # computed (and stored) …
+            assert through_cache(path, *request) == expected  # … then read back
+        with Ledger.open(path) as ledger:
+            stored = ledger.cache_names(standings_cache.PREFIX)
+            head = ledger.head().seq
+            assert all(ledger.cache_get(name)[0] == head for name in stored)  # type: ignore[index]
+    assert verify(path).notes == ()
+
+
+def _cached(tmp_path: Path) -> tuple[Path, str]:
+    path = tmp_path / "t.db"
+    with Ledger.create(path) as ledger:
+        ledger.append(START)
+        ledger.append([ev.GamePaired(round=1, table=1, white="p0001", black="p0002"),
+                       ev.ResultRecorded(round=1, table=1, result=Result.WHITE)])
+    standings_view(path, 1)
+    name = standings_cache.entry_name(1, None, None)
+    with Ledger.open(path) as ledger:
+        assert ledger.cache_get(name) is not None
+    return path, name
+
+
+def test_a_wrong_entry_is_found_by_verify_and_dropped(tmp_path: Path, cli) -> None:
+    path, name = _cached(tmp_path)
+    with Ledger.open(path) as ledger:
+        seq, key, data = ledger.cache_get(name)  # type: ignore[misc]
+        wrong = msgspec.msgpack.decode(data, type=standings_cache.Standings)
+        wrong.rows[0].values["MMS"] += 2
+        ledger.cache_put(name, seq, key, msgspec.msgpack.encode(wrong))
+    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"]  # it is a cache
+    res = cli("verify", "--db", path)
+    assert res.code == 0 and "differed from a fresh computation and were dropped" in res.out
+    with Ledger.open(path) as ledger:
+        assert ledger.cache_names(standings_cache.PREFIX) == []
+    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2
+
+
+def test_an_entry_of_another_head_or_other_code_is_ignored(tmp_path: Path) -> None:
+    path, name = _cached(tmp_path)
+    with Ledger.open(path) as ledger:
+        seq, key, data = ledger.cache_get(name)  # type: ignore[misc]
+        wrong = msgspec.msgpack.decode(data, type=standings_cache.Standings)
+        wrong.rows[0].values["MMS"] += 2
+        bad = msgspec.msgpack.encode(wrong)
+        fingerprint, head_hash = key.split(":")
+        for stale_key in (f"{fingerprint}:{'0' * 64}", f"{'f' * 32}:{head_hash}"):
+            ledger.cache_put(name, seq, stale_key, bad)
+            assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2
+        ledger.cache_put(name, seq, key, b"garbage")
+        assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2
+        ledger.append([ev.PlayerUpdated(player_id="p0003", changes={"club": "x"})])
+    standings_view(path, 1)  # a new head: the old entries are dropped when the new one is stored
+    with Ledger.open(path) as ledger:
+        assert [ledger.cache_get(n)[0] for n in ledger.cache_names(standings_cache.PREFIX)] == [  # type: ignore[index]
+            ledger.head().seq]
