@@ -1,8 +1,10 @@
 """Turning a reader's events into a new ledger file — all or nothing.
 
-Every importer ends here. The ledger is written to a temporary file next to the target in
-one transaction and renamed into place only when complete, so a refused, failed or killed
-import never leaves a ledger (or half of one) behind.
+Every importer ends here. The ledger is written to a hidden partial file next to the target
+in one transaction and linked into place only when complete
+(:meth:`~goledger.ledger.store.Ledger.create_complete`), so a refused, failed or killed
+import never leaves a ledger (or half of one) behind; the partial file a killed import
+leaves is removed by the next import to the same target.
 
 Refusal rules: an import whose report has **errors** (an item the reader could not record)
 is refused unless ``allow_errors``; with ``strict`` any **warning** refuses it too. The
@@ -72,16 +74,5 @@ def write_new_ledger(
         raise FormatError(f"{target} already exists; import into a new ledger file (choose another --db)")
     if not target.parent.exists():
         raise FormatError(f"cannot write {target}: folder {target.parent} does not exist")
-    temp = target.with_name(f".{target.name}.importing-{os.getpid()}")
-    for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
-        leftover.unlink(missing_ok=True)
-    try:
-        with Ledger.create(temp) as ledger:
-            records = ledger.append(events, actor=actor, reason=reason or f"import {report.format} {report.source}")
-        if target.exists():
-            raise FormatError(f"{target} appeared while importing; nothing was written")
-        os.replace(temp, target)
-    finally:
-        for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
-            leftover.unlink(missing_ok=True)
-    return records
+    return Ledger.create_complete(target, events, actor=actor,
+                                  reason=reason or f"import {report.format} {report.source}")

@@ -293,15 +293,8 @@ def new(
         komi=_parse_komi(komi) or "7.5", policy=policy_name, **preset,
     )
     path = Path(db)
-    ledger = Ledger.create(path)
-    try:
-        records = ledger.append([ev.TournamentCreated(settings=settings)], actor=actor or _default_actor(),
-                                reason=reason, clock=clock)
-    except BaseException:
-        ledger.close()
-        path.unlink(missing_ok=True)
-        raise
-    ledger.close()
+    records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
+                                     actor=actor or _default_actor(), reason=reason, clock=clock)
     return Outcome(f"created {path} for {settings.name} ({system}, {rounds} rounds)", records)
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "chain_hash",
     "damaged",
     "protection_problems",
+    "remove_stale_partials",
 ]
 
 STORE_FORMAT: Final = "goledger-ledger"
@@ -185,6 +186,61 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+_PARTIAL: Final = ".partial-"
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process runs (POSIX); elsewhere every process is assumed alive."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_partials(target: Path) -> list[Path]:
+    """Remove the partial files (and their journals) that killed writers left next to
+    ``target``: those whose process no longer runs. Returns what was removed."""
+    prefix = f".{target.name}{_PARTIAL}"
+    removed: list[Path] = []
+    if not target.parent.is_dir():
+        return removed
+    for candidate in target.parent.iterdir():
+        if not candidate.name.startswith(prefix):
+            continue
+        pid_text = candidate.name[len(prefix):].split("-", 1)[0]
+        if not pid_text.isdigit() or (int(pid_text) != os.getpid() and _alive(int(pid_text))):
+            continue
+        candidate.unlink(missing_ok=True)
+        removed.append(candidate)
+    return removed
+
+
+def _link_new(temp: Path, target: Path) -> None:
+    """Give the finished ``temp`` its name ``target`` without ever replacing a file."""
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        raise LedgerError(f"{target} appeared while it was being written; nothing was written") from None
+    except OSError:  # no hard links here (FAT, some network shares)
+        if target.exists():
+            raise LedgerError(f"{target} appeared while it was being written; nothing was written") from None
+        os.replace(temp, target)
+    if os.name == "posix":
+        try:
+            fd = os.open(target.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+
+
 def _normalised_sql(sql: str) -> str:
     return " ".join(sql.split())
 
@@ -265,6 +321,49 @@ class Ledger:
         return cls(target, conn)
 
     @classmethod
+    def create_complete(
+        cls,
+        path: str | os.PathLike[str],
+        events: Sequence[Event],
+        *,
+        actor: str = "",
+        reason: str = "",
+        clock: Clock = utc_now,
+    ) -> list[Record]:
+        """Create a new ledger file already holding ``events`` — all of them or no file at
+        all, even if the process is killed at any point.
+
+        The ledger is written to a hidden partial file next to ``path``
+        (``.<name>.partial-<pid>``), fully checkpointed, closed, and only then linked to
+        ``path`` — a hard link, which refuses to replace a file that appeared meanwhile
+        (``os.replace`` where the file system has no hard links). A partial file left by a
+        killed process is removed by the next creation or opening of the same ledger."""
+        target = Path(path)
+        if target.exists():
+            raise LedgerError(f"{target} already exists; a new ledger needs a new file")
+        if not target.parent.is_dir():
+            raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
+        remove_stale_partials(target)
+        temp = target.with_name(f".{target.name}{_PARTIAL}{os.getpid()}")
+        sidecars = (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm"), Path(f"{temp}-journal"))
+        for leftover in sidecars:
+            leftover.unlink(missing_ok=True)
+        try:
+            ledger = cls.create(temp)
+            try:
+                records = ledger.append(events, actor=actor, reason=reason, clock=clock)
+                busy = ledger._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                if busy:
+                    raise LedgerError(f"cannot finish writing {target}: its journal could not be checkpointed")
+            finally:
+                ledger.close()
+            _link_new(temp, target)
+        finally:
+            for leftover in sidecars:
+                leftover.unlink(missing_ok=True)
+        return records
+
+    @classmethod
     def open(cls, path: str | os.PathLike[str], *, check_protection: bool = True) -> Ledger:
         """Open an existing ledger, refusing a missing file, a non-SQLite file, a SQLite
         file that is not a goledger ledger, one written by a newer goledger, a damaged one,
@@ -337,6 +436,10 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise damaged(target, exc) from None
+        try:
+            remove_stale_partials(target)  # a second name a killed creation left for this very file
+        except OSError:
+            pass
         return cls(target, conn)
 
     @staticmethod
