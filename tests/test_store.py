@@ -249,3 +249,19 @@ def test_new_ledger_tables_are_laid_out_as_sqlite_utils_lays_them_out(tmp_path: 
     ours = sqlite3.connect(tmp_path / "ours.db")
     assert ours.execute(query).fetchall() == theirs.conn.execute(query).fetchall()
     ours.close()
+
+
+def test_utc_now_writes_what_datetime_writes() -> None:
+    """``utc_now`` formats the date once per second; its text is still datetime's format."""
+    from datetime import UTC, datetime, timedelta
+
+    from goledger.ledger.store import utc_now
+
+    for _ in range(3):
+        before = datetime.now(UTC)
+        text = utc_now()
+        after = datetime.now(UTC)
+        stamp = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        assert stamp.strftime("%Y-%m-%dT%H:%M:%S.%fZ") == text
+        assert before - timedelta(milliseconds=1) <= stamp <= after + timedelta(milliseconds=1)
+        time.sleep(0.6)  # cross a second boundary at least once

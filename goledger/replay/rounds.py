@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, Result
-from goledger.replay.nogc import nogc
+from goledger.nogc import nogc
 from goledger.replay.policy import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 

@@ -26,7 +26,7 @@ from typing import Final
 import msgspec
 
 from goledger.ledger.store import Ledger, Transaction
-from goledger.replay.nogc import nogc
+from goledger.nogc import nogc
 from goledger.replay.state import TournamentState, apply, fold
 
 __all__ = ["SNAPSHOT_EVERY", "cached_state", "check_snapshot", "fingerprint"]

@@ -23,8 +23,8 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.nogc import nogc
 from goledger.replay.criteria import get_criterion
-from goledger.replay.nogc import nogc
 from goledger.replay.policy import Policy, get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.state import TournamentState

@@ -29,7 +29,7 @@ import msgspec
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.nogc import nogc
+from goledger.nogc import nogc
 
 __all__ = [
     "ByeDetails",
