@@ -361,8 +361,9 @@ def _on_paired(state: TournamentState, e: ev.GamePaired) -> None:
         _reindex(state, e.round)
     else:
         index = state.table_of.setdefault(e.round, {})
-        index.setdefault(e.white, e.table)
-        index.setdefault(e.black, e.table)
+        for player in (e.white, e.black):  # the first game in table order is his game
+            if index.get(player, e.table) >= e.table:
+                index[player] = e.table
 
 
 def _reindex(state: TournamentState, round_: int) -> None:
@@ -380,10 +381,20 @@ def _reindex(state: TournamentState, round_: int) -> None:
 
 def _on_unpaired(state: TournamentState, e: ev.PairingRemoved) -> None:
     tables = state.games.get(e.round, {})
-    if tables.pop(e.table, None) is None:
+    removed = tables.pop(e.table, None)
+    if removed is None:
         _anomaly(state, f"PairingRemoved: round {e.round} has no table {e.table}")
     if not tables:
         state.games.pop(e.round, None)
+    index = state.table_of.get(e.round, {})
+    if removed is not None and removed.white != removed.black and len(index) == 2 * (len(tables) + 1):
+        # Every player of the round had exactly one game: only the removed game's players
+        # leave the index (no rebuild per removal: unpairing a round stays linear).
+        index.pop(removed.white, None)
+        index.pop(removed.black, None)
+        if not index:
+            state.table_of.pop(e.round, None)
+        return
     _reindex(state, e.round)
 
 
