@@ -112,7 +112,9 @@ class RoundTable:
         jigo2 = self.policy.jigo2
         points = {result: result.points2() for result in Result}
         points[Result.JIGO] = (jigo2, jigo2)
-        status_of, game_of, opp_of, res_of, hd_of = self.status, self.game, self.opp, self.res2, self.hd
+        # One tuple of row lists per player, so that a game costs one lookup per side.
+        rows: dict[str, tuple[list[RoundStatus], list[GameState | None], list[str | None], list[int], list[int]]]
+        rows = {}
         for pid, player in state.players.items():
             status: list[RoundStatus] = ["not-assigned"] * size
             for r in player.absences:
@@ -121,16 +123,12 @@ class RoundTable:
             if player.withdrawn_from is not None:
                 for r in range(max(player.withdrawn_from, 1), size + 1):
                     status[r - 1] = "withdrawn"
-            status_of[pid] = status
-            game_of[pid] = [None] * size
-            opp_of[pid] = [None] * size
-            res_of[pid] = [0] * size
-            hd_of[pid] = [0] * size
+            rows[pid] = (status, [None] * size, [None] * size, [0] * size, [0] * size)
         for r in range(1, size + 1):
             i = r - 1
             for pid in self.bye_players(r):
-                if pid in status_of:
-                    status_of[pid][i] = "bye"
+                if pid in rows:
+                    rows[pid][0][i] = "bye"
             tables = state.games.get(r)
             if not tables:
                 continue
@@ -140,20 +138,26 @@ class RoundTable:
                 g = tables[table]
                 w, b = g.white, g.black
                 pw, pb = points[g.result]
-                games = game_of.get(w)
-                if games is not None and games[i] is None:
-                    games[i] = g
-                    status_of[w][i] = "paired"
-                    opp_of[w][i] = b
-                    res_of[w][i] = pw
-                    hd_of[w][i] = g.handicap
-                games = game_of.get(b)
-                if games is not None and games[i] is None:
-                    games[i] = g
-                    status_of[b][i] = "paired"
-                    opp_of[b][i] = w
-                    res_of[b][i] = pb
-                    hd_of[b][i] = -g.handicap
+                row = rows.get(w)
+                if row is not None and row[1][i] is None:
+                    row[0][i] = "paired"
+                    row[1][i] = g
+                    row[2][i] = b
+                    row[3][i] = pw
+                    row[4][i] = g.handicap
+                row = rows.get(b)
+                if row is not None and row[1][i] is None:
+                    row[0][i] = "paired"
+                    row[1][i] = g
+                    row[2][i] = w
+                    row[3][i] = pb
+                    row[4][i] = -g.handicap
+        for pid, (status, games, opp, res2, hd) in rows.items():
+            self.status[pid] = status
+            self.game[pid] = games
+            self.opp[pid] = opp
+            self.res2[pid] = res2
+            self.hd[pid] = hd
 
     def _listed(self) -> tuple[str, ...]:
         """Every player, or under ``listed_players="implied"`` those with a game or a bye in
@@ -161,13 +165,19 @@ class RoundTable:
         players = self.state.players
         if self.policy.listed_players == "all":
             return tuple(players)
-        implied: set[str] = set()
-        for tables in self.state.games.values():
-            for game in tables.values():
-                implied.add(game.white)
-                implied.add(game.black)
+        byes: set[str] = set()
         for round_ in self.state.byes:
-            implied.update(self.bye_players(round_))
+            byes.update(self.bye_players(round_))
+        if min(self.state.games, default=1) >= 1:
+            # Every game of rounds 1..size has its players' rows (a player's first game of a
+            # round is in his row, and a second game of the round leaves him implied anyway).
+            game = self.game
+            return tuple(pid for pid in players if pid in byes or any(game[pid]))
+        implied = set(byes)
+        for tables in self.state.games.values():
+            for g in tables.values():
+                implied.add(g.white)
+                implied.add(g.black)
         return tuple(pid for pid in players if pid in implied)
 
     def unpaired_points2(self, player_id: str, round_: int, family: str) -> int:
