@@ -87,6 +87,39 @@ def test_encoding_tricks(slow: bool) -> None:
     opengotha_encodings()
 
 
+def _with(seed: bytes, old: bytes, new: bytes) -> bytes:
+    assert old in seed
+    return seed.replace(old, new, 1)
+
+
+_SMALL = opengotha_xml(5, 2, seed=1)
+REGRESSIONS = {
+    # libxml2's message held a newline: the refusal spanned two lines
+    "nul-after-lt": (_SMALL.replace(b"<?xml", b"<\x00xml", 1), "refused: ", "Char 0x0 out of allowed range"),
+    # a huge round number looped over every round for every player (a hang)
+    "huge-round": (_with(_SMALL, b'roundNumber="1"', b'roundNumber="99999999999999999999999"'),
+                   "refused: ", "game with round number '99999999999999999999999' cannot be recorded"),
+    "round-beyond-99": (_with(_SMALL, b'roundNumber="2"', b'roundNumber="2147483647"'), "refused: ",
+                        "cannot be recorded"),
+    "huge-number-of-rounds": (_with(_SMALL, b'numberOfRounds="2"', b'numberOfRounds="2000000000"'), "refused: ",
+                              "numberOfRounds 2000000000 is beyond the 99 rounds"),
+    # the file's text (a tab and a newline) was quoted verbatim: a two-line refusal
+    "control-characters-in-refusal": (_with(_SMALL, b'roundNumber="1"/>\n    <ByePlayer', b'roundNumber="&#9;&#10;"/>'
+                                                                                          b'\n    <ByePlayer'),
+                                      "refused: ", "bye with round number '\\t\\n' cannot be recorded"),
+    # a 5000-digit rank raised ValueError (Python's int-string limit): a traceback
+    "rank-of-5000-digits": (_with(_SMALL, b'genMMBar="4D"', b'genMMBar="' + b"1" * 5000 + b'K"'), "imported", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGRESSIONS))
+def test_failures_found_stay_fixed(name: str) -> None:
+    data, outcome, words = REGRESSIONS[name]
+    result = check_import(importer, data)
+    assert result.startswith(outcome), result
+    assert words in result, result
+
+
 SECRET = "TOPSECRET-7f3a"
 
 

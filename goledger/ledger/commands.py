@@ -823,6 +823,10 @@ def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
     more hex digits) — must be the hash of an event of the verified chain: the report says
     which one, or fails when it is not there (the log was rewritten after it was published,
     hashes included, or the head belongs to another ledger).
+
+    A pseudonymised copy (``goledger export pseudonymised``) is also checked against the
+    original chain it names (see :func:`goledger.ledger.pseudonymise.verify_copy`), and a
+    published head is looked up on that original chain.
     """
     wanted = _published_head(published_head)
     with Ledger.open(db, check_protection=False) as ledger:
@@ -834,6 +838,15 @@ def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
             for note in (check_snapshot(ledger), check_cached_standings(ledger)):
                 if note:
                     report = msgspec.structs.replace(report, notes=(*report.notes, note))
+        if report.ok:
+            from goledger.ledger.pseudonymise import verify_copy
+
+            copy = verify_copy(ledger, wanted)
+            if copy is not None:
+                notes = (*report.notes, *copy.sentences)
+                if not copy.ok:
+                    return msgspec.structs.replace(report, ok=False, problem=copy.problem, notes=notes)
+                return msgspec.structs.replace(report, notes=notes)
         if wanted is None:
             return report
         found = next((r for r in ledger.records(upto=report.trusted_upto) if r.hash.startswith(wanted)), None)

@@ -37,6 +37,7 @@ __all__ = [
     "Event",
     "GamePaired",
     "HandicapSettings",
+    "HiddenEvent",
     "PairingAnnotated",
     "PairingConstraintSet",
     "PairingRemoved",
@@ -45,6 +46,7 @@ __all__ = [
     "PlayerReinstated",
     "PlayerUpdated",
     "PlayerWithdrew",
+    "PseudonymisedCopy",
     "ResultCorrected",
     "ResultRecorded",
     "RulesChanged",
@@ -388,6 +390,33 @@ class Checkpoint(Event, frozen=True, kw_only=True, tag="Checkpoint"):
     note: str = ""
 
 
+class HiddenEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An event of the original ledger whose content a pseudonymised copy changed: its
+    sequence number, its original hash, and the fields that were replaced."""
+
+    seq: int
+    original_hash: str
+    fields: tuple[str, ...] = ()
+
+
+class PseudonymisedCopy(Event, frozen=True, kw_only=True, tag="PseudonymisedCopy"):
+    """The events before this one are events ``1..original_events`` of another ledger, in
+    order, with personal data replaced by stable pseudonyms (``goledger export
+    pseudonymised``, see SECURITY.md). Every event not listed in ``hidden`` is stored
+    exactly as in the original (payload, time, actor, reason), so its original hash can be
+    recomputed; a listed one carries its original hash. ``original_head`` is the hash of
+    original event ``original_events``. ``key_check`` identifies the director's secret key
+    without revealing it. The fold ignores this event."""
+
+    original_head: str
+    original_events: int
+    hash_algorithm: str = "sha256-chain-v1"
+    scheme: str = "hmac-sha256/1"
+    key_check: str
+    hidden: tuple[HiddenEvent, ...] = ()
+    withheld_text: bool = False
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     TournamentCreated,
     RulesChanged,
@@ -408,6 +437,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TeamMemberAssigned,
     SourceImported,
     Checkpoint,
+    PseudonymisedCopy,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""
 

@@ -41,6 +41,7 @@ __all__ = [
     "GENESIS_HASH",
     "HASH_ALGORITHM",
     "STORE_SCHEMA_VERSION",
+    "Envelope",
     "Head",
     "Ledger",
     "Record",
@@ -162,6 +163,18 @@ class Record(msgspec.Struct, frozen=True):
     @property
     def event(self) -> Event:
         return decode_event(self.type, self.schema_version, self.payload)
+
+
+class Envelope(msgspec.Struct, frozen=True):
+    """What an event is stored as, without its place in a chain (see
+    :meth:`Transaction.append_envelopes`). A :class:`Record` has the same fields."""
+
+    type: str
+    schema_version: int
+    payload: str
+    recorded_at: str
+    actor: str
+    reason: str
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
@@ -348,7 +361,22 @@ class Ledger:
         ``path`` — a hard link, which refuses to replace a file that appeared meanwhile
         (``os.replace`` where the file system has no hard links). A partial file left by a
         killed process is removed by the next creation or opening of the same ledger."""
-        target = Path(path)
+        return cls._create_complete(
+            Path(path), lambda ledger: ledger.append(events, actor=actor, reason=reason, clock=clock)
+        )
+
+    @classmethod
+    def create_complete_from(cls, path: str | os.PathLike[str], envelopes: Sequence[Envelope]) -> list[Record]:
+        """:meth:`create_complete` for stored envelopes appended verbatim (a copy of a log)."""
+
+        def write(ledger: Ledger) -> list[Record]:
+            with ledger.writing() as tx:
+                return tx.append_envelopes(envelopes)
+
+        return cls._create_complete(Path(path), write)
+
+    @classmethod
+    def _create_complete(cls, target: Path, write: Callable[[Ledger], list[Record]]) -> list[Record]:
         if target.exists():
             raise LedgerError(f"{target} already exists; a new ledger needs a new file")
         if not target.parent.is_dir():
@@ -361,7 +389,7 @@ class Ledger:
         try:
             ledger = cls.create(temp)
             try:
-                records = ledger.append(events, actor=actor, reason=reason, clock=clock)
+                records = write(ledger)
                 busy = ledger._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
                 if busy:
                     raise LedgerError(f"cannot finish writing {target}: its journal could not be checkpointed")
@@ -680,6 +708,28 @@ class Transaction:
             out.append(
                 Record(seq, type_name, version, payload.decode("utf-8"), recorded_at, actor, reason, prev, digest)
             )
+            prev = digest
+        self._conn.executemany(
+            "INSERT INTO events (seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [tuple(msgspec.structs.astuple(r)) for r in out],
+        )
+        if out:
+            self.head = Head(out[-1].seq, out[-1].hash)
+        return out
+
+    def append_envelopes(self, envelopes: Sequence[Envelope]) -> list[Record]:
+        """Append stored envelopes verbatim — type, schema version, payload bytes, time, actor
+        and reason as given — chained onto the head (copying or salvaging a log: an envelope
+        appended at its original position gets its original hash back)."""
+        prev, seq = self.head.hash, self.head.seq
+        out: list[Record] = []
+        for env in envelopes:
+            seq += 1
+            digest = chain_hash(prev, seq, env.type, env.schema_version, env.payload.encode("utf-8"),
+                                env.recorded_at, env.actor, env.reason)
+            out.append(Record(seq, env.type, env.schema_version, env.payload, env.recorded_at, env.actor,
+                              env.reason, prev, digest))
             prev = digest
         self._conn.executemany(
             "INSERT INTO events (seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash) "
