@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
+from itertools import accumulate
 
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, Result
@@ -210,9 +211,18 @@ class RoundTable:
     def _accumulate(self) -> None:
         scope, size = self.round_down_scope, self.size
         unpaired = self.unpaired_points2
+        exact = scope != "whole-score"  # game points alone are never rounded
         for pid in self.state.players:
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.res2[pid]
+            if exact and status.count("paired") == size:
+                # Paired in every round (most players): plain running sums.
+                nbw_row = list(accumulate(res2, initial=0))
+                self.nbw2[pid] = nbw_row
+                self.mms2[pid] = [base + v for v in nbw_row] if base else nbw_row[:]
+                self.unpaired_nbw2[pid] = [0] * size
+                self.unpaired_mms2[pid] = [0] * size
+                continue
             g = s_nbw = s_mms = 0
             nbw_row = [0] * (size + 1)
             mms_row = [base] * (size + 1)
