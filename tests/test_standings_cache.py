@@ -49,6 +49,11 @@ def through_cache(path: Path, round_: int | None, policy: str | None, criteria: 
         return exc.message
 
 
+@pytest.fixture(autouse=True)
+def cache_small_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(standings_cache, "MIN_PLAYERS", 0)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=st.lists(st.lists(event, max_size=10), min_size=1, max_size=5),
        asked=st.lists(st.sampled_from(REQUESTS), min_size=1, max_size=4))
@@ -118,3 +123,16 @@ def test_an_entry_of_another_head_or_other_code_is_ignored(tmp_path: Path) -> No
     with Ledger.open(path) as ledger:
         assert [ledger.cache_get(n)[0] for n in ledger.cache_names(standings_cache.PREFIX)] == [  # type: ignore[index]
             ledger.head().seq]
+
+
+def test_a_small_field_is_not_stored_and_its_file_is_left_alone(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(standings_cache, "MIN_PLAYERS", 7)  # START registers 6 players
+    path = tmp_path / "t.db"
+    with Ledger.create(path) as ledger:
+        ledger.append(START)
+    before = path.read_bytes()
+    assert standings_view(path).as_of_seq == len(START)
+    assert path.read_bytes() == before
+    with Ledger.open(path) as ledger:
+        assert ledger.cache_names(standings_cache.PREFIX) == []

@@ -11,11 +11,12 @@ criteria]`` (the arguments as given), keyed by
 * a fingerprint of the code that computes standings (every module of
   ``goledger.replay`` and the event and value definitions).
 
-It is **never trusted**: an entry is used only when the ledger's head is still that event
-with that hash and the code is the same; anything that fails to decode is recomputed;
-``goledger verify`` recomputes every entry and drops the cache when one differs; the test
-suite compares cached and fresh standings after random event sequences. Recording an event
-makes every entry stale: the next one written drops them.
+Only fields of :data:`MIN_PLAYERS` players or more are stored. An entry is **never
+trusted**: it is used only when the ledger's head is still that event with that hash and the
+code is the same; anything that fails to decode is recomputed; ``goledger verify``
+recomputes every entry and drops the cache when one differs; the test suite compares cached
+and fresh standings after random event sequences. Recording an event makes every entry
+stale: the next one written drops them.
 
 Measured on a 1,500 × 12 congress (``benchmarks/RESULTS.md``): a repeated ``goledger
 standings`` saves the snapshot decode and the scoring; the first one after a result pays one
@@ -35,9 +36,12 @@ import msgspec
 from goledger.ledger.store import Ledger
 from goledger.replay.standings import Standings
 
-__all__ = ["PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint", "entry_name"]
+__all__ = ["MIN_PLAYERS", "PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint", "entry_name"]
 
 PREFIX: Final = "standings:"
+MIN_PLAYERS = 200
+"""Standings of smaller fields are not stored: they cost a few milliseconds to compute, less
+than writing them, and a read command then leaves a small ledger file untouched."""
 _DECODER: Final = msgspec.msgpack.Decoder(Standings)
 _ENCODER: Final = msgspec.msgpack.Encoder()
 _ARGS: Final = msgspec.json.Encoder()
@@ -88,7 +92,7 @@ def cached_standings(
     state = load_state(ledger)
     result = standings(state, round_, policy, criteria)
     head_hash = ledger.hash_at(state.seq)
-    if head_hash is not None:
+    if head_hash is not None and len(state.players) >= MIN_PLAYERS:
         ledger.cache_put(name, state.seq, _key(head_hash), _ENCODER.encode(result), stale_prefix=PREFIX)
     return result
 
