@@ -14,7 +14,8 @@ from :mod:`benchmarks.generate`, the same seed) it measures the median of ``--ru
 * standings after the last round and after every round 1..12, from the folded state with
   nothing cached, for MMS/SOSM/SOSOSM and for MMS/DC/SOSM/SOSOSM (DC right after the main
   score, so that it orders every tied McMahon group), in process;
-* ``what-if --without`` one result of the middle round, in process;
+* ``what-if --without`` one result of the middle round, in process (these in-process
+  measurements run in a fresh worker process per size, holding only the ledger's state);
 * whole processes: ``goledger result`` followed by ``goledger standings`` (the tournament's
   criteria, text table; computed, as the head moved), the peak memory of the latter (max
   RSS), and ``goledger standings`` again at the same head (from the standings cache).
@@ -32,9 +33,12 @@ Run: ``python benchmarks/run.py [--runs 5] [--sizes 100,500,1000,1500,3000] [--o
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -64,6 +69,7 @@ class Row:
     label: str
     unit: str = "ms"  # "ms", "events/s", "appends/s" or "MB"
     count: dict[int, int] | None = None  # items per run, for rates
+    scaling: bool = True  # False: the cost does not depend on the field (fsync-bound)
 
     def __post_init__(self) -> None:
         self.samples: dict[int, Samples] = {}
@@ -98,7 +104,7 @@ def nlogn_ratio(small: int, large: int) -> float:
 
 class Congress:
     """A generated tournament on disk: the ledger (its last result left open, so that
-    ``goledger result`` has something to record), the same as OpenGotha XML, the state."""
+    ``goledger result`` has something to record) and the same as OpenGotha XML."""
 
     def __init__(self, players: int, rounds: int, seed: int, folder: Path) -> None:
         self.players, self.rounds = players, rounds
@@ -119,7 +125,7 @@ class Congress:
                                   if isinstance(e, ev.ResultRecorded) and e.round == middle)
         from goledger.replay.views import state_as_of
 
-        self.state = state_as_of(self.db)
+        state_as_of(self.db)  # writes the state snapshot, as the first command on the ledger would
 
     def fresh(self, stem: str) -> Path:
         """A path for a new ledger (nothing there)."""
@@ -130,14 +136,7 @@ class Congress:
 
 
 def measure(congress: Congress, rows: dict[str, Row], runs: int) -> None:
-    from goledger.formats.opengotha import import_opengotha
-    from goledger.ledger.commands import verify
-    from goledger.replay import rounds as round_tables
-    from goledger.replay.audit import what_if
-    from goledger.replay.standings import standings
-    from goledger.replay.state import fold
-
-    n, state = congress.players, congress.state
+    n = congress.players
 
     def put(key: str, samples: Samples) -> None:
         rows[key].samples[n] = samples
@@ -158,16 +157,64 @@ def measure(congress: Congress, rows: dict[str, Row], runs: int) -> None:
     put("import_process", process_runs(
         lambda i: ["import", "opengotha", congress.xml, "--db", congress.folder / f"imported-{n}.db"], runs,
         setup=lambda i: congress.fresh("imported")))
-    put("import_inproc", timed(lambda: import_opengotha(congress.xml, congress.folder / f"inproc-{n}.db"), runs,
-                               setup=lambda: congress.fresh("inproc")))
-    put("verify", timed(lambda: verify(congress.db), runs))
+    for key, samples in in_worker("congress", {
+        "db": str(congress.db), "xml": str(congress.xml), "rounds": congress.rounds, "runs": runs,
+        "middle_result": congress.middle_result, "scratch": str(congress.fresh("inproc")),
+    }).items():
+        put(key, samples)
+    recorded, computed, both = _result_then_standings(congress, runs)
+    put("result_process", recorded)
+    put("standings_process", computed)
+    put("result_standings", both)
+    put("rss_standings", computed)
+    put("standings_cached", process_runs(lambda i: ["standings", "--db", congress.db], runs))
+
+
+def in_worker(task: str, spec: dict[str, object]) -> dict[str, Samples]:
+    """Run in-process measurements in a fresh Python process (``run.py --worker``) holding
+    only what they need, as a command or a server would: in the benchmark's own process the
+    heap also holds every event object and earlier sizes, which slows the larger sizes."""
+    out = subprocess.run([sys.executable, __file__, "--worker", json.dumps({"task": task, **spec})],
+                         capture_output=True, text=True, check=True)
+    return {key: Samples(**value) for key, value in json.loads(out.stdout).items()}
+
+
+def _worker(spec: dict[str, Any]) -> dict[str, Samples]:
+    """The in-process measurements of one worker (see :func:`in_worker`)."""
+    from goledger.formats.opengotha import import_opengotha
+    from goledger.ledger.commands import verify
+    from goledger.replay import rounds as round_tables
+    from goledger.replay.audit import what_if
+    from goledger.replay.standings import standings
+    from goledger.replay.state import fold
+    from goledger.replay.views import state_as_of
+
+    runs = spec["runs"]
+    cold = round_tables._CACHE.clear
+    if spec["task"] == "dc-2000x20":
+        state = fold(generate_events(2000, 20, spec["seed"]))
+
+        def dc_every_round() -> None:
+            for r in range(1, 21):
+                standings(state, r, "opengotha", WITH_DC)
+
+        return {"dc_every_round": timed(dc_every_round, runs, setup=cold)}
+    db, xml, last, scratch = Path(spec["db"]), Path(spec["xml"]), spec["rounds"], Path(spec["scratch"])
+    out: dict[str, Samples] = {}
+
+    def clear_scratch() -> None:
+        for leftover in (scratch, Path(f"{scratch}-wal"), Path(f"{scratch}-shm")):
+            leftover.unlink(missing_ok=True)
+
+    out["import_inproc"] = timed(lambda: import_opengotha(xml, scratch), runs, setup=clear_scratch)
+    out["verify"] = timed(lambda: verify(db), runs)
 
     def full_fold() -> None:
-        with Ledger.open(congress.db) as ledger:
+        with Ledger.open(db) as ledger:
             fold(ledger.events())
 
-    put("fold", timed(full_fold, runs))
-    last = congress.rounds
+    out["fold"] = timed(full_fold, runs)
+    state = state_as_of(db)
 
     def one_round(criteria: tuple[str, ...]) -> Callable[[], object]:
         return lambda: standings(state, last, "opengotha", criteria)
@@ -175,19 +222,13 @@ def measure(congress: Congress, rows: dict[str, Row], runs: int) -> None:
     def every_round(criteria: tuple[str, ...]) -> Callable[[], object]:
         return lambda: [standings(state, r, "opengotha", criteria) for r in range(1, last + 1)]
 
-    cold = round_tables._CACHE.clear
-    quick = max(runs, 15)  # in-process runs of a few ms: more of them, for a steadier median
-    put("one_round", timed(one_round(MAIN), quick, setup=cold))
-    put("one_round_dc", timed(one_round(WITH_DC), quick, setup=cold))
-    put("all_rounds", timed(every_round(MAIN), runs, setup=cold))
-    put("all_rounds_dc", timed(every_round(WITH_DC), runs, setup=cold))
-    put("what_if", timed(lambda: what_if(congress.db, [congress.middle_result]), runs))
-    recorded, computed, both = _result_then_standings(congress, runs)
-    put("result_process", recorded)
-    put("standings_process", computed)
-    put("result_standings", both)
-    put("rss_standings", computed)
-    put("standings_cached", process_runs(lambda i: ["standings", "--db", congress.db], runs))
+    quick = max(runs, 15)  # runs of a few milliseconds: more of them, for a steadier median
+    out["one_round"] = timed(one_round(MAIN), quick, setup=cold)
+    out["one_round_dc"] = timed(one_round(WITH_DC), quick, setup=cold)
+    out["all_rounds"] = timed(every_round(MAIN), runs, setup=cold)
+    out["all_rounds_dc"] = timed(every_round(WITH_DC), runs, setup=cold)
+    out["what_if"] = timed(lambda: what_if(db, [spec["middle_result"]]), runs)
+    return out
 
 
 def _bulk(congress: Congress) -> None:
@@ -220,7 +261,8 @@ def _result_then_standings(congress: Congress, runs: int) -> tuple[Samples, Samp
 def scaling_table(sizes: list[int], runs: int, seed: int, folder: Path) -> tuple[str, dict[str, Row]]:
     rows = {
         "append_bulk": Row("append the whole tournament, one transaction", "events/s"),
-        "append_single": Row(f"append {SINGLE_APPENDS} single events, one transaction (fsync) each", "appends/s"),
+        "append_single": Row(f"append {SINGLE_APPENDS} single events, one transaction (fsync) each", "appends/s",
+                             scaling=False),
         "import_process": Row("OpenGotha import, whole process `goledger import opengotha`"),
         "import_inproc": Row("OpenGotha import, in process"),
         "verify": Row("verify (chain, triggers, snapshot), in process"),
@@ -255,7 +297,7 @@ def scaling_table(sizes: list[int], runs: int, seed: int, folder: Path) -> tuple
         label = row.label + (f" ({row.unit})" if row.unit != "ms" else "")
         ratio = row.ratio(small, large)
         if ratio and row.unit != "MB":
-            ratio += " ✓" if float(ratio) <= bound else " ✗"
+            ratio += (" ✓" if float(ratio) <= bound else " ✗") if row.scaling else " (disk: fsync latency)"
         lines.append("| " + " | ".join([label, *(row.cell(n) for n in sizes), ratio]) + " |")
     lines.append("")
     lines.append(f"Last column: the best {large:,}-player time over the best {small:,}-player time (the same work "
@@ -265,10 +307,6 @@ def scaling_table(sizes: list[int], runs: int, seed: int, folder: Path) -> tuple
 
 
 def targets_table(rows: dict[str, Row], sizes: list[int], runs: int, seed: int, folder: Path) -> str:
-    from goledger.replay import rounds as round_tables
-    from goledger.replay.standings import standings
-    from goledger.replay.state import fold
-
     lines = ["| target | limit | median (min–max) wall ms | median CPU ms | met |", "|---|---|---|---|---|"]
 
     def line(label: str, limit: float, samples: Samples) -> None:
@@ -296,14 +334,8 @@ def targets_table(rows: dict[str, Row], sizes: list[int], runs: int, seed: int, 
              rows["result_standings"].samples[1500])
         line("standings after one round, 1,500 players, MMS/SOSM/SOSOSM, in process", 0.030,
              rows["one_round"].samples[1500])
-    state = fold(generate_events(2000, 20, seed))
-
-    def dc_every_round() -> None:
-        for r in range(1, 21):
-            standings(state, r, "opengotha", WITH_DC)
-
     line("standings with DC (MMS/DC/SOSM/SOSOSM) after every round, 2,000 × 20, in process", 1.0,
-         timed(dc_every_round, runs, setup=round_tables._CACHE.clear))
+         in_worker("dc-2000x20", {"runs": runs, "seed": seed})["dc_every_round"])
     return "\n".join(lines)
 
 
@@ -313,7 +345,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,500,1000,1500,3000")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, help="also write the markdown there")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        results = _worker(json.loads(args.worker))
+        print(json.dumps({key: dataclasses.asdict(samples) for key, samples in results.items()}))
+        return
     sizes = [int(x) for x in args.sizes.split(",")]
     compile_bytecode()
     folder = Path(tempfile.mkdtemp(prefix="goledger-bench-"))
