@@ -144,6 +144,58 @@ def check_import(importer: Importer, data: bytes, name: str = "input.xml") -> st
         return "imported"
 
 
+Appender = Callable[[Path, Path], Any]
+"""``appender(source_file, existing_ledger)`` → an outcome with ``.records``."""
+
+
+def check_append(appender: Appender, data: bytes, ledger_bytes: bytes, name: str = "list.txt") -> str:
+    """The property for an import *into an existing ledger*: it appends (the ledger verifies
+    and grew by exactly the records announced) or it is refused with one line and the
+    ledger file is unchanged, byte for byte."""
+    from goledger.ledger.store import Ledger
+
+    with tempfile.TemporaryDirectory(prefix="goledger-fuzz-", dir=FAST_TMP) as folder:
+        root = Path(folder)
+        source = root / name
+        source.write_bytes(data)
+        db = root / "t.db"
+        db.write_bytes(ledger_bytes)
+        with Ledger.open(db) as ledger:
+            before = ledger.head().seq
+        snapshot = db.read_bytes()
+        try:
+            with time_limit(TIME_LIMIT):
+                outcome = appender(source, db)
+        except GoledgerError as exc:
+            message = exc.message
+            assert message.strip() and "\n" not in message, f"a refusal is one line: {message!r}"
+            with Ledger.open(db) as ledger:
+                assert ledger.head().seq == before, "a refused import appended events"
+            assert _logical(db) == _logical_bytes(snapshot, root), "a refused import changed the ledger"
+            return f"refused: {message}"
+        with Ledger.open(db) as ledger:
+            report = ledger.verify()
+            assert report.ok, report.problem
+            assert report.events == before + len(outcome.records)
+        return "appended"
+
+
+def _logical(db: Path) -> list[tuple]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT * FROM events ORDER BY seq").fetchall()
+    finally:
+        conn.close()
+
+
+def _logical_bytes(data: bytes, folder: Path) -> list[tuple]:
+    copy = folder / "snapshot.db"
+    copy.write_bytes(data)
+    return _logical(copy)
+
+
 # --------------------------------------------------------------------------- byte mutations
 
 INVALID_UTF8: Final = (b"\xff", b"\xfe", b"\xc3", b"\xc3\x28", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf",

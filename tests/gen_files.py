@@ -142,3 +142,39 @@ def opengotha_xml(
             for board, key in enumerate(keys[4 * t: 4 * t + 4], start=1):
                 etree.SubElement(team, "Board", boardNumber=str(board), player=key, roundNumber="1")
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=False, pretty_print=True)
+
+
+def exported_seeds(fmt: str) -> list[bytes]:
+    """Small files written by goledger's own exporters (``egd``, ``macmahon``, ``trf``) from
+    generated tournaments: seeds for fuzzing that need no ``../shared``."""
+    import msgspec
+
+    from benchmarks.generate import generate_events
+    from goledger.ledger import events as ev
+    from goledger.replay.state import fold
+
+    out: list[bytes] = []
+    for players, rounds, seed, length in ((9, 3, 2, 0), (14, 4, 3, 0), (7, 2, 4, 30)):
+        rng = random.Random(seed)
+        events = []
+        for event in generate_events(players, rounds, seed=seed):
+            if length and isinstance(event, ev.PlayerRegistered):
+                event = msgspec.structs.replace(event, surname=long_name(rng, length), first_name=long_name(rng, 8))
+            events.append(event)
+        state = fold(events)
+        if fmt == "egd":
+            from goledger.formats.egd_write import write_egd
+
+            data, _ = write_egd(state, None, "utf-8", "free", None, None, source="generated")
+        elif fmt == "macmahon":
+            from goledger.formats.macmahon_write import write_macmahon
+
+            data, _ = write_macmahon(state, source="generated")
+        elif fmt == "trf":
+            from goledger.formats.trf_write import write_trf
+
+            data, _ = write_trf(state, None, False, False, False, source="generated")
+        else:
+            raise ValueError(f"no exporter {fmt!r}")
+        out.append(data)
+    return out

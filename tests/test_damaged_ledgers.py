@@ -65,6 +65,7 @@ COMMANDS: list[list[str]] = [
     ["export", "egd", "-o", "OUT"],
     ["export", "trf", "-o", "OUT"],
     ["export", "pseudonymised", "-o", "OUT", "--key-file", "OUT.key"],
+    ["import", "macmahon-players", "LIST"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 
@@ -87,10 +88,11 @@ def _registered() -> list[list[str]]:
 
 def test_every_command_is_in_the_table() -> None:
     """A command added later is refused on a damaged ledger too: list it in COMMANDS."""
-    covered = {tuple(c[:2]) if c[0] == "export" else (c[0],) for c in COMMANDS}
+    covered = {tuple(c[:2]) if c[0] in ("export", "import") else (c[0],) for c in COMMANDS}
     special = {("new",), ("verify",)}  # creates a ledger / has its own tests below
+    creating = {("import", name) for name in ("opengotha", "macmahon", "egd", "trf")}  # write a new ledger
     missing = [" ".join(c) for c in _registered()
-               if tuple(c) not in covered | special and c[0] not in ("import", "validate")]
+               if tuple(c) not in covered | special | creating and c[0] != "validate"]
     assert not missing, f"add these commands to COMMANDS in tests/test_damaged_ledgers.py: {missing}"
 
 
@@ -99,8 +101,12 @@ def test_every_command_is_in_the_table() -> None:
 def test_every_command_refuses_a_damaged_ledger(good: Path, tmp_path: Path, damage: str, argv: list[str]) -> None:
     make, words = DAMAGES[damage]
     path = make(good, tmp_path / "t.db")
-    before = file_state(path)
     argv = [str(tmp_path / "out.file") + a[3:] if a.startswith("OUT") else a for a in argv]
+    if "LIST" in argv:
+        listing = tmp_path / "list.txt"
+        listing.write_text("Eko|Sam|2k\n")
+        argv[argv.index("LIST")] = str(listing)
+    before = file_state(path)
     code, out, err = invoke(*argv, "--db", path)
     assert code == 1, (code, out, err)
     assert err.startswith("error: ") and words in err, err
@@ -241,3 +247,37 @@ def test_damaged_file_through_a_real_process(good: Path, tmp_path: Path, cli) ->
     assert res.err.count("\n") == 1 and "Traceback" not in res.err
     assert file_state(path) == before
     shutil.rmtree(tmp_path)
+
+
+def test_salvage_copies_the_trusted_events_with_their_hashes(tmp_path: Path) -> None:
+    from benchmarks.generate import generate_events, write_ledger
+
+    big = tmp_path / "big.db"
+    write_ledger(generate_events(120, 5, seed=3), big, batch=100)
+    cut = truncated(big, tmp_path / "cut.db", 0.7)
+    before = file_state(cut)
+    saved = tmp_path / "saved.db"
+    code, out, err = invoke("verify", "--repair-report", "--salvage", saved, "--db", cut)
+    assert code == 1 and err == ""  # the damaged file is still reported as damaged
+    report = repair_report(cut)
+    assert f"note: events 1..{report.trusted_upto} were salvaged into {saved} (same hashes" in out
+    assert file_state(cut)[0] == before[0]  # the damaged file is untouched (its folder has the new file)
+    code, out, _ = invoke("verify", "--db", saved, "--published-head", report.trusted_head)
+    assert code == 0 and f"ok: {report.trusted_upto} events, chain head {report.trusted_head}" in out
+    code, _, err = invoke("result", "--round", "5", "--table", "1", "white", "--db", saved)
+    assert code in (0, 1) and "damaged" not in err  # an ordinary ledger again
+
+
+def test_salvage_refusals(good: Path, tmp_path: Path) -> None:
+    existing = tmp_path / "exists.db"
+    existing.write_text("mine")
+    code, _, err = invoke("verify", "--repair-report", "--salvage", existing, "--db", good)
+    assert code == 1 and err == f"error: {existing} already exists; salvage into a new file\n"
+    assert existing.read_text() == "mine"
+    code, _, err = invoke("verify", "--salvage", tmp_path / "new.db", "--db", good)
+    assert code == 2 and "--salvage goes with --repair-report" in err
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"SQLite format 3\x00" + bytes(4000))
+    code, _, err = invoke("verify", "--repair-report", "--salvage", tmp_path / "new.db", "--db", junk)
+    assert code == 1 and "nothing to salvage" in err
+    assert not (tmp_path / "new.db").exists()

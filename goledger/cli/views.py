@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -129,6 +130,10 @@ def register_commands(app: typer.Typer) -> None:
             str | None, typer.Option("--published-head", help="A chain head you published (hash, or its first "
                                      "16+ hex digits): say which event it is, fail if it is not in the ledger.")
         ] = None,
+        salvage: Annotated[
+            Path | None, typer.Option("--salvage", help="With --repair-report: copy the trusted events, hashes "
+                                      "unchanged, into this new ledger file.")
+        ] = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -137,8 +142,10 @@ def register_commands(app: typer.Typer) -> None:
 
         from goledger.ledger import commands
 
+        if salvage is not None and not repair_report:
+            fail("--salvage goes with --repair-report", 2)
         if repair_report:
-            found = run(lambda: commands.repair_report(db or default_db(), published_head))
+            found = run(lambda: commands.repair_report(db or default_db(), published_head, salvage))
             if as_json:
                 print_json(msgspec.to_builtins(found))
             else:

@@ -35,6 +35,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final
 
+from goledger.formats.numbers import is_ascii_number
+
 __all__ = [
     "CELL_RE",
     "Cell",
@@ -266,7 +268,7 @@ def _raw_line(number: int, text: str) -> _Raw | None:
         return None
     first = re.search(r"\S+", content)
     assert first is not None
-    if tokens[0].isdigit():
+    if is_ascii_number(tokens[0]):
         place, place_text, name_start = int(tokens[0]), tokens[0], 1
     else:
         place, place_text, name_start = None, "", 0

@@ -73,6 +73,7 @@ import msgspec
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.egd_class import CLASS_MIN_ADJUSTED_MINUTES
 from goledger.formats.egd_syntax import CELL_RE, RANK_RE, Cell, EgdTable, PlayerLine
+from goledger.formats.numbers import is_ascii_number
 from goledger.ledger.values import Rank, RankError
 
 __all__ = ["KNOWN_TAGS", "Problem", "ValidationResult", "validate_table"]
@@ -198,7 +199,7 @@ class _Checker:
                 self.warning(None, "tag-missing",
                              f"no {name}[] tag ({_TAG_MEANING[name]}); the EGD upload form will ask")
         cl, tm = table.tag("CL"), table.tag("TM")
-        if cl and tm and cl.value in CLASS_MIN_ADJUSTED_MINUTES and tm.value.strip().isdigit():
+        if cl and tm and cl.value in CLASS_MIN_ADJUSTED_MINUTES and is_ascii_number(tm.value):
             need = CLASS_MIN_ADJUSTED_MINUTES[cl.value]
             if int(tm.value) < need:
                 self.warning(tm.line, "class-time",

@@ -52,6 +52,7 @@ from lxml import etree
 
 from goledger.errors import FormatError
 from goledger.formats import macmahon_layout as layout
+from goledger.formats.numbers import is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
@@ -230,7 +231,7 @@ class _Reader:
         if not self.dialect:
             if version is None:
                 self.report.warning("format", "<Tournament> has no typeversion (MacMahon 3.10 refuses the file)", where)
-            elif not version.isdigit():
+            elif not is_ascii_number(version):
                 self.report.warning("format", f"<Tournament typeversion={version!r}> is not a number", where)
             elif int(version) > NEWEST_TYPEVERSION:
                 self.report.warning(
@@ -342,7 +343,7 @@ class _Reader:
         numbers = []
         for rnd in self.round_elements():
             text = _text(self.child(rnd, "RoundNumber", "TournamentRound"))
-            if text is not None and text.strip().isdigit():
+            if text is not None and is_ascii_number(text):
                 numbers.append(int(text))
         return numbers
 

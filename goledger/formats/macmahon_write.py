@@ -38,6 +38,7 @@ from goledger import __version__
 from goledger.errors import CommandRejected
 from goledger.formats import macmahon_layout as layout
 from goledger.formats.countries import country_name
+from goledger.formats.numbers import is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result
@@ -166,7 +167,7 @@ class _Writer:
         last = max(state.last_round_with_games(), 1)
         stored = self.extras.get(PREFIX + "CurrentRoundNumber")
         take = self.extras.get(PREFIX + "TakeCurrentRoundInAccount")
-        if stored is not None and stored.isdigit() and take is not None and int(stored) >= last \
+        if stored is not None and is_ascii_number(stored) and take is not None and int(stored) >= last \
                 and int(stored) <= state.rounds:
             return stored, take
         games = state.games_of_round(last)
@@ -202,7 +203,8 @@ class _Writer:
                 self.report.info("approximated", f"komi {s.komi}: MacMahon stores only whether jigo is allowed "
                                  f"(AllowJigo {bool_text(whole)})", "Tournament")
         board = self.extras.get(PREFIX + "Boardsize")
-        if board is None or (int(board) if board.lstrip("-").isdigit() and int(board) > 0 else 19) != s.board_size:
+        size = int(board) if board is not None and is_ascii_number(board, signed=True) else 0
+        if board is None or (size if size > 0 else 19) != s.board_size:
             values["Boardsize"] = str(s.board_size)
         values["VersionCreated"] = self.stored("VersionCreated", f"goledger {__version__}")
         values["VersionSaved"] = f"goledger {__version__}"

@@ -43,6 +43,7 @@ from fractions import Fraction
 from typing import Final
 
 from goledger.errors import FormatError
+from goledger.formats.numbers import ascii_int, is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
@@ -146,8 +147,7 @@ def decode_trf(data: bytes, report: InterchangeReport) -> tuple[str, str]:
 
 
 def _int(text: str) -> int | None:
-    text = text.strip()
-    return int(text) if text.isdigit() else None
+    return ascii_int(text)
 
 
 def parse_trf(data: bytes, source: str, report: InterchangeReport) -> TrfDocument:
@@ -207,7 +207,7 @@ def _parse_player(line: str, number: int, report: InterchangeReport) -> TrfPlaye
         opp_text = chunk[2:6]
         if opp_text.strip() == "":
             opponent = 0
-        elif opp_text.strip().isdigit():
+        elif is_ascii_number(opp_text):
             opponent = int(opp_text)
         else:
             report.error("invalid", f"opponent {opp_text!r} of player {pairing} is not a pairing number", block_where)

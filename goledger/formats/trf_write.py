@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from goledger.errors import FormatError
 from goledger.formats.report import InterchangeReport
 from goledger.replay.fide_unplayed import FideData, FideRound, Kind
 from goledger.replay.state import TournamentState
@@ -184,9 +185,16 @@ def write_trf(
     return (eol.join(lines) + eol).encode("utf-8"), report
 
 
+MAX_PLAYERS = 9999
+"""Pairing numbers have four columns in a TRF player line."""
+
+
 def _pairing_numbers(state: TournamentState, report: InterchangeReport) -> dict[int, str]:
     """Pairing number → player id: the ledger's start numbers when they are unique, else the
     registration order (reported)."""
+    if len(state.players) > MAX_PLAYERS:
+        raise FormatError(f"a TRF file holds at most {MAX_PLAYERS:,} players (four-digit pairing numbers); this "
+                          f"tournament has {len(state.players):,}")
     given = [(p.start_number, p.id) for p in state.players.values()]
     numbers = [n for n, _ in given if n]
     if len(numbers) == len(given) and len(set(numbers)) == len(numbers) and max(numbers) <= 9999:

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected, StaleHeadError
+from goledger.errors import CommandRejected, LedgerError, StaleHeadError
 from goledger.ledger import events as ev
 from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
 from goledger.ledger.repair import RepairReport
@@ -874,23 +874,45 @@ def _published_head(text: str | None) -> str | None:
     return wanted
 
 
-def repair_report(db: PathLike, published_head: str | None = None) -> RepairReport:
+def repair_report(db: PathLike, published_head: str | None = None, salvage: PathLike | None = None) -> RepairReport:
     """What can still be trusted in a damaged, truncated or tampered ledger, up to which
     event (see :mod:`goledger.ledger.repair`), with the checkpoints and the last event of
-    the trusted part named for the director. Reads whatever can be read; never writes."""
+    the trusted part named for the director. Reads whatever can be read; never writes to
+    ``db``.
+
+    ``salvage``: a new ledger file receiving the trusted events verbatim — the same chain,
+    so its head is the trusted head and a published head up to it still verifies. Record
+    what came after on top of it (all or nothing, like an import)."""
     from goledger.ledger.repair import repair_report as store_report
+    from goledger.ledger.store import Envelope
 
     wanted = _published_head(published_head)
+    if salvage is not None and Path(salvage).exists():
+        raise CommandRejected(f"{salvage} already exists; salvage into a new file")
     checkpoints: list[str] = []
     last: list[Record] = []
+    kept: list[Envelope] = []
 
     def watch(record: Record) -> None:
         if record.type == "Checkpoint":
             checkpoints.append(_record_text(record, _plain_name))
         last[:] = [record]
+        if salvage is not None:
+            kept.append(Envelope(record.type, record.schema_version, record.payload, record.recorded_at,
+                                 record.actor, record.reason))
 
     report = store_report(db, wanted, watch)
     notes = list(report.notes)
+    if salvage is not None:
+        if not kept:
+            raise CommandRejected(f"no event of {db} can be trusted: nothing to salvage")
+        records = Ledger.create_complete_from(salvage, kept)
+        if records[-1].hash != report.trusted_head:  # the same chain, or something is badly wrong
+            Path(salvage).unlink(missing_ok=True)
+            raise LedgerError(f"the salvaged events of {db} do not recompute to their trusted head; nothing was "
+                              "written")
+        notes.append(f"events 1..{len(records)} were salvaged into {salvage} (same hashes; its head is the trusted "
+                     "head)")
     if last:
         notes.append(f"last trusted event: {_record_text(last[0], _plain_name)}")
     if checkpoints:

@@ -1,0 +1,35 @@
+"""Reading numbers out of untrusted text (shared by the readers and writers of formats).
+
+``str.isdigit()`` is not a licence to call ``int()``: it is true for ``"²"`` (which ``int``
+refuses), for Arabic-Indic and full-width digits, and for 5,000 ASCII digits (beyond
+Python's int-string limit, so ``int`` raises again). Tournament files hold small ASCII
+numbers; anything else is "not a number", to be reported by the caller.
+
+>>> ascii_int("42"), ascii_int(" 7 "), ascii_int("²"), ascii_int("١٢"), ascii_int("1" * 5000), ascii_int("-3")
+(42, 7, None, None, None, None)
+>>> ascii_int("-3", signed=True), ascii_int("+3", signed=True), ascii_int("1_000")
+(-3, 3, None)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["MAX_DIGITS", "ascii_int", "is_ascii_number"]
+
+MAX_DIGITS: Final = 18
+"""More digits than any count, round, table, rating or PIN a tournament file holds."""
+
+_UNSIGNED: Final = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
+_SIGNED: Final = re.compile(f"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def is_ascii_number(text: str, signed: bool = False) -> bool:
+    """Whether ``text`` (surrounding blanks ignored) is a plain ASCII integer ``int`` reads."""
+    return (_SIGNED if signed else _UNSIGNED).fullmatch(text.strip()) is not None
+
+
+def ascii_int(text: str, signed: bool = False) -> int | None:
+    """The plain ASCII integer in ``text`` (surrounding blanks ignored), else ``None``."""
+    return int(text.strip()) if is_ascii_number(text, signed) else None
