@@ -238,3 +238,30 @@ def test_player_list_mutations(slow: bool, base_ledger: bytes) -> None:
         check_append(players, data, base_ledger)
 
     player_lists()
+
+
+# --------------------------------------------------------------------------- failures found, kept
+
+_TRF0, _MM0 = TRF_SEEDS[0], MACMAHON_SEEDS[0]
+REGRESSIONS = {
+    # str.isdigit() is true for "²" but int() refuses it: a traceback (trf_read)
+    "trf-superscript-opponent": (trf, "t.trf", _TRF0.replace(b"  0009 b 0", b"  000\xc2\xb2 b 0", 1), "refused: ",
+                                 "is not a pairing number"),
+    "trf-5000-digit-rounds": (trf, "t.trf", _TRF0.replace(b"XXR 3", b"XXR " + b"9" * 5000, 1), "", ""),
+    # MacMahon read 10^23 rounds, wrote the ledger, and standings then failed (a list of 10^23 rounds)
+    "macmahon-huge-rounds": (macmahon, "t.xml", _MM0.replace(b"<NumberOfRounds>3<", b"<NumberOfRounds>"
+                                                              b"99999999999999999999999<", 1),
+                             "refused: ", "'99999999999999999999999' is not an integer"),
+    "macmahon-rounds-beyond-99": (macmahon, "t.xml", _MM0.replace(b"<NumberOfRounds>3<", b"<NumberOfRounds>"
+                                                                   b"2000000000<", 1),
+                                  "refused: ", "declares 2000000000 rounds; goledger handles up to 99"),
+    "macmahon-arabic-indic-digit": (macmahon, "t.xml", _MM0.replace(b"<NumberOfRounds>3<", "<NumberOfRounds>٣<"
+                                                                     .encode(), 1), "refused: ", "is not an integer"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGRESSIONS))
+def test_failures_found_stay_fixed(name: str) -> None:
+    importer, filename, data, outcome, words = REGRESSIONS[name]
+    result = check_import(importer, data, filename)
+    assert result.startswith(outcome) and words in result, result

@@ -52,7 +52,7 @@ from lxml import etree
 
 from goledger.errors import FormatError
 from goledger.formats import macmahon_layout as layout
-from goledger.formats.numbers import is_ascii_number
+from goledger.formats.numbers import ascii_int, is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
@@ -82,6 +82,8 @@ _WALLLIST_ROWS: Final = {name: (kind, default) for name, kind, default in layout
 _STRUCTURE: Final = frozenset({"Walllist", "Country", "IndividualParticipant", "TournamentRound", "UnwantedPairing",
                                "Playerlist", "Roundlist", "Tournament"})
 _MAPPED_ONLY: Final = frozenset({"NumberOfRounds", "Name"})
+MAX_ROUNDS: Final = 99
+"""The most rounds a goledger tournament holds (as ``goledger new`` and the TRF reader)."""
 _TOLERATED_RESULTS: Final = {
     "b+": "black", "w+": "white", "1/2-1/2": "jigo", "0.5-0.5": "jigo", "=": "jigo", "jigo": "jigo",
 }
@@ -164,13 +166,12 @@ class _Reader:
             return None
         if text == "" and tag in ("EgdPin", "Rating"):
             return 0
-        try:
-            number = int(text)
-        except ValueError:
+        number = ascii_int(text, signed=True)  # Java's Integer.parseInt: ASCII digits, 32 bits
+        if number is not None and not -(2**31) <= number < 2**31:
             number = None
         if number is not None and text.strip() != text:
             self.report.warning("normalised", f"<{tag}> {text!r} has spaces around the number (MacMahon refuses "
-                                "the file); read as {number}", where)
+                                f"the file); read as {number}", where)
         if number is None:
             self.report.error("invalid", f"<{tag}> {text!r} is not an integer", where)
         return number
@@ -286,6 +287,8 @@ class _Reader:
             self.report.warning(
                 "invalid", f"<NumberOfRounds> is missing or below 1 (MacMahon refuses the file); "
                 f"{rounds} round(s) assumed from the rounds in the file", where)
+        if rounds > MAX_ROUNDS:
+            raise FormatError(f"{self.source} declares {rounds} rounds; goledger handles up to {MAX_ROUNDS}")
         self.rounds = rounds
         name = values.get("Name")
         if not name:
