@@ -113,8 +113,11 @@ class RoundTable:
         jigo2 = self.policy.jigo2
         points = {result: result.points2() for result in Result}
         points[Result.JIGO] = (jigo2, jigo2)
-        # One tuple of row lists per player, so that a game costs one lookup per side.
-        rows: dict[str, tuple[list[RoundStatus], list[GameState | None], list[str | None], list[int], list[int]]]
+        # One tuple of row lists per player (and his id), so that a game costs one lookup per
+        # side. Opponents are stored as the registered id objects: the games' own id strings
+        # are copies (decoded per event), and every later lookup by an identical object skips
+        # the string comparison.
+        rows: dict[str, tuple[list[RoundStatus], list[GameState | None], list[str | None], list[int], list[int], str]]
         rows = {}
         for pid, player in state.players.items():
             status: list[RoundStatus] = ["not-assigned"] * size
@@ -124,7 +127,7 @@ class RoundTable:
             if player.withdrawn_from is not None:
                 for r in range(max(player.withdrawn_from, 1), size + 1):
                     status[r - 1] = "withdrawn"
-            rows[pid] = (status, [None] * size, [None] * size, [0] * size, [0] * size)
+            rows[pid] = (status, [None] * size, [None] * size, [0] * size, [0] * size, pid)
         for r in range(1, size + 1):
             i = r - 1
             for pid in self.bye_players(r):
@@ -139,21 +142,20 @@ class RoundTable:
                 g = tables[table]
                 w, b = g.white, g.black
                 pw, pb = points[g.result]
-                row = rows.get(w)
-                if row is not None and row[1][i] is None:
-                    row[0][i] = "paired"
-                    row[1][i] = g
-                    row[2][i] = b
-                    row[3][i] = pw
-                    row[4][i] = g.handicap
-                row = rows.get(b)
-                if row is not None and row[1][i] is None:
-                    row[0][i] = "paired"
-                    row[1][i] = g
-                    row[2][i] = w
-                    row[3][i] = pb
-                    row[4][i] = -g.handicap
-        for pid, (status, games, opp, res2, hd) in rows.items():
+                row_w, row_b = rows.get(w), rows.get(b)
+                if row_w is not None and row_w[1][i] is None:
+                    row_w[0][i] = "paired"
+                    row_w[1][i] = g
+                    row_w[2][i] = b if row_b is None else row_b[5]
+                    row_w[3][i] = pw
+                    row_w[4][i] = g.handicap
+                if row_b is not None and row_b[1][i] is None:
+                    row_b[0][i] = "paired"
+                    row_b[1][i] = g
+                    row_b[2][i] = w if row_w is None else row_w[5]
+                    row_b[3][i] = pb
+                    row_b[4][i] = -g.handicap
+        for pid, (status, games, opp, res2, hd, _) in rows.items():
             self.status[pid] = status
             self.game[pid] = games
             self.opp[pid] = opp

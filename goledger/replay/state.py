@@ -347,21 +347,27 @@ def _on_bye_removed(state: TournamentState, e: ev.ByeRemoved) -> None:
 
 
 def _on_paired(state: TournamentState, e: ev.GamePaired) -> None:
-    if _player(state, e.white, "GamePaired") is None or _player(state, e.black, "GamePaired") is None:
+    white = _player(state, e.white, "GamePaired")
+    if white is None:
+        return
+    black = _player(state, e.black, "GamePaired")
+    if black is None:
         return
     tables = state.games.setdefault(e.round, {})
     replaced = e.table in tables
     if replaced:
         _anomaly(state, f"round {e.round} table {e.table} paired twice; the later pairing replaces the earlier")
+    # The players' registered id objects, not the event's equal copies: lookups by one
+    # shared string object skip the character comparison (scoring a congress does millions).
     tables[e.table] = GameState(
-        round=e.round, table=e.table, white=e.white, black=e.black, handicap=e.handicap,
+        round=e.round, table=e.table, white=white.id, black=black.id, handicap=e.handicap,
         komi=e.komi, color_known=e.color_known, paired_seq=state.seq,
     )
     if replaced:
         _reindex(state, e.round)
     else:
         index = state.table_of.setdefault(e.round, {})
-        for player in (e.white, e.black):  # the first game in table order is his game
+        for player in (white.id, black.id):  # the first game in table order is his game
             if index.get(player, e.table) >= e.table:
                 index[player] = e.table
 
