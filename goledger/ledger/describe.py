@@ -65,6 +65,11 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"round {r} table {t}: result {result.value}" + (" by default" if by_default else "")
         case ev.ResultCorrected(round=r, table=t, result=result, by_default=by_default):
             return f"round {r} table {t}: result corrected to {result.value}" + (" by default" if by_default else "")
+        case ev.PairingAnnotated(round=r, table=t, bye=bye):
+            return f"bye of {who(bye)} in round {r} annotated" if bye else f"round {r} table {t}: pairing annotated"
+        case ev.PairingConstraintSet(player_a=a, player_b=b, constraint=constraint):
+            return f"{who(a)} and {who(b)}: pairing {constraint}" if constraint != "none" else (
+                f"{who(a)} and {who(b)}: pairing constraint lifted")
         case ev.TeamRegistered(team_id=tid, name=name):
             return f"team {tid} {name} registered"
         case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board):
@@ -73,6 +78,8 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"imported from {fmt} file {filename}"
         case ev.Checkpoint(label=label, event_count=count):
             return f"checkpoint {label!r} (vouches for events 1..{count})"
+        case ev.PseudonymisedCopy(original_events=count):
+            return f"pseudonymised copy of {count} events"
     return event.type_name()
 
 
@@ -97,6 +104,10 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("rules",)}
         case ev.TeamRegistered(team_id=tid) | ev.TeamMemberAssigned(team_id=tid):
             return {("team", tid)}
+        case ev.PairingAnnotated(round=r, table=t, bye=bye):
+            return {("player in round", bye, r)} if bye else {("table", r, t)}
+        case ev.PairingConstraintSet(player_a=a, player_b=b):
+            return {("player", a), ("player", b)}
     return set()
 
 

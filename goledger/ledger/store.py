@@ -17,7 +17,16 @@ zeros. ``verify`` recomputes it and names the first event that does not match.
 **Appends** run inside ``BEGIN IMMEDIATE``: the head is read inside the write lock and
 compared with the caller's expected head, so two processes writing the same file never
 interleave or lose an event; a crash leaves either the whole batch or nothing (SQLite's
-atomic commit, WAL journal, ``synchronous=FULL``).
+atomic commit, WAL journal, ``synchronous=FULL``). A new ledger that starts with events
+(``goledger new``, imports, copies) is written by :meth:`Ledger.create_complete`: a hidden
+partial file linked into place only when complete, so a killed process leaves the whole
+ledger or no file.
+
+**Refusals.** :meth:`Ledger.open` refuses a missing file, a non-SQLite file, another
+program's database, a newer store schema, and a ledger whose append-only triggers were
+removed or replaced (``verify`` opens such a file anyway to report on it); any SQLite error
+met later while reading (a truncated or corrupted file) becomes a :class:`LedgerError`
+naming the file. :mod:`goledger.ledger.repair` reads what a damaged file still holds.
 """
 
 from __future__ import annotations
