@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from goledger.ledger import commands
+from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Rank
 
@@ -97,6 +98,12 @@ def scratch_dir(fallback: Path) -> Iterator[Path]:
             shutil.rmtree(folder, ignore_errors=True)
     else:
         yield fallback
+
+
+def ledger_events(path: Path) -> list[ev.Event]:
+    """Every event of the ledger at ``path``, in order."""
+    with Ledger.open(path) as ledger:
+        return ledger.events()
 
 
 def file_digest(path: Path) -> str:

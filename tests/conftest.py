@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,22 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None, env: dict[st
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(scope="session")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
+    """The audit tests' club open (:func:`tests.audit_support.build_club_open`: 250 commands,
+    built once per run) and its notable event numbers. Read it only; write to ``club_copy``."""
+    from .audit_support import build_club_open, scratch_dir
+
+    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
+        path = folder / "club.db"
+        yield path, build_club_open(path)
+
+
+@pytest.fixture
+def club_copy(club: tuple[Path, dict[str, int]], tmp_path: Path) -> tuple[Path, dict[str, int]]:
+    """A private copy of the club open, for tests that append to it."""
+    path = tmp_path / "club.db"
+    shutil.copy(club[0], path)
+    return path, dict(club[1])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,28 +17,9 @@ from goledger.replay.describe import EventIndex
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
-from .audit_support import build_club_open, opponent_sum, scratch_dir
+from .audit_support import ledger_events, opponent_sum
 
 CRITERIA = ["MMS", "NBW"]
-
-
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
-    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
-        path = folder / "club.db"
-        yield path, build_club_open(path)
-
-
-@pytest.fixture
-def club_copy(club: tuple[Path, dict[str, int]], tmp_path: Path) -> tuple[Path, dict[str, int]]:
-    path = tmp_path / "club.db"
-    shutil.copy(club[0], path)
-    return path, dict(club[1])
-
-
-def _events(path: Path) -> list:
-    with Ledger.open(path) as ledger:
-        return ledger.events()
 
 
 def _table(events: list, seq: int, round_: int, criteria: list[str]) -> Snapshot:
@@ -76,7 +56,7 @@ def test_diff_across_a_correction_names_it_as_the_only_cause(club: tuple[Path, d
     seq = notable["correction"]
     result = audit.diff(path, seq - 1, seq, criteria=CRITERIA)
     assert result.round == 2 and [r.seq for r in result.records] == [seq]
-    events = _events(path)
+    events = ledger_events(path)
     check_attribution(events, result, CRITERIA)
     assert result.changes and result.complete
     game = fold(events[:seq]).games[2][3]
@@ -98,14 +78,14 @@ def test_diff_causes_telescope_to_the_net_change(club: tuple[Path, dict[str, int
     path, _ = club
     result = audit.diff(path, span[0], span[1], criteria=CRITERIA, max_replays=None)
     assert result.complete
-    check_attribution(_events(path), result, CRITERIA)
+    check_attribution(ledger_events(path), result, CRITERIA)
 
 
 def test_opponents_later_results_are_causes_of_an_sos_like_value(club: tuple[Path, dict[str, int]]) -> None:
     """A criterion built on the opponents' scores (registered for this test only) changes with
     the opponents' later results: the diff attributes each step to that result."""
     path, notable = club
-    events = _events(path)
+    events = ledger_events(path)
     with opponent_sum() as name:
         crit = ["MMS", name]
         result = audit.diff(path, notable["withdrawal"], None, 4, criteria=crit, max_replays=None)
@@ -128,7 +108,7 @@ def test_a_limited_budget_leaves_ranges_that_still_add_up(club: tuple[Path, dict
     result = audit.diff(path, 14, None, 4, criteria=CRITERIA, max_replays=3)
     assert not result.complete and result.replays <= len(result.records) + 5
     assert any(c.first_seq < c.last_seq for ch in result.changes for c in ch.causes)
-    check_attribution(_events(path), result, CRITERIA)
+    check_attribution(ledger_events(path), result, CRITERIA)
 
 
 def test_sparse_changes_in_a_long_span_cost_few_replays(club: tuple[Path, dict[str, int]]) -> None:
@@ -139,12 +119,12 @@ def test_sparse_changes_in_a_long_span_cost_few_replays(club: tuple[Path, dict[s
         head = ledger.head().seq
     copy = path.parent / "late-fix.db"
     shutil.copy(path, copy)
-    state = fold(_events(copy))
+    state = fold(ledger_events(copy))
     game = state.games[1][1]
     fixed = "black" if game.result.value == "white" else "white"
     seq = commands.correct(copy, 1, 1, fixed, "late appeal").seqs[0]
     end_of_round_1 = 1 + 12 + 12  # creation, registrations, six pairings and six results
-    assert fold(_events(copy)[:end_of_round_1]).last_complete_round() == 1
+    assert fold(ledger_events(copy)[:end_of_round_1]).last_complete_round() == 1
     result = audit.diff(copy, end_of_round_1, None, 1, criteria=CRITERIA, max_replays=None)
     assert result.complete and len(result.records) == head - end_of_round_1 + 1
     assert result.replays <= 8  # the two ends and both sides of the three isolated events

@@ -3,34 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.ledger.store import Ledger
 from goledger.replay import audit, views
 from goledger.replay.compare import Snapshot
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
-from .audit_support import build_club_open, opponent_sum, scratch_dir
+from .audit_support import ledger_events, opponent_sum
 
 CRITERIA = ["MMS", "NBW"]
-
-
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
-    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
-        path = folder / "club.db"
-        yield path, build_club_open(path)
-
-
-def _events(path: Path) -> list[ev.Event]:
-    with Ledger.open(path) as ledger:
-        return ledger.events()
 
 
 def _row(events: list[ev.Event], seq: int, round_: int, pid: str, criteria: list[str]):  # type: ignore[no-untyped-def]
@@ -40,7 +26,7 @@ def _row(events: list[ev.Event], seq: int, round_: int, pid: str, criteria: list
 def test_history_lists_exactly_the_events_that_changed_the_players_row(club: tuple[Path, dict[str, int]]) -> None:
     """Compared with a brute-force replay that computes the standings after every event."""
     path, _ = club
-    events = _events(path)
+    events = ledger_events(path)
     with opponent_sum() as name:
         crit = ["MMS", name]
         result = audit.history(path, "Dias Rui", criteria=crit, max_replays=None)
@@ -69,7 +55,7 @@ def test_history_of_the_withdrawn_player_and_of_the_correction(club: tuple[Path,
     withdrawal = by_seq[notable["withdrawal"]]
     assert withdrawal.relation == "own withdrawal"
     assert withdrawal.after.values["MMS"] == withdrawal.before.values["MMS"] + 2
-    events = _events(path)
+    events = ledger_events(path)
     game = fold(events).games[2][3]
     loser_or_winner = audit.history(path, game.white, criteria=CRITERIA)
     fix = {e.last_seq: e for e in loser_or_winner.entries}[notable["correction"]]
@@ -99,7 +85,7 @@ def test_cli_history(cli, club: tuple[Path, dict[str, int]]) -> None:
 
 def test_standings_as_of_and_round_in_any_combination(cli, club: tuple[Path, dict[str, int]]) -> None:
     path, notable = club
-    events = _events(path)
+    events = ledger_events(path)
 
     def shown(*args: object) -> dict:
         res = cli("standings", "--db", path, "--criteria", "MMS,NBW", "--json", *args)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -22,23 +20,14 @@ from goledger.replay.published import as_published, standings_digest
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
-from .audit_support import build_club_open, scratch_dir
+from .audit_support import ledger_events
 
 CRITERIA = ["MMS", "NBW"]
 
 
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
-    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
-        path = folder / "club.db"
-        yield path, build_club_open(path)
-
-
 @pytest.fixture
-def db(club: tuple[Path, dict[str, int]], tmp_path: Path) -> Path:
-    path = tmp_path / "club.db"
-    shutil.copy(club[0], path)
-    return path
+def db(club_copy: tuple[Path, dict[str, int]]) -> Path:
+    return club_copy[0]
 
 
 def _design_8(shown: dict) -> dict:
@@ -48,13 +37,8 @@ def _design_8(shown: dict) -> dict:
     return {**{k: shown[k] for k in ("round", "as_of_seq", "policy", "criteria")}, "rows": rows}
 
 
-def _events(path: Path) -> list[ev.Event]:
-    with Ledger.open(path) as ledger:
-        return ledger.events()
-
-
 def test_publish_appends_a_checkpoint_with_the_digest_of_the_standings_as_shown(db: Path) -> None:
-    head = _events(db)
+    head = ledger_events(db)
     shown = standings(fold(head), 3, None, CRITERIA)
     outcome = publish(db, 3, "after day 1", criteria=CRITERIA, actor="director")
     assert outcome.seqs == [len(head) + 1] and "published the standings after round 3" in outcome.message
@@ -70,16 +54,16 @@ def test_publish_appends_a_checkpoint_with_the_digest_of_the_standings_as_shown(
 
 
 def test_published_standings_stay_reproducible_after_corrections(db: Path) -> None:
-    original = standings(fold(_events(db)), 4, None, CRITERIA).to_dict()
+    original = standings(fold(ledger_events(db)), 4, None, CRITERIA).to_dict()
     published_seq = publish(db, 4, criteria=CRITERIA).seqs[0]
-    state = fold(_events(db))
+    state = fold(ledger_events(db))
     game = state.games[4][1]
     fixed = commands.correct(db, 4, 1, game.result.flipped().value, "appeal upheld").seqs[0]
     commands.change_rules(db, {"mms2_absent": 0}, reason="absences worth nothing")
     commands.update_player(db, "p0003", mm_correction=1)
     shown = as_published(db, 4)
     assert shown.standings.to_dict() == original and shown.seq == published_seq
-    now = standings(fold(_events(db)), 4, None, CRITERIA).to_dict()
+    now = standings(fold(ledger_events(db)), 4, None, CRITERIA).to_dict()
     assert now["rows"] != original["rows"]
 
     diff = audit.diff(db, published=4)
@@ -102,7 +86,7 @@ def test_publish_reproduces_the_tournament_policy_with_its_overrides(db: Path) -
     publish(db, 4)
     shown = as_published(db, 4)
     assert shown.checkpoint.policy == "opengotha"
-    state = fold(_events(db))
+    state = fold(ledger_events(db))
     assert shown.standings.to_dict() == standings(state, 4).to_dict() | {"as_of_seq": state.seq - 1}
     plain = standings(state, 4, "opengotha")
     assert shown.standings.to_dict()["rows"] != plain.to_dict()["rows"]  # the override matters

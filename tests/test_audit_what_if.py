@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -17,27 +16,15 @@ from goledger.replay import audit
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
-from .audit_support import build_club_open, file_digest, scratch_dir
+from .audit_support import file_digest, ledger_events
 
 CRITERIA = ["MMS", "NBW"]
-
-
-@pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, int]]]:
-    with scratch_dir(tmp_path_factory.mktemp("club")) as folder:
-        path = folder / "club.db"
-        yield path, build_club_open(path)
-
-
-def _events(path: Path) -> list[ev.Event]:
-    with Ledger.open(path) as ledger:
-        return ledger.events()
 
 
 def test_without_an_event_equals_a_ledger_recorded_without_it(club: tuple[Path, dict[str, int]]) -> None:
     """Leaving out the correction gives exactly the standings of the same events without it."""
     path, notable = club
-    events = _events(path)
+    events = ledger_events(path)
     seq = notable["correction"]
     result = audit.what_if(path, [seq], criteria=CRITERIA)
     expected = standings(fold(events[: seq - 1] + events[seq:]), 4, None, CRITERIA)
@@ -57,12 +44,13 @@ def test_without_the_withdrawal_and_with_another_policy(club: tuple[Path, dict[s
     assert change.before.values["MMS"] - change.after.values["MMS"] == 2
     egf = audit.what_if(path, policy="egf", criteria=CRITERIA)
     assert egf.hypothetical.policy == "egf" and egf.actual.policy == "opengotha"
-    assert egf.hypothetical.to_dict()["rows"] == standings(fold(_events(path)), 4, "egf", CRITERIA).to_dict()["rows"]
+    direct = standings(fold(ledger_events(path)), 4, "egf", CRITERIA)
+    assert egf.hypothetical.to_dict()["rows"] == direct.to_dict()["rows"]
 
 
 def test_added_events_extend_the_log(club: tuple[Path, dict[str, int]], tmp_path: Path) -> None:
     path, _ = club
-    state = fold(_events(path))
+    state = fold(ledger_events(path))
     game = state.games[4][1]
     flipped = game.result.flipped()
     extra = tmp_path / "extra.json"
@@ -76,7 +64,7 @@ def test_added_events_extend_the_log(club: tuple[Path, dict[str, int]], tmp_path
 
 def test_removing_a_pairing_keeps_the_fold_total_and_reports_the_orphans(club: tuple[Path, dict[str, int]]) -> None:
     path, _ = club
-    events = _events(path)
+    events = ledger_events(path)
     paired = next(i for i, e in enumerate(events, start=1) if isinstance(e, ev.GamePaired) and e.round == 4)
     result = audit.what_if(path, [paired], criteria=CRITERIA)
     assert any("has no table" in note for note in result.anomalies)

@@ -211,4 +211,4 @@ def test_cli_validate_exit_codes_and_json(tmp_path, cli) -> None:
     assert as_json.code == 1 and data["ok"] is False
     assert [(p["line"], p["code"], p["severity"]) for p in data["problems"]] == [(10, "pair-colour", "error")]
     missing = cli("validate", "egd", tmp_path / "nope.h9")
-    assert missing.code == 1 and "does not exist" in missing.err
+    assert missing.code == 1 and "no such file" in missing.err

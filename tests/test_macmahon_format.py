@@ -331,7 +331,7 @@ def test_cli_import_standings_export(tmp_path: Path, cli) -> None:
     db = tmp_path / "hand.db"
     done = cli("import", "macmahon", source, "--db", db, "--report", tmp_path / "r.json")
     assert done.code == 0, done.err
-    assert "7 players, 7 games, 1 byes" in done.out and (tmp_path / "r.json").exists()
+    assert "7 players, 7 games, 6 results, 1 byes, 5 absences" in done.out and (tmp_path / "r.json").exists()
     table = cli("standings", "--db", db, "--format", "csv")
     assert table.code == 0, table.err
     lines = table.out.splitlines()

@@ -3,20 +3,24 @@ over :mod:`goledger.formats.egd` (same names, same arguments)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+from goledger.cli.interchange import (
+    AllowErrorsOption,
+    NewDbOption,
+    OutputOption,
+    QuietOption,
+    ReportOption,
+    StrictOption,
+    run_export,
+    run_import,
+)
 
 validate_app = typer.Typer(help="Check a file of another program against its format's rules.", no_args_is_help=True)
-
-ReportOption = Annotated[
-    Path | None, typer.Option("--report", help="Write the full report as JSON to this file.", show_default=False)
-]
-
 
 def register_commands(app: typer.Typer) -> None:
     """Add the ``validate`` command group (with ``validate egd``)."""
@@ -43,9 +47,7 @@ def register_commands(app: typer.Typer) -> None:
 def register_export(export_app: typer.Typer) -> None:
     @export_app.command("egd")
     def export_egd(
-        output: Annotated[
-            Path | None, typer.Option("--output", "-o", help="Write here (default: standard output).")
-        ] = None,
+        output: OutputOption = None,
         round_: Annotated[int | None, typer.Option("--round", "-r", help="Export rounds 1..R (default: the last "
                                                                           "round with a played game).")] = None,
         encoding: Annotated[str, typer.Option(help="utf-8, or latin-1 (transliterates what it cannot hold).")]
@@ -58,6 +60,7 @@ def register_export(export_app: typer.Typer) -> None:
         = None,
         report: ReportOption = None,
         db: DbOption = None,  # type: ignore[assignment]
+        quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the results as an EGD table (T-file) the European Go Database accepts."""
@@ -65,46 +68,22 @@ def register_export(export_app: typer.Typer) -> None:
 
         if forfeits not in ("free", "marked"):
             fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
-        result = run(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
-                                            egd_class, country, report))
-        if output is None:
-            sys.stdout.buffer.write(result.data)
-            sys.stdout.flush()
-            print(result.report.render(limit=20), file=sys.stderr)
-        elif as_json:
-            print_json(result.report.to_dict())
-        else:
-            echo(result.report.render(limit=20))
-            echo(f"wrote {output}")
+        run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
+                                          egd_class, country, report), as_json=as_json, quiet=quiet)
 
 
 def register_import(import_app: typer.Typer) -> None:
     @import_app.command("egd")
     def import_egd(
         file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
-        db: Annotated[Path | None, typer.Option("--db", envvar="GOLEDGER_DB", show_default=False,
-                                                help="New ledger file (default: <file stem>.db).")] = None,
+        db: NewDbOption = None,
         report: ReportOption = None,
-        strict: Annotated[bool, typer.Option("--strict", help="Refuse the import on any warning.")] = False,
+        strict: StrictOption = False,
+        allow_errors: AllowErrorsOption = False,
+        quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Create a ledger from an EGD table (players, games, results, colours, handicaps, free rounds)."""
         from goledger.formats import egd
-        from goledger.formats.importing import ImportRefused
 
-        try:
-            result = egd.import_egd(file, db, report, strict)
-        except ImportRefused as exc:
-            print(exc.report.render(limit=30), file=sys.stderr)
-            fail(exc.message)
-        except Exception as exc:
-            from goledger.errors import GoledgerError
-
-            if isinstance(exc, GoledgerError):
-                fail(exc.message, exc.exit_code)
-            raise
-        if as_json:
-            print_json({"db": result.db, "events": result.events, "report": result.report.to_dict()})
-        else:
-            echo(result.report.render(limit=30))
-            echo(f"created {result.db} ({result.events} events)")
+        run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors), as_json=as_json, quiet=quiet)

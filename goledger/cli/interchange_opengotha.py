@@ -3,38 +3,22 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, errors_as_exit, fail, print_json
-
-REPORT_LINES = 12
-"""Report entries printed after an import (all of them go to ``--report FILE``)."""
-
-
-def print_report(report: Any, limit: int = REPORT_LINES, stream: Any = None) -> None:
-    """The report on the terminal: counts, then the first entries, errors first."""
-    out = stream or sys.stdout
-    order = {"error": 0, "warning": 1, "info": 2}
-    entries = sorted(report.entries, key=lambda e: order.get(e.severity, 3))
-    counts = ", ".join(
-        f"{kind} {c['recorded']}" + ("" if c["read"] == c["recorded"] else f" (of {c['read']} read)")
-        for kind, c in report.counts.items()
-    )
-    out.write(f"{report.direction} {report.format}: {report.source}"
-              + (f" ({report.dialect})" if report.dialect else "") + "\n")
-    if counts:
-        out.write(f"  {counts}\n")
-    severities = {s: sum(1 for e in report.entries if e.severity == s) for s in order}
-    out.write(f"  {severities['error']} error(s), {severities['warning']} warning(s), {severities['info']} note(s)\n")
-    for entry in entries[:limit]:
-        where = f" [{entry.where}]" if entry.where else ""
-        out.write(f"  {entry.severity}: {entry.message}{where}\n")
-    if len(entries) > limit:
-        out.write(f"  … {len(entries) - limit} more (use --report FILE for all)\n")
+from goledger.cli.common import DbOption, JsonOption, default_db, errors_as_exit, fail, print_json
+from goledger.cli.interchange import (
+    AllowErrorsOption,
+    AsOfOption,
+    OutputOption,
+    QuietOption,
+    ReportOption,
+    StrictOption,
+    run_export,
+    run_import,
+)
 
 
 def register_import(import_app: typer.Typer) -> None:
@@ -47,14 +31,10 @@ def register_import(import_app: typer.Typer) -> None:
         into: Annotated[
             Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
         ] = None,
-        report: Annotated[
-            Path | None, typer.Option("--report", help="Write the import report as JSON to this file.")
-        ] = None,
-        strict: Annotated[bool, typer.Option("--strict", help="Refuse the import on any warning.")] = False,
-        allow_errors: Annotated[
-            bool, typer.Option("--allow-errors", help="Write the ledger even if some items could not be mapped.")
-        ] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary line.")] = False,
+        report: ReportOption = None,
+        strict: StrictOption = False,
+        allow_errors: AllowErrorsOption = False,
+        quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Create a new ledger from an OpenGotha XML save (default ledger: <file stem>.db),
@@ -67,22 +47,9 @@ def register_import(import_app: typer.Typer) -> None:
             return
         if len(paths) != 1:
             fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)
-        from goledger.formats.importing import ImportRefused
         from goledger.formats.opengotha import import_opengotha
 
-        with errors_as_exit():
-            try:
-                outcome = import_opengotha(paths[0], db, report, strict, allow_errors)
-            except ImportRefused as exc:
-                if not as_json and not quiet:
-                    print_report(exc.report, stream=sys.stderr)
-                raise
-        if as_json:
-            print_json({"db": outcome.db, "events": outcome.events, "report": outcome.report.to_dict()})
-            return
-        if not quiet:
-            print_report(outcome.report)
-        echo(outcome.message)
+        run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
 
 
 def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as_json: bool) -> None:
@@ -130,30 +97,16 @@ def register_export(export_app: typer.Typer) -> None:
     @export_app.command("opengotha")
     def export_opengotha_cmd(
         db: DbOption = None,  # type: ignore[assignment]
-        output: Annotated[
-            Path | None, typer.Option("--output", "-o", help="Write to this file (default: standard output).")
-        ] = None,
-        upto: Annotated[int | None, typer.Option("--as-of", help="Export the ledger as of this event.")] = None,
-        report: Annotated[
-            Path | None, typer.Option("--report", help="Write the export report as JSON to this file.")
-        ] = None,
+        output: OutputOption = None,
+        upto: AsOfOption = None,
+        report: ReportOption = None,
+        quiet: QuietOption = False,
+        as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as an OpenGotha XML save (dataVersion 201, UTF-8) that OpenGotha 3.51 loads."""
         from goledger.formats.opengotha import export_opengotha
 
-        with errors_as_exit():
-            outcome = export_opengotha(db or default_db(), output, upto)
-        if report is not None:
-            report.write_bytes(outcome.report.to_json() + b"\n")
-        if output is None:
-            sys.stdout.buffer.write(outcome.data)
-            sys.stdout.flush()
-            if outcome.report.entries:
-                print_report(outcome.report, stream=sys.stderr)
-        else:
-            if outcome.report.entries:
-                print_report(outcome.report)
-            echo(f"wrote {output} ({len(outcome.data)} bytes)")
+        run_export(lambda: export_opengotha(db or default_db(), output, upto, report), as_json=as_json, quiet=quiet)
 
 
 def register_commands(app: typer.Typer) -> None:

@@ -27,7 +27,7 @@ def register_export(export_app: typer.Typer) -> None:
     ) -> None:
         """Write a copy of the ledger with the players' personal data replaced by stable
         pseudonyms; it still verifies against the original's published head."""
-        from goledger.cli.interchange_opengotha import print_report
+        from goledger.cli.interchange import print_report
         from goledger.ledger.pseudonymise import pseudonymise
 
         with errors_as_exit():

@@ -13,54 +13,23 @@ The parts live in small modules: :mod:`~goledger.formats.egd_syntax` (lines, tag
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import msgspec
-
-from goledger.errors import FormatError
-from goledger.formats.report import InterchangeReport
+from goledger.formats.exporting import ExportOutcome, finish_export
+from goledger.formats.importing import ImportOutcome, import_file, read_input
 
 if TYPE_CHECKING:
     from goledger.formats.egd_validate import ValidationResult
 
 ForfeitMode = Literal["free", "marked"]
 
-__all__ = ["ExportResult", "ImportResult", "export_egd", "import_egd", "validate_egd"]
+__all__ = ["ExportOutcome", "ImportOutcome", "export_egd", "import_egd", "validate_egd"]
 
 PathLike = str | os.PathLike[str]
 
 MAX_EGD_BYTES = 16 * 1024 * 1024
 """EGD tables are small (EGC 2011: 114 KB); anything far larger is not one."""
-
-
-class ExportResult(msgspec.Struct, frozen=True):
-    """The bytes written (also to ``output`` when given) and the export report."""
-
-    data: bytes
-    report: InterchangeReport
-
-
-class ImportResult(msgspec.Struct, frozen=True):
-    """The ledger created, how many events it holds, and the import report."""
-
-    db: str
-    events: int
-    report: InterchangeReport
-
-
-def _read_file(path: PathLike) -> bytes:
-    file = Path(path)
-    if not file.is_file():
-        raise FormatError(f"{file} does not exist or is not a file")
-    if file.stat().st_size > MAX_EGD_BYTES:
-        raise FormatError(f"{file} is larger than {MAX_EGD_BYTES // (1024 * 1024)} MB: not an EGD result table")
-    return file.read_bytes()
-
-
-def _write_report(report: InterchangeReport, path: PathLike | None) -> None:
-    if path is not None:
-        Path(path).write_bytes(report.to_json() + b"\n")
+FILE_KIND = "EGD tables"
 
 
 def export_egd(
@@ -72,7 +41,7 @@ def export_egd(
     egd_class: str | None = None,
     country: str | None = None,
     report: PathLike | None = None,
-) -> ExportResult:
+) -> ExportOutcome:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd_write` for the rules."""
     from goledger.formats.egd_write import write_egd
@@ -80,13 +49,7 @@ def export_egd(
 
     state = state_as_of(db)
     data, export_report = write_egd(state, round, encoding, forfeits, egd_class, country, source=str(db))
-    if output is not None:
-        target = Path(output)
-        temp = target.with_name(f".{target.name}.writing-{os.getpid()}")
-        temp.write_bytes(data)
-        os.replace(temp, target)
-    _write_report(export_report, report)
-    return ExportResult(data, export_report)
+    return finish_export(data, export_report, output, report)
 
 
 def validate_egd(file: PathLike) -> ValidationResult:
@@ -95,7 +58,7 @@ def validate_egd(file: PathLike) -> ValidationResult:
     from goledger.formats.egd_syntax import decode_egd, parse_table
     from goledger.formats.egd_validate import validate_table
 
-    text, encoding, _bom = decode_egd(_read_file(file))
+    text, encoding, _bom = decode_egd(read_input(file, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND))
     return validate_table(parse_table(text, str(file), encoding))
 
 
@@ -104,21 +67,17 @@ def import_egd(
     db: PathLike | None = None,
     report: PathLike | None = None,
     strict: bool = False,
-) -> ImportResult:
+    allow_errors: bool = False,
+    *,
+    actor: str = "import",
+    reason: str = "",
+) -> ImportOutcome:
     """Create a new ledger (default ``<file stem>.db``) from an EGD table, all or nothing.
 
     The import report goes to ``report`` (JSON) when given, whether the import succeeds or
-    is refused (an error in the report refuses it; with ``strict`` a warning too)."""
+    is refused (an error in the report refuses it unless ``allow_errors``; with ``strict`` a
+    warning too)."""
     from goledger.formats.egd_read import read_egd
-    from goledger.formats.importing import ImportRefused, default_ledger_path, write_new_ledger
 
-    data = _read_file(file)
-    events, import_report = read_egd(data, str(file))
-    target = Path(db) if db is not None else default_ledger_path(file)
-    try:
-        records = write_new_ledger(events, target, import_report, strict=strict)
-    except ImportRefused:
-        _write_report(import_report, report)
-        raise
-    _write_report(import_report, report)
-    return ImportResult(str(target), len(records), import_report)
+    return import_file(file, db, report, format="egd", read=read_egd, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND,
+                       strict=strict, allow_errors=allow_errors, actor=actor, reason=reason)

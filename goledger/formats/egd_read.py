@@ -38,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePath
+from typing import NamedTuple
 
 from goledger.errors import FormatError
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
@@ -46,7 +47,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, RankError, Result
 
-__all__ = ["read_egd", "read_egd_table"]
+__all__ = ["ReadResult", "read_egd", "read_egd_table"]
 
 # OpenGotha's 5-character short names (spec egd.md §7.1) and pairgoth's names (§7.2),
 # mapped to criterion names; "*" stands for W or M, chosen by the main score.
@@ -69,7 +70,14 @@ class _Half:
     cell: Cell
 
 
-def read_egd(data: bytes, source: str = "") -> tuple[list[ev.Event], InterchangeReport]:
+class ReadResult(NamedTuple):
+    """The events of the new ledger and the import report (unpacks as a pair)."""
+
+    events: list[ev.Event]
+    report: InterchangeReport
+
+
+def read_egd(data: bytes, source: str = "") -> ReadResult:
     """Read an EGD file's bytes into ledger events and an import report.
 
     Raises :class:`~goledger.errors.FormatError` when the bytes hold no EGD table at all.
@@ -82,7 +90,7 @@ def read_egd(data: bytes, source: str = "") -> tuple[list[ev.Event], Interchange
         format="egd", filename=name, sha256=hashlib.sha256(data).hexdigest(),
         summary={k: c["recorded"] for k, c in report.counts.items()},
     )
-    return [events[0], provenance, *events[1:]], report
+    return ReadResult([events[0], provenance, *events[1:]], report)
 
 
 def read_egd_table(table: EgdTable) -> tuple[list[ev.Event], InterchangeReport]:

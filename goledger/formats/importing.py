@@ -14,15 +14,57 @@ report is returned (or attached to the raised error) either way.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
+
+import msgspec
 
 from goledger.errors import FormatError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import Event
 from goledger.ledger.store import Ledger, Record
 
-__all__ = ["ImportRefused", "default_ledger_path", "write_new_ledger"]
+__all__ = [
+    "ImportOutcome",
+    "ImportRefused",
+    "default_ledger_path",
+    "import_file",
+    "read_input",
+    "write_new_ledger",
+    "write_report",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+class ReadResult(Protocol):
+    """What a format's reader gives back: the events of a new ledger and the import report."""
+
+    @property
+    def events(self) -> Sequence[Event]: ...
+
+    @property
+    def report(self) -> InterchangeReport: ...
+
+
+Reader = Callable[[bytes, str], ReadResult]
+"""A format's reader: the file's bytes and its name in, a :class:`ReadResult` out; raises
+:class:`~goledger.errors.FormatError` when the bytes are not that format at all."""
+
+
+class ImportOutcome(msgspec.Struct, kw_only=True):
+    """A finished import: where the ledger is, how many events it holds, and the report."""
+
+    db: str
+    events: int
+    report: InterchangeReport
+
+    @property
+    def message(self) -> str:
+        """One line: every kind of item recorded, with its count (:meth:`InterchangeReport.summary`)."""
+        held = self.report.summary() or "parameters only"
+        return f"imported {self.report.source} into {self.db}: {held} ({self.events} events)"
 
 
 class ImportRefused(FormatError):
@@ -31,6 +73,73 @@ class ImportRefused(FormatError):
     def __init__(self, message: str, report: InterchangeReport) -> None:
         super().__init__(message)
         self.report = report
+
+
+def write_report(report: InterchangeReport, path: PathLike | None) -> None:
+    """Write ``report`` as JSON to ``path`` (nothing when ``path`` is None)."""
+    if path is not None:
+        Path(path).write_bytes(report.to_json() + b"\n")
+
+
+def read_input(file: PathLike, *, max_bytes: int, kind: str, folder_hint: str = "") -> bytes:
+    """The bytes of an input file, or a :class:`FormatError` that names why they cannot be
+    read: missing, a folder (``folder_hint`` is appended to that message), unreadable, or
+    larger than ``max_bytes`` (checked before reading; ``kind`` names the format in that
+    message, e.g. "OpenGotha files")."""
+    source = Path(file)
+    try:
+        size = source.stat().st_size
+        if source.is_dir():
+            raise IsADirectoryError
+        if size > max_bytes:
+            raise FormatError(f"{source} is {size / (1024 * 1024):.0f} MB, larger than the "
+                              f"{max_bytes // (1024 * 1024)} MB limit for {kind}")
+        return source.read_bytes()
+    except FileNotFoundError:
+        raise FormatError(f"no such file: {source}") from None
+    except IsADirectoryError:
+        raise FormatError(f"{source} is a folder, not a file{folder_hint}") from None
+    except OSError as exc:
+        raise FormatError(f"cannot read {source}: {exc.strerror}") from None
+
+
+def import_file(
+    file: PathLike,
+    db: PathLike | None,
+    report: PathLike | None,
+    *,
+    format: str,  # noqa: A002 - the format's name, as in the report
+    read: Reader,
+    max_bytes: int,
+    kind: str,
+    folder_hint: str = "",
+    strict: bool = False,
+    allow_errors: bool = False,
+    actor: str = "import",
+    reason: str = "",
+) -> ImportOutcome:
+    """Read ``file`` with ``read`` and create the new ledger ``db`` (default
+    ``<file stem>.db``) from its events, all or nothing (see the module's refusal rules).
+
+    ``report``, when given, receives the import report as JSON whatever happens: the
+    reader's report, or a one-entry report saying why the file was refused.
+    """
+    source = Path(file)
+    try:
+        result = read(read_input(source, max_bytes=max_bytes, kind=kind, folder_hint=folder_hint), str(source))
+    except FormatError as exc:
+        refused = InterchangeReport(format=format, source=str(source))
+        refused.error("refused", exc.message)
+        write_report(refused, report)
+        raise
+    target = Path(db) if db is not None else default_ledger_path(source)
+    import_report = result.report
+    try:
+        records = write_new_ledger(result.events, target, import_report, strict=strict, allow_errors=allow_errors,
+                                   actor=actor, reason=reason or f"import {format} {source.name}")
+    finally:
+        write_report(import_report, report)
+    return ImportOutcome(db=str(target), events=len(records), report=import_report)
 
 
 def default_ledger_path(source: str | os.PathLike[str]) -> Path:

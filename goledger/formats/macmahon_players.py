@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from goledger.errors import FormatError
-from goledger.formats.importing import ImportRefused, check_report
+from goledger.formats.importing import ImportRefused, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
@@ -51,6 +51,8 @@ from goledger.replay.macmahon_rules import PREFIX, Level, LevelError
 __all__ = ["FORMAT", "PlayersOutcome", "import_macmahon_players", "read_player_list"]
 
 FORMAT: Final = "macmahon-players"
+MAX_LIST_BYTES: Final = 16 * 1024 * 1024
+"""A participant list of 10,000 players is about 1 MB; far larger files are not one."""
 PathLike = str | os.PathLike[str]
 _PLAYS: Final = frozenset("1+xXyY")
 _SKIPS: Final = frozenset("0-.nN")
@@ -80,6 +82,11 @@ class PlayersOutcome:
     db: str
     records: list[Record]
     report: InterchangeReport
+
+    @property
+    def events(self) -> int:
+        """How many events the import appended."""
+        return len(self.records)
 
     @property
     def message(self) -> str:
@@ -220,11 +227,10 @@ def import_macmahon_players(
     expected_head: int | None = None,
 ) -> PlayersOutcome:
     """Append the players of a MacMahon participant list to the ledger ``db`` (module docstring)."""
-    from goledger.formats.macmahon import read_source, write_report
     from goledger.replay.load import load_state
 
     source = Path(file)
-    data = read_source(source)
+    data = read_input(source, max_bytes=MAX_LIST_BYTES, kind="participant lists")
     rep = InterchangeReport(format=FORMAT, source=str(source))
     target = Path(db)
     if not target.exists():

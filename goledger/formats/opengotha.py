@@ -17,12 +17,14 @@ from typing import Any, Literal
 import msgspec
 
 from goledger.errors import FormatError, GoledgerError
-from goledger.formats.importing import ImportRefused, default_ledger_path, write_new_ledger
+from goledger.formats.exporting import ExportOutcome, finish_export, state_to_export
+from goledger.formats.importing import ImportOutcome, ImportRefused, import_file
 from goledger.formats.report import InterchangeReport
 
 __all__ = [
     "ExportOutcome",
     "ImportOutcome",
+    "ImportRefused",
     "MigrationItem",
     "export_opengotha",
     "import_opengotha",
@@ -31,32 +33,6 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
-
-
-class ImportOutcome(msgspec.Struct, kw_only=True):
-    """A finished import: where the ledger is, how many events it holds, and the report."""
-
-    db: str
-    events: int
-    report: InterchangeReport
-
-    @property
-    def message(self) -> str:
-        counts = self.report.counts
-        parts = [f"{counts[k]['recorded']} {k}" for k in ("players", "games", "byes", "teams") if k in counts]
-        held = ", ".join(parts) or "parameters only"
-        return f"imported {self.report.source} into {self.db}: {held} ({self.events} events)"
-
-
-def _refusal(source: Path, exc: FormatError) -> InterchangeReport:
-    failed = InterchangeReport(format="opengotha", source=str(source))
-    failed.error("refused", exc.message)
-    return failed
-
-
-def _write_report(report: InterchangeReport, path: PathLike | None) -> None:
-    if path is not None:
-        Path(path).write_bytes(report.to_json() + b"\n")
 
 
 def import_opengotha(
@@ -79,38 +55,11 @@ def import_opengotha(
     and leaves no ledger file behind.
     """
     from goledger.formats.opengotha_read import FILE_KIND, MAX_FILE_BYTES, read_opengotha
-    from goledger.formats.xmlsafe import check_size
 
-    source = Path(file)
-    try:
-        if source.is_file():
-            check_size(source.stat().st_size, str(source), MAX_FILE_BYTES, FILE_KIND)
-        data = source.read_bytes()
-    except FileNotFoundError:
-        raise FormatError(f"no such file: {source}") from None
-    except IsADirectoryError:
-        raise FormatError(f"{source} is a folder; to import every file in it use --into DIR") from None
-    except OSError as exc:
-        raise FormatError(f"cannot read {source}: {exc.strerror}") from None
-    except FormatError as exc:
-        _write_report(_refusal(source, exc), report)
-        raise
-    try:
-        result = read_opengotha(data, source=str(source))
-    except FormatError as exc:
-        _write_report(_refusal(source, exc), report)
-        raise
-    target = Path(db) if db is not None else default_ledger_path(source)
-    try:
-        records = write_new_ledger(
-            result.events, target, result.report, strict=strict, allow_errors=allow_errors, actor=actor,
-            reason=reason or f"import opengotha {source.name}",
-        )
-    except GoledgerError:
-        _write_report(result.report, report)
-        raise
-    _write_report(result.report, report)
-    return ImportOutcome(db=str(target), events=len(records), report=result.report)
+    return import_file(file, db, report, format="opengotha", read=lambda data, name: read_opengotha(data, source=name),
+                       max_bytes=MAX_FILE_BYTES, kind=FILE_KIND,
+                       folder_hint="; to import every file in it use --into DIR", strict=strict,
+                       allow_errors=allow_errors, actor=actor, reason=reason)
 
 
 # --------------------------------------------------------------------------- migration
@@ -206,40 +155,16 @@ def _counts(report: InterchangeReport) -> dict[str, Any]:
 # --------------------------------------------------------------------------- export
 
 
-class ExportOutcome(msgspec.Struct, kw_only=True):
-    """An export: the XML bytes, where they were written (if anywhere) and the report."""
-
-    data: bytes
-    output: str | None
-    report: InterchangeReport
-
-
-def export_opengotha(db: PathLike, output: PathLike | None = None, upto: int | None = None) -> ExportOutcome:
+def export_opengotha(
+    db: PathLike, output: PathLike | None = None, upto: int | None = None, report: PathLike | None = None
+) -> ExportOutcome:
     """Write the ledger (as of event ``upto``, default the head) as an OpenGotha save file.
 
     Returns the bytes; with ``output`` they are also written there (atomically: a
-    temporary file renamed into place).
+    temporary file renamed into place); ``report`` receives the export report as JSON.
     """
     from goledger.formats.opengotha_write import write_opengotha
-    from goledger.ledger.store import Ledger
-    from goledger.replay.load import load_state
 
-    with Ledger.open(db) as ledger:
-        state = load_state(ledger, upto=upto)
-    if state.settings is None:
-        raise FormatError(f"{db} has no tournament to export (its log has no TournamentCreated event)")
-    data, report = write_opengotha(state, source=str(db))
-    if output is not None:
-        target = Path(output)
-        if not target.parent.exists():
-            raise FormatError(f"cannot write {target}: folder {target.parent} does not exist")
-        temp = target.with_name(f".{target.name}.writing-{os.getpid()}")
-        try:
-            temp.write_bytes(data)
-            os.replace(temp, target)
-        finally:
-            temp.unlink(missing_ok=True)
-    return ExportOutcome(data=data, output=None if output is None else str(output), report=report)
+    data, export_report = write_opengotha(state_to_export(db, upto), source=str(db))
+    return finish_export(data, export_report, output, report)
 
-
-__all__ += ["ImportRefused"]

@@ -84,6 +84,13 @@ class InterchangeReport(msgspec.Struct, kw_only=True):
     def to_json(self) -> bytes:
         return msgspec.json.format(msgspec.json.encode(self), indent=2)
 
+    def summary(self) -> str:
+        """The recorded counts in one phrase, players, games and byes first: ``"2 players, 1 games"``
+        (empty when nothing was recorded)."""
+        first = ("players", "games", "results", "byes", "absences")
+        kinds = [k for k in first if k in self.counts] + [k for k in self.counts if k not in first]
+        return ", ".join(f"{self.counts[k]['recorded']} {k}" for k in kinds if self.counts[k]["recorded"])
+
     def render(self, limit: int | None = None) -> str:
         """Plain text for the terminal: counts, then every entry (or the first ``limit``)."""
         lines = [f"{self.direction} {self.format}: {self.source}" + (f" ({self.dialect})" if self.dialect else "")]

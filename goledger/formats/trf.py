@@ -9,42 +9,13 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-import msgspec
-
-from goledger.errors import FormatError, GoledgerError
-from goledger.formats.importing import default_ledger_path, write_new_ledger
-from goledger.formats.report import InterchangeReport
+from goledger.formats.exporting import ExportOutcome, finish_export, state_to_export
+from goledger.formats.importing import ImportOutcome, import_file
 
 __all__ = ["ExportOutcome", "ImportOutcome", "export_trf", "import_trf"]
 
 PathLike = str | os.PathLike[str]
-
-
-class ImportOutcome(msgspec.Struct, kw_only=True):
-    db: str
-    events: int
-    report: InterchangeReport
-
-    @property
-    def message(self) -> str:
-        counts = self.report.counts
-        kinds = ("players", "games", "forfeits", "byes", "full-point byes", "half-point byes", "zero-point byes",
-                 "withdrawals", "announced byes")
-        parts = [f"{counts[k]['recorded']} {k}" for k in kinds if k in counts and counts[k]["recorded"]]
-        return f"imported {self.report.source} into {self.db}: {', '.join(parts)} ({self.events} events)"
-
-
-class ExportOutcome(msgspec.Struct, kw_only=True):
-    data: bytes
-    output: str | None
-    report: InterchangeReport
-
-
-def _write_report(report: InterchangeReport, path: PathLike | None) -> None:
-    if path is not None:
-        Path(path).write_bytes(report.to_json() + b"\n")
 
 
 def import_trf(
@@ -67,34 +38,9 @@ def import_trf(
     """
     from goledger.formats.trf_read import MAX_FILE_BYTES, read_trf
 
-    source = Path(file)
-    try:
-        size = source.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FormatError(f"{source} is {size} bytes; a TRF file is refused above {MAX_FILE_BYTES} bytes")
-        data = source.read_bytes()
-    except FileNotFoundError:
-        raise FormatError(f"no such file: {source}") from None
-    except IsADirectoryError:
-        raise FormatError(f"{source} is a folder, not a TRF file") from None
-    except OSError as exc:
-        raise FormatError(f"cannot read {source}: {exc.strerror}") from None
-    try:
-        result = read_trf(data, str(source), policy)
-    except FormatError as exc:
-        failed = InterchangeReport(format="trf", source=str(source))
-        failed.error("refused", exc.message)
-        _write_report(failed, report)
-        raise
-    target = Path(db) if db is not None else default_ledger_path(source)
-    try:
-        records = write_new_ledger(result.events, target, result.report, strict=strict, allow_errors=allow_errors,
-                                   actor=actor, reason=reason or f"import trf {source.name}")
-    except GoledgerError:
-        _write_report(result.report, report)
-        raise
-    _write_report(result.report, report)
-    return ImportOutcome(db=str(target), events=len(records), report=result.report)
+    return import_file(file, db, report, format="trf", read=lambda data, name: read_trf(data, name, policy),
+                       max_bytes=MAX_FILE_BYTES, kind="TRF files", strict=strict, allow_errors=allow_errors,
+                       actor=actor, reason=reason)
 
 
 def export_trf(
@@ -105,27 +51,13 @@ def export_trf(
     lossless: bool = False,
     crlf: bool = False,
     ratings: bool = False,
+    report: PathLike | None = None,
 ) -> ExportOutcome:
     """Write the ledger (as of event ``upto``) as a TRF. Points and ranks follow ``policy``
     (default: the tournament's). ``lossless`` writes back records an import kept verbatim;
-    ``crlf`` ends lines with CR LF; ``ratings`` writes non-FIDE ratings in the rating column."""
+    ``crlf`` ends lines with CR LF; ``ratings`` writes non-FIDE ratings in the rating column;
+    ``report`` receives the export report as JSON."""
     from goledger.formats.trf_write import write_trf
-    from goledger.ledger.store import Ledger
-    from goledger.replay.load import load_state
 
-    with Ledger.open(db) as ledger:
-        state = load_state(ledger, upto=upto)
-    if state.settings is None:
-        raise FormatError(f"{db} has no tournament to export (its log has no TournamentCreated event)")
-    data, report = write_trf(state, policy, lossless, crlf, ratings, source=str(db))
-    if output is not None:
-        target = Path(output)
-        if not target.parent.exists():
-            raise FormatError(f"cannot write {target}: folder {target.parent} does not exist")
-        temp = target.with_name(f".{target.name}.writing-{os.getpid()}")
-        try:
-            temp.write_bytes(data)
-            os.replace(temp, target)
-        finally:
-            temp.unlink(missing_ok=True)
-    return ExportOutcome(data=data, output=None if output is None else str(output), report=report)
+    data, export_report = write_trf(state_to_export(db, upto), policy, lossless, crlf, ratings, source=str(db))
+    return finish_export(data, export_report, output, report)
