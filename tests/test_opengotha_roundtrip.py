@@ -131,3 +131,28 @@ def test_players_carry_the_files_values(shared: Path, tmp_path: Path) -> None:
             assert Rank.parse(player.rank).value == int(row["rankInt"])
             assert player.status == ("preliminary" if row["registeringStatus"] == "PRE" else "final")
             assert player_key(player.surname, player.first_name) == row["key"]
+
+
+def test_unknown_game_attributes_are_kept_and_written_back(tmp_path: Path) -> None:
+    """A ``<Game>`` attribute OpenGotha 3.51 does not write (a later version's) is reported,
+    kept verbatim in the ledger, and written back on export; the MacMahon export, which has no
+    place for it, says so."""
+    from goledger.formats.macmahon import export_macmahon
+
+    from .gen_files import opengotha_xml
+
+    source = opengotha_xml(6, 2, seed=3)
+    marked = source.replace(b"<Game ", b'<Game timeSpent="01:23" ', 1)
+    path = tmp_path / "later.xml"
+    path.write_bytes(marked)
+    outcome = import_opengotha(path, tmp_path / "later.db")
+    notes = [e.message for e in outcome.report.warnings]
+    assert "unknown game attribute timeSpent='01:23' kept verbatim, not interpreted" in notes
+    exported = export_opengotha(tmp_path / "later.db", tmp_path / "again.xml")
+    games = etree.fromstring(exported.data).iter("Game")
+    assert [g.get("timeSpent") for g in games].count("01:23") == 1
+    again = import_opengotha(tmp_path / "again.xml", tmp_path / "again.db")
+    with Ledger.open(tmp_path / "later.db") as first, Ledger.open(again.db) as second:
+        assert first.events()[2:] == second.events()[2:]
+    to_macmahon = export_macmahon(tmp_path / "later.db")
+    assert any("opengotha.Game.timeSpent" in e.message for e in to_macmahon.report.warnings)

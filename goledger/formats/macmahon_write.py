@@ -469,6 +469,10 @@ class _Writer:
                     self.report.count_recorded("byes")
                 else:
                     game = board.game
+                    foreign = sorted(k for k in game.extras if not k.startswith(PREFIX))
+                    if foreign:
+                        self.report.warning("unmapped", f"{', '.join(foreign)} of the game at table {game.table} "
+                                            "not written (a MacMahon pairing has no place for them)", where)
                     out.leaf("PairingWithBye", "false")
                     out.leaf("Black", str(self.ids[game.black]))
                     out.leaf("White", str(self.ids[game.white]))

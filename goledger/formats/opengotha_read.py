@@ -101,6 +101,9 @@ KNOWN_ELEMENTS: Final = frozenset({
 
 PLAYER_EXTRA: Final = "opengotha.Player."
 """Prefix of player extras: ``opengotha.Player.<attribute>`` → verbatim text."""
+GAME_EXTRA: Final = "opengotha.Game."
+"""Prefix of a game's extras (``PairingAnnotated``): ``opengotha.Game.<attribute>`` → verbatim
+text of an attribute OpenGotha 3.51 does not write (a later version's, or another program's)."""
 
 
 class ReadResult(msgspec.Struct, kw_only=True):
@@ -637,9 +640,10 @@ class _Reader:
             attrs = dict(el.attrib)
             round_raw, table_raw = attrs.get("roundNumber", "1"), attrs.get("tableNumber", "1")
             where = _where(el, f"round {round_raw} table {table_raw}")
-            for attr, value in attrs.items():
-                if attr not in GAME_ATTRIBUTES:
-                    self.report.warning("unmapped", f"unknown game attribute {attr}={value!r} not mapped", where)
+            extras = {GAME_EXTRA + attr: value for attr, value in attrs.items() if attr not in GAME_ATTRIBUTES}
+            for key, value in extras.items():
+                self.report.warning("unmapped", f"unknown game attribute {key.removeprefix(GAME_EXTRA)}={value!r} "
+                                    "kept verbatim, not interpreted", where)
             round_ = ogv.parse_int(round_raw)
             if round_ is None or not 1 <= round_ <= LEDGER_MAX_ROUNDS:
                 self.report.error("invalid", f"game with round number {round_raw!r} cannot be recorded", where)
@@ -675,6 +679,7 @@ class _Reader:
             games.append(dict(
                 round=round_, table=table, white=white, black=black, handicap=handicap,
                 color_known=ogv.java_bool(known_raw), result=meaning[0], by_default=meaning[1], where=where,
+                extras=extras,
             ))
         self._number_tables(games)
         games.sort(key=lambda g: (g["round"], g["table"]))
@@ -859,6 +864,9 @@ class _Reader:
                 handicap=game["handicap"], color_known=game["color_known"],
             ))
             report.count_recorded("games")
+            if game["extras"]:
+                round_events.append(ev.PairingAnnotated(round=game["round"], table=game["table"],
+                                                        extras=game["extras"]))
             if game["result"] != "unknown":
                 round_events.append(ev.ResultRecorded(
                     round=game["round"], table=game["table"], result=Result(game["result"]),

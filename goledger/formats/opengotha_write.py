@@ -26,7 +26,14 @@ from lxml import etree
 
 from goledger.formats import opengotha_values as ogv
 from goledger.formats.opengotha_keys import player_key
-from goledger.formats.opengotha_read import FORMAT, MAX_ROUNDS, PLAYER_EXTRA, extra_key, participating_text
+from goledger.formats.opengotha_read import (
+    FORMAT,
+    GAME_EXTRA,
+    MAX_ROUNDS,
+    PLAYER_EXTRA,
+    extra_key,
+    participating_text,
+)
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.values import Rank, RankError
 from goledger.replay.state import PlayerState, TournamentState
@@ -231,7 +238,9 @@ class _Writer:
             if game.komi is not None and game.komi != komi:
                 self.report.warning("unmapped", f"komi {game.komi} of this game not written (OpenGotha has one komi "
                                     f"per tournament: {komi})", f"round {game.round} table {game.table}")
+            kept = {k.removeprefix(GAME_EXTRA): v for k, v in game.extras.items() if k.startswith(GAME_EXTRA)}
             _element(parent, "Game", {
+                **kept,
                 "blackPlayer": self.keys[game.black],
                 "handicap": str(game.handicap),
                 "knownColor": _bool(game.color_known),
