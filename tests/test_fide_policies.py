@@ -145,3 +145,17 @@ def test_crosstable_per_round(cli, tmp_path: Path) -> None:  # type: ignore[no-u
                                   f"{number['D']}w1"]
     assert rows["C"]["cells"][1] == f"{number['A']}b-"
     assert rows["E"]["cells"][3:] == ["Z", "Z"]
+
+
+def test_a_fide_policy_on_go_criteria_says_what_to_ask_for(cli, tmp_path: Path) -> None:
+    """The sample McMahon ranks by MMS/SOSM/SOSOSM; under ``--policy fide-2024`` those Go
+    criteria are refused with the FIDE criteria to ask for instead, and asking works."""
+    import shutil
+
+    db = tmp_path / "sample.db"
+    shutil.copy(Path(__file__).resolve().parents[1] / "samples" / "sample.db", db)
+    refused = cli("standings", "--db", db, "--policy", "fide-2024")
+    assert refused.code == 1 and "give FIDE criteria, e.g. --criteria PTS,BH-C1,BH,SB" in refused.err
+    done = cli("standings", "--db", db, "--policy", "fide-2024", "--criteria", "PTS,BH-C1,BH,SB", "--json")
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["criteria"] == ["PTS", "BH-C1", "BH", "SB"]

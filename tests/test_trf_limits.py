@@ -28,3 +28,11 @@ def test_more_players_than_pairing_numbers_is_refused() -> None:
 def test_the_largest_field_is_written() -> None:
     data, _ = write_trf(_field(MAX_PLAYERS), source="big")
     assert b"001 9999 " in data
+
+
+def test_a_tournament_without_players_is_written() -> None:
+    """An OpenGotha file of parameters only (a template) imports; its TRF export raised
+    ``max()`` of an empty list (found by a sweep of every shared file through every exporter)."""
+    data, report = write_trf(_field(0), source="template")
+    assert data.startswith(b"012 Big") and b"\n001 " not in data
+    assert not report.warnings

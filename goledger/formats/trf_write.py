@@ -197,7 +197,7 @@ def _pairing_numbers(state: TournamentState, report: InterchangeReport) -> dict[
                           f"tournament has {len(state.players):,}")
     given = [(p.start_number, p.id) for p in state.players.values()]
     numbers = [n for n, _ in given if n]
-    if len(numbers) == len(given) and len(set(numbers)) == len(numbers) and max(numbers) <= 9999:
+    if len(numbers) == len(given) and len(set(numbers)) == len(numbers) and max(numbers, default=0) <= MAX_PLAYERS:
         return {n: pid for n, pid in given if n}
     report.warning("normalised", "start numbers are missing or repeated; players are numbered 1… in registration "
                    "order")

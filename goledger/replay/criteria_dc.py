@@ -172,7 +172,10 @@ def _dc(ctx: ScoringContext) -> dict[str, int]:
         elif flavour == "egf":
             out.update(egf_dc(group, lambda sub: egf_scores(ctx, sub))[0])
         else:
-            raise CommandRejected(f"policy {ctx.policy.name}: direct comparison {flavour!r} is not a Go DC flavour")
+            from goledger.replay.criteria_sos import fide_hint
+
+            raise CommandRejected(f"policy {ctx.policy.name}: direct comparison {flavour!r} is not a Go DC flavour "
+                                  f"({fide_hint(ctx)})")
     return out
 
 
