@@ -157,6 +157,25 @@ def test_no_game_refuses() -> None:
         write_egd(fold(example_events()[:7]))
 
 
+def test_games_without_a_rated_result_refuse_instead_of_writing_an_empty_table() -> None:
+    """Games paired but none with a result the EGD rates (OpenGotha's ``Essai.h9`` holds only
+    ``?`` results): the export wrote a table with no player line, which the validator (and
+    the EGD) reject; it now refuses, and says how forfeits could be written."""
+    from goledger.errors import CommandRejected
+
+    events = example_events()[:7]
+    events += [ev.GamePaired(round=1, table=1, white="p0001", black="p0002"),
+               ev.GamePaired(round=1, table=2, white="p0003", black="p0004"),
+               ev.ResultRecorded(round=1, table=2, result=Result.BOTH_LOSE),
+               ev.GamePaired(round=1, table=3, white="p0005", black="p0006"),
+               ev.ResultRecorded(round=1, table=3, result=Result.WHITE, by_default=True)]
+    with pytest.raises(CommandRejected, match=r"no game of rounds 1\.\.1 has a result the EGD can rate .*nor are "
+                                              r"forfeits, unless --forfeits marked"):
+        write_egd(fold(events))
+    text, _report, validation = export(fold(events), forfeits="marked")
+    assert validation.ok and "2+!w0" in text
+
+
 # --------------------------------------------------------------------------- round trip
 
 
