@@ -34,7 +34,7 @@ class ExportOutcome(msgspec.Struct, kw_only=True):
 
     @property
     def message(self) -> str:
-        """One line: what was written where, e.g. ``wrote t.xml (12,345 bytes): 40 players, 90 games``."""
+        """One line: what was written where, e.g. ``wrote t.xml (12,345 bytes; 40 players, 90 games)``."""
         counts = self.report.summary()
         where = self.output or "standard output"
         return f"wrote {where} ({len(self.data):,} bytes{'; ' + counts if counts else ''})"
