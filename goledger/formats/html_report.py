@@ -32,7 +32,7 @@ from goledger.ledger.values import format_points
 from goledger.replay.compare import PlayerChange
 from goledger.replay.describe import EventIndex
 from goledger.replay.standings import Standings, standings
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.state import TournamentState, apply, fold
 
 __all__ = ["AUDITED_TYPES", "render_report", "report"]
 
@@ -250,18 +250,21 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
 
     parts: list[Any] = [E.H2("Withdrawals, corrections and rule changes")]
     count = 0
+    before = TournamentState()  # the state after event ``before.seq``, folded forward once
     for record in records:
         if record.type not in AUDITED_TYPES:
             continue
         count += 1
         seq = record.seq
+        for event in events[before.seq:seq - 1]:
+            apply(before, event)
         parts.append(E.H3(E.A(f"Event {seq}", href=f"#event-{seq}"), f" {record.type}: {index.describe(seq)}"))
         if record.reason:
             parts.append(E.P(f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
-        when = diff_events(events, [record], seq - 1, seq, None, view.policy, view.criteria)
+        when = diff_events(events, [record], seq - 1, seq, None, view.policy, view.criteria, base=before)
         parts.append(E.P(f"When recorded — standings after round {when.round}, as of event {seq - 1} → {seq}:"))
         parts.append(_changes_table(when.changes, when.scales))
-        without = fold(e for s, e in enumerate(events, start=1) if s != seq)
+        without = fold(events[seq:], start=before)
         hypothetical = standings(without, final.round, view.policy, view.criteria)
         parts.append(E.P(f"Effect on the final standings after round {final.round} (with → without this event):"))
         parts.append(_changes_table(compare_tables(final, hypothetical), {**final.scales, **hypothetical.scales}))

@@ -193,15 +193,22 @@ def diff_events(
     max_replays: int | str | None = AUTO,
     *,
     published_view: bool = False,
+    base: TournamentState | None = None,
 ) -> AuditDiff:
-    """:func:`diff` on a decoded log (``records`` are the envelopes of ``from_seq+1..to_seq``)."""
+    """:func:`diff` on a decoded log (``records`` are the envelopes of ``from_seq+1..to_seq``).
+
+    ``base``, when the caller already holds it, is the state after ``from_seq`` (it is read,
+    never changed); else the first ``from_seq`` events are folded."""
     head = len(events)
     to = head if to_seq is None else to_seq
     if not 1 <= from_seq <= head:
         raise CommandRejected(f"--from {from_seq} is outside the ledger's events 1..{head}")
     if not from_seq <= to <= head:
         raise CommandRejected(f"--to {to} must lie between --from {from_seq} and the last event {head}")
-    base = fold(events[:from_seq])
+    if base is None:
+        base = fold(events[:from_seq])
+    elif base.seq != from_seq:
+        raise ValueError(f"base is the state after event {base.seq}, not after {from_seq}")
     end = fold(events[from_seq:to], start=base)
     if end.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
