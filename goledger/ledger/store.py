@@ -720,14 +720,17 @@ class Transaction:
                 Record(seq, type_name, version, payload.decode("utf-8"), recorded_at, actor, reason, prev, digest)
             )
             prev = digest
+        return self._insert(out)
+
+    def _insert(self, records: list[Record]) -> list[Record]:
+        """Insert records already chained onto the head, and move the head to the last one."""
         self._conn.executemany(
-            "INSERT INTO events (seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [tuple(msgspec.structs.astuple(r)) for r in out],
+            f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [tuple(msgspec.structs.astuple(r)) for r in records],
         )
-        if out:
-            self.head = Head(out[-1].seq, out[-1].hash)
-        return out
+        if records:
+            self.head = Head(records[-1].seq, records[-1].hash)
+        return records
 
     def append_envelopes(self, envelopes: Sequence[Envelope]) -> list[Record]:
         """Append stored envelopes verbatim — type, schema version, payload bytes, time, actor
@@ -742,14 +745,7 @@ class Transaction:
             out.append(Record(seq, env.type, env.schema_version, env.payload, env.recorded_at, env.actor,
                               env.reason, prev, digest))
             prev = digest
-        self._conn.executemany(
-            "INSERT INTO events (seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [tuple(msgspec.structs.astuple(r)) for r in out],
-        )
-        if out:
-            self.head = Head(out[-1].seq, out[-1].hash)
-        return out
+        return self._insert(out)
 
 
 _COLUMNS: Final = "seq, type, schema_version, payload, recorded_at, actor, reason, prev_hash, hash"
