@@ -20,11 +20,75 @@ from goledger.cli.common import (
 )
 
 RoundOption = Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")]
+SettingsArg = Annotated[list[str], typer.Argument(
+    metavar="KEY=VALUE...",
+    help="Settings to change (TournamentSettings names): policy=egf, criteria=MMS,SOSM,SOSOSM, mm_bar=3d, "
+         "mms2_absent=0, round_down=true; a structured value as JSON.")]
+
+
+def parse_settings(texts: list[str]) -> dict[str, object]:
+    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.ledger.commands.change_rules`:
+    a text field keeps the text as written, a list field takes a comma-separated list, and any
+    other field reads JSON (numbers, ``true``/``false``, objects); what is not JSON stays text,
+    for ``change_rules`` to judge.
+
+    >>> parse_settings(["policy=egf", "criteria=MMS, SOSM", "mms2_absent=0", "komi=6.5"])
+    {'policy': 'egf', 'criteria': ['MMS', 'SOSM'], 'mms2_absent': 0, 'komi': '6.5'}
+    """
+    import json
+
+    import msgspec.inspect
+
+    from goledger.cli.common import fail
+    from goledger.ledger import events as ev
+
+    kinds = {f.name: f.type for f in msgspec.inspect.type_info(ev.TournamentSettings).fields}
+    changes: dict[str, object] = {}
+    for text in texts:
+        key, sep, raw = text.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            fail(f"{text!r}: write each setting as KEY=VALUE, e.g. policy=egf", 2)
+        kind = kinds.get(key)
+        if isinstance(kind, msgspec.inspect.StrType):
+            changes[key] = raw
+        elif isinstance(kind, msgspec.inspect.VarTupleType) and not raw.lstrip().startswith("["):
+            changes[key] = [item.strip() for item in raw.split(",") if item.strip()]
+        else:
+            try:
+                changes[key] = json.loads(raw)
+            except ValueError:
+                changes[key] = raw
+    return changes
 PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 
 def register_commands(app: typer.Typer) -> None:
     """Attach every recording command to ``app``."""
+
+    @app.command("change-rules")
+    def change_rules(
+        settings: SettingsArg,
+        from_round: Annotated[int | None, typer.Option(
+            "--from-round", help="Apply from this round on (default: retroactively, to every round).")] = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Change tournament settings: rule policy, criteria, bar, bye and absence values…"""
+        from goledger.ledger import commands
+
+        changes = parse_settings(settings)
+        report_outcome(
+            run(lambda: commands.change_rules(
+                db or default_db(), changes, from_round, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
 
     @app.command()
     def new(

@@ -10,11 +10,12 @@ import typer
 
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, render_text_table, run
 
-FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")]
+FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json, csv or html (a self-contained page).")]
 
 
 def render_standings(result: Any, fmt: str, title: str = "") -> None:
-    """Print standings as a rich table, JSON (DESIGN §8 shape) or CSV (exact decimals)."""
+    """Print standings as a text table, JSON (DESIGN §8 shape), CSV (exact decimals) or a
+    self-contained HTML page."""
     from goledger.ledger.values import format_points
 
     if fmt == "json":
@@ -31,8 +32,14 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
                 *(decimal_text(row.values[c], result.scales[c]) for c in result.criteria),
             ])
         return
+    if fmt == "html":
+        from goledger.formats.html_report import standings_page
+
+        sys.stdout.buffer.write(standings_page(result, title or "Standings"))
+        sys.stdout.flush()
+        return
     if fmt != "table":
-        fail(f"unknown format {fmt!r}; use table, json or csv", 2)
+        fail(f"unknown format {fmt!r}; use table, json, csv or html", 2)
     headers = ["Pl", "Id", "Name", "Rank", *result.criteria]
     rows: list[list[str]] = []
     previous = None

@@ -34,7 +34,7 @@ from goledger.replay.describe import EventIndex
 from goledger.replay.standings import Standings, standings
 from goledger.replay.state import TournamentState, apply, fold
 
-__all__ = ["AUDITED_TYPES", "render_report", "report"]
+__all__ = ["AUDITED_TYPES", "render_report", "report", "standings_page"]
 
 H = E.E  # the element maker, for HTML5 tags the builder has no constant for
 
@@ -339,6 +339,15 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     summary = {"path": str(path), "players": len(state.players), "rounds": last, "events": len(records),
                "audited": n_audited, "published": n_published, "verified": verify.ok}
     return data, summary
+
+
+def standings_page(table: Standings, title: str) -> bytes:
+    """One standings table as a self-contained HTML page (``goledger standings --format html``),
+    with the report's inline styles and nothing fetched from outside."""
+    caption = (f"after round {table.round} · policy {table.policy} · as of event {table.as_of_seq}")
+    body = E.BODY(E.H1(title), E.P(caption), _standings_table(table, id="standings"))
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
+    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,
