@@ -60,6 +60,7 @@ COMMANDS: list[list[str]] = [
     ["schedule", "--berger"],
     ["start-scores"],
     ["start-groups", "--super-group"],
+    ["change-rules", "policy=egf"],
     ["export", "opengotha", "-o", "OUT"],
     ["export", "macmahon", "-o", "OUT"],
     ["export", "egd", "-o", "OUT"],
