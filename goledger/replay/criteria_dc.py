@@ -172,10 +172,8 @@ def _dc(ctx: ScoringContext) -> dict[str, int]:
         elif flavour == "egf":
             out.update(egf_dc(group, lambda sub: egf_scores(ctx, sub))[0])
         else:
-            from goledger.replay.criteria_sos import fide_hint
-
             raise CommandRejected(f"policy {ctx.policy.name}: direct comparison {flavour!r} is not a Go DC flavour "
-                                  f"({fide_hint(ctx)})")
+                                  f"({ctx.policy.go_criterion_hint()})")
     return out
 
 

@@ -61,15 +61,8 @@ def _unplayed_value(ctx: ScoringContext, family: str, player_id: str) -> int:
         return 0
     raise CommandRejected(
         f"policy {ctx.policy.name}: sos_own_unplayed={choice!r} is a FIDE rule; the Go SOS criteria "
-        f"support 'start-score' and 'zero' ({fide_hint(ctx)})"
+        f"support 'start-score' and 'zero' ({ctx.policy.go_criterion_hint()})"
     )
-
-
-def fide_hint(ctx: ScoringContext) -> str:
-    """What to do when a FIDE policy meets a Go criterion: FIDE criteria, or a Go policy."""
-    default = ",".join(ctx.policy.default_criteria)
-    return (f"give FIDE criteria, e.g. --criteria {default}, or a Go policy, e.g. --policy opengotha"
-            if default else "use a Go policy, e.g. --policy opengotha")
 
 
 def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:

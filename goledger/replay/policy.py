@@ -125,6 +125,13 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     default_criteria: tuple[str, ...] = ()
     default_criteria_by_system: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
+    def go_criterion_hint(self) -> str:
+        """What to ask for instead when this (FIDE) policy meets a Go criterion it cannot
+        compute: its own default criteria, or a Go policy."""
+        default = ",".join(self.default_criteria)
+        return (f"give FIDE criteria, e.g. --criteria {default}, or a Go policy, e.g. --policy opengotha"
+                if default else "use a Go policy, e.g. --policy opengotha")
+
     def criteria_for(self, system: str) -> tuple[str, ...]:
         """The default placement criteria of this policy for a tournament system."""
         for name, criteria in self.default_criteria_by_system:
