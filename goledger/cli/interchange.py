@@ -33,25 +33,9 @@ AsOfOption = Annotated[int | None, typer.Option("--as-of", help="Export the ledg
 
 
 def print_report(report: Any, limit: int = REPORT_LINES, stream: Any = None) -> None:
-    """The report on the terminal: counts, then the first entries, errors first."""
-    out = stream or sys.stdout
-    order = {"error": 0, "warning": 1, "info": 2}
-    entries = sorted(report.entries, key=lambda e: order.get(e.severity, 3))
-    counts = ", ".join(
-        f"{kind} {c['recorded']}" + ("" if c["read"] == c["recorded"] else f" (of {c['read']} read)")
-        for kind, c in report.counts.items()
-    )
-    out.write(f"{report.direction} {report.format}: {report.source}"
-              + (f" ({report.dialect})" if report.dialect else "") + "\n")
-    if counts:
-        out.write(f"  {counts}\n")
-    severities = {s: sum(1 for e in report.entries if e.severity == s) for s in order}
-    out.write(f"  {severities['error']} error(s), {severities['warning']} warning(s), {severities['info']} note(s)\n")
-    for entry in entries[:limit]:
-        where = f" [{entry.where}]" if entry.where else ""
-        out.write(f"  {entry.severity}: {entry.message}{where}\n")
-    if len(entries) > limit:
-        out.write(f"  … {len(entries) - limit} more (use --report FILE for all)\n")
+    """The report on the terminal (:meth:`InterchangeReport.render`): counts, then the first
+    ``limit`` entries, errors first."""
+    (stream or sys.stdout).write(report.render(limit) + "\n")
 
 
 def run_import(action: Callable[[], Any], *, as_json: bool, quiet: bool) -> None:

@@ -92,16 +92,29 @@ class InterchangeReport(msgspec.Struct, kw_only=True):
         return ", ".join(f"{self.counts[k]['recorded']} {k}" for k in kinds if self.counts[k]["recorded"])
 
     def render(self, limit: int | None = None) -> str:
-        """Plain text for the terminal: counts, then every entry (or the first ``limit``)."""
+        """Plain text for the terminal: the counts (recorded, and read when they differ), the
+        number of entries per severity, then every entry (or the first ``limit``), errors first.
+
+        >>> r = InterchangeReport(format="egd", source="t.h9")
+        >>> r.count_read("games", 3); r.count_recorded("games", 2); r.warning("unmapped", "no PC tag")
+        >>> print(r.render())
+        import egd: t.h9
+          games 2 (of 3 read)
+          0 error(s), 1 warning(s), 0 note(s)
+          warning: no PC tag
+        """
+        order = {"error": 0, "warning": 1, "info": 2}
         lines = [f"{self.direction} {self.format}: {self.source}" + (f" ({self.dialect})" if self.dialect else "")]
-        for kind, c in self.counts.items():
-            mark = "" if c["read"] == c["recorded"] else "  ← differs"
-            verb = "written" if self.direction == "export" else "recorded"
-            lines.append(f"  {kind}: {c['read']} read, {c['recorded']} {verb}{mark}")
-        shown = self.entries if limit is None else self.entries[:limit]
-        for e in shown:
-            where = f" [{e.where}]" if e.where else ""
-            lines.append(f"  {e.severity}: {e.kind}: {e.message}{where}")
-        if limit is not None and len(self.entries) > limit:
-            lines.append(f"  … and {len(self.entries) - limit} more (use --report FILE for all)")
+        counts = ", ".join(f"{kind} {c['recorded']}" + ("" if c["read"] == c["recorded"] else f" (of {c['read']} read)")
+                           for kind, c in self.counts.items())
+        if counts:
+            lines.append(f"  {counts}")
+        severities = {s: sum(1 for e in self.entries if e.severity == s) for s in order}
+        lines.append(f"  {severities['error']} error(s), {severities['warning']} warning(s), "
+                     f"{severities['info']} note(s)")
+        entries = sorted(self.entries, key=lambda e: order.get(e.severity, 3))
+        for e in entries if limit is None else entries[:limit]:
+            lines.append(f"  {e.severity}: {e.message}" + (f" [{e.where}]" if e.where else ""))
+        if limit is not None and len(entries) > limit:
+            lines.append(f"  … {len(entries) - limit} more (use --report FILE for all)")
         return "\n".join(lines)
