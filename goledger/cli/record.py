@@ -15,6 +15,7 @@ from goledger.cli.common import (
     ReasonOption,
     RetryOption,
     default_db,
+    fail,
     report_outcome,
     run,
 )
@@ -39,7 +40,6 @@ def parse_settings(texts: list[str]) -> dict[str, object]:
 
     import msgspec.inspect
 
-    from goledger.cli.common import fail
     from goledger.ledger import events as ev
 
     kinds = {f.name: f.type for f in msgspec.inspect.type_info(ev.TournamentSettings).fields}
