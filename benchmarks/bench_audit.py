@@ -34,10 +34,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_events, write_ledger
-from goledger.ledger import commands
-from goledger.ledger.publish import publish
+from goledger import audit, commands
+from goledger.commands.publish import publish
 from goledger.ledger.store import Ledger
-from goledger.replay import audit
 from goledger.replay.state import fold
 
 REPO = Path(__file__).resolve().parents[1]
@@ -125,7 +124,7 @@ def main() -> None:
         lines.append(row(f"history {player}, auto budget", s,
                          f"{len(r.entries):,} entries, {r.replays} standings computed, "
                          f"{'complete' if r.complete else 'budget reached'}"))
-        from goledger.formats.html_report import report
+        from goledger.render.audit_report import report
 
         html = Path(tmp) / "report.html"
         s, r = timed(lambda: report(db, html), 1)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.generate import generate_events
 from goledger.replay.fide_unplayed import fide_data
 from goledger.replay.fide_views import adjusted_view
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import standings
 from goledger.replay.state import fold

@@ -26,9 +26,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from goledger.formats.macmahon_read import read_macmahon  # noqa: E402
-from goledger.formats.macmahon_write import write_macmahon  # noqa: E402
-from goledger.formats.opengotha_read import read_opengotha  # noqa: E402
+from goledger.formats.macmahon.read import read_macmahon  # noqa: E402
+from goledger.formats.macmahon.write import write_macmahon  # noqa: E402
+from goledger.formats.opengotha.read import read_opengotha  # noqa: E402
 from goledger.replay.standings import standings  # noqa: E402
 from goledger.replay.state import fold  # noqa: E402
 

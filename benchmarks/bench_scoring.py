@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from goledger.formats.opengotha import import_opengotha
-from goledger.formats.opengotha_read import read_opengotha
+from goledger.formats.opengotha.read import read_opengotha
 from goledger.replay.state import fold
 
 ROOT = Path(__file__).resolve().parents[1]

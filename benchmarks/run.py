@@ -181,10 +181,10 @@ def in_worker(task: str, spec: dict[str, object]) -> dict[str, Samples]:
 
 def _worker(spec: dict[str, Any]) -> dict[str, Samples]:
     """The in-process measurements of one worker (see :func:`in_worker`)."""
+    from goledger.audit.queries import what_if
+    from goledger.commands.record import verify
     from goledger.formats.opengotha import import_opengotha
-    from goledger.ledger.commands import verify
     from goledger.replay import rounds as round_tables
-    from goledger.replay.audit import what_if
     from goledger.replay.standings import standings
     from goledger.replay.state import fold
     from goledger.replay.views import state_as_of

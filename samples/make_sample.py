@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from goledger.ledger import commands
+from goledger import commands
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Rank
 from goledger.replay.load import load_state

@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from goledger.ledger import commands
+from goledger import commands
 from goledger.ledger.store import Ledger, chain_hash
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from lxml import etree
 
 from goledger.formats.countries import is_country_code
-from goledger.formats.egd_class import egf_class
+from goledger.formats.egd.classes import egf_class
 from goledger.ledger.events import TimeSettings
 
 _SYSTEMS = {"SUDDENDEATH": "sudden-death", "STDBYOYOMI": "byo-yomi", "CANBYOYOMI": "canadian", "FISCHER": "fischer"}

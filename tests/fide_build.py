@@ -73,7 +73,7 @@ class Tourney:
     def values(self, criteria: Sequence[str], policy: str | None = None, round_: int | None = None,
                **overrides: object) -> dict[str, dict[str, Fraction]]:
         """name → criterion → exact value."""
-        from goledger.replay.policy import get_policy
+        from goledger.replay.policies import get_policy
 
         state = self.state()
         pol = get_policy(policy or state.settings.policy).with_overrides(overrides)  # type: ignore[union-attr]

@@ -163,15 +163,15 @@ def exported_seeds(fmt: str) -> list[bytes]:
             events.append(event)
         state = fold(events)
         if fmt == "egd":
-            from goledger.formats.egd_write import write_egd
+            from goledger.formats.egd.write import write_egd
 
             data, _ = write_egd(state, None, "utf-8", "free", None, None, source="generated")
         elif fmt == "macmahon":
-            from goledger.formats.macmahon_write import write_macmahon
+            from goledger.formats.macmahon.write import write_macmahon
 
             data, _ = write_macmahon(state, source="generated")
         elif fmt == "trf":
-            from goledger.formats.trf_write import write_trf
+            from goledger.formats.trf.write import write_trf
 
             data, _ = write_trf(state, None, False, False, False, source="generated")
         else:

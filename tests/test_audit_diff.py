@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from goledger import audit, commands
+from goledger.audit.compare import Snapshot, changed_players
+from goledger.audit.event_index import EventIndex
 from goledger.errors import CommandRejected
-from goledger.ledger import commands
 from goledger.ledger.store import Ledger
-from goledger.replay import audit
-from goledger.replay.compare import Snapshot, changed_players
-from goledger.replay.describe import EventIndex
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 

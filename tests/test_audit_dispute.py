@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from goledger.ledger import commands
+from goledger import commands
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Rank
 from goledger.replay.standings import standings

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from goledger import audit
+from goledger.audit.compare import Snapshot
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay import audit, views
-from goledger.replay.compare import Snapshot
+from goledger.replay import views
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 

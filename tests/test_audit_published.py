@@ -10,13 +10,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from goledger import audit, commands
+from goledger.audit.published import as_published, standings_digest
+from goledger.commands.publish import publish
 from goledger.errors import CommandRejected, LedgerError
-from goledger.ledger import commands
 from goledger.ledger import events as ev
-from goledger.ledger.publish import publish
 from goledger.ledger.store import Ledger
-from goledger.replay import audit
-from goledger.replay.published import as_published, standings_digest
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 

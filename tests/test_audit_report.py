@@ -8,8 +8,8 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from goledger.ledger import commands
-from goledger.ledger.publish import publish
+from goledger import commands
+from goledger.commands.publish import publish
 from goledger.ledger.store import Ledger
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
@@ -32,7 +32,7 @@ def sample_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     commands.register(db, HOSTILE, "Zoë", "12k", club='"quoted" & <club>')
     commands.change_rules(db, {"mms2_absent": 0}, reason="absences worth nothing")
     html = folder / "report.html"
-    from goledger.formats.html_report import report
+    from goledger.render.audit_report import report
 
     summary = report(db, html, top=6)
     assert summary["events"] == 125 and summary["audited"] == 4 and summary["published"] == 1

@@ -9,10 +9,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from goledger import audit
 from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay import audit
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 

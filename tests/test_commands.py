@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from goledger.ledger import commands
+from goledger import commands
 from goledger.ledger.store import Ledger
 from goledger.replay.load import load_state
 

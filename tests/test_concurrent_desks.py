@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from goledger.ledger import commands
+from goledger import commands
 from goledger.ledger.store import Ledger
 
 from .conftest import REPO
@@ -33,7 +33,7 @@ _WORKER = textwrap.dedent(
     import json, os, subprocess, sys, time
     from pathlib import Path
     from goledger.errors import CommandRejected, StaleHeadError
-    from goledger.ledger import commands
+    from goledger import commands
     from goledger.ledger.store import Ledger
 
     db, desk, mode, go = sys.argv[1], sys.argv[2], sys.argv[3], Path(sys.argv[4])

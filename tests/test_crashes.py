@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from goledger.ledger import commands
+from goledger import commands
 from goledger.ledger.store import Ledger
 
 from .conftest import REPO
@@ -167,7 +167,7 @@ def test_bulk_append_killed_is_all_or_nothing(tmp_path: Path, attempt: int) -> N
 _DESK = textwrap.dedent(
     """
     import sys
-    from goledger.ledger import commands
+    from goledger import commands
     db, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     for table in range(first, last + 1):
         commands.result(db, 1, table, "white" if table % 3 else "black", actor="desk")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from goledger import commands
 from goledger.cli.main import app
-from goledger.ledger import commands
 from goledger.ledger.repair import repair_report
 
 from .damage import DAMAGES, altered_result, build_small_ledger, file_state, triggers_removed, truncated

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.criteria_dc import DcLayout, with_dc_variant
-from goledger.replay.direct_confrontation import simplified_dc, strongly_connected, walraet_dc
-from goledger.replay.policy import get_policy
+from goledger.replay.criteria.dc import DcLayout, with_dc_variant
+from goledger.replay.criteria.direct_confrontation import simplified_dc, strongly_connected, walraet_dc
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import standings
 from goledger.replay.state import fold

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from goledger.formats.egd_read import read_egd
-from goledger.formats.egd_syntax import decode_egd, parse_table
-from goledger.formats.egd_validate import ValidationResult, validate_table
-from goledger.formats.egd_write import write_egd
+from goledger.formats.egd.read import read_egd
+from goledger.formats.egd.syntax import decode_egd, parse_table
+from goledger.formats.egd.validate import ValidationResult, validate_table
+from goledger.formats.egd.write import write_egd
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
@@ -238,7 +238,7 @@ EXPLAINED = {"country-unknown": "country", "tag-missing": "header", "forfeit-mar
 
 
 def _load_xml(path: Path) -> TournamentState:
-    from goledger.formats.opengotha_read import read_opengotha
+    from goledger.formats.opengotha.read import read_opengotha
 
     return fold(read_opengotha(path.read_bytes(), source=path.name).events)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from goledger.formats.egd import validate_egd
-from goledger.formats.egd_class import adjusted_minutes, egf_class
-from goledger.formats.egd_read import read_egd
+from goledger.formats.egd.classes import adjusted_minutes, egf_class
+from goledger.formats.egd.read import read_egd
 from goledger.formats.importing import check_report
 from goledger.replay.state import TournamentState, fold
 
@@ -197,7 +197,7 @@ def test_as_saved_h9_holds_the_games_opengotha_kept(shared: Path, stem: str) -> 
 def test_real_xml_and_h9_pairs_agree(shared: Path, name: str) -> None:
     """The realdata pairs may come from different commits, yet their games agree. Players
     are matched by name (as it survives ISO-8859-15) and rank."""
-    from goledger.formats.opengotha_read import read_opengotha
+    from goledger.formats.opengotha.read import read_opengotha
 
     xml = shared / "realdata" / "opengotha" / f"lucvannier_opengotha__{name}.xml"
     from_xml = fold(read_opengotha(xml.read_bytes(), source=xml.name).events)
@@ -224,9 +224,9 @@ def test_export_lists_players_in_opengotha_order(shared: Path, stem: str) -> Non
     """Exported at the round OpenGotha used, the rows follow OpenGotha's own standings order
     (the tournament's criteria, then surname and first name for exact ties); goledger only
     leaves out players with no game the EGD can rate."""
-    from goledger.formats.egd_syntax import parse_table
-    from goledger.formats.egd_write import write_egd
-    from goledger.formats.opengotha_read import read_opengotha
+    from goledger.formats.egd.syntax import parse_table
+    from goledger.formats.egd.write import write_egd
+    from goledger.formats.opengotha.read import read_opengotha
 
     t = load(shared, stem)
     xml = shared / "oracle" / "inputs" / f"{stem}.xml"

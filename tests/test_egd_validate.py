@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from goledger.formats.egd_syntax import decode_egd, parse_cell, parse_table
-from goledger.formats.egd_validate import validate_table
+from goledger.formats.egd.syntax import decode_egd, parse_cell, parse_table
+from goledger.formats.egd.validate import validate_table
 
 HEADER = """; CL[A]
 ; EV[Example Cup]

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from goledger.ledger.schedule import berger_rounds
+from goledger.commands.schedule import berger_rounds
 from goledger.replay.criteria import get_criterion
-from goledger.replay.criteria_fide import de_order, direct_encounter_points, progressive
-from goledger.replay.fide_rating import round_half_up
+from goledger.replay.criteria.fide import de_order, direct_encounter_points, progressive
+from goledger.replay.criteria.fide_rating import round_half_up
 from goledger.replay.fide_unplayed import FideData
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 
 from .conftest import SHARED

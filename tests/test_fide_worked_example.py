@@ -9,7 +9,7 @@ import pytest
 
 from goledger.replay.criteria import get_criterion
 from goledger.replay.fide_unplayed import FideData, Kind, virtual_opponent2
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 
 from .fide_build import Tourney, from_records

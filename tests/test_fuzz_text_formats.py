@@ -210,7 +210,7 @@ PLAYER_LIST_SEEDS = _participant_lists()
 
 @pytest.fixture(scope="module")
 def base_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    from goledger.ledger import commands
+    from goledger import commands
 
     db = tmp_path_factory.mktemp("base") / "t.db"
     commands.new(db, "List Cup", 3)
@@ -219,7 +219,7 @@ def base_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
 
 def players(source: Path, db: Path) -> object:
-    from goledger.formats.macmahon_players import import_macmahon_players
+    from goledger.formats.macmahon.players import import_macmahon_players
 
     return import_macmahon_players(source, db)
 

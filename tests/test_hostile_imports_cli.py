@@ -71,7 +71,7 @@ def test_hostile_file_through_a_real_process(tmp_path: Path, cli) -> None:
 
 
 def test_refused_participant_list_leaves_the_ledger_unchanged(tmp_path: Path) -> None:
-    from goledger.ledger import commands
+    from goledger import commands
 
     db = tmp_path / "t.db"
     commands.new(db, "List Cup", 3)

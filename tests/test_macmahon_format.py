@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from goledger import commands
 from goledger.errors import FormatError
-from goledger.formats import macmahon_layout as layout
 from goledger.formats.importing import ImportRefused
-from goledger.formats.macmahon import export_macmahon, import_macmahon
-from goledger.formats.macmahon_read import DIALECT_PAIRGOTH, read_macmahon
-from goledger.formats.macmahon_write import write_macmahon
-from goledger.ledger import commands
+from goledger.formats.macmahon import export_macmahon, import_macmahon, layout
+from goledger.formats.macmahon.read import DIALECT_PAIRGOTH, read_macmahon
+from goledger.formats.macmahon.write import write_macmahon
 from goledger.replay.state import fold
 from goledger.replay.views import state_as_of
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from goledger.formats.macmahon_read import read_macmahon
-from goledger.formats.macmahon_write import write_macmahon
-from goledger.formats.opengotha_read import read_opengotha
+from goledger.formats.macmahon.read import read_macmahon
+from goledger.formats.macmahon.write import write_macmahon
+from goledger.formats.opengotha.read import read_opengotha
 from goledger.replay.macmahon_rules import macmahon_ids
 from goledger.replay.standings import standings
 from goledger.replay.state import PlayerState, TournamentState, fold

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from goledger import commands
 from goledger.errors import FormatError
 from goledger.formats.importing import ImportRefused
-from goledger.formats.macmahon_players import import_macmahon_players
-from goledger.ledger import commands
+from goledger.formats.macmahon.players import import_macmahon_players
 from goledger.ledger import events as ev
 from goledger.replay.state import fold
 from goledger.replay.views import state_as_of

@@ -43,7 +43,7 @@ from fractions import Fraction
 import msgspec
 import pytest
 
-from goledger.formats.macmahon_read import read_macmahon
+from goledger.formats.macmahon.read import read_macmahon
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.standings import standings
@@ -295,7 +295,7 @@ def test_standings_after_round_two() -> None:
 
 def test_explanations_sum_to_the_values() -> None:
     from goledger.replay.criteria import get_criterion
-    from goledger.replay.policy import get_policy
+    from goledger.replay.policies import get_policy
     from goledger.replay.scoring import ScoringContext
 
     state, _ = _state()

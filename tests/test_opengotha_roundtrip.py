@@ -112,7 +112,7 @@ def test_players_carry_the_files_values(shared: Path, tmp_path: Path) -> None:
     registering status, and the key OpenGotha built for each player."""
     import csv
 
-    from goledger.formats.opengotha_keys import player_key
+    from goledger.formats.opengotha.keys import player_key
     from goledger.ledger.values import Rank
     from goledger.replay.load import load_state
 

@@ -12,12 +12,12 @@ import msgspec
 import pytest
 from lxml import etree
 
+from goledger import commands
 from goledger.errors import FormatError
 from goledger.formats.importing import ImportRefused
 from goledger.formats.opengotha import export_opengotha, import_opengotha
-from goledger.formats.opengotha_read import read_opengotha
-from goledger.formats.opengotha_write import write_opengotha
-from goledger.ledger import commands
+from goledger.formats.opengotha.read import read_opengotha
+from goledger.formats.opengotha.write import write_opengotha
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result

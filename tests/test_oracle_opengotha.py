@@ -1,7 +1,7 @@
 """The ``opengotha`` policy against OpenGotha 3.51.02 itself (``../shared/oracle``).
 
 For every tournament of the oracle and every round, the file goes through the real
-OpenGotha importer (:func:`goledger.formats.opengotha_read.read_opengotha`), and every
+OpenGotha importer (:func:`goledger.formats.opengotha.read.read_opengotha`), and every
 criterion column of OpenGotha's CSV must come out identical:
 
 * ``CAT_neg0 … EXR_x2`` and the virtual scores — the raw integers, for every player
@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from goledger.formats.opengotha_keys import player_key
-from goledger.formats.opengotha_read import read_opengotha
-from goledger.replay.policy import get_policy
+from goledger.formats.opengotha.keys import player_key
+from goledger.formats.opengotha.read import read_opengotha
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import rank_players
 from goledger.replay.state import fold

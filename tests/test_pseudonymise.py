@@ -15,11 +15,12 @@ import msgspec
 import pytest
 from lxml import etree
 
+from goledger import commands
 from goledger.errors import CommandRejected, LedgerError
 from goledger.formats.opengotha import import_opengotha
-from goledger.ledger import commands
+from goledger.formats.pseudonymised import pseudonymise
 from goledger.ledger import events as ev
-from goledger.ledger.pseudonymise import find_copy, pseudonymise, verify_copy
+from goledger.ledger.copies import find_copy, verify_copy
 from goledger.ledger.store import Envelope, Ledger
 from goledger.replay.views import standings
 
@@ -254,7 +255,7 @@ def test_refusals(original: Path, tmp_path: Path, cli, case: str, message: str) 
 
 def test_library_refusals_raise_goledger_errors(original: Path, tmp_path: Path) -> None:
     with pytest.raises(CommandRejected, match="no key file at"):
-        from goledger.ledger.pseudonymise import load_key
+        from goledger.formats.pseudonymised import load_key
 
         load_key(tmp_path / "missing", create=False)
     with pytest.raises(LedgerError, match="no ledger at"):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from goledger import commands
+from goledger.commands.schedule import berger_rounds, schedule
 from goledger.errors import CommandRejected
-from goledger.ledger import commands
-from goledger.ledger.schedule import berger_rounds, schedule
 from goledger.replay.views import state_as_of
 
 from .fide_build import Tourney

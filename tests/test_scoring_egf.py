@@ -21,7 +21,7 @@ import pytest
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.criteria import get_criterion
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import standings
 from goledger.replay.state import TournamentState, fold

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from goledger.replay.criteria import get_criterion
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import standings
 
@@ -91,7 +91,7 @@ def test_intermediate_standings_use_opponents_values_at_that_round() -> None:
 
 
 def test_without_the_sosm_cut_quirk_the_larger_value_is_kept() -> None:
-    from goledger.replay.policy import Policy
+    from goledger.replay.policies import Policy
 
     policy = get_policy("opengotha").with_overrides({"quirk_sosm_cut_early_rounds": False})
     assert isinstance(policy, Policy)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from goledger import commands
 from goledger.errors import CommandRejected, StaleHeadError
-from goledger.ledger import commands
 from goledger.ledger.store import Ledger
 
 TIME = r"\d\d:\d\d UTC"

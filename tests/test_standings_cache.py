@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from goledger.commands.record import verify
 from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
-from goledger.ledger.commands import verify
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
 from goledger.replay import standings_cache

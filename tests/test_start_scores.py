@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from goledger import commands
+from goledger.commands.start_rules import start_groups
 from goledger.errors import CommandRejected
-from goledger.ledger import commands
 from goledger.ledger import events as ev
-from goledger.ledger.start_rules import start_groups
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.scoring import ScoringContext, start_mms
 from goledger.replay.start_scores import bar_size_warning, parse_groups, start_score_table, start_scores
 from goledger.replay.state import TournamentState, fold

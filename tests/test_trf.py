@@ -14,11 +14,11 @@ import pytest
 from goledger.errors import FormatError
 from goledger.formats.importing import ImportRefused
 from goledger.formats.trf import export_trf, import_trf
-from goledger.formats.trf_read import point_system_from_162, read_trf
-from goledger.formats.trf_write import write_trf
+from goledger.formats.trf.read import point_system_from_162, read_trf
+from goledger.formats.trf.write import write_trf
 from goledger.ledger import events as ev
 from goledger.replay.fide_unplayed import FideData, Kind
-from goledger.replay.policy import get_policy
+from goledger.replay.policies import get_policy
 from goledger.replay.standings import standings
 from goledger.replay.state import fold
 
@@ -277,8 +277,8 @@ def test_pab_value_inferred_from_the_points_column_and_round_robin_rests_round_t
     """A round robin of 3 on the Berger table: each round one player rests (a bye worth 0).
     The TRF writes the rest as ``U`` with exact points; reading it back infers the bye's value
     from the points column, as TieBreakServer does, so the round trip is stable."""
-    from goledger.ledger import commands
-    from goledger.ledger.schedule import schedule
+    from goledger import commands
+    from goledger.commands.schedule import schedule
     from goledger.replay.views import state_as_of
 
     db = tmp_path / "rr.db"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from goledger.errors import FormatError
-from goledger.formats.trf_write import MAX_PLAYERS, write_trf
+from goledger.formats.trf.write import MAX_PLAYERS, write_trf
 from goledger.ledger import events as ev
 from goledger.replay.state import fold
 

@@ -1,6 +1,6 @@
 """Audit commands: diff, what-if, publish, history, report (thin shells over
-:mod:`goledger.replay.audit`, :mod:`goledger.ledger.publish` and
-:mod:`goledger.formats.html_report`)."""
+:mod:`goledger.audit.queries`, :mod:`goledger.commands.publish` and
+:mod:`goledger.render.audit_report`)."""
 
 from __future__ import annotations
 
@@ -226,7 +226,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Players whose place or values changed between two events, and the events that caused it."""
-        from goledger.replay.audit import diff as diff_view
+        from goledger.audit.queries import diff as diff_view
 
         if (from_seq is None) == (published is None):
             fail("diff needs either --from SEQ or --published ROUND", 2)
@@ -250,7 +250,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Standings from a filtered, re-ruled or extended event list, beside the real ones (nothing is written)."""
-        from goledger.replay.audit import what_if as what_if_view
+        from goledger.audit.queries import what_if as what_if_view
 
         seqs = _seqs(without) if without else []
         result = run(lambda: what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria)))
@@ -273,7 +273,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Vouch for the standings of a round as shown: append a Checkpoint with their digest."""
-        from goledger.ledger.publish import publish as publish_command
+        from goledger.commands.publish import publish as publish_command
 
         report_outcome(
             run(lambda: publish_command(db or default_db(), round_, note, policy, _criteria(criteria), actor=actor,
@@ -292,7 +292,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Every event that changed a player's place or values, with the place and values after it."""
-        from goledger.replay.audit import history as history_view
+        from goledger.audit.queries import history as history_view
 
         result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
                                           _budget(max_replays)))
@@ -311,7 +311,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
-        from goledger.formats.html_report import report as report_file
+        from goledger.render.audit_report import report as report_file
 
         summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria)))
         if as_json:
@@ -319,23 +319,3 @@ def register_commands(app: typer.Typer) -> None:
         else:
             echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
                  f"{summary['events']} events, {summary['audited']} audited change(s)")
-
-
-def show_published(db: Path, round_: int, others: tuple[Any, ...], fmt: str) -> None:
-    """``goledger standings --as-published R`` (refuses other view options: exit 2)."""
-    from goledger.cli.views import render_standings
-    from goledger.replay.published import as_published
-
-    if any(o is not None for o in others):
-        fail("--as-published shows the standings as they were published; it takes no --round, --as-of, "
-             "--policy or --criteria", 2)
-    shown = run(lambda: as_published(db, round_))
-    if fmt == "json":
-        print_json(shown.to_dict())
-        return
-    cp = shown.checkpoint
-    title = (f"Standings after round {cp.round} as published at event {shown.seq} ({shown.recorded_at[:19]}, "
-             f"as of event {cp.event_count}) · policy {shown.standings.policy} · digest {cp.digest[:16]}… verified")
-    render_standings(shown.standings, fmt, title)
-    if cp.note:
-        echo(f"note: {cp.note}")

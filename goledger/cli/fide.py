@@ -1,6 +1,6 @@
 """FIDE-style commands: ``crosstable``, ``schedule --berger``, and the rendering of
 ``standings --adjusted`` (thin shells over :mod:`goledger.replay.fide_views`,
-:mod:`goledger.replay.crosstable` and :mod:`goledger.ledger.schedule`)."""
+:mod:`goledger.replay.crosstable` and :mod:`goledger.commands.schedule`)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Record a fixed round-robin schedule (Berger tables) for the registered players."""
-        from goledger.ledger.schedule import schedule as schedule_command
+        from goledger.commands.schedule import schedule as schedule_command
 
         report_outcome(
             run(lambda: schedule_command(

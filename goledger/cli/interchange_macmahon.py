@@ -1,6 +1,6 @@
 """``goledger import macmahon``, ``goledger import macmahon-players`` and ``goledger export
 macmahon``: thin shells over :mod:`goledger.formats.macmahon` and
-:mod:`goledger.formats.macmahon_players` (same names, same arguments)."""
+:mod:`goledger.formats.macmahon.players` (same names, same arguments)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def register_import(import_app: typer.Typer) -> None:
     ) -> None:
         """Register the players of a MacMahon participant list in an existing ledger (one
         transaction; already registered players are skipped)."""
-        from goledger.formats.macmahon_players import import_macmahon_players
+        from goledger.formats.macmahon.players import import_macmahon_players
 
         run_import(lambda: import_macmahon_players(file, db or default_db(), report, strict, allow_errors, force,
                                                    actor=actor or "import", reason=reason),

@@ -1,5 +1,5 @@
 """``goledger export pseudonymised``: a thin shell over
-:func:`goledger.ledger.pseudonymise.pseudonymise` (same arguments)."""
+:func:`goledger.formats.pseudonymised.pseudonymise` (same arguments)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def register_export(export_app: typer.Typer) -> None:
         """Write a copy of the ledger with the players' personal data replaced by stable
         pseudonyms; it still verifies against the original's published head."""
         from goledger.cli.interchange import print_report
-        from goledger.ledger.pseudonymise import pseudonymise
+        from goledger.formats.pseudonymised import pseudonymise
 
         with errors_as_exit():
             outcome = pseudonymise(db or default_db(), output, key_file, withhold_text)

@@ -1,4 +1,4 @@
-"""Recording commands: thin shells over :mod:`goledger.ledger.commands` (same names, same
+"""Recording commands: thin shells over :mod:`goledger.commands.record` (same names, same
 arguments)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ SettingsArg = Annotated[list[str], typer.Argument(
 
 
 def parse_settings(texts: list[str]) -> dict[str, object]:
-    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.ledger.commands.change_rules`:
+    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.record.change_rules`:
     a text field keeps the text as written, a list field takes a comma-separated list, and any
     other field reads JSON (numbers, ``true``/``false``, objects); what is not JSON stays text,
     for ``change_rules`` to judge.
@@ -79,7 +79,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Change tournament settings: rule policy, criteria, bar, bye and absence values…"""
-        from goledger.ledger import commands
+        from goledger import commands
 
         changes = parse_settings(settings)
         report_outcome(
@@ -110,7 +110,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Create a new ledger file for a tournament."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
         report_outcome(
@@ -142,7 +142,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Register a player."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.register(
@@ -173,7 +173,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Change a player's attributes."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.update_player(
@@ -195,7 +195,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """A player leaves the tournament from a round on."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.withdraw(
@@ -216,7 +216,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Undo a withdrawal from a round on."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.reinstate(
@@ -239,7 +239,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Record an announced absence for a round."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.absent(
@@ -261,7 +261,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Cancel an announced absence."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.present(
@@ -284,7 +284,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Give a player the bye of a round."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.bye(
@@ -306,7 +306,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Take back a bye."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.unbye(
@@ -333,7 +333,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Pair two players in a round."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.pair(
@@ -355,7 +355,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Remove a pairing."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.unpair(
@@ -379,7 +379,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Record the result of a game."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.result(
@@ -403,7 +403,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Correct a recorded result (the old one stays in the log)."""
-        from goledger.ledger import commands
+        from goledger import commands
 
         report_outcome(
             run(lambda: commands.correct(

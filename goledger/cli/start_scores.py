@@ -69,7 +69,7 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Set grouped McMahon start scores and/or the EGF super-group rule."""
-        from goledger.ledger.start_rules import start_groups as start_groups_command
+        from goledger.commands.start_rules import start_groups as start_groups_command
 
         report_outcome(
             run(lambda: start_groups_command(db or default_db(), groups, super_group, from_round, actor=actor,

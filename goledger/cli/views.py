@@ -33,7 +33,7 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
             ])
         return
     if fmt == "html":
-        from goledger.formats.html_report import standings_page
+        from goledger.render.audit_report import standings_page
 
         sys.stdout.buffer.write(standings_page(result, title or "Standings"))
         sys.stdout.flush()
@@ -84,8 +84,6 @@ def register_commands(app: typer.Typer) -> None:
     ) -> None:
         """Standings after a round, as of any event, under any policy."""
         if as_published is not None:
-            from goledger.cli.audit import show_published
-
             show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
                            "json" if as_json else fmt)
             return
@@ -115,7 +113,7 @@ def register_commands(app: typer.Typer) -> None:
 
         import msgspec
 
-        from goledger.ledger import commands
+        from goledger import commands
 
         records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
         if as_json:
@@ -147,7 +145,7 @@ def register_commands(app: typer.Typer) -> None:
         """Recompute the hash chain; exit 1 naming the first event that does not match."""
         import msgspec
 
-        from goledger.ledger import commands
+        from goledger import commands
 
         if salvage is not None and not repair_report:
             fail("--salvage goes with --repair-report", 2)
@@ -193,3 +191,22 @@ def render_repair_report(report: Any) -> str:
     for note in report.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)
+
+
+def show_published(db: Path, round_: int, others: tuple[Any, ...], fmt: str) -> None:
+    """``goledger standings --as-published R`` (refuses other view options: exit 2)."""
+    from goledger.audit.published import as_published
+
+    if any(o is not None for o in others):
+        fail("--as-published shows the standings as they were published; it takes no --round, --as-of, "
+             "--policy or --criteria", 2)
+    shown = run(lambda: as_published(db, round_))
+    if fmt == "json":
+        print_json(shown.to_dict())
+        return
+    cp = shown.checkpoint
+    title = (f"Standings after round {cp.round} as published at event {shown.seq} ({shown.recorded_at[:19]}, "
+             f"as of event {cp.event_count}) · policy {shown.standings.policy} · digest {cp.digest[:16]}… verified")
+    render_standings(shown.standings, fmt, title)
+    if cp.note:
+        echo(f"note: {cp.note}")

@@ -21,7 +21,7 @@ from typing import Any
 
 from goledger.errors import CommandRejected
 from goledger.replay.criteria import Explanation, Term, get_criterion
-from goledger.replay.policy import Policy
+from goledger.replay.policies import Policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.standings import (
     StandingRow,
@@ -144,7 +144,7 @@ def _jsonable(value: Any, half_points: bool = False) -> Any:
 
 
 def _resolve_player(state: TournamentState, ref: str) -> str:
-    from goledger.ledger.commands import find_player
+    from goledger.replay.players import find_player
 
     return find_player(state, ref).id
 

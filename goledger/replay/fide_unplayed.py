@@ -63,7 +63,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger.values import Result, parse_points2
 
 if TYPE_CHECKING:
-    from goledger.replay.policy import Policy
+    from goledger.replay.policies import Policy
     from goledger.replay.scoring import ScoringContext
     from goledger.replay.state import GameState, TournamentState
 

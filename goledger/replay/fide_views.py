@@ -179,7 +179,7 @@ def compare_policies(
 ) -> list[PolicyDifference]:
     """Every (player, criterion) whose value is not the same under all ``policies``."""
     from goledger.replay.criteria import get_criterion
-    from goledger.replay.policy import get_policy
+    from goledger.replay.policies import get_policy
 
     round_ = check_round(state, round)
     names = [get_criterion(c).name for c in criteria]

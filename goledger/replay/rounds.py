@@ -32,7 +32,7 @@ from itertools import accumulate
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, Result
 from goledger.nogc import nogc
-from goledger.replay.policy import Policy
+from goledger.replay.policies import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
 __all__ = ["RoundTable", "rank_value", "round_table", "rounded", "start_mms"]

@@ -51,7 +51,7 @@ from functools import cached_property
 from typing import Any
 
 from goledger.ledger.values import Result
-from goledger.replay.policy import Policy
+from goledger.replay.policies import Policy
 from goledger.replay.rounds import rank_value, round_table, rounded, start_mms
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 

@@ -25,7 +25,7 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.nogc import nogc
 from goledger.replay.criteria import get_criterion
-from goledger.replay.policy import Policy, get_policy
+from goledger.replay.policies import Policy, get_policy
 from goledger.replay.scoring import ScoringContext
 from goledger.replay.state import TournamentState
 
@@ -187,7 +187,7 @@ register_tie_order("name", _by_name)
 
 def tie_key(ctx: ScoringContext) -> TieKey:
     """The tie order of the context's policy (refuses an unknown name)."""
-    from goledger.replay.policy import known_policies
+    from goledger.replay.policies import known_policies
 
     known_policies()  # policy modules register their tie orders when loaded
     build = TIE_ORDERS.get(ctx.policy.tie_order)

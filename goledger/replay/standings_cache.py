@@ -54,11 +54,12 @@ def code_fingerprint() -> str:
     import goledger.ledger.values
     import goledger.replay
 
-    files = sorted(Path(goledger.replay.__file__).parent.glob("*.py"))
+    package = Path(goledger.__file__).parent
+    files = sorted(Path(goledger.replay.__file__).parent.rglob("*.py"))
     files += [Path(goledger.ledger.events.__file__), Path(goledger.ledger.values.__file__)]
     digest = hashlib.sha256()
     for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
 
 

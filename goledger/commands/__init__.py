@@ -1,0 +1,55 @@
+"""The recording commands: a director's intent → validated events (DESIGN §1, "commands").
+
+Each command folds the ledger, checks the intent against the tournament as it stands and
+either appends its events in one transaction or refuses with one sentence
+(:class:`~goledger.errors.CommandRejected`) and writes nothing. The CLI's recording
+commands are thin shells over these functions, with the same names and arguments.
+
+>>> from goledger import commands
+>>> callable(commands.register) and callable(commands.result)
+True
+"""
+
+from goledger.commands.record import (
+    Outcome,
+    absent,
+    bye,
+    change_rules,
+    correct,
+    find_player,
+    log,
+    new,
+    pair,
+    present,
+    register,
+    reinstate,
+    repair_report,
+    result,
+    unbye,
+    unpair,
+    update_player,
+    verify,
+    withdraw,
+)
+
+__all__ = [
+    "Outcome",
+    "absent",
+    "bye",
+    "change_rules",
+    "correct",
+    "find_player",
+    "log",
+    "new",
+    "pair",
+    "present",
+    "register",
+    "reinstate",
+    "repair_report",
+    "result",
+    "unbye",
+    "unpair",
+    "update_player",
+    "verify",
+    "withdraw",
+]

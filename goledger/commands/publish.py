@@ -1,0 +1,65 @@
+"""``goledger publish``: vouch for the standings shown to the players (DESIGN §3, §6).
+
+Publishing appends one ``Checkpoint`` event labelled ``published``: the round, the chain head
+before it (``event_count`` = its sequence number, ``head`` = its hash), the policy and
+criteria used, and ``digest`` = SHA-256 of the canonical JSON of the standings as shown
+(:func:`goledger.audit.published.standings_digest`). The standings are computed inside the
+write lock from the very events the checkpoint names, so nothing can slip in between.
+``goledger standings --as-published R`` shows them again and ``goledger diff --published R``
+compares them with the standings as corrected since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from goledger.commands.record import Outcome, PathLike, _default_actor
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger
+
+__all__ = ["publish"]
+
+
+def publish(
+    db: PathLike,
+    round: int,  # noqa: A002
+    note: str = "",
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Publish the standings after ``round`` (default policy and criteria: the tournament's).
+
+    Refuses a round outside the tournament or one with neither games nor byes yet.
+    """
+    from goledger.audit.published import PUBLISHED_LABEL, standings_digest, view_standings
+    from goledger.replay.load import load_state
+
+    with Ledger.open(db) as ledger, ledger.writing(expected_head, retry=retry) as tx:
+        state = load_state(tx)
+        if state.settings is None:
+            raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        if not 1 <= round <= state.rounds:
+            raise CommandRejected(f"round {round} is outside 1..{state.rounds} of this tournament")
+        if not state.games.get(round) and not state.byes.get(round):
+            raise CommandRejected(f"round {round} has no games yet; there is nothing to publish")
+        policy_name = policy or state.settings.policy
+        table = view_standings(state, round, policy_name, criteria)
+        digest = standings_digest(table)
+        checkpoint = ev.Checkpoint(
+            label=PUBLISHED_LABEL, round=round, event_count=tx.head.seq, head=tx.head.hash, digest=digest,
+            policy=policy_name, criteria=table.criteria, note=note,
+        )
+        records = tx.append([checkpoint], actor=actor or _default_actor(), reason=reason)
+    unknown = sum(1 for g in state.games_of_round(round) if not g.result.is_known)
+    pending = f"; {unknown} result(s) of round {round} still unknown" if unknown else ""
+    return Outcome(
+        f"published the standings after round {round} as of event {checkpoint.event_count} "
+        f"(policy {table.policy}, {', '.join(table.criteria)}; digest {digest[:16]}…){pending}",
+        records,
+    )

@@ -1,0 +1,83 @@
+"""The EGD result format: library functions behind ``goledger export|validate|import egd``.
+
+* :func:`export_egd` — a ledger's results as an EGD table (``goledger export egd``);
+* :func:`validate_egd` — every rule of the format checked, problem by problem, with line
+  numbers (``goledger validate egd``);
+* :func:`import_egd` — a new ledger rebuilt from an EGD table (``goledger import egd``).
+
+The parts live in small modules: :mod:`~goledger.formats.egd.syntax` (lines, tags, cells),
+:mod:`~goledger.formats.egd.validate`, :mod:`~goledger.formats.egd.read`,
+:mod:`~goledger.formats.egd.write` and :mod:`~goledger.formats.egd.classes` (EGF class).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Literal
+
+from goledger.formats.exporting import ExportOutcome, finish_export
+from goledger.formats.importing import ImportOutcome, import_file, read_input
+
+if TYPE_CHECKING:
+    from goledger.formats.egd.validate import ValidationResult
+
+ForfeitMode = Literal["free", "marked"]
+
+__all__ = ["ExportOutcome", "ImportOutcome", "export_egd", "import_egd", "validate_egd"]
+
+PathLike = str | os.PathLike[str]
+
+MAX_EGD_BYTES = 16 * 1024 * 1024
+"""EGD tables are small (EGC 2011: 114 KB); anything far larger is not one."""
+FILE_KIND = "EGD tables"
+
+
+def export_egd(
+    db: PathLike,
+    output: PathLike | None = None,
+    round: int | None = None,  # noqa: A002 - the CLI option is --round
+    encoding: str = "utf-8",
+    forfeits: ForfeitMode = "free",
+    egd_class: str | None = None,
+    country: str | None = None,
+    report: PathLike | None = None,
+) -> ExportOutcome:
+    """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
+    (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules."""
+    from goledger.formats.egd.write import write_egd
+    from goledger.replay.views import state_as_of
+
+    state = state_as_of(db)
+    data, export_report = write_egd(state, round, encoding, forfeits, egd_class, country, source=str(db))
+    return finish_export(data, export_report, output, report)
+
+
+def validate_egd(file: PathLike) -> ValidationResult:
+    """Check an EGD table against every rule of the format (see
+    :mod:`goledger.formats.egd.validate` for the rules and problem codes)."""
+    from goledger.formats.egd.syntax import decode_egd, parse_table
+    from goledger.formats.egd.validate import validate_table
+
+    text, encoding, _bom = decode_egd(read_input(file, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND))
+    return validate_table(parse_table(text, str(file), encoding))
+
+
+def import_egd(
+    file: PathLike,
+    db: PathLike | None = None,
+    report: PathLike | None = None,
+    strict: bool = False,
+    allow_errors: bool = False,
+    *,
+    actor: str = "import",
+    reason: str = "",
+) -> ImportOutcome:
+    """Create a new ledger (default ``<file stem>.db``) from an EGD table, all or nothing.
+
+    The import report goes to ``report`` (JSON) when given, whether the import succeeds or
+    is refused (an error in the report refuses it unless ``allow_errors``; with ``strict`` a
+    warning too)."""
+    from goledger.formats.egd.read import read_egd
+
+    return import_file(file, db, report, format="egd", read=read_egd, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND,
+                       strict=strict, allow_errors=allow_errors, actor=actor, reason=reason)

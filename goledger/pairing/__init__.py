@@ -1,0 +1,33 @@
+"""Pairing engines (DESIGN §8, spec ``pairing.md``): pure functions of the tournament before a
+round, parameters and a seed → games and a bye, with integer weights. See
+:mod:`goledger.pairing.engine` for the contract and :func:`get_engine` for the names.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from goledger.errors import CommandRejected
+from goledger.pairing.engine import Engine
+
+__all__ = ["ENGINES", "get_engine", "known_engines"]
+
+ENGINES: dict[str, str] = {
+    "opengotha": "goledger.pairing.opengotha",
+    "egf": "goledger.pairing.egf",
+}
+"""Engine name → the module whose ``ENGINE`` attribute implements it (imported on first use)."""
+
+
+def known_engines() -> list[str]:
+    """The engine names ``--engine`` accepts."""
+    return sorted(ENGINES)
+
+
+def get_engine(name: str) -> Engine:
+    """The engine called ``name``, or a refusal listing the known ones."""
+    module = ENGINES.get(name)
+    if module is None:
+        raise CommandRejected(f"unknown pairing engine {name!r} (known: {', '.join(known_engines())})")
+    engine: Engine = importlib.import_module(module).ENGINE
+    return engine

@@ -1,0 +1,301 @@
+"""The sum-of-opponents family (spec ``scoring.md`` §2.2, §2.3, §6.2): SOSW, SOSW-1, SOSW-2,
+SODOSW, SOSOSW (number-of-wins family, "W"); SOSM, SOSM-1, SOSM-2, SODOSM, SOSOSM
+(McMahon family, "M"); SOSTS (Strasbourg).
+
+Per-round contribution of a player at standings round R, for each round k ≤ R:
+
+* paired (whatever the result, forfeits included): the opponent's score at R — NBW, MMS or
+  STS; the *virtual* score when the half-point option is on — plus, in the M family and
+  SOSTS when ``policy.sos_handicap_correction``, the signed handicap (+h if the player was
+  White and gave the stones, −h if Black), in half-points ``2·h``;
+* a round without a game (bye, absent, withdrawn, not assigned): 0 in the W family; in the
+  M family and SOSTS the player's own start score ``2·smms`` under
+  ``sos_own_unplayed="start-score"`` (0 under ``"zero"``).
+
+SOS = Σ contributions. SOS-1 / SOS-2 drop the 1 / 2 smallest contributions among rounds
+1..R, unpaired rounds included (OpenGotha quirk: SOSM-1/-2 are 0 after rounds 1–2).
+SODOS = Σ contribution × the player's game points (win 2, jigo 1, loss 0; with
+``policy.sodos_weighting="decisive-wins"`` 2 for a plain win only), in quarter points;
+unpaired rounds 0. SOSOS = Σ the opponents' SOS at R (no handicap term); an
+unpaired round gives ``2·smms·R`` in the M family (``sosos_unplayed``), 0 in the W family.
+"""
+
+from __future__ import annotations
+
+from goledger.errors import CommandRejected
+from goledger.ledger.values import Result
+from goledger.replay.criteria import Criterion, Explanation, Term, register
+from goledger.replay.criteria.go import game_term
+from goledger.replay.scoring import ScoringContext
+
+_FAMILY_NAME = {"nbw": "NBW", "mms": "MMS", "sts": "STS"}
+_SOS_NAME = {"nbw": "SOSW", "mms": "SOSM", "sts": "SOSTS"}
+
+
+def opponent_values(ctx: ScoringContext, family: str) -> dict[str, int]:
+    """What each player brings as an opponent in the SOS family at round R (half-points)."""
+    if family != "sts":
+        return ctx.opponent_score2(family)
+
+    def build() -> dict[str, int]:
+        if not ctx.not_played_as_half:
+            return ctx.value("STS")
+        if ctx.policy.quirk_sosts_virtual_zero:
+            return dict.fromkeys(ctx.all_players, 0)
+        from goledger.replay.criteria.go import sts_bonus
+
+        bonus = sts_bonus(ctx)
+        r = ctx.round
+        return {pid: row[r] + bonus[pid][r] for pid, row in ctx.mms2_virtual.items()}
+
+    return ctx.memoized("sos-opponent-sts", build)
+
+
+def _unplayed_value(ctx: ScoringContext, family: str, player_id: str) -> int:
+    if family == "nbw":
+        return 0
+    choice = ctx.policy.sos_own_unplayed
+    if choice == "start-score":
+        return 2 * ctx.smms[player_id]
+    if choice == "zero":
+        return 0
+    raise CommandRejected(
+        f"policy {ctx.policy.name}: sos_own_unplayed={choice!r} is a FIDE rule; the Go SOS criteria "
+        f"support 'start-score' and 'zero' ({ctx.policy.go_criterion_hint()})"
+    )
+
+
+def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:
+    """Per player, the SOS contribution of each round 1..R (see the module docstring)."""
+
+    def build() -> dict[str, list[int]]:
+        values = opponent_values(ctx, family)
+        handicap = family != "nbw" and ctx.policy.sos_handicap_correction
+        r = ctx.round
+        table = ctx.table
+        out: dict[str, list[int]] = {}
+        value_of = values.__getitem__
+        for pid in ctx.all_players:
+            opp = table.opp[pid]
+            if len(opp) > r:
+                opp = opp[:r]
+            try:
+                row = list(map(value_of, opp))
+            except KeyError:  # a round without an opponent (None)
+                own = _unplayed_value(ctx, family, pid)
+                row = [own if o is None else values[o] for o in opp]
+            if handicap:
+                hd = table.hd[pid]
+                if any(hd):
+                    for i, o in enumerate(opp):
+                        if o is not None and hd[i]:
+                            row[i] += 2 * hd[i]
+            out[pid] = row
+        return out
+
+    return ctx.memoized(f"sos-contrib-{family}", build)
+
+
+def _sos(family: str):
+    def compute(ctx: ScoringContext) -> dict[str, int]:
+        return {pid: sum(row) for pid, row in contributions(ctx, family).items()}
+
+    return compute
+
+
+def _cut(family: str, drop: int):
+    def compute(ctx: ScoringContext) -> dict[str, int]:
+        if family == "mms" and ctx.policy.quirk_sosm_cut_early_rounds and ctx.round <= 2:
+            return dict.fromkeys(ctx.all_players, 0)
+        out = {}
+        for pid, row in contributions(ctx, family).items():
+            if len(row) <= drop:
+                out[pid] = 0
+            elif drop == 1:
+                out[pid] = sum(row) - min(row)
+            else:
+                out[pid] = sum(sorted(row)[drop:])
+        return out
+
+    return compute
+
+
+def sodos_factor2(ctx: ScoringContext, player_id: str, round_: int) -> int:
+    """The SODOS weight of a round in half-points: the points scored (win 2, jigo 1, both-win
+    2; ``policy.sodos_weighting="points-scored"``, OpenGotha) or 2 for a plain win only
+    (``"decisive-wins"``, pairgoth ≤ 0.26); 0 without a game."""
+    i = round_ - 1
+    game = ctx.table.game[player_id][i]
+    if game is None:
+        return 0
+    points = ctx.table.res2[player_id][i]
+    if ctx.policy.sodos_weighting == "decisive-wins":
+        return 2 if points == 2 and game.result in (Result.WHITE, Result.BLACK) else 0
+    return points
+
+
+def _sodos(family: str):
+    def compute(ctx: ScoringContext) -> dict[str, int]:
+        contrib = contributions(ctx, family)
+        out = {}
+        if ctx.policy.sodos_weighting == "decisive-wins":
+            for pid in ctx.all_players:
+                row = contrib[pid]
+                out[pid] = sum(row[r - 1] * f for r in range(1, ctx.round + 1) if (f := sodos_factor2(ctx, pid, r)))
+            return out
+        for pid in ctx.all_players:
+            row, res2, opp = contrib[pid], ctx.table.res2[pid], ctx.table.opp[pid]
+            out[pid] = sum(row[i] * res2[i] for i in range(ctx.round) if opp[i] is not None and res2[i])
+        return out
+
+    return compute
+
+
+def _sosos(family: str):
+    sos_name = _SOS_NAME[family]
+
+    def compute(ctx: ScoringContext) -> dict[str, int]:
+        sos = ctx.value(sos_name)
+        per_round_unplayed = family == "mms" and ctx.policy.sosos_unplayed == "start-score-times-round"
+        out = {}
+        r = ctx.round
+        sos_of = sos.__getitem__
+        for pid in ctx.all_players:
+            opp = ctx.table.opp[pid]
+            if len(opp) > r:
+                opp = opp[:r]
+            try:
+                total = sum(map(sos_of, opp))
+            except KeyError:  # a round without an opponent (None)
+                unplayed = 2 * ctx.smms[pid] * r if per_round_unplayed else 0
+                total = sum(unplayed if o is None else sos[o] for o in opp)
+            out[pid] = total
+        return out
+
+    return compute
+
+
+# ----------------------------------------------------------------------------- explain
+
+
+def _opponent_rule(ctx: ScoringContext, family: str) -> str:
+    name = _FAMILY_NAME[family]
+    if family == "sts" and ctx.not_played_as_half and ctx.policy.quirk_sosts_virtual_zero:
+        return "opponent's STS counts 0 with the half-point option (OpenGotha quirk: virtual STS never filled)"
+    if ctx.not_played_as_half:
+        return f"opponent's virtual {name} at round {ctx.round} (half-point option: not-played rounds count ½)"
+    return f"opponent's {name} at round {ctx.round}"
+
+
+def _unplayed_rule(ctx: ScoringContext, family: str) -> str:
+    if family == "nbw":
+        return "own round without opponent counts 0 in the NBW family"
+    if ctx.policy.sos_own_unplayed == "start-score":
+        return "own round without opponent counts the player's own start McMahon score (spec §2.2, EGF §6.2)"
+    return f"own round without opponent counts 0 under policy {ctx.policy.name}"
+
+
+def sos_terms(ctx: ScoringContext, family: str, player_id: str) -> list[Term]:
+    """One term per round 1..R: the opponent's value (+ handicap) or the substitute."""
+    values = opponent_values(ctx, family)
+    contrib = contributions(ctx, family)[player_id]
+    terms = []
+    for r in range(1, ctx.round + 1):
+        i = r - 1
+        o = ctx.opp[player_id][i]
+        if o is not None:
+            term = game_term(ctx, player_id, r, contrib[i], _opponent_rule(ctx, family))
+            term.detail["opponent_value2"] = values[o]
+            term.detail["handicap_correction2"] = contrib[i] - values[o]
+            terms.append(term)
+        else:
+            status = ctx.status[player_id][i]
+            terms.append(Term(r, contrib[i], f"{status} (no opponent)", rule=_unplayed_rule(ctx, family)))
+    return terms
+
+
+def _explain_sos(family: str, drop: int):
+    base = _SOS_NAME[family]
+    name = base if drop == 0 else f"{base}-{drop}"
+
+    def explain(ctx: ScoringContext, player_id: str) -> Explanation:
+        terms = sos_terms(ctx, family, player_id)
+        value = ctx.value(name)[player_id]
+        rule = f"sum of opponents' {_FAMILY_NAME[family]} at round {ctx.round}"
+        if family != "nbw" and ctx.policy.sos_handicap_correction:
+            rule += ", ± handicap (+h when the player gave the stones)"
+        if drop:
+            rule += f", minus the {drop} smallest round value(s)"
+            if family == "mms" and ctx.policy.quirk_sosm_cut_early_rounds and ctx.round <= 2:
+                rule += "; OpenGotha quirk: SOSM-1/-2 are 0 after rounds 1 and 2"
+                terms = [Term(t.round, 0, t.source, t.opponent, "not stored before round 3 (quirk §2.7.1)", t.detail)
+                         for t in terms]
+            else:
+                ordered = sorted(terms, key=lambda t: t.value)[:drop]
+                dropped = {id(t) for t in ordered}
+                terms = [Term(t.round, 0, t.source + " — dropped", t.opponent,
+                              f"one of the {drop} smallest values ({t.value}) is dropped",
+                              {**t.detail, "dropped_value2": t.value}) if id(t) in dropped else t for t in terms]
+        return Explanation(name, player_id, ctx.round, value, 2, rule, tuple(terms))
+
+    return explain
+
+
+def _explain_sodos(family: str):
+    name = "SODOSW" if family == "nbw" else "SODOSM"
+
+    def explain(ctx: ScoringContext, player_id: str) -> Explanation:
+        terms = []
+        for t in sos_terms(ctx, family, player_id):
+            if t.opponent is None:
+                terms.append(Term(t.round, 0, t.source, rule="a round without a game adds nothing"))
+                continue
+            factor2 = sodos_factor2(ctx, player_id, t.round)  # type: ignore[arg-type]
+            weighting = ("plain wins only" if ctx.policy.sodos_weighting == "decisive-wins"
+                         else "win 1, jigo ½, loss 0")
+            terms.append(Term(t.round, t.value * factor2, t.source, t.opponent,
+                              f"{t.rule} × result ({weighting})",
+                              {**t.detail, "factor2": factor2}))
+        return Explanation(name, player_id, ctx.round, ctx.value(name)[player_id], 4,
+                           "sum of defeated opponents' scores (jigo counts half), quarter points", tuple(terms))
+
+    return explain
+
+
+def _explain_sosos(family: str):
+    name = "SOSOSW" if family == "nbw" else "SOSOSM"
+    sos_name = _SOS_NAME[family]
+
+    def explain(ctx: ScoringContext, player_id: str) -> Explanation:
+        sos = ctx.value(sos_name)
+        per_round = family == "mms" and ctx.policy.sosos_unplayed == "start-score-times-round"
+        terms = []
+        for r in range(1, ctx.round + 1):
+            o = ctx.opp[player_id][r - 1]
+            if o is not None:
+                terms.append(game_term(ctx, player_id, r, sos[o], f"opponent's {sos_name} at round {ctx.round}"))
+            else:
+                value = 2 * ctx.smms[player_id] * ctx.round if per_round else 0
+                rule = (f"own round without opponent: own start score × {ctx.round} rounds"
+                        if per_round else "own round without opponent counts 0")
+                terms.append(Term(r, value, f"{ctx.status[player_id][r - 1]} (no opponent)", rule=rule))
+        return Explanation(name, player_id, ctx.round, ctx.value(name)[player_id], 2,
+                           f"sum of opponents' {sos_name} (no handicap term)", tuple(terms))
+
+    return explain
+
+
+for _fam in ("nbw", "mms"):
+    _base = _SOS_NAME[_fam]
+    _label = "NBW" if _fam == "nbw" else "MMS"
+    register(Criterion(_base, 2, _sos(_fam), _explain_sos(_fam, 0), f"sum of opponents' {_label}"))
+    register(Criterion(f"{_base}-1", 2, _cut(_fam, 1), _explain_sos(_fam, 1),
+                       f"sum of opponents' {_label} minus the smallest round value", aliases=(f"{_base}M1",)))
+    register(Criterion(f"{_base}-2", 2, _cut(_fam, 2), _explain_sos(_fam, 2),
+                       f"sum of opponents' {_label} minus the two smallest round values", aliases=(f"{_base}M2",)))
+    register(Criterion("SODOSW" if _fam == "nbw" else "SODOSM", 4,
+                       _sodos(_fam), _explain_sodos(_fam), f"sum of defeated opponents' {_label}"))
+    register(Criterion(f"SOSOS{'W' if _fam == 'nbw' else 'M'}", 2, _sosos(_fam), _explain_sosos(_fam),
+                       f"sum of opponents' {_base}"))
+
+register(Criterion("SOSTS", 2, _sos("sts"), _explain_sos("sts", 0), "sum of opponents' STS"))
