@@ -195,7 +195,7 @@ def render_history(result: Any) -> None:
 
 
 def _seqs(text: str) -> list[int]:
-    out = []
+    out: list[int] = []
     for part in text.replace(" ", "").split(","):
         if not part:
             continue

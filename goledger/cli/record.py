@@ -42,7 +42,9 @@ def parse_settings(texts: list[str]) -> dict[str, object]:
 
     from goledger.ledger import events as ev
 
-    kinds = {f.name: f.type for f in msgspec.inspect.type_info(ev.TournamentSettings).fields}
+    info = msgspec.inspect.type_info(ev.TournamentSettings)
+    assert isinstance(info, msgspec.inspect.StructType)
+    kinds = {f.name: f.type for f in info.fields}
     changes: dict[str, object] = {}
     for text in texts:
         key, sep, raw = text.partition("=")

@@ -874,7 +874,7 @@ def repair_report(db: PathLike, published_head: str | None = None, salvage: Path
             kept.append(Envelope(record.type, record.schema_version, record.payload, record.recorded_at,
                                  record.actor, record.reason))
 
-    report = store_report(db, wanted, watch)
+    report = store_report(Path(db), wanted, watch)
     notes = list(report.notes)
     if salvage is not None:
         if not kept:

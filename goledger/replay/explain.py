@@ -182,8 +182,8 @@ def explain(
         mentioned.update(t.opponent for t in e.terms if t.opponent)
         for t in e.terms:
             group = t.detail.get("group") if isinstance(t.detail, dict) else None
-            if group:
-                mentioned.update(group)
+            if isinstance(group, (list, tuple)):
+                mentioned.update(str(g) for g in group)
     place = explain_place(table, pid)
     for n in (place.above, place.below):
         if n is not None:

@@ -56,7 +56,7 @@ not apply: forfeits are games, no score is adjusted, rounds without opponent bri
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from goledger.errors import CommandRejected
@@ -227,7 +227,7 @@ class PointSystem:
     @property
     def is_standard(self) -> bool:
         """1 / ½ / 0 everywhere (a pairing bye named worth a win counts as standard)."""
-        return self.pab in (None, 2) and PointSystem(**{**_fields(self), "pab": None}) == PointSystem()
+        return self.pab in (None, 2) and replace(self, pab=None) == PointSystem()
 
     def to_text(self) -> str:
         """The non-standard codes in XXS syntax (``""`` for the standard system)."""
@@ -249,9 +249,6 @@ class PointSystem:
             return self.draw2
         return self.win2 + self.loss2 - got2
 
-
-def _fields(points: PointSystem) -> dict[str, int | None]:
-    return {name: getattr(points, name) for name in PointSystem.__dataclass_fields__}
 
 
 def _decimal(value2: int) -> str:

@@ -178,7 +178,8 @@ class StartScoreTable(msgspec.Struct, kw_only=True):
     warnings: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
 
 
 def start_score_table(state: TournamentState, round: int | None = None) -> StartScoreTable:  # noqa: A002

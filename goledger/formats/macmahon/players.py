@@ -105,8 +105,8 @@ def read_player_list(data: bytes, rounds: int, report: InterchangeReport) -> lis
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise FormatError(f"{report.source} is not UTF-8 (line {line}); save the list as UTF-8") from None
+        bad_line = data[: exc.start].count(b"\n") + 1
+        raise FormatError(f"{report.source} is not UTF-8 (line {bad_line}); save the list as UTF-8") from None
     players: list[ListedPlayer] = []
     first = True
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -302,6 +302,7 @@ class _Writer:
             nationality = p.extras.get(PREFIX + "Nationality", "").lower()
             if nationality:
                 needed.append(nationality)
+        entry: dict[str, Any]
         for code in sorted(set(needed) - set(by_code)):
             entry = {"code": code, "name": country_name(code), "clubs": []}
             table.append(entry)

@@ -477,7 +477,7 @@ def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: I
     name = doc.text("012") or (source.rsplit("/", 1)[-1].rsplit(".", 1)[0] if source else "") or "TRF tournament"
     if not doc.text("012"):
         report.warning("unmapped", f"no tournament name (012); named {name!r}")
-    system = "round-robin" if _is_round_robin(doc, rounds, report) else "swiss"
+    system: ev.System = "round-robin" if _is_round_robin(doc, rounds, report) else "swiss"
     for code in INFORMATIVE_CODES:
         for number, _ in doc.records.get(code, []):
             if code == "082":

@@ -113,6 +113,8 @@ def head_to_head(ctx: ScoringContext, group: Sequence[str]) -> dict[str, dict[st
             if o is None or o not in members:
                 continue
             g = table.game[pid][i]
+            if g is None:  # an opponent without a game cannot happen; nothing to count if it did
+                continue
             # counted(): a known result, by default only under dc_by_default, decisive
             # unless dc_results is "scored".
             if g.result is Result.UNKNOWN or (g.by_default and not by_default_counts):

@@ -157,8 +157,8 @@ def walraet_dc(
     # heap keeps them by secondary rank (worst first) so the whole pass is O((n + e) log n).
     beats_remaining = {c: len(targets) for c, targets in out_edges.items()}
     beaten_by: dict[int, list[int]] = {c: [] for c in out_edges}
-    for c, targets in out_edges.items():
-        for t in targets:
+    for c, beaten in out_edges.items():
+        for t in beaten:
             beaten_by[t].append(c)
     members_of: dict[int, list[str]] = {}
     for a in group:

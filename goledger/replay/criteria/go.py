@@ -10,7 +10,7 @@ stored negated (category 1 = 0, category 2 = −1…) so that higher is better.
 from __future__ import annotations
 
 from goledger.ledger.values import Result
-from goledger.replay.criteria import Criterion, Explanation, Term, register
+from goledger.replay.criteria import Compute, Criterion, Explain, Explanation, Term, register
 from goledger.replay.scoring import ScoringContext, category_index, rank_value, rounded
 
 # ----------------------------------------------------------------------------- NBW / MMS
@@ -206,7 +206,7 @@ def _explain_cps(ctx: ScoringContext, player_id: str) -> Explanation:
 # ----------------------------------------------------------------------------- CUSS
 
 
-def _cuss(family: str):
+def _cuss(family: str) -> tuple[Compute, Explain]:
     def compute(ctx: ScoringContext) -> dict[str, int]:
         rows = ctx.table.nbw2 if family == "nbw" else ctx.table.mms2
         r = ctx.round
@@ -226,7 +226,7 @@ def _cuss(family: str):
 # ----------------------------------------------------------------------------- virtual
 
 
-def _virtual(family: str):
+def _virtual(family: str) -> tuple[Compute, Explain]:
     def compute(ctx: ScoringContext) -> dict[str, int]:
         rows = ctx.nbw2_virtual if family == "nbw" else ctx.mms2_virtual
         r = ctx.round

@@ -22,6 +22,9 @@ unpaired round gives ``2·smms·R`` in the M family (``sosos_unplayed``), 0 in t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from goledger.errors import CommandRejected
 from goledger.ledger.values import Result
 from goledger.replay.criteria import Criterion, Explanation, Term, register
@@ -74,7 +77,7 @@ def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:
         r = ctx.round
         table = ctx.table
         out: dict[str, list[int]] = {}
-        value_of = values.__getitem__
+        value_of = cast("Callable[[str | None], int]", values.__getitem__)  # None raises KeyError
         for pid in ctx.all_players:
             opp = table.opp[pid]
             if len(opp) > r:
@@ -159,7 +162,7 @@ def _sosos(family: str):
         per_round_unplayed = family == "mms" and ctx.policy.sosos_unplayed == "start-score-times-round"
         out = {}
         r = ctx.round
-        sos_of = sos.__getitem__
+        sos_of = cast("Callable[[str | None], int]", sos.__getitem__)  # None raises KeyError
         for pid in ctx.all_players:
             opp = ctx.table.opp[pid]
             if len(opp) > r:
