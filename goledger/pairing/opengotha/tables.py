@@ -1,0 +1,54 @@
+"""Table numbers (spec ``pairing.md`` §2.1; ``Tournament.renumberTablesByBestScoreThenRating``
+and ``GameComparator.BEST_SCR_ORDER`` of 3.51.02).
+
+Each game is represented by one of its players, as 3.51.02's comparator picks him: White,
+except that Black represents the game when White places *strictly better* than Black
+(``compare(white, black) == -1``), or when they place equal and White's rating is lower.
+Games are sorted by their representative: placement first (the placement criteria at round
+R, before it is played), then the higher rating. Games equal on both keep the order the
+matching returned them in (Java's merge sort keeps that order for this comparator, except in
+its galloping mode, which a run of seven such ties would need). Tables are numbered 1, 2, …
+after the tables already used in the round.
+
+>>> number_tables([("a", "b"), ("c", "d")], {"a": (2,), "b": (2,), "c": (4,), "d": (0,)},
+...               {"a": 10, "b": 20, "c": 5, "d": 7}, used=())
+[(1, 'a', 'b'), (2, 'c', 'd')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+__all__ = ["number_tables", "representative"]
+
+
+def representative(white: str, black: str, placement: Mapping[str, tuple[int, ...]],
+                   rating: Mapping[str, int]) -> str:
+    """The player whose placement and rating order the game (see the module docstring)."""
+    pw, pb = placement[white], placement[black]
+    best = white
+    if pw == pb and rating[white] < rating[black]:
+        best = black
+    if pw > pb:
+        best = black
+    return best
+
+
+def number_tables(games: Sequence[tuple[str, str]], placement: Mapping[str, tuple[int, ...]],
+                  rating: Mapping[str, int], used: Iterable[int] = ()) -> list[tuple[int, str, str]]:
+    """(table, white, black) for ``games`` (given as (white, black) in matching order):
+    sorted as the module docstring says, numbered from 1 skipping the tables in ``used``."""
+    def key(game: tuple[str, str]) -> tuple[tuple[int, ...], int]:
+        best = representative(game[0], game[1], placement, rating)
+        return tuple(-v for v in placement[best]), -rating[best]
+
+    ordered = sorted(games, key=key)
+    taken = set(used)
+    out: list[tuple[int, str, str]] = []
+    table = 0
+    for white, black in ordered:
+        table += 1
+        while table in taken:
+            table += 1
+        out.append((table, white, black))
+    return out
