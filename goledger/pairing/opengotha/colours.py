@@ -13,8 +13,8 @@ Black; on equal balances ``detRandom(1, p1, p2) == 0`` gives White to ``p1``.
 first (Java ``compareTo``) first; ``n = (Σ s[i]·(i+1)) · 1234567 mod (max+1)``; if ``p1``'s
 string sorted after ``p2``'s the result is ``max − n``. So it is not symmetric.
 
->>> det_random(1, [66], [65]), det_random(1, [65], [66])
-(1, 0)
+>>> det_random(10, [65], [66]), det_random(10, [66], [65])
+(7, 3)
 """
 
 from __future__ import annotations
