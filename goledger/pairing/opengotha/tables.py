@@ -5,10 +5,10 @@ Each game is represented by one of its players, as 3.51.02's comparator picks hi
 except that Black represents the game when White places *strictly better* than Black
 (``compare(white, black) == -1``), or when they place equal and White's rating is lower.
 Games are sorted by their representative: placement first (the placement criteria at round
-R, before it is played), then the higher rating. Games equal on both keep the order the
-matching returned them in (Java's merge sort keeps that order for this comparator, except in
-its galloping mode, which a run of seven such ties would need). Tables are numbered 1, 2, …
-after the tables already used in the round.
+R, before it is played), then the higher rating. For two games equal on both the comparator
+answers "after" either way, so their order is what Java's TimSort makes of the order the
+matching returned the games in; :func:`~goledger.pairing.opengotha.javasort.java_sort` runs
+that algorithm. Tables are numbered 1, 2, … skipping the tables already used in the round.
 
 >>> number_tables([("a", "b"), ("c", "d")], {"a": (2,), "b": (2,), "c": (4,), "d": (0,)},
 ...               {"a": 10, "b": 20, "c": 5, "d": 7}, used=())
@@ -18,6 +18,8 @@ after the tables already used in the round.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+
+from goledger.pairing.opengotha.javasort import java_sort
 
 __all__ = ["number_tables", "representative"]
 
@@ -38,11 +40,16 @@ def number_tables(games: Sequence[tuple[str, str]], placement: Mapping[str, tupl
                   rating: Mapping[str, int], used: Iterable[int] = ()) -> list[tuple[int, str, str]]:
     """(table, white, black) for ``games`` (given as (white, black) in matching order):
     sorted as the module docstring says, numbered from 1 skipping the tables in ``used``."""
-    def key(game: tuple[str, str]) -> tuple[tuple[int, ...], int]:
-        best = representative(game[0], game[1], placement, rating)
-        return tuple(-v for v in placement[best]), -rating[best]
+    best = {game: representative(game[0], game[1], placement, rating) for game in games}
 
-    ordered = sorted(games, key=key)
+    def compare(g1: tuple[str, str], g2: tuple[str, str]) -> int:
+        b1, b2 = best[g1], best[g2]
+        p1, p2 = placement[b1], placement[b2]
+        if p1 != p2:
+            return -1 if p1 > p2 else 1
+        return -1 if rating[b1] > rating[b2] else 1
+
+    ordered = java_sort(games, compare)
     taken = set(used)
     out: list[tuple[int, str, str]] = []
     table = 0
