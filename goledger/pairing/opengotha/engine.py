@@ -48,24 +48,44 @@ def _check(state: Any, request: PairingRequest) -> None:
 
 def match_chunk(facts: RoundFacts, chunk: list[str]) -> list[tuple[int, int, int]]:
     """The maximum-weight perfect matching of one chunk: (lower index, higher index, cost)
-    per pair, ordered by the lower index (the order ``pairAGroup`` returns its games in)."""
+    per pair, ordered by the lower index (the order ``pairAGroup`` returns its games in).
+
+    The graph is built from the cost matrix as doubles when every cost is in 1 … 2^53 (exact
+    integers there, as they always are with OpenGotha's weight limits), else edge by edge
+    from Python integers; the matcher sees the integers either way."""
+    import numpy as np
     import rustworkx as rx
 
     n = len(chunk)
     if n == 0:
         return []
     ii, jj, costs = cost_matrix(facts, chunk)
-    graph = rx.PyGraph(multigraph=False)
-    graph.add_nodes_from(range(n))
-    graph.add_edges_from(list(zip(ii.tolist(), jj.tolist(), costs.tolist(), strict=True)))
+    if len(costs) and int(costs.min()) >= 1 and int(costs.max()) < 2**53:
+        dense = np.zeros((n, n), dtype=np.float64)
+        dense[ii, jj] = costs
+        dense[jj, ii] = costs
+        graph = rx.PyGraph.from_adjacency_matrix(dense, null_value=0.0)
+    else:
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(n))
+        graph.add_edges_from(list(zip(ii.tolist(), jj.tolist(), costs.tolist(), strict=True)))
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(mate) != n:
         raise CommandRejected(f"no perfect matching exists for a group of {n} players")
     pairs = sorted((min(u, v), max(u, v)) for u, v in mate)
-    weight = {}
-    for lo, hi in pairs:
-        weight[(lo, hi)] = lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)
-    return [(lo, hi, int(costs[weight[(lo, hi)]])) for lo, hi in pairs]
+    return [(lo, hi, int(costs[lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)])) for lo, hi in pairs]
+
+
+def _match_all(facts: RoundFacts, parts: list[list[str]]) -> list[list[tuple[int, int, int]]]:
+    """Every chunk matched; chunks are independent, so with several of them they are matched
+    in threads (rustworkx releases the interpreter while it matches)."""
+    if len(parts) < 2:
+        return [match_chunk(facts, part) for part in parts]
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(len(parts), os.cpu_count() or 1)) as pool:
+        return list(pool.map(lambda part: match_chunk(facts, part), parts))
 
 
 class OpenGothaEngine:
@@ -93,8 +113,8 @@ class OpenGothaEngine:
         parts = chunks(order, facts.main_level, facts.category, facts.number_of_categories,
                        facts.score_max, facts.score_min)
         raw: list[tuple[str, str, int, int]] = []
-        for part in parts:
-            for lo, hi, cost in match_chunk(facts, part):
+        for part, matched in zip(parts, _match_all(facts, parts), strict=True):
+            for lo, hi, cost in matched:
                 white, black, handicap = game_between(facts, part[lo], part[hi])
                 raw.append((white, black, handicap, cost))
         placement = facts.placement_now()
