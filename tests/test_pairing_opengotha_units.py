@@ -70,6 +70,13 @@ def test_file_values_and_overrides_win() -> None:
     assert p.text["paiBaRandom"] == "9" and "request" in p.source and "PairingParameterSet" in p.source
 
 
+def test_a_file_s_unknown_words_read_as_openGotha_reads_them() -> None:
+    p = resolve({"paiMaSeedSystem2": "SPLITANDSHUFFLE", "paiMaDUDDUpperMode": "mid",
+                 "paiMaAdditionalPlacementCritSystem1": "RATING", "paiMaCompensateDUDD": "TRUE"}, "mcmahon", {})
+    assert p.weights.seed_system2 == 1 and p.weights.dudd_upper_mode == 2  # ExternalDocument's fallbacks
+    assert p.weights.additional_crit1 == "Rating" and p.weights.compensate_dudd
+
+
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("paiNoSuchThing", "1", "unknown OpenGotha pairing parameter"),
     ("paiBaRandom", "lots", "must be an integer"),

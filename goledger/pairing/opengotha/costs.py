@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from goledger.pairing.opengotha.colours import det_random, handicap_of
+from goledger.pairing.opengotha.colours import det_random, handicap_of, pseudo_rank
 from goledger.pairing.opengotha.facts import MIN_RANK, jdiv
 
 if TYPE_CHECKING:
@@ -264,8 +264,6 @@ def _arr(values: Sequence[int]) -> NDArray[np.int64]:
 
 def _costs(facts: RoundFacts, order: Sequence[str], ii: NDArray[np.intp],
            jj: NDArray[np.intp]) -> NDArray[np.int64]:
-    from goledger.pairing.opengotha.colours import pseudo_rank
-
     weights = facts.weights
     cost = np.ones(len(ii), dtype=np.int64)
     index = {pid: i for i, pid in enumerate(order)}

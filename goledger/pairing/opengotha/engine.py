@@ -25,6 +25,7 @@ from goledger.pairing.opengotha.colours import game_between
 from goledger.pairing.opengotha.costs import cost_matrix, cost_terms, wrap
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import Parameters, resolve
+from goledger.pairing.opengotha.tables import number_tables
 
 __all__ = ["ENGINE", "OpenGothaEngine", "match_chunk"]
 
@@ -119,8 +120,6 @@ class OpenGothaEngine:
                 raw.append((white, black, handicap, cost))
         placement = facts.placement_now()
         used = state.games.get(r, {}).keys()
-        from goledger.pairing.opengotha.tables import number_tables
-
         numbered = number_tables([(w, b) for w, b, _, _ in raw], placement, facts.rating, used)
         details = {(w, b): (h, c) for w, b, h, c in raw}
         games = tuple(

@@ -27,7 +27,8 @@ from goledger.errors import CommandRejected
 from goledger.ledger.events import HandicapSettings
 from goledger.ledger.values import Rank
 
-__all__ = ["HANDICAP_DEFAULTS", "HANDICAP_NAMES", "PAIRING_DEFAULTS", "Parameters", "Weights", "resolve"]
+__all__ = ["CRITERION_NAMES", "HANDICAP_DEFAULTS", "HANDICAP_NAMES", "PAIRING_DEFAULTS", "Parameters", "Weights",
+           "resolve"]
 
 _BASE = {
     "paiBaAvoidDuplGame": "500000000000000",
@@ -175,7 +176,7 @@ class Parameters(msgspec.Struct, frozen=True, kw_only=True):
     source: str
 
 
-def _bool(name: str, text: str) -> bool:
+def _bool(text: str) -> bool:
     # Java's Boolean.parseBoolean: "true" in any case is true, anything else false.
     return text.strip().lower() == "true"
 
@@ -194,12 +195,45 @@ def _rank(name: str, text: str) -> int:
         raise CommandRejected(f"OpenGotha parameter {name} must be a rank such as 1D or 20K, not {text!r}") from None
 
 
-def _choice(name: str, text: str, table: Mapping[str, int], default: int) -> int:
-    # ExternalDocument keeps the default for an unknown word; a request is refused instead.
-    value = table.get(text.strip().upper())
-    if value is None:
-        raise CommandRejected(f"OpenGotha parameter {name} must be one of {', '.join(table)}, not {text!r}")
-    return value
+def _choice(text: str, table: Mapping[str, int], default: int) -> int:
+    # ExternalDocument: an unknown word keeps the reader's default.
+    return table.get(text.strip(), default)
+
+
+CRITERION_NAMES = frozenset({
+    "NULL", "CAT", "NBW", "CPS", "MMS", "STS", "Rank", "Rating", "CUSSW", "CUSSM", "SOSW", "SOSW-1", "SOSW-2",
+    "SODOSW", "SOSM", "SOSM-1", "SOSM-2", "SODOSM", "SOSTS", "SOSOSW", "SOSOSM", "EXT", "EXR", "DC", "SDC",
+})
+"""OpenGotha's placement criterion long names (what ``paiMaAdditionalPlacementCrit…`` may say)."""
+
+_WORDS = {
+    "paiMaDUDDUpperMode": _DUDD_MODES, "paiMaDUDDLowerMode": _DUDD_MODES,
+    "paiMaSeedSystem1": _SEED_SYSTEMS, "paiMaSeedSystem2": _SEED_SYSTEMS,
+    "paiMaAdditionalPlacementCritSystem1": CRITERION_NAMES, "paiMaAdditionalPlacementCritSystem2": CRITERION_NAMES,
+}
+
+
+def _check_override(name: str, text: str) -> None:
+    """A value asked for in the request must be one OpenGotha understands (a file's value is
+    read as OpenGotha reads it, unknown words falling back to its defaults)."""
+    words = _WORDS.get(name)
+    if words is not None and text.strip() not in words:
+        raise CommandRejected(f"OpenGotha parameter {name} must be one of {', '.join(sorted(words))}, not {text!r}")
+    if name in ("paiSeRankThreshold", "hdNoHdRankThreshold"):
+        _rank(name, text)
+    elif name == "paiStandardNX1Factor":
+        try:
+            float(text)
+        except ValueError:
+            raise CommandRejected(f"OpenGotha parameter {name} must be a number, not {text!r}") from None
+    elif words is None and name not in ("paiBaDeterministic", "paiMaCompensateDUDD", "paiSeBarThresholdActive",
+                                        "paiSeNbWinsThresholdActive", "hdBasedOnMMS"):
+        _int(name, text)
+
+
+def _criterion(text: str, default: str) -> str:
+    name = text.strip()
+    return name if name in CRITERION_NAMES else default
 
 
 def _handicap_text(settings: object, family: str, hand_made: bool) -> dict[str, str]:
@@ -234,6 +268,8 @@ def resolve(pairing: Mapping[str, str], system: str, overrides: Mapping[str, str
         source = f"OpenGotha 3.51.02 Swiss defaults (initForSwiss): OpenGotha has no {system} system"
     own = {k: v for k, v in pairing.items() if k in defaults}
     text = {**defaults, **own, **_handicap_text(settings, family, not pairing)}
+    for name, value in overrides.items():
+        _check_override(name, value)
     text.update(overrides)
     if overrides:
         source += f", with {', '.join(sorted(overrides))} from the request"
@@ -246,29 +282,29 @@ def resolve(pairing: Mapping[str, str], system: str, overrides: Mapping[str, str
     weights = Weights(
         avoid_dupl=_int("paiBaAvoidDuplGame", t["paiBaAvoidDuplGame"]),
         random=_int("paiBaRandom", t["paiBaRandom"]),
-        deterministic=_bool("paiBaDeterministic", t["paiBaDeterministic"]),
+        deterministic=_bool(t["paiBaDeterministic"]),
         balance_wb=_int("paiBaBalanceWB", t["paiBaBalanceWB"]),
         avoid_mixing_categories=_int("paiMaAvoidMixingCategories", t["paiMaAvoidMixingCategories"]),
         minimize_score_difference=_int("paiMaMinimizeScoreDifference", t["paiMaMinimizeScoreDifference"]),
         dudd_weight=_int("paiMaDUDDWeight", t["paiMaDUDDWeight"]),
-        compensate_dudd=_bool("paiMaCompensateDUDD", t["paiMaCompensateDUDD"]),
-        dudd_upper_mode=_choice("paiMaDUDDUpperMode", t["paiMaDUDDUpperMode"], _DUDD_MODES, 2),
-        dudd_lower_mode=_choice("paiMaDUDDLowerMode", t["paiMaDUDDLowerMode"], _DUDD_MODES, 2),
+        compensate_dudd=_bool(t["paiMaCompensateDUDD"]),
+        dudd_upper_mode=_choice(t["paiMaDUDDUpperMode"], _DUDD_MODES, 2),
+        dudd_lower_mode=_choice(t["paiMaDUDDLowerMode"], _DUDD_MODES, 2),
         maximize_seeding=_int("paiMaMaximizeSeeding", t["paiMaMaximizeSeeding"]),
         last_round_seed1=_int("paiMaLastRoundForSeedSystem1", t["paiMaLastRoundForSeedSystem1"]) - 1,
-        seed_system1=_choice("paiMaSeedSystem1", t["paiMaSeedSystem1"], _SEED_SYSTEMS, 1),
-        seed_system2=_choice("paiMaSeedSystem2", t["paiMaSeedSystem2"], _SEED_SYSTEMS, 2),
-        additional_crit1=t["paiMaAdditionalPlacementCritSystem1"].strip(),
-        additional_crit2=t["paiMaAdditionalPlacementCritSystem2"].strip(),
-        bar_threshold_active=_bool("paiSeBarThresholdActive", t["paiSeBarThresholdActive"]),
+        seed_system1=_choice(t["paiMaSeedSystem1"], _SEED_SYSTEMS, 1),
+        seed_system2=_choice(t["paiMaSeedSystem2"], _SEED_SYSTEMS, 1),
+        additional_crit1=_criterion(t["paiMaAdditionalPlacementCritSystem1"], "Rating"),
+        additional_crit2=_criterion(t["paiMaAdditionalPlacementCritSystem2"], "NULL"),
+        bar_threshold_active=_bool(t["paiSeBarThresholdActive"]),
         rank_threshold=_rank("paiSeRankThreshold", t["paiSeRankThreshold"]),
-        nbw_threshold_active=_bool("paiSeNbWinsThresholdActive", t["paiSeNbWinsThresholdActive"]),
+        nbw_threshold_active=_bool(t["paiSeNbWinsThresholdActive"]),
         minimize_handicap=_int("paiSeMinimizeHandicap", t["paiSeMinimizeHandicap"]),
         avoid_same_geo=_int("paiSeAvoidSameGeo", t["paiSeAvoidSameGeo"]),
         country_factor=_int("paiSePreferMMSDiffRatherThanSameCountry", t["paiSePreferMMSDiffRatherThanSameCountry"]),
         club_factor=_int("paiSePreferMMSDiffRatherThanSameClub", t["paiSePreferMMSDiffRatherThanSameClub"]),
         nx1=nx1,
-        hd_based_on_mms=_bool("hdBasedOnMMS", t["hdBasedOnMMS"]),
+        hd_based_on_mms=_bool(t["hdBasedOnMMS"]),
         hd_no_hd_rank_threshold=_rank("hdNoHdRankThreshold", t["hdNoHdRankThreshold"]),
         hd_correction=_int("hdCorrection", t["hdCorrection"]),
         hd_ceiling=_int("hdCeiling", t["hdCeiling"]),
