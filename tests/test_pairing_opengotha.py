@@ -166,3 +166,32 @@ def test_pair_terms_add_up_to_the_game_weights(stem: str, ledgers: Ledgers) -> N
         assert terms.total == game.weight
         assert terms.terms["base"] == 1 and terms.terms["duplicate"] == 500_000_000_000_000
         assert sum(terms.terms.values()) == terms.total
+
+
+OVERRIDES = [
+    {},
+    {"paiBaRandom": "1000000000"},
+    {"paiBaRandom": "999", "paiBaDeterministic": "false"},
+    {"paiMaDUDDUpperMode": "TOP", "paiMaDUDDLowerMode": "BOT", "paiMaCompensateDUDD": "false"},
+    {"paiMaSeedSystem1": "SPLITANDFOLD", "paiMaSeedSystem2": "SPLITANDFOLD", "paiMaLastRoundForSeedSystem1": "9"},
+    {"paiMaSeedSystem1": "SPLITANDSLIP", "paiMaAdditionalPlacementCritSystem1": "Rank", "paiBaBalanceWB": "-7"},
+    {"paiSeMinimizeHandicap": "20000000000000", "hdBasedOnMMS": "false", "hdCorrection": "0", "hdCeiling": "3"},
+    {"paiSePreferMMSDiffRatherThanSameClub": "0", "paiSePreferMMSDiffRatherThanSameCountry": "40",
+     "paiSeAvoidSameGeo": "3000000000000000000", "paiMaAvoidMixingCategories": "4000000000000000000"},
+]
+"""Parameter sets the oracle files never use (random weights, other modes, huge weights that
+wrap around), to hold the vectorised costs to the per-term ones where OpenGotha has no answer."""
+
+
+@pytest.mark.parametrize("overrides", OVERRIDES, ids=[",".join(o) or "file" for o in OVERRIDES])
+@pytest.mark.parametrize("stem", ["ppik-2009.r4", "toulouse-2024.r5", "cdfa-2020-cup.r3"] if ORACLE is not None
+                         else [pytest.param(None, marks=pytest.mark.skip(reason="../shared is not present"))])
+def test_vectorised_costs_equal_the_per_term_costs(stem: str, overrides: dict[str, str], ledgers: Ledgers) -> None:
+    state = ledgers.state(stem)
+    r = int(stem.rsplit(".r", 1)[1])
+    request = PairingRequest(round=r, players=players_to_pair(state, r), parameters=overrides)
+    facts = RoundFacts(state, r, _parameters(state, request).weights)
+    order = facts.order(request.players)
+    ii, jj, matrix = cost_matrix(facts, order)
+    for i, j, cost in zip(ii.tolist(), jj.tolist(), matrix.tolist(), strict=True):
+        assert wrap(sum(cost_terms(facts, order[i], order[j]).values())) == cost, (order[i], order[j])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from goledger.commands import record
 from goledger.errors import CommandRejected
 from goledger.pairing import get_engine
-from goledger.pairing.engine import Engine, PairingRequest
+from goledger.pairing.engine import Engine, Pairing, PairingRequest
 from goledger.pairing.opengotha import ENGINE
 from goledger.pairing.opengotha.bye import choose_bye
 from goledger.pairing.opengotha.chunking import GROUP_MAX, GROUP_MIN, chunks
@@ -214,3 +214,18 @@ def test_refusals(tmp_path: Path) -> None:
     rest = players_to_pair(state, 1)[:-1]  # 7 left: odd, and round 1 already has its bye
     with pytest.raises(CommandRejected, match="already has a bye"):
         ENGINE.pair(state, PairingRequest(round=1, players=rest))
+
+
+def test_non_deterministic_random_is_drawn_from_the_seed(tmp_path: Path) -> None:
+    db = _ledger(tmp_path)
+    state = state_as_of(db)
+    params = {"paiBaDeterministic": "false", "paiBaRandom": "1000000000"}
+
+    def ask(seed: int) -> Pairing:
+        return ENGINE.pair(state, PairingRequest(round=1, players=players_to_pair(state, 1), seed=seed,
+                                                 parameters=params))
+
+    first, again, other = ask(1), ask(1), ask(2)
+    assert first == again and first.seed == 1
+    assert [g.weight for g in first.games] != [g.weight for g in other.games]
+    assert first.parameters["paiBaDeterministic"] == "false"

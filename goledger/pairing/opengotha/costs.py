@@ -4,7 +4,9 @@
 ``cost = 1 + dupl + random + balance + categories + score + dudd + seeding + handicap + geo``:
 
 * **dupl** ``paiBaAvoidDuplGame`` if the two have not met before round R;
-* **random** ``detRandom(paiBaRandom, p1, p2)`` (0 with the default weight 0);
+* **random** ``detRandom(paiBaRandom, p1, p2)`` (0 with the default weight 0); with
+  ``paiBaDeterministic`` off OpenGotha draws ``Math.random``, which nobody can replay, so goledger
+  draws from the request's seed instead (:func:`seeded_random`: the same seed, the same pairing);
 * **balance** ``paiBaBalanceWB`` if the would-be handicap is 0 and the white–black balances
   have strictly opposite signs, half of it if one is 0 and the other at least 2 in size;
 * **categories** ``(long)(w·(1−x)·(1+k·x))`` with ``x = |cat1−cat2| / numberOfCategories``,
@@ -30,6 +32,7 @@ numpy ``int64`` arrays (the engine), and the tests hold both to OpenGotha's own 
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -44,7 +47,7 @@ if TYPE_CHECKING:
 
     from goledger.pairing.opengotha.facts import RoundFacts
 
-__all__ = ["TERMS", "cost_matrix", "cost_terms", "jlong", "wrap"]
+__all__ = ["TERMS", "cost_matrix", "cost_terms", "jlong", "seeded_random", "wrap"]
 
 TERMS = ("base", "duplicate", "random", "balance_wb", "categories", "score", "dudd", "seeding", "handicap",
          "geography")
@@ -75,6 +78,19 @@ def jlong(value: float) -> int:
     if value <= -9.223372036854775808e18:
         return _LONG_MIN
     return int(value)
+
+
+def seeded_random(seed: int, first: str, second: str, maximum: int) -> int:
+    """goledger's replayable stand-in for ``Pairing.nonDetRandom(max)``: an integer in
+    0 … max from a hash of the seed and the two player ids (in matrix order).
+
+    >>> seeded_random(7, "p0001", "p0002", 10) == seeded_random(7, "p0001", "p0002", 10)
+    True
+    """
+    if maximum <= 0:
+        return 0
+    digest = hashlib.blake2b(f"{seed}|{first}|{second}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % (maximum + 1)
 
 
 def _concave(weight: int, x: float, k: float) -> int:
@@ -183,7 +199,8 @@ def cost_terms(facts: RoundFacts, a: str, b: str) -> dict[str, int]:
     if frozenset((a, b)) not in facts.played:
         out["duplicate"] = w.avoid_dupl
     if w.random:
-        out["random"] = det_random(w.random, facts.name_key(a), facts.name_key(b)) if w.deterministic else 0
+        out["random"] = (det_random(w.random, facts.name_key(a), facts.name_key(b)) if w.deterministic
+                         else seeded_random(facts.seed, a, b, w.random))
     if handicap_of(facts, a, b) == 0:
         wb1, wb2 = facts.wb[a], facts.wb[b]
         if wb1 * wb2 < 0:
@@ -287,6 +304,9 @@ def _costs(facts: RoundFacts, order: Sequence[str], ii: NDArray[np.intp],
     names = [facts.name_key(pid) for pid in order]
     if weights.random and weights.deterministic:
         cost += _det_random_array(weights.random, names, ii, jj)
+    elif weights.random:
+        cost += _arr([seeded_random(facts.seed, order[i], order[j], weights.random)
+                      for i, j in zip(ii.tolist(), jj.tolist(), strict=True)])
 
     # balance W/B (only when the would-be handicap is 0)
     pr = _arr([pseudo_rank(facts, pid) for pid in order])

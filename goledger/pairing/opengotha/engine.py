@@ -100,7 +100,7 @@ class OpenGothaEngine:
         _check(state, request)
         params = _parameters(state, request)
         r = request.round
-        facts = RoundFacts(state, r, params.weights)
+        facts = RoundFacts(state, r, params.weights, request.seed)
         order = facts.order(request.players)
         bye: ByeChoice | None = None
         if len(order) % 2:
@@ -152,7 +152,7 @@ class OpenGothaEngine:
         if first == second:
             raise CommandRejected("a player cannot be paired with himself")
         params = _parameters(state, request)
-        facts = RoundFacts(state, request.round, params.weights)
+        facts = RoundFacts(state, request.round, params.weights, request.seed)
         terms = cost_terms(facts, first, second)
         return PairTerms(first=first, second=second, total=wrap(sum(terms.values())), terms=terms)
 

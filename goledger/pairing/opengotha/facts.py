@@ -80,9 +80,11 @@ class RoundFacts:
     """The per-player facts for pairing round ``round`` (see the module docstring). Plain
     dictionaries keyed by player id; built once per pairing."""
 
-    def __init__(self, state: TournamentState, round_: int, weights: Weights) -> None:
+    def __init__(self, state: TournamentState, round_: int, weights: Weights, seed: int = 0) -> None:
         assert state.settings is not None
         self.state = state
+        self.seed = seed
+        """The request's seed: it stands in for ``Math.random`` when ``paiBaDeterministic`` is off."""
         self.round = round_
         self.rn = rn = round_ - 1
         self.weights = weights
