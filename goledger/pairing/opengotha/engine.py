@@ -1,0 +1,160 @@
+"""The ``opengotha`` engine: OpenGotha 3.51.02's automatic pairing, reproduced (spec
+``pairing.md`` §2; ``JFrGamesPair.btnPairActionPerformed`` → ``chooseAByePlayer`` →
+``makeAutomaticPairing`` → ``renumberTablesByBestScoreThenRating``).
+
+1. Order the players to pair as OpenGotha's pairing list: the standings after round R−1 on
+   the tournament's placement criteria, ties by name then first name (:mod:`.facts`).
+2. With an odd count, take the bye out (:mod:`.bye`).
+3. Cut the list into chunks of at most 600 (:mod:`.chunking`), build each chunk's
+   ``costValue`` matrix in list order (:mod:`.costs`) and find a maximum-weight perfect
+   matching (``rustworkx.max_weight_matching``, integer weights; where several matchings are
+   optimal any of them may come back, with the same total).
+4. Each game is ``gameBetween(lower index, higher index)`` (:mod:`.colours`), its weight the
+   ``costValue`` of that pair; tables by best score then rating (:mod:`.tables`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from goledger.errors import CommandRejected
+from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.pairing.opengotha.bye import choose_bye
+from goledger.pairing.opengotha.chunking import chunks
+from goledger.pairing.opengotha.colours import game_between
+from goledger.pairing.opengotha.costs import cost_matrix, cost_terms, wrap
+from goledger.pairing.opengotha.facts import RoundFacts
+from goledger.pairing.opengotha.parameters import Parameters, resolve
+from goledger.pairing.opengotha.tables import number_tables
+
+__all__ = ["ENGINE", "OpenGothaEngine", "match_chunk"]
+
+
+def _parameters(state: Any, request: PairingRequest) -> Parameters:
+    if state.settings is None:
+        raise CommandRejected("the ledger has no tournament yet")
+    settings = state.settings_for_round(max(request.round, 1))
+    return resolve(settings.pairing, settings.system, request.parameters, settings)
+
+
+def _check(state: Any, request: PairingRequest) -> None:
+    if not 1 <= request.round <= state.rounds:
+        raise CommandRejected(f"round {request.round} is outside 1..{state.rounds} of this tournament")
+    unknown = [p for p in request.players if p not in state.players]
+    if unknown:
+        raise CommandRejected(f"player {unknown[0]!r} is not registered in this tournament")
+    if len(set(request.players)) != len(request.players):
+        raise CommandRejected("a player is listed twice in the players to pair")
+
+
+def match_chunk(facts: RoundFacts, chunk: list[str]) -> list[tuple[int, int, int]]:
+    """The maximum-weight perfect matching of one chunk: (lower index, higher index, cost)
+    per pair, ordered by the lower index (the order ``pairAGroup`` returns its games in).
+
+    The graph is built from the cost matrix as doubles when every cost is in 1 … 2^53 (exact
+    integers there, as they always are with OpenGotha's weight limits), else edge by edge
+    from Python integers; the matcher sees the integers either way."""
+    import numpy as np
+    import rustworkx as rx
+
+    n = len(chunk)
+    if n == 0:
+        return []
+    ii, jj, costs = cost_matrix(facts, chunk)
+    if len(costs) and int(costs.min()) >= 1 and int(costs.max()) < 2**53:
+        dense = np.zeros((n, n), dtype=np.float64)
+        dense[ii, jj] = costs
+        dense[jj, ii] = costs
+        graph = rx.PyGraph.from_adjacency_matrix(dense, null_value=0.0)
+    else:
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(n))
+        graph.add_edges_from(list(zip(ii.tolist(), jj.tolist(), costs.tolist(), strict=True)))
+    mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    if 2 * len(mate) != n:
+        raise CommandRejected(f"no perfect matching exists for a group of {n} players")
+    pairs = sorted((min(u, v), max(u, v)) for u, v in mate)
+    return [(lo, hi, int(costs[lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)])) for lo, hi in pairs]
+
+
+def _match_all(facts: RoundFacts, parts: list[list[str]]) -> list[list[tuple[int, int, int]]]:
+    """Every chunk matched; chunks are independent, so with several of them they are matched
+    in threads (rustworkx releases the interpreter while it matches)."""
+    if len(parts) < 2:
+        return [match_chunk(facts, part) for part in parts]
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(len(parts), os.cpu_count() or 1)) as pool:
+        return list(pool.map(lambda part: match_chunk(facts, part), parts))
+
+
+class OpenGothaEngine:
+    """OpenGotha 3.51.02's pairing (see the module docstring)."""
+
+    name = "opengotha"
+    version = "3.51.02"
+
+    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+        """Pair ``request.players`` for ``request.round`` as OpenGotha's "Pair" button does."""
+        _check(state, request)
+        params = _parameters(state, request)
+        r = request.round
+        facts = RoundFacts(state, r, params.weights, request.seed)
+        order = facts.order(request.players)
+        bye: ByeChoice | None = None
+        if len(order) % 2:
+            if state.byes.get(r):
+                raise CommandRejected(
+                    f"round {r} already has a bye and {len(order)} players are left to pair: "
+                    "an odd number cannot be paired (OpenGotha: select an even number of players)")
+            weight = {pid: facts.rank[pid] + facts.mms2[pid] + 1000 * facts.byes[pid] for pid in order}
+            bye = choose_bye(order, weight)
+            order = [p for p in order if p != bye.player]
+        parts = chunks(order, facts.main_level, facts.category, facts.number_of_categories,
+                       facts.score_max, facts.score_min)
+        raw: list[tuple[str, str, int, int]] = []
+        for part, matched in zip(parts, _match_all(facts, parts), strict=True):
+            for lo, hi, cost in matched:
+                white, black, handicap = game_between(facts, part[lo], part[hi])
+                raw.append((white, black, handicap, cost))
+        placement = facts.placement_now()
+        used = state.games.get(r, {}).keys()
+        numbered = number_tables([(w, b) for w, b, _, _ in raw], placement, facts.rating, used)
+        details = {(w, b): (h, c) for w, b, h, c in raw}
+        games = tuple(
+            PairedGame(table=t, white=w, black=b, handicap=details[(w, b)][0], komi=None, weight=details[(w, b)][1])
+            for t, w, b in numbered
+        )
+        parameters = {
+            **params.text,
+            "parameterSource": params.source,
+            "placementCriteria": ",".join(facts.criteria),
+            "mainCriterion": facts.main,
+            "numberOfCategories": str(facts.number_of_categories),
+            "numberOfGroups": str(facts.number_of_groups),
+            "pairingGroupMinSize": "200",
+            "pairingGroupMaxSize": "600",
+        }
+        return Pairing(
+            engine=self.name, version=self.version, round=r, games=games, bye=bye,
+            total_weight=wrap(sum(g.weight for g in games)), chunks=tuple(len(p) for p in parts),
+            parameters=parameters, seed=request.seed,
+        )
+
+    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+        """``costValue(first, second)`` term by term, ``first`` being the player that comes
+        first in OpenGotha's matrix (the cost is not symmetric when a random term is on)."""
+        _check(state, request)
+        for pid in (first, second):
+            if pid not in state.players:
+                raise CommandRejected(f"player {pid!r} is not registered in this tournament")
+        if first == second:
+            raise CommandRejected("a player cannot be paired with himself")
+        params = _parameters(state, request)
+        facts = RoundFacts(state, request.round, params.weights, request.seed)
+        terms = cost_terms(facts, first, second)
+        return PairTerms(first=first, second=second, total=wrap(sum(terms.values())), terms=terms)
+
+
+ENGINE = OpenGothaEngine()
