@@ -88,6 +88,8 @@ class DoubleStatus(msgspec.Struct, kw_only=True):
     champion: str | None = None
     runner_up: str | None = None
     wb_matches: dict[int, tuple[Match, ...]] = msgspec.field(default_factory=dict)
+    final_rounds: list[int] = msgspec.field(default_factory=list)
+    """The rounds of the grand final and of its reset game."""
     stopped: str = ""
     """Why the next round cannot be paired yet (an undecided game), or ``""``."""
 
@@ -167,6 +169,7 @@ def _decide_round(state: Any, st: DoubleStatus, r: int, jigo: str, seed_of: Mapp
             return False
         loser = b if m.winner == a else a
         st.met.add(frozenset((a, b)))
+        st.final_rounds.append(r)
         if st.phase == "grand-final" and m.winner == b and reset:
             _lose(st, a, r, "")
             st.phase, st.final = "reset", (b, a)
