@@ -56,7 +56,8 @@ def play_out(db: Path, pick: Callable[[Any], str] | None = None, rng: random.Ran
     (a game → a result) or white/black by ``rng``. Returns the number of rounds paired."""
     rng = rng or random.Random(0)
     played = 0
-    for round_ in range(1, max_rounds + 1):
+    first = state_of(db).last_round_with_games() + 1  # go on after what is already recorded
+    for round_ in range(first, max_rounds + 1):
         if round_ > state_of(db).rounds:
             break
         try:

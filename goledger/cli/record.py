@@ -94,8 +94,9 @@ def register_commands(app: typer.Typer) -> None:
     def new(
         name: Annotated[str, typer.Option("--name", help="Tournament name.")],
         rounds: Annotated[int, typer.Option("--rounds", help="Number of rounds.")],
-        system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup, round-robin, knockout, double-knockout, "
-                                            "paramus, match, handicap or continuous-handicap.")] = "mcmahon",
+        system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup, round-robin, knockout, "
+                                            "double-knockout, paramus, match, handicap or continuous-handicap.")]
+        = "mcmahon",
         bar: Annotated[str | None, typer.Option(help="McMahon bar (e.g. 4d).")] = None,
         floor: Annotated[str | None, typer.Option(help="McMahon floor (e.g. 20k).")] = None,
         policy: Annotated[str | None, typer.Option(help="Rule policy (default opengotha).")] = None,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from lxml import etree
-from lxml.html import builder as E
+from lxml import etree  # type: ignore[import-untyped]
+from lxml.html import builder as E  # type: ignore[import-untyped]
 
 from goledger.systems.views import BracketView, Section
 
@@ -108,4 +108,5 @@ def bracket_page(view: BracketView) -> bytes:
     champion = f"Champion: {view.champion}" if view.champion else "Champion: not decided yet"
     body = E.BODY(E.H1(title), E.P(champion, f" · as of event {view.as_of_seq}"), *bracket_svg(view))
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
-    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")  # type: ignore[no-any-return]
+    data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    return data
