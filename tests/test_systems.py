@@ -356,3 +356,42 @@ def test_pair_round_uses_the_system_engine(tmp_path: Path) -> None:
     state = state_of(db)
     assert {frozenset((g.white, g.black)) for g in state.games_of_round(1)} == {
         frozenset((f"p{a:04d}", f"p{b:04d}")) for a, b in ((1, 5), (2, 6), (3, 7), (4, 8))}
+
+
+# --------------------------------------------------------------------------- report, exports, imports
+
+
+def test_report_and_exports_say_what_the_system_is(tmp_path: Path) -> None:
+    from goledger.formats.opengotha.write import write_opengotha
+    from goledger.formats.trf.write import write_trf
+    from goledger.render.audit_report import report
+
+    db = new_event(tmp_path, "knockout", 4, 2, {"method": "adjacent"}, ranks=lambda i: f"{4 - i}d")
+    play_out(db, pick=lambda g: "white")
+    html = tmp_path / "r.html"
+    report(db, html)
+    page = html.read_text(encoding="utf-8")
+    assert 'id="system"' in page and "method=adjacent" in page and "won the final" in page and "<svg" in page
+    state = state_of(db)
+    _, og = write_opengotha(state)
+    assert any("knockout system has no OpenGotha equivalent" in e.message for e in og.entries)
+    _, trf = write_trf(state)
+    assert any("knockout system" in e.message and "no TRF record" in e.message for e in trf.entries)
+
+
+def test_opengotha_cup_import_keeps_its_bracket(tmp_path: Path, shared: Path) -> None:
+    from goledger.formats.opengotha import import_opengotha
+    from goledger.systems.views import bracket
+
+    source = shared / "oracle" / "inputs" / "cdfa-2020-cup.xml"
+    if not source.exists():
+        pytest.skip("cdfa-2020-cup.xml is not in ../shared")
+    db = tmp_path / "cup.db"
+    import_opengotha(source, db)
+    view = bracket(db)
+    assert view.system == "cup" and [c.label for c in view.sections[0].columns] == ["R1", "R2", "R3", "R4"]
+    for column in view.sections[0].columns[1:]:
+        paths = [box.note.split(" · ")[0] for box in column.boxes]
+        assert paths == sorted(paths, key=lambda p: p.replace("W", "0").replace("L", "1"))
+        assert len(set(paths)) == 2 ** (int(column.label[1:]) - 1)  # winners meet winners, losers losers
+    assert view.champion == "Karadaban Denis"  # the only player with four wins

@@ -40,7 +40,7 @@ def render_places(places: Any, fmt: str) -> None:
         echo(note)
 
 
-def show_system_places(db: str | None, round_: int | None, as_of: int | None, fmt: str) -> bool:
+def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str) -> bool:
     """Print the system's places and return ``True``, or return ``False`` when the system's
     places are the standings (McMahon, Swiss, round robin, handicap…)."""
     from goledger.systems.views import places

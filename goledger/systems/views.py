@@ -146,7 +146,34 @@ def bracket_of(state: Any) -> BracketView:
                 note="walkover" if rung.how == "walkover" else (f"table {rung.table}" if rung.table else "")),)))
         return BracketView(system=system, title=title, sections=(Section(name="Ladder", columns=tuple(cols)),),
                            champion=_label(state, lad.winner, seed_of) if lad.winner else "", as_of_seq=state.seq)
+    if system == "cup":
+        return _cup_bracket(state)
     raise CommandRejected(f"a {system or 'tournament'} tournament has no bracket; use goledger standings or crosstable")
+
+
+def _cup_bracket(state: Any) -> BracketView:
+    """OpenGotha's Cup (every player plays every round, winners meet winners): each round's
+    games grouped by the path of wins (W) and losses (L) that led to them, the main bracket
+    (all wins) first, as an imported Cup tournament keeps them."""
+    from goledger.ledger.values import Result
+
+    path: dict[str, str] = dict.fromkeys(state.players, "")
+    cols = []
+    last = state.last_round_with_games()
+    for r in range(1, last + 1):
+        games = sorted(state.games_of_round(r), key=lambda g: (path[g.white].replace("W", "0").replace("L", "1"),
+                                                                g.table))
+        boxes = [Box(top=state.players[g.white].full_name, bottom=state.players[g.black].full_name,
+                     winner=decided(g), note=(path[g.white] or "start") + f" · table {g.table}") for g in games]
+        cols.append(Column(label=f"R{r}", boxes=tuple(boxes)))
+        for g in games:
+            for pid in (g.white, g.black):
+                won = g.points2(pid) == 2 if g.result is not Result.UNKNOWN else None
+                path[pid] += "?" if won is None else ("W" if won else "L")
+    unbeaten = [p for p, text in path.items() if text and set(text) == {"W"} and len(text) == last]
+    champion = state.players[unbeaten[0]].full_name if len(unbeaten) == 1 else ""
+    return BracketView(system="cup", title=state.settings.name, as_of_seq=state.seq, champion=champion,
+                       sections=(Section(name="Cup (paths of wins and losses)", columns=tuple(cols)),))
 
 
 def decided(game: Any) -> int | None:
