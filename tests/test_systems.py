@@ -347,6 +347,8 @@ def test_cli_session(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-de
     assert places["system"] == "knockout" and all(r["active"] for r in places["rows"])
     plain = cli("standings", "--criteria", "NBW", "--db", db)
     assert plain.code == 0 and "NBW" in plain.out
+    why = cli("place", "P3", "--db", db)
+    assert why.code == 0 and why.out.strip() == "P3 is still in: still in the bracket"
 
 
 def test_pair_round_uses_the_system_engine(tmp_path: Path) -> None:

@@ -54,6 +54,24 @@ def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str)
 
 def register_commands(app: typer.Typer) -> None:
     @app.command()
+    def place(
+        player: Annotated[str, typer.Argument(help="Player id, EGD PIN or unique name.")],
+        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Why a player has his place in a knockout, double knockout, Paramus, match or
+        continuous handicap tournament."""
+        from goledger.systems.views import explain_place
+
+        text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
+        if as_json:
+            print_json({"player": player, "explanation": text})
+        else:
+            echo(text)
+
+    @app.command()
     def bracket(
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,

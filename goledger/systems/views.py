@@ -15,7 +15,8 @@ from goledger.errors import CommandRejected
 from goledger.systems import places_of
 from goledger.systems.common import Places
 
-__all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "places", "through_round"]
+__all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
+           "through_round"]
 
 
 class Box(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,6 +71,21 @@ def places(db: str | os.PathLike[str], round: int | None = None, as_of: int | No
     from goledger.replay.views import state_as_of
 
     return places_of(through_round(state_as_of(db, as_of), round))
+
+
+def explain_place(db: str | os.PathLike[str], player: str, round: int | None = None,  # noqa: A002
+                  as_of: int | None = None) -> str:
+    """``goledger place PLAYER``: why the player has his place in the system's places, in one
+    sentence (refused for systems whose places are the standings: use ``goledger explain``)."""
+    from goledger.replay.players import find_player
+    from goledger.replay.views import state_as_of
+
+    state = through_round(state_as_of(db, as_of), round)
+    found = places_of(state)
+    if found is None:
+        system = state.settings.system if state.settings else "tournament"
+        raise CommandRejected(f"a {system} tournament's places are its standings; use goledger explain")
+    return str(found.explain(find_player(state, player).id))
 
 
 def _label(state: Any, pid: str | None, seed_of: dict[str, int]) -> str:
