@@ -78,10 +78,14 @@ def _coerce(value: Any, annotation: Any) -> Any:
 
 
 def entrants(state: Any) -> list[Any]:
-    """The players of an elimination event: registered as final and not withdrawn before
-    round 1 (a later withdrawal is a walkover, not an absence from the bracket)."""
+    """The players of a drawn event (bracket, ladder, match, Berger table): registered as final
+    and not withdrawn before round 1 (a later withdrawal is a walkover, not an absence from the
+    draw). Once round 1 has a game, the draw is fixed: a player registered after its first game
+    was recorded is not an entrant."""
+    first = min((g.paired_seq for g in state.games.get(1, {}).values()), default=None)
     return [p for p in state.players.values()
-            if p.status == "final" and (p.withdrawn_from is None or p.withdrawn_from > 1)]
+            if p.status == "final" and (p.withdrawn_from is None or p.withdrawn_from > 1)
+            and (first is None or p.registered_seq < first)]
 
 
 def seeded(players: Iterable[Any], rule: str, lot_seed: int = 0) -> list[Any]:

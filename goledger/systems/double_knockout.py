@@ -320,8 +320,8 @@ def check(state: Any, event: ev.Event) -> None:
     st = resolve(state, opts, event.round - 1)
     for pid in (event.white, event.black):
         if pid not in st.seeds:
-            raise CommandRejected(f"{_name(state, pid)} is not in the brackets (they were drawn from the final "
-                                  "registrations)")
+            raise CommandRejected(f"{_name(state, pid)} is not in the brackets (drawn from the final "
+                                  "registrations before round 1's first game)")
         if pid in st.out:
             when, why = st.out[pid]
             raise CommandRejected(f"{_name(state, pid)} was eliminated in round {when} ({why})")

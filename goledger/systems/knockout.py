@@ -259,8 +259,8 @@ def check(state: Any, event: ev.Event) -> None:
     tp = bracket.third_place if event.round == total else None
     for pid in people:
         if pid not in seed_of:
-            raise CommandRejected(f"{_name(state, pid)} is not in the bracket (it was drawn from the final "
-                                  "registrations)")
+            raise CommandRejected(f"{_name(state, pid)} is not in the bracket (drawn from the final "
+                                  "registrations before round 1's first game)")
         lost = bracket.eliminated_in(pid)
         if tp is not None and pid in (tp.top, tp.bottom):
             continue
