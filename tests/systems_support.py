@@ -10,6 +10,7 @@ from typing import Any
 
 from goledger.commands import record as rec
 from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.pairing.engine import Pairing, PairingRequest
 from goledger.pairing.participants import players_to_pair
@@ -44,9 +45,13 @@ def new_event(tmp: Path, system: str, players: int, rounds: int, options: dict[s
     """A fresh ledger of ``system`` with ``players`` players named P01…, strongest first by rank."""
     db = tmp / name
     rec.new(db, f"{system} test", rounds, system, options=options)
-    for i in range(players):
-        rank = ranks(i) if ranks else f"{min(30, i // 2 + 1)}k"
-        rec.register(db, f"P{i + 1:02d}", "", rank)
+    registrations = [
+        ev.PlayerRegistered(player_id=f"p{i + 1:04d}", surname=f"P{i + 1:02d}",
+                            rank=ranks(i) if ranks else f"{min(30, i // 2 + 1)}k")
+        for i in range(players)
+    ]
+    with Ledger.open(db) as ledger, ledger.writing() as tx:  # one transaction: what register appends
+        tx.append(registrations, actor="test")
     return db
 
 

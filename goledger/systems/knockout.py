@@ -165,7 +165,7 @@ def bracket_from(state: Any, seeds: Sequence[str], method: str, jigo: str, third
     if third_place and total >= 2:
         semis = rounds[-2]
         a, b = (m.loser if m.winner is not None else PENDING for m in semis)
-        third = decide(state, total, a, b, jigo, seed_of, 1)
+        third = decide(state, total, a, b, jigo, seed_of, -1)
     champion = rounds[-1][0].winner if rounds else None
     return Bracket(seeds=tuple(seeds), rounds=tuple(rounds), third_place=third, champion=champion)
 
@@ -185,9 +185,10 @@ def _name(state: Any, pid: str) -> str:
 
 def round_games(state: Any, matches: Sequence[Match], round_: int, allowed: set[str],
                 seed_of: Mapping[str, int], engine: str) -> list[PairedGame]:
-    """The games of ``matches`` whose two players are both to be paired, better seed first;
-    White goes to whoever has had White less often (the better seed on a tie)."""
-    games: list[tuple[int, str, str]] = []
+    """The games of ``matches`` whose two players are both to be paired, better seed first (a
+    match with a negative slot, the third-place game, after the others); White goes to whoever
+    has had White less often (the better seed on a tie)."""
+    games: list[tuple[int, int, str, str]] = []
     for m in matches:
         if m.top in (None, PENDING) or m.bottom in (None, PENDING):
             continue
@@ -199,9 +200,9 @@ def round_games(state: Any, matches: Sequence[Match], round_: int, allowed: set[
         blacks = {p: sum(1 for g in state.all_games() if g.black == p and g.round < round_) for p in (first, second)}
         balance = {p: whites[p] - blacks[p] for p in (first, second)}
         white, black = (second, first) if balance[second] < balance[first] else (first, second)
-        games.append((seed_of[first], white, black))
+        games.append((int(m.slot < 0), seed_of[first], white, black))
     games.sort()
-    return [PairedGame(table=i, white=w, black=b) for i, (_, w, b) in enumerate(games, start=1)]
+    return [PairedGame(table=i, white=w, black=b) for i, (_, _, w, b) in enumerate(games, start=1)]
 
 
 def refuse_pending(state: Any, round_: int, matches: Sequence[Match]) -> None:

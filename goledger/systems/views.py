@@ -116,10 +116,9 @@ def bracket_of(state: Any) -> BracketView:
         cols = []
         for r, matches in enumerate(b.rounds, start=1):
             label = {total: "Final", total - 1: "Semi-finals", total - 2: "Quarter-finals"}.get(r, f"Round {r}")
-            boxes = [_box(state, m, seed_of) for m in matches]
-            if r == total and b.third_place is not None:
-                boxes.append(msgspec.structs.replace(_box(state, b.third_place, seed_of), note="third place"))
-            cols.append(Column(label=f"{label} (R{r})", boxes=tuple(boxes)))
+            cols.append(Column(label=f"{label} (R{r})", boxes=tuple(_box(state, m, seed_of) for m in matches)))
+        if b.third_place is not None:
+            cols.append(Column(label=f"Third place (R{total})", boxes=(_box(state, b.third_place, seed_of),)))
         champion = _label(state, b.champion, seed_of) if b.champion else ""
         return BracketView(system=system, title=title, sections=(Section(name="Bracket", columns=tuple(cols)),),
                            champion=champion, as_of_seq=state.seq)
