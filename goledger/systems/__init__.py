@@ -118,7 +118,19 @@ def places_of(state: Any) -> Any:
     system's places are the standings."""
     if state.settings is None:
         return None
-    module = _module(state.settings.system)
+    system = state.settings.system
+    module = _module(system)
     if module is None or not hasattr(module, "places"):
         return None
+    if system in _DRAWN:
+        from goledger.systems.common import Places, entrants
+
+        count = len(entrants(state))
+        if count < 2 or (system == "match" and count != 2):
+            return Places(system=system, round=0, finished=False, rows=(),
+                          notes=(f"no draw yet: {count} entrant(s); a {system} needs "
+                                 f"{'exactly' if system == 'match' else 'at least'} two",))
     return module.places(state)
+
+
+_DRAWN = frozenset({"knockout", "double-knockout", "paramus", "match"})

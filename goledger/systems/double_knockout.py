@@ -353,13 +353,15 @@ def places(state: Any) -> Places:
     name = {p: state.players[p].full_name for p in st.seeds}
     groups: list[tuple[list[tuple[str, str, str]], bool]] = []
     if st.champion is not None:
+        lost = st.losses.get(st.champion, 0)
         groups.append(([(st.champion, name[st.champion],
-                         f"champion with {st.losses.get(st.champion, 0)} loss(es)")], False))
+                         f"champion with {lost} loss{'' if lost == 1 else 'es'}")], False))
     if st.runner_up is not None:
         groups.append(([(st.runner_up, name[st.runner_up], st.out[st.runner_up][1])], False))
     alive = [p for p in st.alive() if p != st.runner_up]
     if alive:
-        groups.insert(0, ([(p, name[p], f"still in, {st.losses.get(p, 0)} loss(es)") for p in alive], True))
+        groups.insert(0, ([(p, name[p], "still in, " + ("unbeaten" if not st.losses.get(p) else "one loss"))
+                           for p in alive], True))
     by_round: dict[int, list[str]] = {}
     for pid, (when, _) in st.out.items():
         if pid != st.runner_up:
