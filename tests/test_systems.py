@@ -365,6 +365,8 @@ def test_cli_session(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-de
     assert html.code == 0 and "<svg" in html.out and "<script" not in html.out and "http" not in html.out.lower()
     places = json.loads(cli("standings", "--json", "--db", db).out)
     assert places["system"] == "knockout" and all(r["active"] for r in places["rows"])
+    page = cli("standings", "--format", "html", "--db", db)
+    assert page.code == 0 and 'id="places"' in page.out and "still in the bracket" in page.out
     plain = cli("standings", "--criteria", "NBW", "--db", db)
     assert plain.code == 0 and "NBW" in plain.out
     why = cli("place", "P3", "--db", db)

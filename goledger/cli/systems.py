@@ -13,7 +13,7 @@ from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, pr
 
 
 def render_places(places: Any, fmt: str) -> None:
-    """A system's places as a table (``Pl``, id, name, why), JSON or CSV."""
+    """A system's places as a table (``Pl``, id, name, why), JSON, CSV or an HTML page."""
     if fmt == "json":
         print_json(places.to_dict())
         return
@@ -25,8 +25,14 @@ def render_places(places: Any, fmt: str) -> None:
         for row in places.rows:
             writer.writerow([row.place, int(row.shared), int(row.active), row.player_id, row.name, row.why])
         return
+    if fmt == "html":
+        from goledger.render.bracket import places_page
+
+        sys.stdout.buffer.write(places_page(places, "Places"))
+        sys.stdout.flush()
+        return
     if fmt != "table":
-        fail(f"unknown format {fmt!r} for a {places.system}'s places; use table, json or csv", 2)
+        fail(f"unknown format {fmt!r} for a {places.system}'s places; use table, json, csv or html", 2)
     rows: list[list[str]] = []
     previous = None
     for row in places.rows:

@@ -18,7 +18,7 @@ from lxml.html import builder as E  # type: ignore[import-untyped]
 
 from goledger.systems.views import BracketView, Section
 
-__all__ = ["bracket_page", "bracket_svg", "bracket_text"]
+__all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
 
 BOX_W: Final = 210
 BOX_H: Final = 38
@@ -29,6 +29,10 @@ _STYLE: Final = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; }
 svg text { font-size: 11px; font-family: system-ui, sans-serif; }
+"""
+_TABLE_STYLE: Final = """
+table { border-collapse: collapse; font-size: .9rem; }
+th, td { border: 1px solid #ddd; padding: .15rem .45rem; text-align: left; } th { background: #f3f3f3; }
 """
 
 
@@ -108,5 +112,18 @@ def bracket_page(view: BracketView) -> bytes:
     champion = f"Champion: {view.champion}" if view.champion else "Champion: not decided yet"
     body = E.BODY(E.H1(title), E.P(champion, f" · as of event {view.as_of_seq}"), *bracket_svg(view))
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
+    data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    return data
+
+
+def places_page(places: Any, title: str) -> bytes:
+    """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page."""
+    head = E.TR(*(E.TH(h) for h in ("Place", "Id", "Name", "Why")))
+    rows = [E.TR(E.TD("in" if r.active else f"{'=' if r.shared else ''}{r.place}"), E.TD(r.player_id), E.TD(r.name),
+                 E.TD(r.why)) for r in places.rows]
+    state = "final" if places.finished else "so far"
+    body = E.BODY(E.H1(title), E.P(f"{places.system}, {state}, after round {places.round}"),
+                  E.TABLE(E.THEAD(head), E.TBODY(*rows), id="places"), *(E.P(n) for n in places.notes))
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE + _TABLE_STYLE)), body, lang="en")
     data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
     return data
