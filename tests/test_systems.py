@@ -419,3 +419,23 @@ def test_opengotha_cup_import_keeps_its_bracket(tmp_path: Path, shared: Path) ->
         assert paths == sorted(paths, key=lambda p: p.replace("W", "0").replace("L", "1"))
         assert len(set(paths)) == 2 ** (int(column.label[1:]) - 1)  # winners meet winners, losers losers
     assert view.champion == "Karadaban Denis"  # the only player with four wins
+
+
+def test_seeding_by_lot_is_repeatable(tmp_path: Path) -> None:
+    def draw(name: str, options: dict[str, object]) -> list[tuple[str, str]]:
+        db = new_event(tmp_path, "knockout", 8, 3, options, ranks=lambda i: f"{8 - i}d", name=name)
+        return [(g.white, g.black) for g in pair_next(db, 1).games]
+
+    first = draw("a.db", {"seeding": "lot", "lot_seed": 7})
+    assert draw("b.db", {"seeding": "lot", "lot_seed": 7}) == first
+    assert first != draw("c.db", {})  # by rank: 1-8, 2-7 …
+
+
+def test_handicap_bye_goes_to_the_last_player_without_one(tmp_path: Path) -> None:
+    db = new_event(tmp_path, "handicap", 5, 3, ranks=lambda i: f"{i + 1}k")
+    first = pair_next(db, 1)
+    assert first.bye is not None and first.bye.player == "p0005"  # the last of the list
+    for g in first.games:
+        rec.result(db, 1, g.table, "white")
+    second = pair_next(db, 2)
+    assert second.bye is not None and second.bye.player != "p0005"
