@@ -439,3 +439,17 @@ def test_handicap_bye_goes_to_the_last_player_without_one(tmp_path: Path) -> Non
         rec.result(db, 1, g.table, "white")
     second = pair_next(db, 2)
     assert second.bye is not None and second.bye.player != "p0005"
+
+
+def test_a_correction_cannot_rewrite_a_paired_bracket(tmp_path: Path) -> None:
+    db = new_event(tmp_path, "knockout", 4, 2, ranks=lambda i: f"{4 - i}d")
+    pair_next(db, 1)
+    rec.result(db, 1, 1, "white")
+    rec.correct(db, 1, 1, "black", reason="slip swapped")  # round 2 not paired yet: fine
+    rec.result(db, 1, 2, "white")
+    pair_next(db, 2)
+    _refused(db, lambda: rec.correct(db, 1, 1, "white", reason="again"), "unpair the later rounds")
+    rec.correct(db, 1, 1, "black", by_default=True, reason="forfeit")  # same winner: allowed
+    rec.unpair(db, 2, 1)
+    rec.correct(db, 1, 1, "white", reason="slip swapped back")
+    assert places_of(state_of(db)).rows[0].active

@@ -125,6 +125,22 @@ def refuse_undecided_result(result: Result, jigo: str, system: str) -> None:
         raise CommandRejected(f"a jigo is replayed in this {system} (jigo rule 'replay'); record the replay's result")
 
 
+def refuse_rewriting(state: Any, event: Any, jigo: str, seed_of: Mapping[str, int]) -> None:
+    """Refuse a correction that changes who went on from a game once a later round is paired
+    (the later pairings were made from it: unpair them first)."""
+    game = state.games.get(event.round, {}).get(event.table)
+    if game is None:
+        return
+    later = [r for r in range(event.round + 1, state.last_round_with_games() + 1) if state.games.get(r)]
+    if not later:
+        return
+    before = decided_winner(game, jigo, seed_of)
+    after = decided_winner(msgspec.structs.replace(game, result=event.result), jigo, seed_of)
+    if before != after:
+        raise CommandRejected(f"round {event.round} table {event.table} decided who went on, and round {later[0]} "
+                              "was paired from it; unpair the later rounds before correcting it")
+
+
 class Place(msgspec.Struct, frozen=True, kw_only=True):
     """One line of a system's places: the place (shared places repeat the first number), the
     player, and why, in one sentence."""

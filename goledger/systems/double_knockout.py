@@ -42,6 +42,7 @@ from goledger.systems.common import (
     decided_winner,
     entrants,
     read_options,
+    refuse_rewriting,
     refuse_undecided_result,
     seeded,
     share_places,
@@ -312,6 +313,9 @@ def check(state: Any, event: ev.Event) -> None:
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
         refuse_undecided_result(event.result, opts.jigo, "double knockout")
+        if isinstance(event, ev.ResultCorrected):
+            seeds = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
+            refuse_rewriting(state, event, opts.jigo, {p: i for i, p in enumerate(seeds, start=1)})
         return
     if isinstance(event, ev.ByeAssigned):
         raise CommandRejected("a double knockout has no byes: a player without a game sits the round out")

@@ -37,6 +37,7 @@ from goledger.systems.common import (
     decided_winner,
     entrants,
     read_options,
+    refuse_rewriting,
     refuse_undecided_result,
     seeded,
     share_places,
@@ -247,6 +248,8 @@ def check(state: Any, event: ev.Event) -> None:
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
         refuse_undecided_result(event.result, opts.jigo, "knockout")
+        if isinstance(event, ev.ResultCorrected):
+            refuse_rewriting(state, event, opts.jigo, build_bracket(state, opts).seed_of())
         return
     if not isinstance(event, (ev.GamePaired, ev.ByeAssigned)):
         return

@@ -39,6 +39,7 @@ from goledger.systems.common import (
     decided_winner,
     entrants,
     read_options,
+    refuse_rewriting,
     refuse_undecided_result,
     seeded,
     share_places,
@@ -185,6 +186,9 @@ def check(state: Any, event: ev.Event) -> None:
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
         refuse_undecided_result(event.result, opts.jigo, "Paramus")
+        if isinstance(event, ev.ResultCorrected):
+            order = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
+            refuse_rewriting(state, event, opts.jigo, {p: i for i, p in enumerate(order, start=1)})
         return
     if isinstance(event, ev.ByeAssigned):
         raise CommandRejected("a Paramus has no byes: one game is played each round")
