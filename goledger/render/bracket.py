@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from lxml import etree  # type: ignore[import-untyped]
-from lxml.html import builder as E  # type: ignore[import-untyped]
+from lxml import etree
+from lxml.html import builder as E
 
 from goledger.systems.views import BracketView, Section
 

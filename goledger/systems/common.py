@@ -163,7 +163,8 @@ class Places(msgspec.Struct, frozen=True, kw_only=True):
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
+        data: dict[str, Any] = msgspec.to_builtins(self)
+        return data
 
     def explain(self, player_id: str) -> str:
         """Why ``player_id`` has his place, in one sentence."""

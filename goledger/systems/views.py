@@ -51,7 +51,8 @@ class BracketView(msgspec.Struct, frozen=True, kw_only=True):
     as_of_seq: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
+        data: dict[str, Any] = msgspec.to_builtins(self)
+        return data
 
 
 def through_round(state: Any, round_: int | None) -> Any:
