@@ -67,6 +67,8 @@ COMMANDS: list[list[str]] = [
     ["export", "trf", "-o", "OUT"],
     ["export", "pseudonymised", "-o", "OUT", "--key-file", "OUT.key"],
     ["import", "macmahon-players", "LIST"],
+    ["bracket"],
+    ["place", "Abe"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 

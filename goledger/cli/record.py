@@ -96,7 +96,9 @@ def register_commands(app: typer.Typer) -> None:
     def new(
         name: Annotated[str, typer.Option("--name", help="Tournament name.")],
         rounds: Annotated[int, typer.Option("--rounds", help="Number of rounds.")],
-        system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup or round-robin.")] = "mcmahon",
+        system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup, round-robin, knockout, "
+                                            "double-knockout, paramus, match, handicap or continuous-handicap.")]
+        = "mcmahon",
         bar: Annotated[str | None, typer.Option(help="McMahon bar (e.g. 4d).")] = None,
         floor: Annotated[str | None, typer.Option(help="McMahon floor (e.g. 20k).")] = None,
         policy: Annotated[str | None, typer.Option(help="Rule policy (default opengotha).")] = None,
@@ -106,6 +108,8 @@ def register_commands(app: typer.Typer) -> None:
         location: Annotated[str, typer.Option(help="Place.")] = "",
         begin_date: Annotated[str, typer.Option(help="First day, YYYY-MM-DD.")] = "",
         end_date: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD.")] = "",
+        option: Annotated[list[str] | None, typer.Option(
+            "--option", "-o", help="A system option NAME=VALUE (repeatable), e.g. method=slide.")] = None,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -115,10 +119,16 @@ def register_commands(app: typer.Typer) -> None:
         from goledger import commands
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        options: dict[str, str] = {}
+        for text in option or []:
+            key, sep, value = text.partition("=")
+            if not sep or not key.strip():
+                fail(f"--option {text!r} is not NAME=VALUE")
+            options[key.strip()] = value.strip()
         report_outcome(
             run(lambda: commands.new(
                 db or default_db(), name, rounds, system, bar, floor, policy, crit, komi, short_name,
-                location, begin_date, end_date, actor=actor, reason=reason,
+                location, begin_date, end_date, options, actor=actor, reason=reason,
             )),
             as_json,
         )

@@ -94,6 +94,11 @@ def register_commands(app: typer.Typer) -> None:
             render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
                             as_json or fmt == "json")
             return
+        if policy is None and criteria is None:
+            from goledger.cli.systems import show_system_places
+
+            if show_system_places(db, round_, as_of, "json" if as_json else fmt):
+                return
         from goledger.replay.views import standings as standings_view
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None

@@ -167,6 +167,13 @@ def _default_actor() -> str:
     return os.environ.get("GOLEDGER_ACTOR") or os.environ.get("USER") or "director"
 
 
+def _check_system(state: Any, event: ev.Event) -> None:
+    """What the tournament system forbids (a game for an eliminated player, beyond a cap…)."""
+    from goledger.systems import check_event
+
+    check_event(state, event)
+
+
 def _check_round(state: Any, round_: int) -> None:
     if not 1 <= round_ <= state.rounds:
         raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
@@ -209,6 +216,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "cup": {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 0, "mms2_bye": 0, "mms2_absent": 0,
             "criteria": ("CPS",)},
     "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DE", "SB", "KS", "WIN")},
+    **{s: {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 2, "mms2_bye": 2, "criteria": ("NBW", "SOSW", "SOSOSW")}
+       for s in ("knockout", "double-knockout", "paramus", "match", "handicap", "continuous-handicap")},
 }
 
 
@@ -226,6 +235,7 @@ def new(
     location: str = "",
     begin_date: str = "",
     end_date: str = "",
+    options: dict[str, Any] | None = None,
     *,
     actor: str = "",
     reason: str = "",
@@ -235,6 +245,8 @@ def new(
 
     Defaults follow OpenGotha's new-tournament presets per system (McMahon: bar 4d, floor
     20k, criteria MMS/SOSM/SOSOSM; Swiss: NBW/SOSW/SOSOSW; cup: byes and absences worth 0).
+    ``options`` are the system's own settings (``goledger.systems``, e.g. ``{"method": "slide"}``
+    for a knockout), refused when the system does not know them.
     """
     if system not in _PRESETS:
         raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
@@ -260,10 +272,13 @@ def new(
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
         if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
+    from goledger.systems import system_options
+
     settings = ev.TournamentSettings(
         name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
         end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
         komi=_parse_komi(komi) or "7.5", policy=policy_name, **preset,
+        system_options=system_options(system, dict(options or {})),
     )
     path = Path(db)
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
@@ -549,6 +564,7 @@ def bye(
             raise CommandRejected(
                 f"round {round} already has its bye ({other.id} {other.full_name}); use --force for a second bye"
             )
+        _check_system(state, ev.ByeAssigned(round=round, player_id=p.id))
         return [ev.ByeAssigned(round=round, player_id=p.id)], f"{p.id} {p.full_name} has the bye in round {round}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
@@ -618,6 +634,7 @@ def pair(
             round=round, table=number, white=w.id, black=b.id, handicap=handicap, komi=komi_text,
             color_known=color_known,
         )
+        _check_system(state, event)
         return [event], f"round {round} table {number}: {w.full_name} (W) – {b.full_name} (B)"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
@@ -693,6 +710,7 @@ def result(
                 f"round {round} table {table} already has a result ({game.result.value}); use `goledger correct`"
             )
         event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default)
+        _check_system(state, event)
         flag = " by default" if by_default else ""
         return [event], f"round {round} table {table}: {outcome.value}{flag}"
 
@@ -730,6 +748,7 @@ def correct(
         if outcome is not Result.UNKNOWN:
             _check_result_players(state, game)
         event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason)
+        _check_system(state, event)
         return [event], f"round {round} table {table}: {game.result.value} → {outcome.value} ({reason})"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)

@@ -27,40 +27,9 @@ from typing import Any
 from goledger.commands.record import Outcome, _parse_points, _run
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
+from goledger.systems.round_robin import berger_rounds
 
 __all__ = ["berger_rounds", "schedule"]
-
-
-def berger_rounds(players: int, cycles: int = 1) -> list[list[tuple[int, int]]]:
-    """The Berger table for ``players`` (1-based numbers; an odd field gets the bye slot
-    ``players + 1``): one list of (white, black) tables per round, table 1 first."""
-    if players < 2:
-        raise CommandRejected("a round robin needs at least two players")
-    if cycles not in (1, 2):
-        raise CommandRejected("a round robin has one or two cycles")
-    n = players + players % 2
-    half = n // 2
-    tables = [(i, n + 1 - i) for i in range(1, half + 1)]
-    rounds: list[list[tuple[int, int]]] = []
-    for r in range(1, n):
-        if r > 1:
-            moved = []
-            for white, black in tables:
-                moved.append((_shift(white, half, n), _shift(black, half, n)))
-            tables = moved
-            first = tables[0]
-            other = first[1] if first[0] == n else first[0]
-            tables[0] = (n, other) if r % 2 == 0 else (other, n)
-        rounds.append(list(tables))
-    if cycles == 2:
-        rounds += [[(b, w) for w, b in tables_of_round] for tables_of_round in rounds]
-    return rounds
-
-
-def _shift(number: int, half: int, n: int) -> int:
-    if number == n:
-        return n
-    return (number - 1 + half) % (n - 1) + 1
 
 
 def schedule(

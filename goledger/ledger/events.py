@@ -64,7 +64,8 @@ __all__ = [
     "register_upcaster",
 ]
 
-System = Literal["mcmahon", "swiss", "swisscat", "cup", "round-robin"]
+System = Literal["mcmahon", "swiss", "swisscat", "cup", "round-robin", "knockout", "double-knockout", "paramus",
+                 "match", "handicap", "continuous-handicap"]
 RegistrationStatus = Literal["final", "preliminary"]
 
 
@@ -159,6 +160,9 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     policy_overrides: dict[str, Any] = msgspec.field(default_factory=dict)
     pairing: dict[str, str] = msgspec.field(default_factory=dict)
     extras: dict[str, str] = msgspec.field(default_factory=dict)
+    system_options: dict[str, Any] = msgspec.field(default_factory=dict)
+    """The tournament system's own settings by name (``goledger.systems``: each system reads
+    them into its typed options struct); empty means the system's defaults."""
 
 
 class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):

@@ -187,7 +187,8 @@ def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequ
               else E.SPAN(f"VERIFICATION FAILED: {verify_message(verify)}", E.CLASS("bad")))
     facts = [
         ("Tournament", s.name), ("Place", s.location), ("Dates", f"{s.begin_date} – {s.end_date}".strip(" –")),
-        ("System", s.system), ("Rounds", str(s.rounds)), ("McMahon bar / floor", f"{s.mm_bar} / {s.mm_floor}"),
+        ("System", s.system + "".join(f", {k}={v}" for k, v in sorted(s.system_options.items()))),
+        ("Rounds", str(s.rounds)), ("McMahon bar / floor", f"{s.mm_bar} / {s.mm_floor}"),
         ("Rule policy", s.policy), ("Criteria", ", ".join(s.criteria)), ("Ledger file", path.name),
         ("Events", str(len(records))),
         ("First / last event", f"{records[0].recorded_at} / {records[-1].recorded_at}" if records else "–"),
@@ -195,6 +196,34 @@ def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequ
     rows = [E.TR(E.TH(k), E.TD(v)) for k, v in facts]
     rows.append(E.TR(E.TH("Hash chain"), E.TD(status)))
     return H.section(E.H2("Tournament"), E.TABLE(E.TBODY(*rows)), id="summary")
+
+
+def _system_section(state: TournamentState) -> Any:
+    """The tournament system's own places (knockout, Paramus, match…) with their reasons, and
+    its bracket or ladder as inline SVG; for the other systems, a line saying the places are
+    the standings below."""
+    from goledger.errors import CommandRejected
+    from goledger.systems import places_of
+
+    assert state.settings is not None
+    system = state.settings.system
+    try:
+        places = places_of(state)
+    except CommandRejected as exc:
+        return H.section(E.H2(f"System: {system}"), E.P(str(exc)), id="system")
+    if places is None:
+        return H.section(E.H2(f"System: {system}"), E.P("The places are the standings below."), id="system")
+    rows = [("in" if r.active else f"{'=' if r.shared else ''}{r.place}", r.player_id, r.name, r.why)
+            for r in places.rows]
+    parts: list[Any] = [E.H2(f"System: {system} ({'final' if places.finished else 'so far'})"),
+                        *(E.P(note) for note in places.notes),
+                        _table(["Place", "Id", "Name", "Why"], rows, id="system-places")]
+    if system in ("knockout", "double-knockout", "paramus"):
+        from goledger.render.bracket import bracket_svg
+        from goledger.systems.views import bracket_of
+
+        parts.extend(bracket_svg(bracket_of(state)))
+    return H.section(*parts, id="system")
 
 
 def _players_section(state: TournamentState) -> Any:
@@ -319,12 +348,14 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
             block.set("open", "open")
         rounds_parts.append(block)
     nav = H.nav(*(E.A(label, href=f"#{target}") for label, target in (
-        ("Tournament", "summary"), ("Players", "players"), ("Final standings", "final"), ("Chart", "chart"),
-        ("By round", "rounds"), ("Published", "published"), ("Audit", "audit"), ("Event log", "log"))))
+        ("Tournament", "summary"), ("Players", "players"), ("System", "system"), ("Final standings", "final"),
+        ("Chart", "chart"), ("By round", "rounds"), ("Published", "published"), ("Audit", "audit"),
+        ("Event log", "log"))))
     body = E.BODY(
         E.H1(title), nav,
         _summary_section(state, verify, records, path),
         _players_section(state),
+        _system_section(state),
         H.section(E.H2(f"Final standings (after round {final.round}, policy {final.policy})"),
                     _standings_table(final, id="final-standings"), id="final"),
         H.section(E.H2(f"Places by round of the top {len(leaders)}"),

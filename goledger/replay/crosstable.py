@@ -3,7 +3,7 @@
 Rows follow the standings (place order) and are numbered 1, 2, … in that order; cells refer
 to those numbers.
 
-* **Round robin** (tournament system ``round-robin``): a square table, one column per
+* **Round robin and match** (tournament systems ``round-robin``, ``match``): a square table, one column per
   row number; a cell holds the points scored against that player in each of their games
   (``1``, ``½``, ``0``; ``+``/``-`` for forfeits; ``?`` without result), ``*`` on the
   diagonal, empty if they have not met yet.
@@ -115,7 +115,7 @@ def crosstable_of(
     table: Standings = rank_players(ctx, names)
     data = fide_data(ctx)
     assert state.settings is not None
-    round_robin = state.settings.system == "round-robin"
+    round_robin = state.settings.system in ("round-robin", "match")
     number = {row.player_id: i for i, row in enumerate(table.rows, start=1)}
     rows: list[CrossRow] = []
     for i, srow in enumerate(table.rows, start=1):

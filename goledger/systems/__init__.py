@@ -1,24 +1,75 @@
 """Tournament systems (DESIGN §8, spec ``pairing.md`` §1): for each value of ``goledger new
---system``, how its next round is made (the engine ``pair-round`` uses by default) and how its
-places are projected. The event vocabulary is the same for every system.
+--system``, how its next round is made (the engine ``pair-round`` uses by default), what the
+recording commands must refuse, and how its places are projected. The event vocabulary is the
+same for every system.
+
+=====================  ===============================  ==========================================
+system                 next round                       places
+=====================  ===============================  ==========================================
+mcmahon, swiss, …      the ``opengotha`` engine         the standings (criteria)
+knockout               the bracket (``knockout``)       final, semi-finals, then 5–8, 9–16 …
+double-knockout        both brackets                    champion, runner-up, then by elimination
+paramus                the ladder (``paramus``)         the last winner, then wins, then exit
+match                  the two players, alternating     who reached the target score
+handicap               score groups, rank-difference    the standings (criteria)
+continuous-handicap    none: players choose             a named ranking function
+round-robin            Berger tables                    the standings (criteria)
+=====================  ===============================  ==========================================
+
+Each system module has an options struct (stored in ``TournamentSettings.system_options``),
+an ``ENGINE`` (when it pairs rounds), ``check(state, event)`` (called by the recording
+commands before appending a game, a bye or a result) and ``places(state)`` when its places
+are not the standings.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from goledger.errors import CommandRejected
 from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine
 
-__all__ = ["DEFAULT_ENGINE", "engine_for"]
+__all__ = ["DEFAULT_ENGINE", "SYSTEM_MODULES", "check_event", "engine_for", "places_of", "system_options"]
 
 DEFAULT_ENGINE: dict[str, str] = {
     "mcmahon": "opengotha",
     "swiss": "opengotha",
     "swisscat": "opengotha",
+    "knockout": "knockout",
+    "double-knockout": "double-knockout",
+    "paramus": "paramus",
+    "match": "match",
+    "handicap": "handicap",
+    "round-robin": "round-robin",
 }
 """System → the pairing engine ``pair-round`` uses when ``--engine`` is not given."""
+
+SYSTEM_MODULES: dict[str, str] = {
+    "knockout": "goledger.systems.knockout",
+    "double-knockout": "goledger.systems.double_knockout",
+    "paramus": "goledger.systems.paramus",
+    "match": "goledger.systems.match",
+    "handicap": "goledger.systems.handicap",
+    "continuous-handicap": "goledger.systems.continuous",
+    "round-robin": "goledger.systems.round_robin",
+}
+"""System → its module (imported on first use); systems not listed have no rules of their own."""
+
+_ENGINE_MODULES: dict[str, str] = {
+    "knockout": "goledger.systems.knockout",
+    "double-knockout": "goledger.systems.double_knockout",
+    "paramus": "goledger.systems.paramus",
+    "match": "goledger.systems.match",
+    "handicap": "goledger.systems.handicap",
+    "round-robin": "goledger.systems.round_robin",
+}
+
+
+def _module(system: str) -> Any:
+    name = SYSTEM_MODULES.get(system)
+    return importlib.import_module(name) if name else None
 
 
 def engine_for(state: Any, name: str | None = None) -> Engine:
@@ -29,4 +80,57 @@ def engine_for(state: Any, name: str | None = None) -> Engine:
     if chosen is None:
         raise CommandRejected(f"a {system or 'tournament'} tournament has no automatic pairing; pair its games "
                               "with goledger pair")
+    if chosen in _ENGINE_MODULES:
+        engine: Engine = importlib.import_module(_ENGINE_MODULES[chosen]).ENGINE
+        return engine
     return get_engine(chosen)
+
+
+def system_options(system: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Validate ``options`` (names and values, texts accepted) for ``system`` and return them
+    as stored in the settings; a system without options refuses any."""
+    module = _module(system)
+    if module is None or not hasattr(module, "OPTIONS"):
+        if options:
+            raise CommandRejected(f"a {system} tournament has no system options")
+        return {}
+    import msgspec
+
+    from goledger.systems.common import read_options
+
+    parsed = read_options(module.OPTIONS, options, system)
+    defaults = msgspec.to_builtins(module.OPTIONS())
+    return {k: v for k, v in msgspec.to_builtins(parsed).items() if defaults.get(k) != v}
+
+
+def check_event(state: Any, event: Any) -> None:
+    """Refuse, with one sentence, a game, bye or result that ``state``'s system forbids
+    (called by ``goledger pair``, ``bye``, ``result`` and ``correct`` before appending)."""
+    if state.settings is None:
+        return
+    module = _module(state.settings.system)
+    if module is not None and hasattr(module, "check"):
+        module.check(state, event)
+
+
+def places_of(state: Any) -> Any:
+    """The system's places (:class:`goledger.systems.common.Places`), or ``None`` when the
+    system's places are the standings."""
+    if state.settings is None:
+        return None
+    system = state.settings.system
+    module = _module(system)
+    if module is None or not hasattr(module, "places"):
+        return None
+    if system in _DRAWN:
+        from goledger.systems.common import Places, entrants
+
+        count = len(entrants(state))
+        if count < 2 or (system == "match" and count != 2):
+            return Places(system=system, round=0, finished=False, rows=(),
+                          notes=(f"no draw yet: {count} entrant(s); a {system} needs "
+                                 f"{'exactly' if system == 'match' else 'at least'} two",))
+    return module.places(state)
+
+
+_DRAWN = frozenset({"knockout", "double-knockout", "paramus", "match"})

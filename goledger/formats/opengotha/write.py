@@ -71,6 +71,18 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
+_NO_OPENGOTHA_SYSTEM: dict[str, str] = {
+    "knockout": "OpenGotha's Cup pairs every player in every round by cup score; a bracket that eliminates "
+                "cannot be held",
+    "double-knockout": "OpenGotha has no losers' bracket",
+    "paramus": "OpenGotha pairs whole rounds, not a ladder of one game a round",
+    "match": "OpenGotha has no match target",
+    "handicap": "written as a Swiss tournament; the maximum rank difference is not held",
+    "continuous-handicap": "OpenGotha has no tournament without rounds nor a cap of games per pair",
+}
+"""Tournament systems (``goledger.systems``) that an OpenGotha file cannot say, and why."""
+
+
 class _Writer:
     def __init__(self, state: TournamentState, report: InterchangeReport) -> None:
         assert state.settings is not None
@@ -138,6 +150,10 @@ class _Writer:
             rounds = ", ".join(str(r) for r in sorted(self.state.round_settings))
             self.report.warning("unmapped", f"rule changes from round(s) {rounds} cannot be held by OpenGotha; the "
                                 "settings of round 1 are written")
+        if self.settings.system in _NO_OPENGOTHA_SYSTEM:
+            self.report.warning("unmapped", f"the {self.settings.system} system has no OpenGotha equivalent "
+                                f"({_NO_OPENGOTHA_SYSTEM[self.settings.system]}); its games are written, but "
+                                "OpenGotha will not pair its next round nor compute its places")
         if self.settings.policy != "opengotha" or self.settings.policy_overrides:
             self.report.info("unmapped", f"rule policy {self.settings.policy!r} and its overrides are not written "
                              "(OpenGotha applies its own rules)")

@@ -238,6 +238,9 @@ def _go_report(state: TournamentState, non_fide: int, non_ascii: int, report: In
         report.info("lossy", f"{handicap} handicap game(s): TRF has no handicap; written as even games")
     if komi:
         report.info("lossy", f"{komi} game(s) with their own komi: TRF has no komi")
+    if state.settings.system in ("knockout", "double-knockout", "paramus", "match", "continuous-handicap"):
+        report.warning("lossy", f"the {state.settings.system} system (bracket, ladder or target, and its places) "
+                       "has no TRF record; the games are written and the points are the number of wins")
     if state.settings.system in ("mcmahon", "swisscat", "cup"):
         report.info("lossy", f"the tournament system {state.settings.system} (McMahon bar, floor, scores) has no "
                     "TRF record; points are the number of wins")

@@ -1,0 +1,106 @@
+"""Tournament-system views: ``goledger bracket`` and the places that ``goledger standings``
+shows for knockouts, double knockouts, Paramus, matches and continuous handicap events (thin
+shells over :mod:`goledger.systems.views`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, render_text_table, run
+
+
+def render_places(places: Any, fmt: str) -> None:
+    """A system's places as a table (``Pl``, id, name, why), JSON, CSV or an HTML page."""
+    if fmt == "json":
+        print_json(places.to_dict())
+        return
+    if fmt == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["place", "shared", "still_in", "player_id", "name", "why"])
+        for row in places.rows:
+            writer.writerow([row.place, int(row.shared), int(row.active), row.player_id, row.name, row.why])
+        return
+    if fmt == "html":
+        from goledger.render.bracket import places_page
+
+        sys.stdout.buffer.write(places_page(places, "Places"))
+        sys.stdout.flush()
+        return
+    if fmt != "table":
+        fail(f"unknown format {fmt!r} for a {places.system}'s places; use table, json, csv or html", 2)
+    rows: list[list[str]] = []
+    previous = None
+    for row in places.rows:
+        shown = "in" if row.active else (f"={row.place}" if row.shared else str(row.place))
+        rows.append([shown if row.place != previous else "", row.player_id, row.name, row.why])
+        previous = row.place
+    state = "final" if places.finished else "so far"
+    heading = f"Places ({places.system}, {state}, after round {places.round})"
+    echo(render_text_table(["Pl", "Id", "Name", "Why"], rows, {0}, heading))
+    for note in places.notes:
+        echo(note)
+
+
+def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str) -> bool:
+    """Print the system's places and return ``True``, or return ``False`` when the system's
+    places are the standings (McMahon, Swiss, round robin, handicap…)."""
+    from goledger.systems.views import places
+
+    result = run(lambda: places(db or default_db(), round_, as_of))
+    if result is None:
+        return False
+    render_places(result, fmt)
+    return True
+
+
+def register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def place(
+        player: Annotated[str, typer.Argument(help="Player id, EGD PIN or unique name.")],
+        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Why a player has his place in a knockout, double knockout, Paramus, match or
+        continuous handicap tournament."""
+        from goledger.systems.views import explain_place
+
+        text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
+        if as_json:
+            print_json({"player": player, "explanation": text})
+        else:
+            echo(text)
+
+    @app.command()
+    def bracket(
+        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="text or html (a self-contained HTML/SVG page).")]
+        = "text",
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """The bracket of a knockout or double knockout, or the ladder of a Paramus."""
+        from goledger.systems.views import bracket as bracket_view
+
+        view = run(lambda: bracket_view(db or default_db(), as_of, round_))
+        if as_json or fmt == "json":
+            print_json(view.to_dict())
+            return
+        if fmt == "html":
+            from goledger.render.bracket import bracket_page
+
+            sys.stdout.buffer.write(bracket_page(view))
+            sys.stdout.flush()
+            return
+        if fmt != "text":
+            fail(f"unknown format {fmt!r}; use text, html or json", 2)
+        from goledger.render.bracket import bracket_text
+
+        echo(bracket_text(view))

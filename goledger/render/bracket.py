@@ -1,0 +1,129 @@
+"""Drawing a bracket (:class:`goledger.systems.views.BracketView`): as text for the terminal,
+and as inline SVG, alone or in a self-contained HTML page (``goledger bracket --format
+html``): no script, no font, no link; every name goes through lxml's serializer, which
+escapes it.
+
+Each section (the bracket, the winners' and losers' brackets, the grand final, the Paramus
+ladder) is a row of columns, one per round; a box is one match, the winner in bold. When a
+column has half the boxes of the one before (a knockout's next round), lines join each pair
+of matches to the match their winners play.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from lxml import etree
+from lxml.html import builder as E
+
+from goledger.systems.views import BracketView, Section
+
+__all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
+
+BOX_W: Final = 210
+BOX_H: Final = 38
+GAP_X: Final = 40
+GAP_Y: Final = 14
+
+_STYLE: Final = """
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; }
+svg text { font-size: 11px; font-family: system-ui, sans-serif; }
+"""
+_TABLE_STYLE: Final = """
+table { border-collapse: collapse; font-size: .9rem; }
+th, td { border: 1px solid #ddd; padding: .15rem .45rem; text-align: left; } th { background: #f3f3f3; }
+"""
+
+
+def bracket_text(view: BracketView) -> str:
+    """The bracket as plain text, round by round."""
+    lines = [f"{view.title} · {view.system} · as of event {view.as_of_seq}"]
+    for section in view.sections:
+        lines.append("")
+        lines.append(section.name)
+        for col in section.columns:
+            lines.append(f"  {col.label}")
+            for box in col.boxes:
+                top = ("» " if box.winner == 0 else "  ") + (box.top or "(bye)")
+                bottom = ("» " if box.winner == 1 else "  ") + (box.bottom or "(bye)")
+                note = f"  ({box.note})" if box.note else ""
+                lines.append(f"    {top}  –  {bottom.strip() if box.winner != 1 else bottom}{note}")
+    lines.append("")
+    lines.append(f"Champion: {view.champion}" if view.champion else "Champion: not decided yet")
+    return "\n".join(lines)
+
+
+def _section_svg(section: Section) -> Any:
+    counts = [max(1, len(c.boxes)) for c in section.columns] or [1]
+    height = max(counts) * (BOX_H + GAP_Y) + GAP_Y + 20
+    width = len(section.columns) * (BOX_W + GAP_X) + GAP_X
+    svg = etree.Element("svg", width=str(width), height=str(height),
+                        viewBox=f"0 0 {width} {height}", role="img")
+    etree.SubElement(svg, "title").text = section.name
+    centres: list[list[float]] = []
+    for c, col in enumerate(section.columns):
+        x = GAP_X // 2 + c * (BOX_W + GAP_X)
+        label = etree.SubElement(svg, "text", x=str(x), y="12")
+        label.text = col.label
+        step = (height - 20) / max(1, len(col.boxes))
+        mids: list[float] = []
+        for i, box in enumerate(col.boxes):
+            mid = 20 + step * (i + 0.5)
+            mids.append(mid)
+            top = mid - BOX_H / 2
+            etree.SubElement(svg, "rect", x=str(x), y=f"{top:.1f}", width=str(BOX_W), height=str(BOX_H),
+                             fill="#fafafa", stroke="#999")
+            etree.SubElement(svg, "line", x1=str(x), x2=str(x + BOX_W), y1=f"{mid:.1f}", y2=f"{mid:.1f}",
+                             stroke="#ddd")
+            for j, (text, won) in enumerate(((box.top or "(bye)", box.winner == 0),
+                                             (box.bottom or "(bye)", box.winner == 1))):
+                t = etree.SubElement(svg, "text", x=str(x + 5), y=f"{top + 14 + j * 18:.1f}")
+                if won:
+                    t.set("font-weight", "bold")
+                t.text = text[:34]
+            if box.note:
+                n = etree.SubElement(svg, "text", x=str(x + BOX_W - 4), y=f"{top + 14:.1f}", fill="#777")
+                n.set("text-anchor", "end")
+                n.text = box.note
+        if c and len(section.columns[c - 1].boxes) == 2 * len(col.boxes):
+            prev_x = x - GAP_X
+            for i, mid in enumerate(mids):
+                for prev in centres[c - 1][2 * i: 2 * i + 2]:
+                    etree.SubElement(svg, "polyline", fill="none", stroke="#777", points=(
+                        f"{prev_x},{prev:.1f} {prev_x + GAP_X / 2:.1f},{prev:.1f} "
+                        f"{prev_x + GAP_X / 2:.1f},{mid:.1f} {x},{mid:.1f}"))
+        centres.append(mids)
+    return svg
+
+
+def bracket_svg(view: BracketView) -> list[Any]:
+    """One ``<svg>`` element per section (headed by an ``<h2>``)."""
+    out: list[Any] = []
+    for section in view.sections:
+        out.append(E.H2(section.name))
+        out.append(_section_svg(section))
+    return out
+
+
+def bracket_page(view: BracketView) -> bytes:
+    """The bracket as a self-contained HTML page."""
+    title = f"{view.title}: {view.system}"
+    champion = f"Champion: {view.champion}" if view.champion else "Champion: not decided yet"
+    body = E.BODY(E.H1(title), E.P(champion, f" · as of event {view.as_of_seq}"), *bracket_svg(view))
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
+    data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    return data
+
+
+def places_page(places: Any, title: str) -> bytes:
+    """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page."""
+    head = E.TR(*(E.TH(h) for h in ("Place", "Id", "Name", "Why")))
+    rows = [E.TR(E.TD("in" if r.active else f"{'=' if r.shared else ''}{r.place}"), E.TD(r.player_id), E.TD(r.name),
+                 E.TD(r.why)) for r in places.rows]
+    state = "final" if places.finished else "so far"
+    body = E.BODY(E.H1(title), E.P(f"{places.system}, {state}, after round {places.round}"),
+                  E.TABLE(E.THEAD(head), E.TBODY(*rows), id="places"), *(E.P(n) for n in places.notes))
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE + _TABLE_STYLE)), body, lang="en")
+    data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    return data

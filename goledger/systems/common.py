@@ -1,0 +1,193 @@
+"""What the tournament systems share: reading a system's options from the settings, the
+seeding order, who won a game under the system's jigo rule, and the places table.
+
+Every system keeps its settings in ``TournamentSettings.system_options`` (a plain mapping in
+the ledger, which knows nothing of systems) and reads them into its own typed struct with
+:func:`read_options`; an unknown or ill-typed option is refused with one sentence.
+
+>>> class Demo(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+...     target: int = 3
+>>> read_options(Demo, {"target": "5"}, "demo").target
+5
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from goledger.errors import CommandRejected
+from goledger.ledger.values import Rank, Result
+
+__all__ = [
+    "JigoRule",
+    "Place",
+    "Places",
+    "SeedingRule",
+    "decided_winner",
+    "entrants",
+    "read_options",
+    "seeded",
+]
+
+T = TypeVar("T", bound=msgspec.Struct)
+
+JigoRule = Literal["replay", "higher-seed", "white"]
+"""What a jigo decides in an elimination game: ``replay`` (a jigo is not a result: the
+replayed game's result is recorded at the same table), ``higher-seed`` (the better seed goes
+on) or ``white`` (White goes on, as with a komi that allows no jigo)."""
+
+SeedingRule = Literal["rank", "order", "lot"]
+"""How the entrants are listed strongest first (spec ``pairing.md`` §1.1: "If players cannot be
+ranked, round 1 is drawn by lot. Otherwise players are sorted by strength"): ``rank`` (rank,
+then rating, then registration), ``order`` (start number, then registration: the director's
+own list) or ``lot`` (a shuffle with the options' ``lot_seed``)."""
+
+
+def read_options(cls: type[T], raw: Mapping[str, Any], system: str) -> T:
+    """The system's options struct from the stored mapping (texts from the command line are
+    converted: ``"5"`` → 5, ``"yes"`` → True); a one-sentence refusal when an option is
+    unknown or has the wrong type."""
+    fields = {f.name: f.type for f in msgspec.structs.fields(cls)}
+    data: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in fields:
+            known = ", ".join(n.replace("_", "-") for n in fields) or "none"
+            raise CommandRejected(f"a {system} tournament has no option {key!r} (its options: {known})")
+        data[name] = _coerce(value, fields[name])
+    try:
+        return msgspec.convert(data, cls, strict=False)
+    except msgspec.ValidationError as exc:
+        raise CommandRejected(f"the {system} options are not valid: {exc}") from None
+
+
+def _coerce(value: Any, annotation: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if annotation is bool or annotation == "bool":
+        if text.lower() in ("yes", "true", "1", "on"):
+            return True
+        if text.lower() in ("no", "false", "0", "off"):
+            return False
+    return text
+
+
+def entrants(state: Any) -> list[Any]:
+    """The players of a drawn event (bracket, ladder, match, Berger table): registered as final
+    and not withdrawn before round 1 (a later withdrawal is a walkover, not an absence from the
+    draw). Once round 1 has a game, the draw is fixed: a player registered after its first game
+    was recorded is not an entrant."""
+    first = min((g.paired_seq for g in state.games.get(1, {}).values()), default=None)
+    return [p for p in state.players.values()
+            if p.status == "final" and (p.withdrawn_from is None or p.withdrawn_from > 1)
+            and (first is None or p.registered_seq < first)]
+
+
+def seeded(players: Iterable[Any], rule: str, lot_seed: int = 0) -> list[Any]:
+    """``players`` strongest first by ``rule`` (see :data:`SeedingRule`)."""
+    base = sorted(players, key=lambda p: (p.start_number is None, p.start_number or 0, p.registered_seq))
+    if rule == "order":
+        return base
+    if rule == "lot":
+        random.Random(lot_seed).shuffle(base)
+        return base
+    return sorted(base, key=lambda p: (-Rank.parse(p.rank).value, -(p.rating or -10_000), p.registered_seq))
+
+
+def decided_winner(game: Any, jigo: str, seed_of: Mapping[str, int]) -> str | None:
+    """The player a game sends on (``None`` while it has no result). A by-default result
+    counts as played: a forfeit is a walkover. Under ``higher-seed`` a jigo sends on the
+    player with the smaller seed number; under ``white``, White."""
+    result = game.result
+    if result is Result.WHITE:
+        return str(game.white)
+    if result is Result.BLACK:
+        return str(game.black)
+    if result is Result.JIGO:
+        if jigo == "white":
+            return str(game.white)
+        if jigo == "higher-seed":
+            return str(min((game.white, game.black), key=lambda p: seed_of.get(p, 10**9)))
+    return None
+
+
+def refuse_undecided_result(result: Result, jigo: str, system: str) -> None:
+    """An elimination game needs one winner: both-win and both-lose are refused, and so is a
+    jigo under the ``replay`` rule (the replay's result is what the table records)."""
+    if result in (Result.BOTH_WIN, Result.BOTH_LOSE):
+        raise CommandRejected(f"a {system} game sends exactly one player on; {result.value} is not a result here")
+    if result is Result.JIGO and jigo == "replay":
+        raise CommandRejected(f"a jigo is replayed in this {system} (jigo rule 'replay'); record the replay's result")
+
+
+def refuse_rewriting(state: Any, event: Any, jigo: str, seed_of: Mapping[str, int]) -> None:
+    """Refuse a correction that changes who went on from a game once a later round is paired
+    (the later pairings were made from it: unpair them first)."""
+    game = state.games.get(event.round, {}).get(event.table)
+    if game is None:
+        return
+    later = [r for r in range(event.round + 1, state.last_round_with_games() + 1) if state.games.get(r)]
+    if not later:
+        return
+    before = decided_winner(game, jigo, seed_of)
+    after = decided_winner(msgspec.structs.replace(game, result=event.result), jigo, seed_of)
+    if before != after:
+        raise CommandRejected(f"round {event.round} table {event.table} decided who went on, and round {later[0]} "
+                              "was paired from it; unpair the later rounds before correcting it")
+
+
+class Place(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of a system's places: the place (shared places repeat the first number), the
+    player, and why, in one sentence."""
+
+    place: int
+    player_id: str
+    name: str
+    why: str
+    shared: bool = False
+    active: bool = False
+
+
+class Places(msgspec.Struct, frozen=True, kw_only=True):
+    """A system's places after ``round`` (``finished`` when the system has decided them all)."""
+
+    system: str
+    round: int
+    finished: bool
+    rows: tuple[Place, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = msgspec.to_builtins(self)
+        return data
+
+    def explain(self, player_id: str) -> str:
+        """Why ``player_id`` has his place, in one sentence."""
+        for row in self.rows:
+            if row.player_id == player_id:
+                return f"{row.name} is {'placed ' if not row.active else ''}{_place_text(row)}: {row.why}"
+        raise CommandRejected(f"{player_id} has no place in this {self.system}")
+
+
+def _place_text(row: Place) -> str:
+    if row.active:
+        return "still in"
+    return f"{'=' if row.shared else ''}{row.place}"
+
+
+def share_places(groups: Sequence[tuple[list[tuple[str, str, str]], bool]]) -> tuple[Place, ...]:
+    """Number groups of (player id, name, why) in order: every member of a group gets the
+    group's first place; ``active`` marks the group of players still in."""
+    rows: list[Place] = []
+    place = 1
+    for members, active in groups:
+        for pid, name, why in members:
+            rows.append(Place(place=place, player_id=pid, name=name, why=why, shared=len(members) > 1,
+                              active=active))
+        place += len(members)
+    return tuple(rows)

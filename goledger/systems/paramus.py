@@ -1,0 +1,239 @@
+"""Paramus (spec ``pairing.md`` §1.1): a ladder climbed from the bottom, one game a round.
+
+The players are listed strongest to weakest (the options' seeding rule). Round 1: the weakest
+plays the one just above him. From then on the winner of the last game (the *holder*) meets
+the weakest player of the list who has not played yet, up to the top; the last winner wins.
+N players play N − 1 games, and every player except the one at the bottom (who holds from the
+start) enters exactly once.
+
+Team variant (``teams``): team-mates never meet (teams are ``goledger`` teams,
+``TeamMemberAssigned``). The next entrant is the weakest player not yet entered who is not a
+team-mate of the holder; when only team-mates of the holder are left, the ladder ends and the
+holder wins (those players never enter).
+
+A withdrawal or an announced absence in the player's round is a walkover: the other player of
+that round holds. A jigo follows the options' ``jigo`` rule (``higher-seed``: the player
+higher in the list goes on).
+
+Places: the last winner is first; the others by games won, then by the round of their loss
+(later first); equal players share a place.
+
+>>> ParamusOptions().teams
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.systems.common import (
+    JigoRule,
+    Place,
+    Places,
+    SeedingRule,
+    decided_winner,
+    entrants,
+    read_options,
+    refuse_rewriting,
+    refuse_undecided_result,
+    seeded,
+    share_places,
+)
+
+__all__ = ["ENGINE", "Ladder", "ParamusOptions", "check", "ladder", "places"]
+
+
+class ParamusOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``goledger new --system paramus --option NAME=VALUE``: the seeding rule, the jigo rule,
+    the team variant, the lot's seed."""
+
+    seeding: SeedingRule = "rank"
+    jigo: JigoRule = "higher-seed"
+    teams: bool = False
+    lot_seed: int = 0
+
+
+OPTIONS = ParamusOptions
+
+
+class Rung(msgspec.Struct, frozen=True, kw_only=True):
+    """Round ``round`` of the ladder: the holder against the entrant, and the winner (``None``
+    while undecided), decided by ``how`` (``game``, ``walkover``, ``pending``)."""
+
+    round: int
+    holder: str
+    entrant: str
+    winner: str | None = None
+    how: str = "pending"
+    table: int | None = None
+
+
+class Ladder(msgspec.Struct, frozen=True, kw_only=True):
+    """The ladder as decided so far: the list (best first), every rung played or due, the
+    players who never entered (team variant), the winner when the ladder is over."""
+
+    order: tuple[str, ...]
+    rungs: tuple[Rung, ...]
+    unentered: tuple[str, ...] = ()
+    winner: str | None = None
+
+    @property
+    def next_round(self) -> int:
+        return len(self.rungs) + (0 if self.rungs and self.rungs[-1].winner is None else 1)
+
+
+def options_of(state: Any) -> ParamusOptions:
+    return read_options(ParamusOptions, state.settings.system_options, "paramus")
+
+
+def _team_of(state: Any) -> dict[str, str]:
+    team: dict[str, str] = {}
+    for t in state.teams.values():
+        for pid, _board, _round in t.members:
+            team.setdefault(pid, t.id)
+    return team
+
+
+def _unavailable(state: Any, pid: str, round_: int) -> bool:
+    p = state.players[pid]
+    return bool(p.is_withdrawn(round_) or round_ in p.absences)
+
+
+def ladder(state: Any, opts: ParamusOptions | None = None) -> Ladder:
+    """Read the ladder back from ``state`` (see the module docstring)."""
+    opts = opts or options_of(state)
+    order = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
+    if len(order) < 2:
+        raise CommandRejected(f"a Paramus needs at least two players; this one has {len(order)}")
+    seed_of = {p: i for i, p in enumerate(order, start=1)}
+    team = _team_of(state) if opts.teams else {}
+    waiting = order[:-1]
+    holder = order[-1]
+    rungs: list[Rung] = []
+    r = 0
+    while waiting:
+        allowed = [p for p in waiting if not (team.get(p) and team.get(p) == team.get(holder))]
+        if not allowed:
+            break
+        entrant = allowed[-1]
+        waiting.remove(entrant)
+        r += 1
+        game = state.game_of(holder, r)
+        if game is not None and game.opponent(holder) == entrant:
+            winner = decided_winner(game, opts.jigo, seed_of)
+            rung = Rung(round=r, holder=holder, entrant=entrant, winner=winner,
+                        how="game" if winner else "pending", table=game.table)
+        elif _unavailable(state, entrant, r) or _unavailable(state, holder, r):
+            winner = holder if _unavailable(state, entrant, r) else entrant
+            rung = Rung(round=r, holder=holder, entrant=entrant, winner=winner, how="walkover")
+        else:
+            rung = Rung(round=r, holder=holder, entrant=entrant)
+        rungs.append(rung)
+        if rung.winner is None:
+            return Ladder(order=tuple(order), rungs=tuple(rungs))
+        holder = rung.winner
+    return Ladder(order=tuple(order), rungs=tuple(rungs), unentered=tuple(waiting), winner=holder)
+
+
+def _name(state: Any, pid: str) -> str:
+    return f"{pid} {state.players[pid].full_name}"
+
+
+def _due(state: Any, lad: Ladder, round_: int) -> Rung:
+    """The rung of ``round_``, refused when the ladder is over or an earlier rung undecided."""
+    if lad.winner is not None and round_ > len(lad.rungs):
+        raise CommandRejected(f"the Paramus is over after {len(lad.rungs)} games: {_name(state, lad.winner)} won")
+    if round_ > len(lad.rungs):
+        raise CommandRejected(f"round {len(lad.rungs)} of the Paramus has no result yet; round {round_} comes after")
+    return lad.rungs[round_ - 1]
+
+
+class ParamusEngine:
+    """The next game of the ladder (one per round)."""
+
+    name = "paramus"
+    version = "1"
+
+    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+        opts = options_of(state)
+        lad = ladder(state, opts)
+        rung = _due(state, lad, request.round)
+        games: tuple[PairedGame, ...] = ()
+        if rung.how == "pending" and {rung.holder, rung.entrant} <= set(request.players):
+            white, black = rung.entrant, rung.holder
+            if lad.order.index(white) > lad.order.index(black):
+                white, black = black, white
+            games = (PairedGame(table=1, white=white, black=black),)
+        return Pairing(engine=self.name, version=self.version, round=request.round, games=games,
+                       parameters={k: str(v) for k, v in msgspec.to_builtins(opts).items()}, seed=request.seed)
+
+    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+        rung = _due(state, ladder(state), request.round)
+        meets = int({first, second} == {rung.holder, rung.entrant})
+        return PairTerms(first=first, second=second, total=meets, terms={"ladder": meets})
+
+
+ENGINE = ParamusEngine()
+
+
+def check(state: Any, event: ev.Event) -> None:
+    """Refuse a game the ladder does not make, a bye, or an undecided result."""
+    opts = options_of(state)
+    if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
+        refuse_undecided_result(event.result, opts.jigo, "Paramus")
+        if isinstance(event, ev.ResultCorrected):
+            order = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
+            refuse_rewriting(state, event, opts.jigo, {p: i for i, p in enumerate(order, start=1)})
+        return
+    if isinstance(event, ev.ByeAssigned):
+        raise CommandRejected("a Paramus has no byes: one game is played each round")
+    if not isinstance(event, ev.GamePaired):
+        return
+    lad = ladder(state, opts)
+    rung = _due(state, lad, event.round)
+    if {event.white, event.black} != {rung.holder, rung.entrant}:
+        raise CommandRejected(f"round {event.round} of the Paramus is {_name(state, rung.holder)} (holding) against "
+                              f"{_name(state, rung.entrant)}")
+
+
+def places(state: Any) -> Places:
+    """The last winner first, then by games won and the round of the loss (later first)."""
+    opts = options_of(state)
+    lad = ladder(state, opts)
+    name = {p: state.players[p].full_name for p in lad.order}
+    wins = dict.fromkeys(lad.order, 0)
+    lost: dict[str, int] = {}
+    for rung in lad.rungs:
+        if rung.winner is None:
+            continue
+        wins[rung.winner] += 1 if rung.how == "game" else 0
+        loser = rung.entrant if rung.winner == rung.holder else rung.holder
+        lost[loser] = rung.round
+    groups: list[tuple[list[tuple[str, str, str]], bool]] = []
+    if lad.winner is not None:
+        groups.append(([(lad.winner, name[lad.winner], f"won the last game of the ladder ({wins[lad.winner]} wins)")],
+                       False))
+    else:
+        alive = [p for p in lad.order if p not in lost]
+        current = lad.rungs[-1].holder if lad.rungs else lad.order[-1]
+        groups.append(([(p, name[p], "holding" if p == current else "still to play")
+                        for p in alive], True))
+    rest = sorted((p for p in lost), key=lambda p: (-wins[p], -lost[p]))
+    i = 0
+    while i < len(rest):
+        key = (wins[rest[i]], lost[rest[i]])
+        members = [p for p in rest[i:] if (wins[p], lost[p]) == key]
+        groups.append(([(p, name[p], f"{wins[p]} win(s), lost in round {lost[p]}") for p in members], False))
+        i += len(members)
+    if lad.unentered:
+        groups.append(([(p, name[p], "never entered: only team-mates of the holder were left")
+                        for p in lad.unentered], False))
+    rows: tuple[Place, ...] = share_places(groups)
+    return Places(system="paramus", round=len(lad.rungs), finished=lad.winner is not None, rows=rows,
+                  notes=(f"{len(lad.order)} players, {'team variant, ' if opts.teams else ''}"
+                         f"{sum(1 for r in lad.rungs if r.how == 'game')} games",))

@@ -1,0 +1,137 @@
+"""Round robins (spec ``pairing.md`` §1.1, §1.3, §1.4): everyone plays everyone, by FIDE's
+Berger tables; a double round robin repeats the cycle with colours reversed; with an odd
+number of players each player sits out exactly once per cycle (the bye slot).
+
+:func:`berger_rounds` is the pure table (FIDE Handbook C.05 Annex 1, "Berger tables for
+round-robin tournaments"): for n players (a bye-slot n + 1 is added when n is odd) there are
+n − 1 rounds; round 1 pairs 1–n, 2–(n−1), 3–(n−2), …, White first; each next round adds
+n/2 to every number except n (modulo n − 1, in 1 … n − 1), and player n alternates colours
+(Black in odd rounds, White in even rounds) on table 1. ``goledger schedule --berger``
+records a whole table at once; the ``round-robin`` engine gives ``pair-round`` one round of
+it. Players take the Berger numbers in pairing-number order (start number, then
+registration).
+
+Option ``cycles`` (1 or 2): a pair may meet at most that many times; more is refused.
+
+>>> berger_rounds(4)
+[[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]]
+>>> berger_rounds(6)[1]
+[(6, 4), (5, 3), (1, 2)]
+>>> berger_rounds(3, cycles=2)[3]
+[(4, 1), (3, 2)]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.systems.common import entrants, read_options, seeded
+
+__all__ = ["ENGINE", "RoundRobinOptions", "berger_rounds", "check"]
+
+
+def berger_rounds(players: int, cycles: int = 1) -> list[list[tuple[int, int]]]:
+    """The Berger table for ``players`` (1-based numbers; an odd field gets the bye slot
+    ``players + 1``): one list of (white, black) tables per round, table 1 first."""
+    if players < 2:
+        raise CommandRejected("a round robin needs at least two players")
+    if cycles not in (1, 2):
+        raise CommandRejected("a round robin has one or two cycles")
+    n = players + players % 2
+    half = n // 2
+    tables = [(i, n + 1 - i) for i in range(1, half + 1)]
+    rounds: list[list[tuple[int, int]]] = []
+    for r in range(1, n):
+        if r > 1:
+            moved = []
+            for white, black in tables:
+                moved.append((_shift(white, half, n), _shift(black, half, n)))
+            tables = moved
+            first = tables[0]
+            other = first[1] if first[0] == n else first[0]
+            tables[0] = (n, other) if r % 2 == 0 else (other, n)
+        rounds.append(list(tables))
+    if cycles == 2:
+        rounds += [[(b, w) for w, b in tables_of_round] for tables_of_round in rounds]
+    return rounds
+
+
+def _shift(number: int, half: int, n: int) -> int:
+    if number == n:
+        return n
+    return (number - 1 + half) % (n - 1) + 1
+
+
+class RoundRobinOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``goledger new --system round-robin --option cycles=2``."""
+
+    cycles: int = 1
+
+
+OPTIONS = RoundRobinOptions
+
+
+def options_of(state: Any) -> RoundRobinOptions:
+    opts = read_options(RoundRobinOptions, state.settings.system_options, "round-robin")
+    if opts.cycles not in (1, 2):
+        raise CommandRejected("a round robin has one or two cycles")
+    return opts
+
+
+class RoundRobinEngine:
+    """Round R of the Berger table of the entrants; the player drawn against the bye slot sits
+    out (the round's bye)."""
+
+    name = "round-robin"
+    version = "1"
+
+    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+        opts = options_of(state)
+        players = [p.id for p in seeded(entrants(state), "order")]
+        rounds = berger_rounds(len(players), opts.cycles)
+        if not 1 <= request.round <= len(rounds):
+            raise CommandRejected(f"a round robin of {len(players)} players has {len(rounds)} rounds, "
+                                  f"not {request.round}")
+        number = dict(enumerate(players, start=1))
+        allowed = set(request.players)
+        games: list[PairedGame] = []
+        bye: ByeChoice | None = None
+        for white, black in rounds[request.round - 1]:
+            if white not in number or black not in number:
+                resting = number.get(white) or number.get(black)
+                if resting is not None and resting in allowed:
+                    bye = ByeChoice(player=resting, rule="the Berger table's bye slot: sits out this round")
+                continue
+            if number[white] in allowed and number[black] in allowed:
+                games.append(PairedGame(table=len(games) + 1, white=number[white], black=number[black]))
+        return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games), bye=bye,
+                       parameters={"cycles": str(opts.cycles), "numbers": "start number, then registration"},
+                       seed=request.seed)
+
+    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+        pairing = self.pair(state, request)
+        meets = int(any({g.white, g.black} == {first, second} for g in pairing.games))
+        return PairTerms(first=first, second=second, total=meets, terms={"berger": meets})
+
+
+ENGINE = RoundRobinEngine()
+
+
+def check(state: Any, event: ev.Event) -> None:
+    """Refuse a game between two players who have already met ``cycles`` times."""
+    if not isinstance(event, ev.GamePaired):
+        return
+    opts = options_of(state)
+    pair = {event.white, event.black}
+    met = [g.round for g in state.all_games() if {g.white, g.black} == pair]
+    if len(met) >= opts.cycles:
+        a, b = (state.players[p] for p in (event.white, event.black))
+        when = ", ".join(str(r) for r in met)
+        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} already met in round {when}; a "
+                              f"{'double ' if opts.cycles == 2 else ''}round robin pairs them "
+                              f"{'twice' if opts.cycles == 2 else 'once'}")
