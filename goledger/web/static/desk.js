@@ -1,0 +1,18 @@
+// goledger desk: keep the keyboard where the director types, and refresh the players' view
+// when the ledger head changes (server-sent events from /events/head). No build step.
+(function () {
+  function focusAutofocus() {
+    var el = document.querySelector("[autofocus]");
+    if (el) { el.focus(); if (el.select) { el.select(); } }
+  }
+  document.addEventListener("htmx:afterSettle", focusAutofocus);
+  var body = document.body;
+  var seen = body.getAttribute("data-head");
+  if (body.hasAttribute("data-live") && window.EventSource) {
+    var source = new EventSource("/events/head");
+    source.addEventListener("head", function (e) {
+      if (seen !== null && e.data !== seen) { source.close(); window.location.reload(); }
+      seen = e.data;
+    });
+  }
+})();
