@@ -5,7 +5,12 @@
     var el = document.querySelector("[autofocus]");
     if (el) { el.focus(); if (el.select) { el.select(); } }
   }
-  document.addEventListener("htmx:afterSettle", focusAutofocus);
+  var swaps = 0;
+  document.addEventListener("htmx:afterSettle", function () {
+    focusAutofocus();
+    swaps += 1;
+    document.body.setAttribute("data-swaps", String(swaps));  // tests wait on it
+  });
   var body = document.body;
   var seen = body.getAttribute("data-head");
   if (body.hasAttribute("data-live") && window.EventSource) {
