@@ -185,7 +185,8 @@ class _Pages:
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         session, fresh = self._session(request)
-        context.setdefault("head", self.desk.head())
+        if "head" not in context:
+            context["head"] = self.desk.head()
         context.update(csrf=self.desk.keys.csrf_for(session), director=self.is_director(request),
                        message=context.get("message", request.query_params.get("msg", "")),
                        refused=status >= 400,
@@ -620,15 +621,12 @@ class _Pages:
             return denied
 
         def build() -> dict[str, Any]:
-            from goledger.ledger.values import format_points
             from goledger.replay.views import standings
 
             q = request.query_params
             table = standings(self.desk.db, _int_param(request, "round"), _int_param(request, "as_of"),
                               q.get("policy") or None, _criteria(q.get("criteria")))
-            rows = [{"row": r, "values": [format_points(r.values[c], table.scales[c]) for c in table.criteria]}
-                    for r in table.rows]
-            return {"table": table, "rows": rows, "q": q, "state": self.desk.state()}
+            return {"table": table, "q": q, "head": table.as_of_seq}
 
         data = await self.read(request, build)
         return data if isinstance(data, Response) else self.render(request, "standings.html", **data)
