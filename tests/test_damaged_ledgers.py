@@ -67,6 +67,7 @@ COMMANDS: list[list[str]] = [
     ["export", "trf", "-o", "OUT"],
     ["export", "pseudonymised", "-o", "OUT", "--key-file", "OUT.key"],
     ["import", "macmahon-players", "LIST"],
+    ["serve", "--token", "long-enough-token", "--host", "256.0.0.1"],  # refused before it listens
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 

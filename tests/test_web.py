@@ -374,3 +374,26 @@ def test_serve_refuses_bad_options(tmp_path: Path) -> None:
     assert r.code == 1 and "at least 8" in r.err
     r = run_cli("serve", "--db", tmp_path / "missing" / "t.db", "--token", "long-enough-token")
     assert r.code == 1 and "does not exist" in r.err
+
+
+def test_names_are_escaped_everywhere(fresh: Path) -> None:
+    commands.register(fresh, "<script>alert(1)</script>", "&amp;", "3k", club='"><img src=x>')
+    desk = Desk(fresh)
+    for url in ("/desk/players", "/print/players", "/standings", "/desk/standings"):
+        text = desk.page(url).text
+        assert "<script>alert" not in text and "<img src=x>" not in text, url
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in desk.page("/desk/players").text
+
+
+def test_pair_round_page_with_the_pairing_engine(fresh: Path) -> None:
+    """The round page's engine part: the preview (a dry run) and the pairing itself, through
+    :func:`goledger.commands.pairing.pair_round` (a colleague's module; skipped without it)."""
+    pytest.importorskip("goledger.commands.pairing")
+    desk = Desk(fresh)
+    before = head(fresh)
+    preview = desk.page("/desk/round/1?preview=1").text
+    assert 'id="preview-table"' in preview and head(fresh) == before
+    r = desk.post("pair-round", round="1", back="/desk/round/1")
+    assert r.status_code == 303, r.text
+    games = json.loads(desk.client.get("/api/pairings?round=1").text)["games"]
+    assert len(games) == 2

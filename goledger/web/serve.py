@@ -18,7 +18,8 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
 
     The director token is ``token``, else ``$GOLEDGER_TOKEN``, else a new random one; the
     address and the token are printed (``say``) at start-up. A ledger that does not exist
-    yet is created from the desk (a new tournament or an import).
+    yet is created from the desk (a new tournament or an import); one that exists is read
+    once first, so that a damaged, foreign or newer file is refused with its sentence.
     """
     import uvicorn
 
@@ -32,6 +33,10 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     target = Path(db)
     if not target.parent.exists():
         raise CommandRejected(f"cannot serve {target}: folder {target.parent} does not exist")
+    if target.exists():
+        from goledger.replay.views import state_as_of
+
+        state_as_of(target)  # a damaged, foreign or newer ledger is refused before the desk starts
     app = create_app(target, token)
     shown = f"[{host}]" if ":" in host else host
     say(f"goledger desk for {target} at http://{shown}:{port}/  (director token: {token})")
