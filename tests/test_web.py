@@ -397,3 +397,13 @@ def test_pair_round_page_with_the_pairing_engine(fresh: Path) -> None:
     assert r.status_code == 303, r.text
     games = json.loads(desk.client.get("/api/pairings?round=1").text)["games"]
     assert len(games) == 2
+
+
+def test_public_pages_are_rendered_once_per_head(fresh: Path) -> None:
+    commands.pair(fresh, 1, "p0001", "p0002")
+    client = TestClient(create_app(fresh, TOKEN))
+    first = client.get("/?round=1").text
+    assert client.get("/?round=1").text == first and "1-0" not in first
+    commands.result(fresh, 1, 1, "white")
+    again = client.get("/?round=1").text
+    assert "1-0" in again and f'data-head="{head(fresh)}"' in again

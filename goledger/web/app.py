@@ -49,6 +49,8 @@ hardened reader applies its own limit after that."""
 SESSION_COOKIE = "goledger_session"
 DIRECTOR_COOKIE = "goledger_director"
 DESK_COOKIE = "goledger_desk"
+PUBLIC_PAGES = 256
+"""Public pages kept rendered (per path and query) until the head moves."""
 IMPORT_FORMATS = ("opengotha", "macmahon", "egd", "trf")
 EXPORTS = {
     "opengotha": ("application/xml", "xml"), "macmahon": ("application/xml", "xml"),
@@ -172,6 +174,8 @@ class _Pages:
     def __init__(self, desk: Desk, templates: Jinja2Templates) -> None:
         self.desk = desk
         self.templates = templates
+        self.public_pages: dict[str, tuple[int, bytes]] = {}
+        """Public page → (the head it was rendered at, its HTML)."""
 
     # ------------------------------------------------------------------ plumbing
 
@@ -226,9 +230,33 @@ class _Pages:
 
     # ------------------------------------------------------------------ players' view (public)
 
+    def _public_key(self, request: Request) -> str | None:
+        """The cache key of a public page, or ``None`` for a director (whose pages differ)."""
+        return None if self.is_director(request) else f"{request.url.path}?{request.url.query}"
+
+    def cached(self, request: Request) -> Response | None:
+        """A public page as rendered earlier at the same ledger head: when a result moves the
+        head, every phone and projector reloads, and they all get one rendering."""
+        key = self._public_key(request)
+        hit = self.public_pages.get(key) if key else None
+        if hit is None or hit[0] != self.desk.head():
+            return None
+        return HTMLResponse(hit[1])
+
+    def public(self, request: Request, name: str, data: dict[str, Any]) -> Response:
+        response = self.render(request, name, **data)
+        key = self._public_key(request)
+        if key is not None and response.status_code == 200:
+            if len(self.public_pages) >= PUBLIC_PAGES:
+                self.public_pages.clear()
+            self.public_pages[key] = (data["head"], bytes(response.body))
+        return response
+
     async def players_view(self, request: Request) -> Response:
         if (missing := self._no_ledger(request)) is not None:
             return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
 
         def build() -> dict[str, Any]:
             from goledger.web.data import current_round, game_rows
@@ -242,26 +270,32 @@ class _Pages:
         data = await self.read(request, build)
         if isinstance(data, Response):
             return data
-        return self.render(request, "public_round.html", **data)
+        return self.public(request, "public_round.html", data)
 
     async def public_standings(self, request: Request) -> Response:
         if (missing := self._no_ledger(request)) is not None:
             return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
 
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
+            from goledger.web.data import standings_rows
 
             table = standings(self.desk.db, _int_param(request, "round"))
-            return {"table": table, "state": self.desk.state(), "head": table.as_of_seq}
+            return {"table": table, "rows": standings_rows(table), "link": "/player/", "state": self.desk.state(),
+                    "head": table.as_of_seq}
 
         data = await self.read(request, build)
         if isinstance(data, Response):
             return data
-        return self.render(request, "public_standings.html", **data)
+        return self.public(request, "public_standings.html", data)
 
     async def public_player(self, request: Request) -> Response:
         if (missing := self._no_ledger(request)) is not None:
             return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
 
         def build() -> dict[str, Any]:
             from goledger.replay.players import find_player
@@ -274,7 +308,7 @@ class _Pages:
         data = await self.read(request, build)
         if isinstance(data, Response):
             return data
-        return self.render(request, "public_player.html", **data)
+        return self.public(request, "public_player.html", data)
 
     async def head_events(self, request: Request) -> Response:
         """Server-sent events: ``event: head`` with the ledger's last sequence number, sent at
@@ -622,11 +656,13 @@ class _Pages:
 
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
+            from goledger.web.data import standings_rows
 
             q = request.query_params
             table = standings(self.desk.db, _int_param(request, "round"), _int_param(request, "as_of"),
                               q.get("policy") or None, _criteria(q.get("criteria")))
-            return {"table": table, "q": q, "head": table.as_of_seq}
+            return {"table": table, "rows": standings_rows(table), "q": q, "head": table.as_of_seq,
+                    "link": "/desk/explain?round=" + str(table.round) + "&player="}
 
         data = await self.read(request, build)
         return data if isinstance(data, Response) else self.render(request, "standings.html", **data)

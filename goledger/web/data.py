@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from goledger.ledger.values import Result
+from goledger.ledger.values import Result, format_points
 from goledger.replay.players import fold_name
+from goledger.replay.standings import Standings
 from goledger.replay.state import GameState, PlayerState, TournamentState
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "player_dict",
     "player_games",
     "player_rows",
+    "standings_rows",
     "unassigned",
 ]
 
@@ -77,6 +79,15 @@ def pairings_dict(state: TournamentState, round_: int) -> dict[str, Any]:
         "bye": player_dict(state.players[byes[0]]) if byes else None,
         "games": games,
     }
+
+
+def standings_rows(table: Standings) -> list[tuple[int, str, str, str, list[str]]]:
+    """The standings as table rows: place, player id, name, rank and each criterion's value
+    as exact text (``format_points``), computed once here rather than cell by cell in the
+    template (a congress has 1,500 rows)."""
+    scales = [(c, table.scales[c]) for c in table.criteria]
+    return [(r.place, r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank,
+             [format_points(r.values[c], scale) for c, scale in scales]) for r in table.rows]
 
 
 def game_rows(state: TournamentState, round_: int) -> list[dict[str, Any]]:

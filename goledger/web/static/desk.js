@@ -16,7 +16,11 @@
   if (body.hasAttribute("data-live") && window.EventSource) {
     var source = new EventSource("/events/head");
     source.addEventListener("head", function (e) {
-      if (seen !== null && e.data !== seen) { source.close(); window.location.reload(); }
+      if (seen !== null && e.data !== seen) {
+        // spread the reloads of a hall full of phones over a second or two
+        source.close();
+        window.setTimeout(function () { window.location.reload(); }, 300 + Math.random() * 1500);
+      }
       seen = e.data;
     });
   }
