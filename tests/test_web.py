@@ -195,6 +195,10 @@ def test_bulk_paste_registers_all_or_nothing(fresh: Path) -> None:
     assert r.status_code == 400 and "nothing was written" in r.text
     assert head(fresh) == after
     assert desk.post("bulk-register", list="  ").status_code == 400
+    r = desk.post("update-player", player="Kato Rin", club="Osaka", status="preliminary")
+    assert r.status_code == 303 and "Osaka" in desk.page("/desk/players?q=kato").text
+    assert desk.post("update-player", player="Kato Rin", club="Osaka").status_code == 400  # changes nothing
+    assert desk.post("update-player", player="Kato Rin", status="maybe").status_code == 400
 
 
 def _players(desk: Desk) -> list[dict[str, str]]:

@@ -99,6 +99,20 @@ def _register(db: Path, form: Form, **kw: Any) -> Any:
                              _flag(form, "force"), **kw)
 
 
+def _update_player(db: Path, form: Form, **kw: Any) -> Any:
+    """``update-player``: only the fields filled in change; ``status`` is ``final`` or
+    ``preliminary`` (empty: unchanged)."""
+    from goledger import commands
+
+    status = _text(form, "status")
+    if status not in ("", "final", "preliminary"):
+        raise CommandRejected(f"status {status!r} is neither final nor preliminary")
+    return commands.update_player(
+        db, _text(form, "player"), _opt(form, "surname"), _opt(form, "first_name"), _opt(form, "rank"),
+        _opt(form, "country"), _opt(form, "club"), _opt(form, "egd_pin"), _opt_int(form, "rating", "rating"),
+        None, None if not status else status == "preliminary", **kw)
+
+
 class _BulkOutcome:
     def __init__(self, outcome: Any) -> None:
         self.records = outcome.records
@@ -243,6 +257,7 @@ _PLAYER_ACTIONS: dict[str, Runner] = {
 ACTIONS: dict[str, Action] = {
     "register": Action(_register),
     "bulk-register": Action(_bulk_register),
+    "update-player": Action(_update_player),
     "player": Action(_player_action),
     "pair": Action(_pair),
     "unpair": Action(_unpair, table_subject),
