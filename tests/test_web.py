@@ -411,3 +411,12 @@ def test_public_pages_are_rendered_once_per_head(fresh: Path) -> None:
     commands.result(fresh, 1, 1, "white")
     again = client.get("/?round=1").text
     assert "1-0" in again and f'data-head="{head(fresh)}"' in again
+
+
+def test_round_page_shows_the_pairing_constraints(fresh: Path) -> None:
+    from goledger.ledger import events as ev
+
+    with Ledger.open(fresh) as ledger:
+        ledger.append([ev.PairingConstraintSet(player_a="p0001", player_b="p0002", constraint="forbidden")])
+    text = Desk(fresh).page("/desk/round/1").text
+    assert "Sato Ken – Ito Mai: forbidden" in text
