@@ -313,6 +313,8 @@ def test_api_results_token_head_and_input(fresh: Path) -> None:
     assert r.status_code == 409 and "changed since event" in r.json()["error"] and r.json()["head"] == seen + 1
     r = client.post("/api/results", json={**body, "table": 2, "expected_head": seen + 1}, headers=auth)
     assert r.status_code == 200
+    browser = Desk(fresh)  # the director cookie does not open the API (it carries no CSRF token)
+    assert browser.client.post("/api/results", json={**body, "round": 2, "expected_head": seen + 2}).status_code == 401
 
 
 def test_uploads_are_limited_and_read_by_the_formats(tmp_path: Path, sample: Path) -> None:

@@ -428,9 +428,11 @@ class _Pages:
         return data if isinstance(data, Response) else _json(data)
 
     async def api_results(self, request: Request) -> Response:
-        """``goledger result --round R --table T RESULT --expected-head H --json``."""
-        if (denied := self.need_director(request)) is not None:
-            return denied
+        """``goledger result --round R --table T RESULT --expected-head H --json``. Only the
+        ``Authorization: Bearer`` header counts here, not the director cookie: the API carries
+        no CSRF token, so a browser's cookie must not be able to write through it."""
+        if not self.desk.keys.token_ok(_bearer(request)):
+            return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
         import msgspec
 
         try:
