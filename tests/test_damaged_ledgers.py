@@ -69,6 +69,7 @@ COMMANDS: list[list[str]] = [
     ["import", "macmahon-players", "LIST"],
     ["bracket"],
     ["place", "Abe"],
+    ["serve", "--token", "long-enough-token", "--host", "256.0.0.1"],  # refused before it listens
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 

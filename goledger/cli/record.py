@@ -28,40 +28,21 @@ SettingsArg = Annotated[list[str], typer.Argument(
 
 
 def parse_settings(texts: list[str]) -> dict[str, object]:
-    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.record.change_rules`:
-    a text field keeps the text as written, a list field takes a comma-separated list, and any
-    other field reads JSON (numbers, ``true``/``false``, objects); what is not JSON stays text,
-    for ``change_rules`` to judge.
+    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.record.change_rules`
+    (:func:`goledger.commands.settings_text.parse_settings`); a malformed word exits 2.
 
     >>> parse_settings(["policy=egf", "criteria=MMS, SOSM", "mms2_absent=0", "komi=6.5"])
     {'policy': 'egf', 'criteria': ['MMS', 'SOSM'], 'mms2_absent': 0, 'komi': '6.5'}
     """
-    import json
+    from goledger.commands.settings_text import parse_settings as parse
+    from goledger.errors import CommandRejected
 
-    import msgspec.inspect
+    try:
+        return parse(texts)
+    except CommandRejected as exc:
+        fail(exc.message, 2)
 
-    from goledger.ledger import events as ev
 
-    info = msgspec.inspect.type_info(ev.TournamentSettings)
-    assert isinstance(info, msgspec.inspect.StructType)
-    kinds = {f.name: f.type for f in info.fields}
-    changes: dict[str, object] = {}
-    for text in texts:
-        key, sep, raw = text.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            fail(f"{text!r}: write each setting as KEY=VALUE, e.g. policy=egf", 2)
-        kind = kinds.get(key)
-        if isinstance(kind, msgspec.inspect.StrType):
-            changes[key] = raw
-        elif isinstance(kind, msgspec.inspect.VarTupleType) and not raw.lstrip().startswith("["):
-            changes[key] = [item.strip() for item in raw.split(",") if item.strip()]
-        else:
-            try:
-                changes[key] = json.loads(raw)
-            except ValueError:
-                changes[key] = raw
-    return changes
 PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 

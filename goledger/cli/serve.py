@@ -1,0 +1,27 @@
+"""``goledger serve``: the tournament desk in a browser (a thin shell over
+:func:`goledger.web.serve.serve`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from goledger.cli.common import DbOption, default_db, echo, run
+
+
+def register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        db: DbOption = None,  # type: ignore[assignment]
+        host: Annotated[str, typer.Option(help="Address to listen on (default: this computer only).")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+        token: Annotated[str | None, typer.Option(
+            "--token", envvar="GOLEDGER_TOKEN", show_default=False,
+            help="Director token for the pages that write (default: $GOLEDGER_TOKEN, else a new one, printed).")]
+        = None,
+    ) -> None:
+        """Serve the desk: director pages, the players' view and a JSON API over one ledger."""
+        from goledger.web.serve import serve as serve_desk
+
+        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo))

@@ -1,0 +1,272 @@
+"""The desk's writing forms → the same library functions as the CLI (issue 17: no second
+code path for any rule).
+
+Each :class:`Action` reads its form fields as text and calls one recording command of
+:mod:`goledger.commands` (or ``publish``, or the participant-list import) with the form's
+``expected_head`` and ``retry``; the command validates and refuses with its own sentence.
+The desk only turns empty fields into "not given" and text into the argument types.
+
+>>> sorted(ACTIONS)[:4]
+['absent', 'bulk-register', 'bye', 'change-rules']
+>>> parse_entry("12 w"), parse_entry("3=!"), parse_entry("7 both-lose")
+((12, 'w', False), (3, '=', True), (7, 'both-lose', False))
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from goledger.errors import CommandRejected
+
+__all__ = ["ACTIONS", "Action", "parse_entry", "table_subject"]
+
+Form = Mapping[str, Any]
+Runner = Callable[..., Any]
+
+
+def _text(form: Form, name: str) -> str:
+    value = form.get(name, "")
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _opt(form: Form, name: str) -> str | None:
+    return _text(form, name) or None
+
+
+def _int(form: Form, name: str, label: str | None = None) -> int:
+    text = _text(form, name)
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandRejected(f"{label or name} {text!r} is not a whole number" if text else
+                              f"give the {label or name}") from None
+
+
+def _opt_int(form: Form, name: str, label: str | None = None) -> int | None:
+    return _int(form, name, label) if _text(form, name) else None
+
+
+def _flag(form: Form, name: str) -> bool:
+    return _text(form, name).lower() in ("1", "on", "true", "yes")
+
+
+_ENTRY = re.compile(r"^\s*(\d{1,5})\s*[ .:/-]?\s*([a-z=?-]+|[=?])\s*(!?)\s*$", re.IGNORECASE)
+
+
+def parse_entry(text: str) -> tuple[int, str, bool]:
+    """A keyboard result entry ``TABLE RESULT[!]`` → (table, result word, by default).
+
+    The result word is any form :meth:`goledger.ledger.values.Result.parse` reads (``w``,
+    ``b``, ``=``, ``jigo``, ``both-lose``…); a final ``!`` marks a result by default.
+    """
+    found = _ENTRY.match(text)
+    if not found:
+        raise CommandRejected(f"{text.strip()!r} is not a result entry: type the table, then w, b or = "
+                              "(e.g. 12 w; add ! for a result by default)")
+    return int(found.group(1)), found.group(2).lower(), bool(found.group(3))
+
+
+def table_subject(form: Form) -> set[tuple[Any, ...]]:
+    """The ``("table", round, table)`` a result form is about (empty when it names none)."""
+    try:
+        table = parse_entry(_text(form, "entry"))[0] if _text(form, "entry") else int(_text(form, "table"))
+        return {("table", int(_text(form, "round")), table)}
+    except (ValueError, CommandRejected):
+        return set()
+
+
+@dataclass(frozen=True)
+class Action:
+    """A writing form: ``run(db, form, actor=…, expected_head=…, retry=…)`` → the command's
+    outcome; ``subjects(form)`` what it touches, when the form alone says so (a stale head
+    whose events since touch it is not offered a retry)."""
+
+    run: Runner
+    subjects: Callable[[Form], set[tuple[Any, ...]]] = lambda form: set()
+
+
+def _register(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger import commands
+
+    return commands.register(db, _text(form, "surname"), _text(form, "first_name"), _text(form, "rank"),
+                             _text(form, "country"), _text(form, "club"), _text(form, "egd_pin"),
+                             _opt_int(form, "rating", "rating"), "", 0, _flag(form, "preliminary"),
+                             _flag(form, "force"), **kw)
+
+
+def _update_player(db: Path, form: Form, **kw: Any) -> Any:
+    """``update-player``: only the fields filled in change; ``status`` is ``final`` or
+    ``preliminary`` (empty: unchanged)."""
+    from goledger import commands
+
+    status = _text(form, "status")
+    if status not in ("", "final", "preliminary"):
+        raise CommandRejected(f"status {status!r} is neither final nor preliminary")
+    return commands.update_player(
+        db, _text(form, "player"), _opt(form, "surname"), _opt(form, "first_name"), _opt(form, "rank"),
+        _opt(form, "country"), _opt(form, "club"), _opt(form, "egd_pin"), _opt_int(form, "rating", "rating"),
+        None, None if not status else status == "preliminary", **kw)
+
+
+class _BulkOutcome:
+    def __init__(self, outcome: Any) -> None:
+        self.records = outcome.records
+        self.report = outcome.report
+        skipped = sum(1 for e in outcome.report.entries if e.severity == "warning")
+        registered = sum(1 for r in outcome.records if r.type == "PlayerRegistered")
+        self.message = f"registered {registered} player(s) from the pasted list" + (
+            f"; {skipped} line(s) skipped with a warning" if skipped else "")
+
+
+def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_head: int | None,
+                   retry: bool) -> Any:
+    """The pasted list, one player a line (``surname|first name|rank|country|club|rating|EGD
+    PIN``; tab-separated lines from a spreadsheet are read with tabs as ``|``), registered by
+    :func:`goledger.formats.macmahon.players.import_macmahon_players` in one transaction."""
+    from goledger.formats.macmahon.players import import_macmahon_players
+
+    text = form.get("list", "")
+    if not isinstance(text, str) or not text.strip():
+        raise CommandRejected("paste one player a line: surname|first name|rank|country|club")
+    lines = [line.replace("\t", "|") if "|" not in line else line for line in text.splitlines()]
+    with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+        name = Path(folder) / "pasted list"
+        name.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
+                                          reason=reason or "players pasted at the desk",
+                                          expected_head=None if retry else expected_head)
+    return _BulkOutcome(outcome)
+
+
+def _player_round(command: str) -> Runner:
+    def run(db: Path, form: Form, **kw: Any) -> Any:
+        from goledger import commands
+
+        fn = getattr(commands, command)
+        player, round_ = _text(form, "player"), _int(form, "round", "round")
+        if command == "absent":
+            return fn(db, player, round_, _opt(form, "points"), **kw)
+        if command == "bye":
+            return fn(db, player, round_, _flag(form, "force"), **kw)
+        return fn(db, player, round_, **kw)
+
+    return run
+
+
+def _withdraw(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
+    from goledger import commands
+
+    return commands.withdraw(db, _text(form, "player"), _int(form, "round", "round"),
+                             _text(form, "reason") or reason, **kw)
+
+
+def _reinstate(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger import commands
+
+    return commands.reinstate(db, _text(form, "player"), _int(form, "round", "round"), **kw)
+
+
+def _player_action(db: Path, form: Form, **kw: Any) -> Any:
+    """One form for a player in a round: ``what`` is withdraw, reinstate, absent, present, bye
+    or unbye."""
+    what = _text(form, "what")
+    runner = _PLAYER_ACTIONS.get(what)
+    if runner is None:
+        raise CommandRejected(f"{what!r} is not a player action: use one of {', '.join(_PLAYER_ACTIONS)}")
+    return runner(db, form, **kw)
+
+
+def _pair(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger import commands
+
+    return commands.pair(db, _int(form, "round", "round"), _text(form, "white"), _text(form, "black"),
+                         _opt_int(form, "table", "table"), _opt_int(form, "handicap", "handicap") or 0,
+                         _opt(form, "komi"), True, **kw)
+
+
+def _unpair(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger import commands
+
+    return commands.unpair(db, _int(form, "round", "round"), _int(form, "table", "table"), **kw)
+
+
+def _result(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger import commands
+
+    round_ = _int(form, "round", "round")
+    if _text(form, "entry"):
+        table, word, by_default = parse_entry(_text(form, "entry"))
+    else:
+        table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
+    return commands.result(db, round_, table, word, by_default, **kw)
+
+
+def _correct(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
+    from goledger import commands
+
+    return commands.correct(db, _int(form, "round", "round"), _int(form, "table", "table"),
+                            _text(form, "result"), _text(form, "reason") or reason, _flag(form, "by_default"), **kw)
+
+
+def _change_rules(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger import commands
+    from goledger.commands.settings_text import parse_settings
+
+    words = [line.strip() for line in str(form.get("settings", "")).splitlines() if line.strip()]
+    if not words:
+        raise CommandRejected("write the settings to change, one KEY=VALUE a line (e.g. policy=egf)")
+    return commands.change_rules(db, parse_settings(words), _opt_int(form, "from_round", "from round"), **kw)
+
+
+def _publish(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.commands.publish import publish
+
+    return publish(db, _int(form, "round", "round"), _text(form, "note"), _opt(form, "policy"), None, **kw)
+
+
+def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
+    """``pair-round R`` (the colleagues' :func:`goledger.commands.pairing.pair_round`)."""
+    try:
+        from goledger.commands import pairing  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        raise CommandRejected("this goledger has no pairing engine yet; pair the round by hand") from None
+    kw.pop("retry", None)
+    return pairing.pair_round(db, _int(form, "round", "round"), expected_head=kw.pop("expected_head"),
+                              actor=kw.pop("actor"), reason=kw.pop("reason"))
+
+
+def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
+    try:
+        from goledger.commands import pairing  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        raise CommandRejected("this goledger has no pairing engine yet; unpair the tables one by one") from None
+    return pairing.unpair_round(db, _int(form, "round", "round"), _text(form, "reason") or kw["reason"],
+                                expected_head=kw["expected_head"])
+
+
+_PLAYER_ACTIONS: dict[str, Runner] = {
+    "withdraw": _withdraw, "reinstate": _reinstate, "absent": _player_round("absent"),
+    "present": _player_round("present"), "bye": _player_round("bye"), "unbye": _player_round("unbye"),
+}
+
+ACTIONS: dict[str, Action] = {
+    "register": Action(_register),
+    "bulk-register": Action(_bulk_register),
+    "update-player": Action(_update_player),
+    "player": Action(_player_action),
+    "pair": Action(_pair),
+    "unpair": Action(_unpair, table_subject),
+    "result": Action(_result, table_subject),
+    "correct": Action(_correct, table_subject),
+    "change-rules": Action(_change_rules, lambda form: {("rules",)}),
+    "publish": Action(_publish),
+    "pair-round": Action(_pair_round),
+    "unpair-round": Action(_unpair_round),
+    **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
+}
+"""Form name (``POST /desk/do/NAME``) → action."""

@@ -1,0 +1,896 @@
+"""The tournament desk: a Starlette application over one ledger file (issue 17).
+
+Every page that writes posts a form to ``POST /desk/do/ACTION`` (:mod:`goledger.web.actions`),
+which calls the same library function as the CLI with the head the form was rendered against
+as ``expected_head``. Reads call the read views (:mod:`goledger.replay.views`,
+:mod:`goledger.audit.queries`, :mod:`goledger.render.audit_report`). Nothing writes on GET.
+
+Status codes: 400 a refused action (the library's one sentence), 401 no director token,
+403 a bad CSRF token, 409 a stale head (with what was recorded since, and a one-click retry
+when the events since do not touch what the form touches), 413 an oversized upload.
+
+``GET /api/standings`` and ``GET /api/pairings`` are public reads; ``POST /api/results``
+takes ``{"round", "table", "result", "expected_head"}`` (optionally ``"by_default"``) with
+``Authorization: Bearer TOKEN``. Their JSON is the text the CLI's ``--json`` prints
+(:func:`goledger.render.json_text.json_text`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
+from goledger.web.actions import ACTIONS
+from goledger.web.security import DeskKeys, UploadLimit
+
+__all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_MAX_UPLOAD = 32 * 1024 * 1024
+"""The largest request body the desk reads (the OpenGotha reader's own limit); each format's
+hardened reader applies its own limit after that."""
+
+SESSION_COOKIE = "goledger_session"
+DIRECTOR_COOKIE = "goledger_director"
+DESK_COOKIE = "goledger_desk"
+PUBLIC_PAGES = 256
+"""Public pages kept rendered (per path and query) until the head moves."""
+IMPORT_FORMATS = ("opengotha", "macmahon", "egd", "trf")
+EXPORTS = {
+    "opengotha": ("application/xml", "xml"), "macmahon": ("application/xml", "xml"),
+    "egd": ("text/plain; charset=utf-8", "h9"), "trf": ("text/plain; charset=utf-8", "trf"),
+}
+
+
+class Desk:
+    """The desk's configuration: the ledger, the keys, and the server-sent events' pace
+    (``poll`` seconds between head checks, ``lifetime`` seconds before a stream ends and the
+    browser reconnects)."""
+
+    def __init__(self, db: Path, keys: DeskKeys, max_upload: int, poll: float, lifetime: float) -> None:
+        self.db = db
+        self.keys = keys
+        self.max_upload = max_upload
+        self.poll = poll
+        self.lifetime = lifetime
+
+    def head(self) -> int:
+        """The ledger's last sequence number (0 when the file does not exist yet)."""
+        from goledger.ledger.store import Ledger
+
+        if not self.db.exists():
+            return 0
+        with Ledger.open(self.db) as ledger:
+            return ledger.head().seq
+
+    def state(self, as_of: int | None = None) -> Any:
+        from goledger.replay.views import state_as_of
+
+        return state_as_of(self.db, as_of)
+
+
+def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFAULT_MAX_UPLOAD,
+               secret: bytes | None = None, poll: float = 0.5, lifetime: float = 300.0) -> Any:
+    """The desk's ASGI application over ledger ``db`` with director ``token``."""
+    desk = Desk(Path(db), DeskKeys(token=token, secret=secret or secrets.token_bytes(32)), max_upload, poll,
+                lifetime)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals["EXPORTS"] = EXPORTS
+    templates.env.globals["IMPORT_FORMATS"] = IMPORT_FORMATS
+    from goledger.ledger.values import format_points
+
+    templates.env.globals["fmt"] = format_points
+    pages = _Pages(desk, templates)
+    routes = [
+        Route("/", pages.players_view),
+        Route("/standings", pages.public_standings),
+        Route("/player/{pid}", pages.public_player),
+        Route("/events/head", pages.head_events),
+        Route("/print/pairings/{round:int}", pages.print_pairings),
+        Route("/print/slips/{round:int}", pages.print_slips),
+        Route("/print/players", pages.print_players),
+        Route("/print/wall", pages.print_wall),
+        Route("/api/head", pages.api_head),
+        Route("/api/standings", pages.api_standings),
+        Route("/api/pairings", pages.api_pairings),
+        Route("/api/results", pages.api_results, methods=["POST"]),
+        Route("/login", pages.login_form),
+        Route("/login", pages.login, methods=["POST"]),
+        Route("/logout", pages.logout, methods=["POST"]),
+        Route("/desk", pages.overview),
+        Route("/desk/new", pages.new_form),
+        Route("/desk/new", pages.new, methods=["POST"]),
+        Route("/desk/import", pages.import_upload, methods=["POST"]),
+        Route("/desk/players", pages.players),
+        Route("/desk/players/upload", pages.players_upload, methods=["POST"]),
+        Route("/desk/round/{round:int}", pages.round_page),
+        Route("/desk/round/{round:int}/results", pages.results_page),
+        Route("/desk/standings", pages.standings),
+        Route("/desk/explain", pages.explain),
+        Route("/desk/audit", pages.audit),
+        Route("/desk/settings", pages.settings),
+        Route("/desk/files", pages.files),
+        Route("/desk/export/{fmt}", pages.export),
+        Route("/desk/report", pages.report),
+        Route("/desk/verify", pages.verify),
+        Route("/desk/log", pages.log),
+        Route("/desk/do/{action}", pages.do, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.desk = desk
+    return UploadLimit(app, max_upload)
+
+
+def _int_param(request: Request, name: str) -> int | None:
+    text = request.query_params.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandRejected(f"{name} {text!r} is not a whole number") from None
+
+
+def _round_or(given: int | None, default: int) -> int:
+    return default if given is None else given
+
+
+def _criteria(text: str | None) -> list[str] | None:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else None
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    from goledger.render.json_text import json_text
+
+    return Response(json_text(data) + "\n", status_code=status, media_type="application/json")
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+class _Pages:
+    """The request handlers (one method per route)."""
+
+    def __init__(self, desk: Desk, templates: Jinja2Templates) -> None:
+        self.desk = desk
+        self.templates = templates
+        self.public_pages: dict[str, tuple[int, bytes]] = {}
+        """Public page → (the head it was rendered at, its HTML)."""
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _session(self, request: Request) -> tuple[str, bool]:
+        current = request.cookies.get(SESSION_COOKIE)
+        return (current, False) if current else (secrets.token_urlsafe(16), True)
+
+    def is_director(self, request: Request) -> bool:
+        keys = self.desk.keys
+        return keys.director_cookie_ok(request.cookies.get(DIRECTOR_COOKIE)) or keys.token_ok(_bearer(request))
+
+    def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        session, fresh = self._session(request)
+        if "head" not in context:
+            context["head"] = self.desk.head()
+        context.update(csrf=self.desk.keys.csrf_for(session), director=self.is_director(request),
+                       message=context.get("message", request.query_params.get("msg", "")),
+                       refused=status >= 400,
+                       db_name=self.desk.db.name)
+        response = self.templates.TemplateResponse(request, name, context, status_code=status)
+        if fresh:
+            response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
+        return response
+
+    def refusal(self, request: Request, message: str, status: int = 400) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _json({"error": message}, status)
+        return self.render(request, "refused.html", status, message=message, retry=None)
+
+    def need_director(self, request: Request) -> Response | None:
+        """401 with the login form unless the request carries the director token."""
+        if self.is_director(request):
+            return None
+        if request.url.path.startswith("/api/"):
+            return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
+        return self.render(request, "login.html", 401, next=request.url.path,
+                           message="this page needs the director token")
+
+    async def read(self, request: Request, fn: Callable[[], Any]) -> Any:
+        """Run a library read in the thread pool; a refusal becomes a 400 page."""
+        try:
+            return await run_in_threadpool(fn)
+        except GoledgerError as exc:
+            return self.refusal(request, exc.message)
+
+    def _no_ledger(self, request: Request) -> Response | None:
+        if self.desk.db.exists():
+            return None
+        if self.is_director(request):
+            return RedirectResponse("/desk/new", 303)
+        return self.render(request, "empty.html", 200)
+
+    # ------------------------------------------------------------------ players' view (public)
+
+    def _public_key(self, request: Request) -> str | None:
+        """The cache key of a public page, or ``None`` for a director (whose pages differ)."""
+        return None if self.is_director(request) else f"{request.url.path}?{request.url.query}"
+
+    def cached(self, request: Request) -> Response | None:
+        """A public page as rendered earlier at the same ledger head: when a result moves the
+        head, every phone and projector reloads, and they all get one rendering."""
+        key = self._public_key(request)
+        hit = self.public_pages.get(key) if key else None
+        if hit is None or hit[0] != self.desk.head():
+            return None
+        return HTMLResponse(hit[1])
+
+    def public(self, request: Request, name: str, data: dict[str, Any]) -> Response:
+        response = self.render(request, name, **data)
+        key = self._public_key(request)
+        if key is not None and response.status_code == 200:
+            if len(self.public_pages) >= PUBLIC_PAGES:
+                self.public_pages.clear()
+            self.public_pages[key] = (data["head"], bytes(response.body))
+        return response
+
+    async def players_view(self, request: Request) -> Response:
+        if (missing := self._no_ledger(request)) is not None:
+            return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
+
+        def build() -> dict[str, Any]:
+            from goledger.web.data import current_round, game_rows
+
+            state = self.desk.state()
+            round_ = _round_or(_int_param(request, "round"), current_round(state))
+            byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
+            return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
+                    "head": state.seq}
+
+        data = await self.read(request, build)
+        if isinstance(data, Response):
+            return data
+        return self.public(request, "public_round.html", data)
+
+    async def public_standings(self, request: Request) -> Response:
+        if (missing := self._no_ledger(request)) is not None:
+            return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
+
+        def build() -> dict[str, Any]:
+            from goledger.replay.views import standings
+            from goledger.web.data import standings_rows
+
+            table = standings(self.desk.db, _int_param(request, "round"))
+            return {"table": table, "rows": standings_rows(table), "link": "/player/", "state": self.desk.state(),
+                    "head": table.as_of_seq}
+
+        data = await self.read(request, build)
+        if isinstance(data, Response):
+            return data
+        return self.public(request, "public_standings.html", data)
+
+    async def public_player(self, request: Request) -> Response:
+        if (missing := self._no_ledger(request)) is not None:
+            return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
+
+        def build() -> dict[str, Any]:
+            from goledger.replay.players import find_player
+            from goledger.web.data import player_games
+
+            state = self.desk.state()
+            player = find_player(state, request.path_params["pid"])
+            return {"state": state, "player": player, "games": player_games(state, player.id), "head": state.seq}
+
+        data = await self.read(request, build)
+        if isinstance(data, Response):
+            return data
+        return self.public(request, "public_player.html", data)
+
+    async def head_events(self, request: Request) -> Response:
+        """Server-sent events: ``event: head`` with the ledger's last sequence number, sent at
+        once and whenever it changes. The head is polled every ``poll`` seconds on one open
+        connection (a one-row query); the stream ends when the client goes away or after
+        ``lifetime`` seconds (``?lifetime=S`` shortens it), and the browser reconnects."""
+        desk = self.desk
+        try:
+            lifetime = min(float(request.query_params.get("lifetime", desk.lifetime)), desk.lifetime)
+        except ValueError:
+            lifetime = desk.lifetime
+
+        async def stream() -> AsyncIterator[str]:
+            from goledger.ledger.store import Ledger
+
+            ledger = None
+            last = None
+            end = time.monotonic() + lifetime
+            try:
+                yield "retry: 2000\n\n"
+                while True:
+                    if ledger is None and desk.db.exists():
+                        ledger = Ledger.open(desk.db)
+                    seq = ledger.head().seq if ledger is not None else 0
+                    if seq != last:
+                        last = seq
+                        yield f"event: head\ndata: {seq}\n\n"
+                    if time.monotonic() >= end or await request.is_disconnected():
+                        break
+                    await asyncio.sleep(desk.poll)
+            finally:
+                if ledger is not None:
+                    ledger.close()
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    # ------------------------------------------------------------------ print pages (public reads)
+
+    async def _round_data(self, request: Request, round_: int) -> Any:
+        def build() -> dict[str, Any]:
+            from goledger.web.data import game_rows
+
+            state = self.desk.state()
+            if not 1 <= round_ <= state.rounds:
+                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
+            return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
+                    "head": state.seq}
+
+        return await self.read(request, build)
+
+    async def print_pairings(self, request: Request) -> Response:
+        data = await self._round_data(request, request.path_params["round"])
+        return data if isinstance(data, Response) else self.render(request, "print_pairings.html", **data)
+
+    async def print_slips(self, request: Request) -> Response:
+        data = await self._round_data(request, request.path_params["round"])
+        return data if isinstance(data, Response) else self.render(request, "print_slips.html", **data)
+
+    async def print_players(self, request: Request) -> Response:
+        def build() -> dict[str, Any]:
+            state = self.desk.state()
+            players = sorted(state.players.values(), key=lambda p: (p.surname.casefold(), p.first_name.casefold()))
+            return {"state": state, "players": players, "head": state.seq}
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "print_players.html", **data)
+
+    async def print_wall(self, request: Request) -> Response:
+        """The wall list: standings with country, club and per-round results (the crosstable's
+        cells, :mod:`goledger.replay.crosstable`)."""
+        def build() -> dict[str, Any]:
+            from goledger.ledger.values import format_points
+            from goledger.replay.crosstable import crosstable_of
+
+            state = self.desk.state()
+            table = crosstable_of(state, _int_param(request, "round"))
+            rows = [{"row": r, "player": state.players[r.player_id],
+                     "values": [format_points(r.values[c], table.scales[c]) for c in table.criteria]}
+                    for r in table.rows]
+            return {"state": state, "table": table, "rows": rows, "head": state.seq}
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "print_wall.html", **data)
+
+    # ------------------------------------------------------------------ JSON API
+
+    async def api_head(self, request: Request) -> Response:
+        return _json({"seq": await run_in_threadpool(self.desk.head)})
+
+    async def api_standings(self, request: Request) -> Response:
+        """Exactly ``goledger standings [--round R] [--as-of S] [--policy P] [--criteria C] --json``."""
+        from goledger.replay.views import standings
+
+        def build() -> Any:
+            return standings(self.desk.db, _int_param(request, "round"), _int_param(request, "as_of"),
+                             request.query_params.get("policy") or None,
+                             _criteria(request.query_params.get("criteria"))).to_dict()
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else _json(data)
+
+    async def api_pairings(self, request: Request) -> Response:
+        """The recorded pairings of ``?round=R`` (default: the current round), in the shape of
+        ``pair-round R --dry-run --json`` (:func:`goledger.web.data.pairings_dict`)."""
+        def build() -> Any:
+            from goledger.web.data import current_round, pairings_dict
+
+            state = self.desk.state(_int_param(request, "as_of"))
+            round_ = _round_or(_int_param(request, "round"), current_round(state))
+            if not 1 <= round_ <= state.rounds:
+                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            return pairings_dict(state, round_)
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else _json(data)
+
+    async def api_results(self, request: Request) -> Response:
+        """``goledger result --round R --table T RESULT --expected-head H --json``. Only the
+        ``Authorization: Bearer`` header counts here, not the director cookie: the API carries
+        no CSRF token, so a browser's cookie must not be able to write through it."""
+        if not self.desk.keys.token_ok(_bearer(request)):
+            return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
+        import msgspec
+
+        try:
+            body = msgspec.json.decode(await request.body())
+            if not isinstance(body, dict):
+                raise CommandRejected("send a JSON object: {\"round\", \"table\", \"result\", \"expected_head\"}")
+            missing = [k for k in ("round", "table", "result") if k not in body]
+            if missing:
+                raise CommandRejected(f"the result needs {', '.join(missing)}")
+            round_, table, head = body["round"], body["table"], body.get("expected_head")
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (round_, table)) or not (
+                    head is None or (isinstance(head, int) and not isinstance(head, bool))):
+                raise CommandRejected("round, table and expected_head are whole numbers")
+            if not isinstance(body["result"], str):
+                raise CommandRejected("result is one of white, black, jigo, both-lose, both-win")
+        except msgspec.DecodeError:
+            return _json({"error": "the body is not JSON"}, 400)
+        except CommandRejected as exc:
+            return _json({"error": exc.message}, 400)
+        from goledger import commands
+        from goledger.render.json_text import outcome_json
+
+        try:
+            outcome = await run_in_threadpool(lambda: commands.result(
+                self.desk.db, round_, table, body["result"], bool(body.get("by_default", False)),
+                actor=str(body.get("actor") or "api"), reason=str(body.get("reason") or ""),
+                expected_head=head, retry=bool(body.get("retry", False))))
+        except StaleHeadError as exc:
+            return _json({"error": exc.message, "head": await run_in_threadpool(self.desk.head)}, 409)
+        except GoledgerError as exc:
+            return _json({"error": exc.message}, 400)
+        return _json(outcome_json(outcome))
+
+    # ------------------------------------------------------------------ login
+
+    async def login_form(self, request: Request) -> Response:
+        return self.render(request, "login.html", next=request.query_params.get("next", "/desk"))
+
+    async def _checked_form(self, request: Request, *, director: bool = True) -> Any:
+        """The posted form, or the refusal: 401 without the token, 403 with a bad CSRF token."""
+        form = await request.form(max_part_size=self.desk.max_upload)
+        if not self.desk.keys.csrf_ok(request.cookies.get(SESSION_COOKIE), str(form.get("csrf", ""))):
+            return self.refusal(request, "the form's CSRF token does not match this browser's session; "
+                                "reload the page and submit it again", 403)
+        if director and (denied := self.need_director(request)) is not None:
+            return denied
+        return form
+
+    async def login(self, request: Request) -> Response:
+        form = await self._checked_form(request, director=False)
+        if isinstance(form, Response):
+            return form
+        if not self.desk.keys.token_ok(str(form.get("token", ""))):
+            return self.render(request, "login.html", 401, next=str(form.get("next", "/desk")),
+                               message="that is not the director token (it was printed when the desk started)")
+        target = str(form.get("next", "/desk"))
+        response = RedirectResponse(target if target.startswith("/") and not target.startswith("//") else "/desk",
+                                    303)
+        response.set_cookie(DIRECTOR_COOKIE, self.desk.keys.director_cookie(), httponly=True, samesite="strict")
+        desk_name = str(form.get("desk", "")).strip()[:40]
+        if desk_name:
+            response.set_cookie(DESK_COOKIE, desk_name, httponly=True, samesite="strict")
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        form = await self._checked_form(request, director=False)
+        if isinstance(form, Response):
+            return form
+        response = RedirectResponse("/", 303)
+        response.delete_cookie(DIRECTOR_COOKIE)
+        return response
+
+    # ------------------------------------------------------------------ director pages
+
+    async def overview(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        if (missing := self._no_ledger(request)) is not None:
+            return missing
+        state = await self.read(request, self.desk.state)
+        if isinstance(state, Response):
+            return state
+        return self.render(request, "desk.html", state=state, head=state.seq)
+
+    async def new_form(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        if self.desk.db.exists():
+            return RedirectResponse("/desk", 303)
+        return self.render(request, "new.html")
+
+    async def new(self, request: Request) -> Response:
+        form = await self._checked_form(request)
+        if isinstance(form, Response):
+            return form
+        from goledger import commands
+
+        def create() -> Any:
+            rounds = str(form.get("rounds", "")).strip()
+            if not rounds.isdigit():
+                raise CommandRejected(f"rounds {rounds!r} is not a whole number")
+            text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi")}
+            return commands.new(self.desk.db, text["name"], int(rounds), text["system"] or "mcmahon",
+                                text["bar"] or None, text["floor"] or None, None, None, text["komi"] or "7.5",
+                                actor=self._actor(request))
+
+        outcome = await self.read(request, create)
+        if isinstance(outcome, Response):
+            return outcome
+        return RedirectResponse("/desk/players?" + urlencode({"msg": outcome.message}), 303)
+
+    async def import_upload(self, request: Request) -> Response:
+        """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,
+        read by that format's own ``import_*`` (its size limit and hardened reader)."""
+        form = await self._checked_form(request)
+        if isinstance(form, Response):
+            return form
+        fmt = str(form.get("format", ""))
+        upload = form.get("file")
+        if fmt not in IMPORT_FORMATS:
+            return self.refusal(request, f"{fmt!r} is not a format the desk imports: use one of "
+                                f"{', '.join(IMPORT_FORMATS)}")
+        if upload is None or isinstance(upload, str) or not upload.filename:
+            return self.refusal(request, "choose the file to import")
+        data = await upload.read()
+
+        def run() -> Any:
+            import importlib
+
+            module = importlib.import_module(f"goledger.formats.{fmt}")
+            with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+                source = Path(folder) / Path(upload.filename or "upload").name
+                source.write_bytes(data)
+                return getattr(module, f"import_{fmt}")(source, self.desk.db, actor=self._actor(request))
+
+        outcome = await self.read(request, run)
+        if isinstance(outcome, Response):
+            return outcome
+        return RedirectResponse("/desk?" + urlencode({"msg": outcome.message}), 303)
+
+    async def players_upload(self, request: Request) -> Response:
+        """Register the players of an uploaded MacMahon participant list
+        (:func:`~goledger.formats.macmahon.players.import_macmahon_players`)."""
+        form = await self._checked_form(request)
+        if isinstance(form, Response):
+            return form
+        upload = form.get("file")
+        if upload is None or isinstance(upload, str) or not upload.filename:
+            return self.refusal(request, "choose the participant list to upload")
+        data = await upload.read()
+        expected = str(form.get("expected_head", "")).strip()
+
+        def run() -> Any:
+            from goledger.formats.macmahon.players import import_macmahon_players
+
+            with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+                source = Path(folder) / Path(upload.filename or "list.txt").name
+                source.write_bytes(data)
+                return import_macmahon_players(source, self.desk.db, actor=self._actor(request),
+                                               expected_head=int(expected) if expected.isdigit() else None)
+
+        outcome = await self.read(request, run)
+        if isinstance(outcome, Response):
+            return outcome
+        count = sum(1 for r in outcome.records if r.type == "PlayerRegistered")
+        return RedirectResponse("/desk/players?" + urlencode({"msg": f"registered {count} player(s)"}), 303)
+
+    async def players(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+
+        def build() -> dict[str, Any]:
+            from goledger.web.data import current_round, player_rows
+
+            state = self.desk.state()
+            round_ = _round_or(_int_param(request, "round"), current_round(state))
+            query = request.query_params.get("q", "")
+            return {"state": state, "rows": player_rows(state, query, round_), "q": query, "round": round_,
+                    "head": state.seq}
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "players.html", **data)
+
+    async def round_page(self, request: Request) -> Response:
+        """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
+        + pair), the bye, the pairing engine's preview (a dry run) and its explanation."""
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        round_ = request.path_params["round"]
+
+        def build() -> dict[str, Any]:
+            from goledger.web.data import game_rows, unassigned
+
+            state = self.desk.state()
+            if not 1 <= round_ <= state.rounds:
+                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
+            data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(state, round_),
+                                    "byes": byes, "free": unassigned(state, round_), "head": state.seq,
+                                    "engine": _pairing_module() is not None, "preview": None, "why": None}
+            module = _pairing_module()
+            if module is not None and request.query_params.get("preview"):
+                data["preview"] = module.pair_round(self.desk.db, round_, dry_run=True).to_dict()
+            if module is not None and request.query_params.get("explain") is not None:
+                who = request.query_params.get("explain") or None
+                why = module.explain_pairing(self.desk.db, round_, who)
+                data["why"] = why.to_dict() if hasattr(why, "to_dict") else why
+            return data
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "round.html", **data)
+
+    async def results_page(self, request: Request) -> Response:
+        """Fast result entry by table from the keyboard: ``12 w`` Enter, ``13 b`` Enter…"""
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        data = await self._round_data(request, request.path_params["round"])
+        return data if isinstance(data, Response) else self.render(request, "results.html", **data)
+
+    async def standings(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+
+        def build() -> dict[str, Any]:
+            from goledger.replay.views import standings
+            from goledger.web.data import standings_rows
+
+            q = request.query_params
+            table = standings(self.desk.db, _int_param(request, "round"), _int_param(request, "as_of"),
+                              q.get("policy") or None, _criteria(q.get("criteria")))
+            return {"table": table, "rows": standings_rows(table), "q": q, "head": table.as_of_seq,
+                    "link": "/desk/explain?round=" + str(table.round) + "&player="}
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "standings.html", **data)
+
+    async def explain(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+
+        def build() -> dict[str, Any]:
+            from goledger.replay.views import explain
+
+            q = request.query_params
+            result = explain(self.desk.db, q.get("player", ""), q.get("criterion") or None,
+                             _int_param(request, "round"), _int_param(request, "as_of"), q.get("policy") or None)
+            return {"result": result, "data": result.to_dict(), "q": q}
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "explain.html", **data)
+
+    async def audit(self, request: Request) -> Response:
+        """diff (``?view=diff&from=S``), what-if (``?view=what-if&without=…``) and history
+        (``?view=history&player=P``): the audit views, read-only."""
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        q = request.query_params
+        view = q.get("view", "")
+
+        def build() -> dict[str, Any]:
+            from goledger.audit import queries
+
+            result: Any = None
+            if view == "diff":
+                result = queries.diff(self.desk.db, _int_param(request, "from"), _int_param(request, "to"),
+                                      _int_param(request, "round"), q.get("policy") or None, None,
+                                      _int_param(request, "published"))
+            elif view == "what-if":
+                without = _seq_list(q.get("without", ""))
+                result = queries.what_if(self.desk.db, without, q.get("policy") or None, None,
+                                         _int_param(request, "round"))
+            elif view == "history":
+                result = queries.history(self.desk.db, q.get("player", ""), _int_param(request, "round"),
+                                         q.get("policy") or None)
+            elif view:
+                raise CommandRejected(f"{view!r} is not an audit view: use diff, what-if or history")
+            return {"view": view, "data": result.to_dict() if result is not None else None, "q": q}
+
+        data = await self.read(request, build)
+        return data if isinstance(data, Response) else self.render(request, "audit.html", **data)
+
+    async def settings(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        import msgspec
+
+        state = await self.read(request, self.desk.state)
+        if isinstance(state, Response):
+            return state
+        return self.render(request, "settings.html", state=state, head=state.seq,
+                           settings=msgspec.to_builtins(state.settings))
+
+    async def files(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        return self.render(request, "files.html")
+
+    async def export(self, request: Request) -> Response:
+        """Download the ledger in another program's format (its ``export_*`` function)."""
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        fmt = request.path_params["fmt"]
+        if fmt not in EXPORTS:
+            return self.refusal(request, f"{fmt!r} is not a format the desk exports: use one of "
+                                f"{', '.join(EXPORTS)}", 404)
+
+        def run() -> Any:
+            import importlib
+
+            module = importlib.import_module(f"goledger.formats.{fmt}")
+            return getattr(module, f"export_{fmt}")(self.desk.db)
+
+        outcome = await self.read(request, run)
+        if isinstance(outcome, Response):
+            return outcome
+        media, ext = EXPORTS[fmt]
+        name = f"{self.desk.db.stem}.{ext}"
+        return Response(outcome.data, media_type=media,
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def report(self, request: Request) -> Response:
+        """The audit report (:func:`goledger.render.audit_report.report`), as one page."""
+        if (denied := self.need_director(request)) is not None:
+            return denied
+
+        def run() -> bytes:
+            from goledger.render.audit_report import report
+
+            with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+                target = Path(folder) / "report.html"
+                report(self.desk.db, target, _int_param(request, "top") or 10)
+                return target.read_bytes()
+
+        data = await self.read(request, run)
+        return data if isinstance(data, Response) else HTMLResponse(data)
+
+    async def verify(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        from goledger import commands
+
+        report = await self.read(request, lambda: commands.verify(self.desk.db))
+        if isinstance(report, Response):
+            return report
+        return self.render(request, "verify.html", report=report)
+
+    async def log(self, request: Request) -> Response:
+        if (denied := self.need_director(request)) is not None:
+            return denied
+        from goledger import commands
+
+        after = await self.read(request, lambda: _int_param(request, "after") or 0)
+        if isinstance(after, Response):
+            return after
+
+        def build() -> list[Any]:
+            from goledger.ledger.describe import describe_event, names_from
+
+            state = self.desk.state()
+            name_of = names_from(state.players)
+            records = commands.log(self.desk.db, after, None, request.query_params.get("type") or None)
+            return [(r, describe_event(r.event, name_of)) for r in records[-500:]]
+
+        rows = await self.read(request, build)
+        return rows if isinstance(rows, Response) else self.render(request, "log.html", rows=rows, after=after)
+
+    # ------------------------------------------------------------------ writing
+
+    def _actor(self, request: Request) -> str:
+        return "desk " + (request.cookies.get(DESK_COOKIE) or "web")
+
+    async def do(self, request: Request) -> Response:
+        """``POST /desk/do/ACTION``: the form's action, against the head it was rendered at.
+
+        Success: back to the form's page (``back``) with the command's message, or for
+        htmx the page's ``fragment`` re-rendered. A stale head: 409 with the store's message
+        and, unless the events since touch what this form touches, a one-click retry
+        (``retry=1``: the command re-checks against the new events and appends)."""
+        form = await self._checked_form(request)
+        if isinstance(form, Response):
+            return form
+        name = request.path_params["action"]
+        action = ACTIONS.get(name)
+        if action is None:
+            return self.refusal(request, f"{name!r} is not an action of the desk", 404)
+        head_text = str(form.get("expected_head", "")).strip()
+        if not head_text.isdigit():
+            return self.refusal(request, "the form does not say which ledger head it was rendered against; "
+                                "reload the page")
+        expected_head, retry = int(head_text), str(form.get("retry", "")) == "1"
+        fields = {k: v for k, v in form.items() if isinstance(v, str)}
+        fragment = fields.get("fragment", "")
+        status, message, retry_fields = 200, "", None
+        try:
+            outcome = await run_in_threadpool(lambda: action.run(
+                self.desk.db, fields, actor=self._actor(request), reason=fields.get("reason", ""),
+                expected_head=expected_head, retry=retry))
+            message = outcome.message
+        except StaleHeadError as exc:
+            status, message = 409, exc.message
+            touched = action.subjects(fields)
+            if not _conflicts(touched, exc.since):
+                retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
+        except GoledgerError as exc:
+            status, message = 400, exc.message
+        back = fields.get("back", "/desk")
+        if not back.startswith("/") or back.startswith("//"):
+            back = "/desk"
+        if fragment == "results" and request.headers.get("hx-request"):
+            data = await self._round_data(request, int(fields.get("round", "0") or 0))
+            if isinstance(data, Response):
+                return data
+            return self.render(request, "results_entry.html", status, message=message, ok=status == 200,
+                               retry=retry_fields, action=name, entry=fields.get("entry", "") if status != 200 else "",
+                               **data)
+        if status == 200:
+            sep = "&" if "?" in back else "?"
+            return RedirectResponse(back + sep + urlencode({"msg": message}), 303)
+        return self.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
+                           back=back)
+
+
+def _pairing_module() -> Any:
+    """:mod:`goledger.commands.pairing` when this goledger has it (a colleague's work)."""
+    try:
+        import importlib
+
+        return importlib.import_module("goledger.commands.pairing")
+    except ImportError:
+        return None
+
+
+def _conflicts(touched: set[tuple[Any, ...]], since: tuple[Any, ...]) -> bool:
+    """Whether a stored record in ``since`` is about a subject in ``touched``."""
+    if not touched:
+        return False
+    from goledger.ledger.describe import subjects
+
+    for record in since:
+        try:
+            if subjects(record.event) & touched:
+                return True
+        except Exception:  # an undecodable record: let the retry's own check judge it
+            continue
+    return False
+
+
+def _seq_list(text: str) -> list[int]:
+    """``"12, 15-17"`` → ``[12, 15, 16, 17]`` (the what-if's ``--without``)."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        if dash and first.isdigit() and last.isdigit() and int(first) <= int(last):
+            out.extend(range(int(first), int(last) + 1))
+        elif not dash and part.isdigit():
+            out.append(int(part))
+        else:
+            raise CommandRejected(f"without: {part!r} is not an event sequence number or a range like 12-15")
+    return out

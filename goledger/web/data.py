@@ -1,0 +1,150 @@
+"""What the desk's pages show, read from the tournament state (pure functions, no I/O).
+
+The pairings of a recorded round are given in the shape ``pair-round R --dry-run --json``
+prints (issue 17, §6): ``{"round", "engine", "total_weight", "bye", "games": [{"table",
+"white", "black", "handicap", "komi"}]}`` with each player as ``{"id", "surname",
+"first_name"}``. A recorded round has no engine run to describe, so ``engine`` is
+``"recorded"`` and ``total_weight`` is ``None``; a game's ``komi`` is its own or, when it has
+none, the one in force for the round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from goledger.ledger.values import Result, format_points
+from goledger.replay.players import fold_name
+from goledger.replay.standings import Standings
+from goledger.replay.state import GameState, PlayerState, TournamentState
+
+__all__ = [
+    "RESULT_SHORT",
+    "current_round",
+    "game_rows",
+    "pairings_dict",
+    "player_dict",
+    "player_games",
+    "player_rows",
+    "standings_rows",
+    "unassigned",
+]
+
+RESULT_SHORT: dict[Result, str] = {
+    Result.WHITE: "1-0", Result.BLACK: "0-1", Result.JIGO: "½-½", Result.BOTH_LOSE: "0-0",
+    Result.BOTH_WIN: "1-1", Result.UNKNOWN: "",
+}
+"""A result as printed on a pairing list (white's points first)."""
+
+
+def player_dict(player: PlayerState) -> dict[str, str]:
+    """``{"id", "surname", "first_name"}``, the player reference of the pairing JSON."""
+    return {"id": player.id, "surname": player.surname, "first_name": player.first_name}
+
+
+def current_round(state: TournamentState) -> int:
+    """The round the players' view shows: the last one with games or byes (1 before any)."""
+    return max(1, min(state.last_round_with_games() or 1, max(state.rounds, 1)))
+
+
+def pairings_dict(state: TournamentState, round_: int) -> dict[str, Any]:
+    """The recorded pairings of ``round_`` in the shape of ``pair-round --dry-run --json``.
+
+    >>> from goledger.ledger import events as ev
+    >>> from goledger.replay.state import fold
+    >>> s = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2)),
+    ...           ev.PlayerRegistered(player_id="p0001", surname="Sato", rank="2d"),
+    ...           ev.PlayerRegistered(player_id="p0002", surname="Ito", rank="1k"),
+    ...           ev.GamePaired(round=1, table=1, white="p0001", black="p0002")])
+    >>> pairings_dict(s, 1)["games"][0]["white"]
+    {'id': 'p0001', 'surname': 'Sato', 'first_name': ''}
+    >>> pairings_dict(s, 1)["games"][0]["komi"], pairings_dict(s, 1)["bye"]
+    ('7.5', None)
+    """
+    komi = state.settings_for_round(round_).komi if state.settings else None
+    byes = sorted(state.byes.get(round_, {}))
+    games = [
+        {
+            "table": g.table,
+            "white": player_dict(state.players[g.white]),
+            "black": player_dict(state.players[g.black]),
+            "handicap": g.handicap,
+            "komi": g.komi if g.komi is not None else komi,
+        }
+        for g in state.games_of_round(round_)
+    ]
+    return {
+        "round": round_,
+        "engine": "recorded",
+        "total_weight": None,
+        "bye": player_dict(state.players[byes[0]]) if byes else None,
+        "games": games,
+    }
+
+
+def standings_rows(table: Standings) -> list[tuple[int, str, str, str, list[str]]]:
+    """The standings as table rows: place, player id, name, rank and each criterion's value
+    as exact text (``format_points``), computed once here rather than cell by cell in the
+    template (a congress has 1,500 rows)."""
+    scales = [(c, table.scales[c]) for c in table.criteria]
+    return [(r.place, r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank,
+             [format_points(r.values[c], scale) for c, scale in scales]) for r in table.rows]
+
+
+def game_rows(state: TournamentState, round_: int) -> list[dict[str, Any]]:
+    """One row per game of ``round_`` for the pages: table, both players, handicap, result."""
+    rows = []
+    for g in state.games_of_round(round_):
+        white, black = state.players[g.white], state.players[g.black]
+        rows.append({
+            "table": g.table, "white": white, "black": black, "handicap": g.handicap,
+            "result": g.result.value if g.result is not Result.UNKNOWN else "",
+            "short": RESULT_SHORT[g.result] + ("!" if g.by_default and g.result is not Result.UNKNOWN else ""),
+            "by_default": g.by_default,
+        })
+    return rows
+
+
+def unassigned(state: TournamentState, round_: int) -> list[PlayerState]:
+    """Players of ``round_`` with neither game nor bye, not withdrawn and not absent."""
+    return [p for p in state.players.values() if state.status(p.id, round_) == "not-assigned"]
+
+
+def player_rows(state: TournamentState, query: str = "", round_: int | None = None) -> list[dict[str, Any]]:
+    """The registered players whose name, id, club, country or EGD PIN contains ``query``
+    (accents and case ignored), with their status in ``round_``."""
+    needle = fold_name(query.strip()) if query.strip() else ""
+    rows = []
+    for p in state.players.values():
+        hay = fold_name(" ".join((p.full_name, p.id, p.club, p.country, p.egd_pin)))
+        if needle and needle not in hay:
+            continue
+        status = state.status(p.id, round_) if round_ and 1 <= round_ <= state.rounds else ""
+        rows.append({"player": p, "status": status,
+                     "withdrawn": f"from round {p.withdrawn_from}" if p.withdrawn_from else "",
+                     "absences": ", ".join(str(r) for r in sorted(p.absences))})
+    return rows
+
+
+def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]:
+    """A player's rounds: opponent, colour, handicap, table and result seen from him."""
+    rows = []
+    for round_ in range(1, state.rounds + 1):
+        game: GameState | None = state.game_of(player_id, round_)
+        status = state.status(player_id, round_)
+        if game is None:
+            empty: dict[str, Any] = {"round": round_, "status": status, "table": None, "opponent": None, "colour": "",
+                         "handicap": 0, "outcome": ""}
+            rows.append(empty)
+            continue
+        white = game.white == player_id
+        opponent = state.players[game.black if white else game.white]
+        mine, theirs = game.result.points2()
+        if not white:
+            mine, theirs = theirs, mine
+        outcome = "" if game.result is Result.UNKNOWN else (
+            "won" if mine > theirs else "lost" if mine < theirs else "jigo" if mine == 1 else
+            "both won" if mine == 2 else "both lost")
+        rows.append({"round": round_, "status": status, "table": game.table, "opponent": opponent,
+                     "colour": "white" if white else "black", "handicap": game.handicap,
+                     "outcome": outcome + (" by default" if game.by_default and outcome else "")})
+    return rows
