@@ -264,3 +264,30 @@ def test_the_command_line(tmp_path: Path, cli) -> None:  # type: ignore[no-untyp
     assert html.code == 0 and 'id="rating-preview"' in html.out
     bad = cli("rating-preview", "--db", db, "--class", "Z")
     assert bad.code == 1 and bad.err.strip() == "error: --class must be A, B, C or D, not 'Z'"
+
+
+def test_export_egd_with_preview_lists_each_players_expected_change(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    db = _ledger(tmp_path / "t.db")
+    out = cli("export", "egd", "--db", db, "-o", tmp_path / "t.h9", "--with-preview", "--report", tmp_path / "r.json")
+    assert out.code == 0, out.err
+    entries = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["entries"]
+    previews = {e["where"]: e["message"] for e in entries if e["kind"] == "rating-preview"}
+    assert previews == {"a": "Ash Ann: GoR 2100.000 → 2109.306 (+9.306, 1 rated games, class A)",
+                        "b": "Birch: GoR 2100.000 → 2091.725 (-8.275, 1 rated games, class A)",
+                        "c": "Cole: GoR 1500.000 → 1500.000 (+0.000, 0 rated games, class A)"}
+    assert [e["where"] for e in entries if e["kind"] == "rating-grade"] == ["c"]
+    plain = cli("export", "egd", "--db", db, "-o", tmp_path / "u.h9", "--report", tmp_path / "u.json")
+    assert plain.code == 0
+    assert not [e for e in json.loads((tmp_path / "u.json").read_text(encoding="utf-8"))["entries"]
+                if e["kind"].startswith("rating")]
+    assert (tmp_path / "t.h9").read_bytes() == (tmp_path / "u.h9").read_bytes()
+
+
+def test_the_audit_report_has_a_rating_section(tmp_path: Path) -> None:
+    from goledger.render.audit_report import report
+
+    db = _ledger(tmp_path / "t.db")
+    report(db, tmp_path / "r.html")
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert 'id="rating"' in html and 'href="#rating"' in html
+    assert "<td>a</td><td>Ash</td><td>Ann</td>" in html and "2109.306" in html

@@ -262,13 +262,13 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
         tournament_reason = f"the EGD rates 19×19 games only, not {size}×{size}"
 
     starts = {pid: _start(p, options) for pid, p in state.players.items()}
-    con_bonus: dict[str, tuple[Decimal, Decimal]] = {}
+    con_bonus: dict[Decimal, tuple[Decimal, Decimal]] = {}
 
     def terms(pid: str) -> tuple[Decimal, Decimal]:
-        found = con_bonus.get(pid)
+        r = starts[pid][0]
+        found = con_bonus.get(r)
         if found is None:
-            r = starts[pid][0]
-            found = con_bonus[pid] = (gor.con(r), gor.bonus(r))
+            found = con_bonus[r] = (gor.con(r), gor.bonus(r))
         return found
 
     c = gor.context()
@@ -291,6 +291,7 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
                     reason = "no result"
                 elif g.result in (Result.BOTH_LOSE, Result.BOTH_WIN):
                     reason = f"{g.result.value}: not a result the EGD rates"
+            se_white: Decimal | None = None
             for pid, opp, white in ((g.white, g.black, True), (g.black, g.white, False)):
                 result = _player_result(g.result, white)
                 colour = "white" if white else "black"
@@ -300,7 +301,9 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
                     continue
                 own, other = starts[pid][0], starts[opp][0]
                 sa = Sa.WIN if result == "win" else Sa.JIGO if result == "jigo" else Sa.LOSS
-                se = gor.expected(own, other, g.handicap, black=not white)
+                if se_white is None:  # Black's expectation is White's complement
+                    se_white = gor.expected(own, other, g.handicap)
+                se = se_white if white else c.subtract(Decimal(1), se_white)
                 k, b = terms(pid)
                 swing = c.multiply(k, sa.value - se)
                 if options.weight_on == "con":
