@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -291,3 +292,73 @@ def test_the_audit_report_has_a_rating_section(tmp_path: Path) -> None:
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="rating"' in html and 'href="#rating"' in html
     assert "<td>a</td><td>Ash</td><td>Ann</td>" in html and "2109.306" in html
+
+
+# --------------------------------------------------------------------------- mge (seed mge-rating.json)
+
+_MGE_TABLE = ((-101, "0.8"), (-1, "0.6"), (0, "0.5"), (100, "0.4"), (100000, "0.2"))
+"""A game-point table for the tests only: MGE's own is not in the seed."""
+
+
+def _mge(**kw: Any) -> Any:
+    from goledger.rating.mge import MgeParameters
+
+    base: dict[str, Any] = {"lower_limits": {"1d": 1900, "2d": 1970, "3d": 2040, "5k": 1500},
+                            "game_points": _MGE_TABLE, "constant": 20}
+    return MgeParameters(**{**base, **kw})
+
+
+def test_mge_rates_the_seed_example_on_the_equalised_difference() -> None:
+    """The seed: a 1 dan rated 1910 receives 2 stones from a 3 dan rated 2020; the equalised
+    difference is 30 points in favour of the 1 dan, so the 3 dan wins as the underdog."""
+    from goledger.rating.mge import mge_preview
+
+    state = _state([("strong", "3d", 2020), ("weak", "1d", 1910)], [(1, "strong", "weak", 2, Result.WHITE, False)])
+    got = {p.id: p for p in mge_preview(state, _mge()).players}
+    assert got["strong"].games[0].advantage == -30 and got["weak"].games[0].advantage == 30
+    assert (got["strong"].games[0].points, got["weak"].games[0].points) == (Fraction(3, 5), Fraction(-3, 5))
+    assert (got["strong"].rating_after, got["weak"].rating_after) == (2020 + 12, 1910 - 12)
+
+
+def test_mge_splits_long_tournaments_and_later_parts_start_from_earlier_results() -> None:
+    from goledger.rating.mge import mge_preview
+
+    params = _mge(constant=100)  # 100 × 4 rounds > 300: parts of 3 rounds
+    assert [list(p) for p in params.parts(4)] == [[1, 2, 3], [4]]
+    games = [(r, "a", "b", 0, Result.WHITE, False) for r in range(1, 5)]
+    got = {p.id: p for p in mge_preview(_state([("a", "5k", 1500), ("b", "5k", 1500)], games), params).players}
+    # part 1: three even wins at advantage 0 (½ each, × 100 = 150); part 2 from 1650 v 1350: advantage 300
+    assert got["a"].after_parts == (1650, 1670) and got["b"].after_parts == (1350, 1330)
+    assert got["a"].games[3].advantage == 300 and got["a"].games[3].part == 2
+
+
+def test_mge_unrated_players_start_from_the_lower_limit_and_bad_parameters_are_refused(tmp_path: Path) -> None:
+    from goledger.rating.mge import load_parameters, mge_preview
+
+    state = _state([("u", "2d", None), ("r", "2d", 2000)], [(1, "u", "r", 0, Result.JIGO, False)])
+    u = next(p for p in mge_preview(state, _mge()).players if p.id == "u")
+    assert (u.rating_before, u.start, u.games[0].rated) == (1970, "lower limit", False)
+    with pytest.raises(CommandRejected, match="no lower limit for 9k"):
+        mge_preview(_state([("x", "9k", None)], []), _mge())
+    with pytest.raises(CommandRejected, match="½ at equal equalised rating"):
+        _mge(game_points=((0, "0.4"), (10, "0.3")))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"constant": 20}', encoding="utf-8")
+    with pytest.raises(CommandRejected, match="bad mge parameters"):
+        load_parameters(bad)
+
+
+def test_mge_through_the_command_line(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    db = _ledger(tmp_path / "t.db")
+    params = tmp_path / "mge.json"
+    params.write_text(json.dumps({"lower_limits": {"1d": 1900, "3k": 1600}, "game_points": _MGE_TABLE,
+                                  "constant": 20}), encoding="utf-8")
+    out = cli("rating-preview", "--db", db, "--system", "mge", "--parameters", params, "--json")
+    assert out.code == 0, out.err
+    data = json.loads(out.out)
+    ash = next(p for p in data["players"] if p["id"] == "a")
+    assert data["system"] == "mge" and (ash["rating_after"], ash["games"][0]["points"]) == (2110, "0.5")
+    missing = cli("rating-preview", "--db", db, "--system", "mge")
+    assert missing.code == 1 and "needs --parameters FILE" in missing.err
+    table = cli("rating-preview", "--db", db, "--system", "mge", "--parameters", params)
+    assert table.code == 0 and table.out.startswith("mge: constant 20")

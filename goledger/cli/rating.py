@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,12 +20,17 @@ def register_commands(app: typer.Typer) -> None:
         option: Annotated[list[str] | None, typer.Option(
             "--option", help="A gor-2021 option NAME=VALUE (weight_on=change|con, loss_cap=N|none, "
                              "grade_reset=true|false, rounding=output|game); repeatable.")] = None,
+        system: Annotated[str, typer.Option("--system", help="gor-2021 (the EGD's) or mge (Hungarian rules; needs "
+                                                             "--parameters).")] = "gor-2021",
+        parameters: Annotated[Path | None, typer.Option(
+            "--parameters", help="mge: JSON with lower_limits, game_points and constant (not in the seed).")] = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help="table, json, csv or html.")] = "table",
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Every player's EGD rating (GoR 2021) after the tournament: rating before, each rated
-        game's change, the total and the rating after; games the EGD does not rate, with why."""
+        game's change, the total and the rating after; games the EGD does not rate, with why.
+        With --system mge, the Hungarian federation's rules under the given parameters."""
         from goledger.rating.preview import rating_preview as preview
 
         options: dict[str, str] = {}
@@ -37,11 +43,18 @@ def register_commands(app: typer.Typer) -> None:
             fmt = "json"
         if fmt not in ("table", "json", "csv", "html"):
             fail(f"unknown format {fmt!r}; use table, json, csv or html", 2)
-        result = run(lambda: preview(db or default_db(), egd_class, options))
+        result = run(lambda: preview(db or default_db(), egd_class, options, system, parameters))
         if fmt == "json":
             print_json(result.to_dict())
             return
+        from goledger.rating.preview import RatingPreview
         from goledger.render import rating as render
+
+        if not isinstance(result, RatingPreview):
+            if fmt != "table":
+                fail("an mge preview prints as a table or as JSON", 2)
+            echo(render.mge_text(result))
+            return
 
         if fmt == "csv":
             sys.stdout.write(render.preview_csv(result))

@@ -43,7 +43,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import msgspec
 
@@ -55,8 +55,12 @@ from goledger.rating.gor import FLOOR, Sa, shown
 from goledger.rating.grades import GRADE_STEP, grade_of_rating, grade_value
 from goledger.replay.state import PlayerState, TournamentState
 
+if TYPE_CHECKING:
+    from goledger.rating.mge import MgePreview
+
 __all__ = [
     "CLASS_WEIGHTS",
+    "RATING_SYSTEMS",
     "GameChange",
     "GorOptions",
     "PlayerPreview",
@@ -65,6 +69,9 @@ __all__ = [
     "preview_state",
     "rating_preview",
 ]
+
+RATING_SYSTEMS: Final = ("gor-2021", "mge")
+"""The rating policies a preview can follow."""
 
 CLASS_WEIGHTS: Final = {"A": Decimal("1.00"), "B": Decimal("0.75"), "C": Decimal("0.50"), "D": Decimal("0.25")}
 """The weight of a tournament's games in GoR by EGF class (spec ``egd.md`` §6)."""
@@ -340,13 +347,31 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
 
 
 def rating_preview(db: str | os.PathLike[str], egd_class: str | None = None,
-                   options: Mapping[str, str] | None = None) -> RatingPreview:
-    """``goledger rating-preview``: the ``gor-2021`` preview of the ledger ``db`` at its head,
-    with the EGF class ``egd_class`` (default: from the time settings) and ``options``
-    (``name → text``, :func:`parse_options`)."""
+                   options: Mapping[str, str] | None = None, system: str = "gor-2021",
+                   parameters: str | os.PathLike[str] | None = None) -> RatingPreview | MgePreview:
+    """``goledger rating-preview``: the preview of the ledger ``db`` at its head under the rating
+    ``system``: ``gor-2021`` (the EGD's) with the EGF class ``egd_class`` (default: from the time
+    settings) and ``options`` (``name → text``, :func:`parse_options`), or ``mge`` with the
+    ``parameters`` file the seed's rules need (:mod:`goledger.rating.mge`)."""
     from goledger.ledger.store import Ledger
     from goledger.replay.load import load_state
 
+    if system not in RATING_SYSTEMS:
+        raise CommandRejected(f"unknown rating system {system!r}: use {' or '.join(RATING_SYSTEMS)}")
+    if system == "mge":
+        from goledger.rating.mge import load_parameters, mge_preview
+
+        if parameters is None:
+            raise CommandRejected("the mge policy needs --parameters FILE (lower limits, game points, constant: "
+                                  "the seed gives none of them)")
+        if egd_class is not None or options:
+            raise CommandRejected("--class and --option belong to gor-2021, not mge")
+        mge_parameters = load_parameters(parameters)
+        with Ledger.open(db) as ledger:
+            state = load_state(ledger)
+        return mge_preview(state, mge_parameters)
+    if parameters is not None:
+        raise CommandRejected("--parameters belongs to the mge policy; gor-2021 takes --option")
     parsed = parse_options(options or {})
     with Ledger.open(db) as ledger:
         state = load_state(ledger)

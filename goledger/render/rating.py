@@ -21,9 +21,10 @@ from lxml import etree  # type: ignore[import-untyped]
 from lxml.html import builder as E  # type: ignore[import-untyped]
 
 from goledger.rating.gor import shown
+from goledger.rating.mge import MgePreview
 from goledger.rating.preview import PlayerPreview, RatingPreview
 
-__all__ = ["HEADERS", "not_rated_summary", "preview_csv", "preview_html", "preview_rows", "preview_section",
+__all__ = ["HEADERS", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows", "preview_section",
            "preview_text"]
 
 HEADERS = ["id", "surname", "first_name", "grade", "egd_pin", "rating_before", "start", "rated_games", "change",
@@ -63,6 +64,24 @@ def preview_text(preview: RatingPreview) -> str:
     for reason, n in sorted(not_rated_summary(preview).items()):
         out.append(f"not rated: {reason} ({n})")
     return "\n".join(out)
+
+
+def mge_text(preview: MgePreview) -> str:
+    """An ``mge`` preview as an aligned text table (rating before, after each part, after)."""
+    headers = ["id", "name", "rank", "before", "games", "change", "after", "after parts"]
+    rows = [[p.id, f"{p.surname} {p.first_name}".strip(), p.rank, str(p.rating_before),
+             str(sum(1 for g in p.games if g.rated)), f"{p.rating_after - p.rating_before:+d}", str(p.rating_after),
+             " ".join(map(str, p.after_parts))] for p in preview.players]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    right = {3, 4, 5, 6}
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(cells)).rstrip()
+
+    parts = ", ".join(f"{a}–{b}" for a, b in preview.parts)
+    caption = (f"mge: constant {preview.parameters['constant']}, rounds in parts {parts}; lower limits, game points "
+               "and constant are the caller's parameters (the seed gives none)")
+    return "\n".join([caption, line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
 
 
 def preview_csv(preview: RatingPreview) -> str:
