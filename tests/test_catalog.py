@@ -262,3 +262,17 @@ def test_only_the_catalog_imports_sqlite_utils() -> None:
             "print('sqlite_utils' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.shared
+def test_import_into_a_folder_with_catalog(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    if SHARED is None:
+        pytest.skip("../shared is not present")
+    files = [SHARED / "realdata" / "opengotha" / name for name in REAL_FILES[:2]]
+    out = cli("import", "opengotha", *files, "--into", tmp_path / "ledgers", "--catalog", tmp_path / "archive.db")
+    assert out.code == 0, out.err
+    assert "2 tournaments (2 refreshed, 0 unchanged)" in out.out
+    for ledger in (tmp_path / "ledgers").glob("*.db"):
+        check_against_ledger(tmp_path / "archive.db", ledger)
+    alone = cli("import", "opengotha", files[0], "--db", tmp_path / "x.db", "--catalog", tmp_path / "archive.db")
+    assert alone.code == 2 and "--catalog goes with --into DIR" in alone.err

@@ -41,6 +41,20 @@ def build_with_progress(sources: list[Path], output: Path, metadata: Path | None
         return catalog.build(sources, output, metadata, progress=step)
 
 
+def refresh_after_import(folder: Path, archive: Path, as_json: bool) -> None:
+    """``import … --into DIR --catalog ARCHIVE``: catalogue the folder after the migration,
+    with a progress bar; the summary line goes to stderr under ``--json`` (stdout holds the
+    migration's JSON)."""
+    summary = build_with_progress([folder], archive, None, show=not as_json)
+    line = summary_line(summary)
+    for item in summary.failed:
+        line += f"\n  failed: {item['path']}: {item['error']}"
+    if as_json:
+        print(line, file=sys.stderr)
+    else:
+        echo(line)
+
+
 def summary_line(summary: Any) -> str:
     failed = f", {len(summary.failed)} failed" if summary.failed else ""
     return (f"{summary.archive}: {summary.tournaments} tournaments ({summary.refreshed} refreshed, "
