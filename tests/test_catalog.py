@@ -45,9 +45,10 @@ def check_against_ledger(archive: Path, ledger_path: Path) -> None:
     with Ledger.open(ledger_path) as ledger:
         records = list(ledger.records())
         state = fold(ledger.events())
-    tid = records[0].hash
-    key = f"{tid}:".__add__
-    (t,) = _rows(archive, "SELECT * FROM tournaments WHERE id = ?", tid)
+    (t,) = _rows(archive, "SELECT * FROM tournaments WHERE ledger_id = ?", records[0].hash)
+    tid = t["id"]
+    key = {r["player_id"]: r["id"] for r in _rows(archive, "SELECT * FROM players WHERE tournament_id = ?", tid)}
+    key = key.__getitem__  # type: ignore[assignment]
     assert state.settings is not None
     assert (t["name"], t["rounds"], t["head_seq"], t["head_hash"], t["players"]) == (
         state.settings.name, state.settings.rounds, records[-1].seq, records[-1].hash, len(state.players))
@@ -96,7 +97,7 @@ def test_the_sample_ledger_catalogued_table_by_table(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "archive.db")
     fks = {(t, row[2], row[3], row[4]) for t in ("players", "games", "standings")
            for row in conn.execute(f"PRAGMA foreign_key_list({t})")}
-    assert ("games", "players", "white", "key") in fks and ("players", "tournaments", "tournament_id", "id") in fks
+    assert ("games", "players", "white", "id") in fks and ("players", "tournaments", "tournament_id", "id") in fks
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(players)")}
     assert {"idx_players_egd_pin", "idx_players_name"} <= indexes
     assert not conn.execute("PRAGMA foreign_key_check").fetchall()
@@ -209,12 +210,12 @@ def test_refresh_rewrites_only_the_changed_tournament(tmp_path: Path) -> None:
     archive = tmp_path / "archive.db"
     catalog.build(ledgers, archive)
 
-    def rowids() -> dict[str, dict[str, set[int]]]:
-        out: dict[str, dict[str, set[int]]] = {}
+    def rowids() -> dict[int, dict[str, set[int]]]:
+        out: dict[int, dict[str, set[int]]] = {}
         for table in ("tournaments", "players", "games", "standings", "events"):
             column = "id" if table == "tournaments" else "tournament_id"
-            for r in _rows(archive, f"SELECT {column} AS t, rowid FROM {table}"):
-                out.setdefault(r["t"], {}).setdefault(table, set()).add(r["rowid"])
+            for r in _rows(archive, f"SELECT {column} AS t, rowid AS r FROM {table}"):
+                out.setdefault(r["t"], {}).setdefault(table, set()).add(r["r"])
         return out
 
     before = rowids()
@@ -223,7 +224,8 @@ def test_refresh_rewrites_only_the_changed_tournament(tmp_path: Path) -> None:
     assert rowids() == before
     with Ledger.open(ledgers[1]) as ledger:
         ledger.append([ev.ResultCorrected(round=1, table=1, result=Result.WHITE, reason="wrong winner")], actor="td")
-        changed, head = next(iter(ledger.records(0, 1))).hash, ledger.head().seq
+        ledger_id, head = next(iter(ledger.records(0, 1))).hash, ledger.head().seq
+    changed = _rows(archive, "SELECT id FROM tournaments WHERE ledger_id = ?", ledger_id)[0][0]
     summary = catalog.build(ledgers, archive)
     assert (summary.tournaments, summary.refreshed, summary.unchanged) == (3, 1, 2)
     assert summary.rows_written["tournaments"] == 1 and summary.rows_written["events"] == head == 10
@@ -276,3 +278,39 @@ def test_import_into_a_folder_with_catalog(tmp_path: Path, cli) -> None:  # type
         check_against_ledger(tmp_path / "archive.db", ledger)
     alone = cli("import", "opengotha", files[0], "--db", tmp_path / "x.db", "--catalog", tmp_path / "archive.db")
     assert alone.code == 2 and "--catalog goes with --into DIR" in alone.err
+
+
+def test_peek_head_reads_the_main_file_alone(tmp_path: Path) -> None:
+    from goledger.ledger.store import peek_head
+
+    ledger_path = _three(tmp_path / "ledgers")[0]
+    with Ledger.open(ledger_path) as ledger:
+        expected = (next(iter(ledger.records(0, 1))).hash, ledger.head())
+    before = sorted(p.name for p in ledger_path.parent.iterdir())
+    assert peek_head(ledger_path) == expected
+    assert sorted(p.name for p in ledger_path.parent.iterdir()) == before  # no -wal, no -shm left behind
+    (tmp_path / "junk.db").write_bytes(b"junk")
+    assert peek_head(tmp_path / "junk.db") is None and peek_head(tmp_path / "missing.db") is None
+    Path(f"{ledger_path}-wal").write_bytes(b"x")  # events the main file may not have: not trusted
+    assert peek_head(ledger_path) is None
+
+
+def test_the_documented_sql_and_the_canned_queries_run(tmp_path: Path) -> None:
+    """Every ``sql`` block of docs/catalog.md and every canned query of metadata.json runs on
+    an archive (named parameters bound to sample values)."""
+    import re
+
+    from goledger.catalog.metadata import CANNED_QUERIES
+
+    archive = tmp_path / "archive.db"
+    catalog.build(_three(tmp_path / "ledgers"), archive)
+    doc = (REPO / "docs" / "catalog.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sql\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 6
+    params = {"a": "pin:12345678", "b": "pin:87654321", "t": 1, "who": "Smith", "round": 1}
+    conn = sqlite3.connect(archive)
+    for sql in [*blocks, *(q["sql"] for q in CANNED_QUERIES.values())]:
+        names = set(re.findall(r":(\w+)", re.sub(r"'[^']*'", "", sql)))
+        conn.execute(sql, {n: params[n] for n in names}).fetchall()
+    rows = conn.execute(CANNED_QUERIES["head_to_head"]["sql"], {"a": "87654321", "b": "Odegaard"}).fetchall()
+    assert len(rows) == 1

@@ -6,8 +6,9 @@ writes one row set per tournament into the archive with sqlite-utils: the tables
 (:func:`goledger.replay.standings.standings`, every criterion of the tournament).
 
 Refresh is incremental: a tournament is keyed by its id (the hash of its first event) and its
-chain head. When the archive already holds that tournament at that head, the ledger is not
-even folded; when the head moved, the tournament's rows are deleted and written again, in one
+chain head. When the archive already holds that tournament at that head (read through a
+read-only connection, :func:`goledger.ledger.store.peek_head`), the ledger is not even opened
+for reading its events; when the head moved, the tournament's rows are deleted and written again, in one
 transaction, and no other tournament's row is touched. Ledgers are only read: the catalog
 folds their events itself and never writes a snapshot or a standings cache into them.
 """
@@ -28,7 +29,7 @@ import msgspec
 from goledger.catalog.schema import CHILD_TABLES, INDEXES, TABLES, VIEWS
 from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
-from goledger.ledger.store import Ledger
+from goledger.ledger.store import Ledger, peek_head
 from goledger.ledger.values import Rank, RankError
 from goledger.replay.standings import standings
 from goledger.replay.state import TournamentState, fold
@@ -103,15 +104,16 @@ def _points_text(value: int, scale: int) -> str:
     return str(Decimal(value) / Decimal(scale))
 
 
-def tournament_rows(path: Path, records: Sequence[Any], events: Sequence[ev.Event],
-                    state: TournamentState) -> dict[str, list[dict[str, Any]]]:
+def tournament_rows(path: Path, records: Sequence[Any], events: Sequence[ev.Event], state: TournamentState,
+                    tid: int = 1, first_player: int = 1) -> dict[str, list[dict[str, Any]]]:
     """Every archive row of one tournament (table → rows), from its ledger's records, events
-    and folded state."""
+    and folded state; the tournament gets the archive id ``tid`` and its players the ids
+    ``first_player``, ``first_player + 1``… in registration order."""
     settings = state.settings
     if settings is None:
         raise GoledgerError("the ledger holds no tournament yet")
-    tid = records[0].hash
-    key = f"{tid}:".__add__
+    ids = {pid: first_player + i for i, pid in enumerate(state.players)}
+    key = ids.__getitem__
     corrected = {(e.round, e.table) for e in events if isinstance(e, ev.ResultCorrected)}
     source = next((e for e in events if isinstance(e, ev.SourceImported)), None)
     last = state.last_round_with_games()
@@ -121,7 +123,8 @@ def tournament_rows(path: Path, records: Sequence[Any], events: Sequence[ev.Even
     games_count = sum(len(t) for t in state.games.values())
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
     rows["tournaments"].append({
-        "id": tid, "name": settings.name, "short_name": settings.short_name, "location": settings.location,
+        "id": tid, "ledger_id": records[0].hash, "name": settings.name, "short_name": settings.short_name,
+        "location": settings.location,
         "begin_date": settings.begin_date, "end_date": settings.end_date, "system": settings.system,
         "policy": final.policy if final else settings.policy,
         "criteria": ",".join(final.criteria if final else settings.criteria), "rounds": settings.rounds,
@@ -133,43 +136,42 @@ def tournament_rows(path: Path, records: Sequence[Any], events: Sequence[ev.Even
     })
     for pid, p in state.players.items():
         rows["players"].append({
-            "key": key(pid), "tournament_id": tid, "player_id": pid, "name": p.full_name, "surname": p.surname,
+            "id": key(pid), "tournament_id": tid, "player_id": pid, "name": p.full_name, "surname": p.surname,
             "first_name": p.first_name, "name_key": name_key(p.surname, p.first_name), "rank": p.rank,
             "rank_value": _rank_value(p.rank), "grade": p.grade, "rating": p.rating, "country": p.country.upper(),
             "club": p.club, "egd_pin": p.egd_pin, "status": p.status, "withdrawn_from": p.withdrawn_from,
             "final_place": final_place.get(pid),
         })
         for rnd, points2 in sorted(p.absences.items()):
-            rows["absences"].append({"id": f"{tid}:{rnd}:{pid}:absent", "tournament_id": tid, "round": rnd,
-                                     "player": key(pid), "kind": "absent", "points2": points2})
+            rows["absences"].append({"tournament_id": tid, "round": rnd, "player": key(pid), "kind": "absent",
+                                     "points2": points2})
         if p.withdrawn_from is not None:
             for rnd in range(p.withdrawn_from, settings.rounds + 1):
-                rows["absences"].append({"id": f"{tid}:{rnd}:{pid}:withdrawn", "tournament_id": tid, "round": rnd,
-                                         "player": key(pid), "kind": "withdrawn", "points2": None})
+                rows["absences"].append({"tournament_id": tid, "round": rnd, "player": key(pid), "kind": "withdrawn",
+                                         "points2": None})
     for rnd in sorted(state.games):
         for table, g in sorted(state.games[rnd].items()):
             rows["games"].append({
-                "id": f"{tid}:{rnd}:{table}", "tournament_id": tid, "round": rnd, "table_number": table,
+                "tournament_id": tid, "round": rnd, "table_number": table,
                 "white": key(g.white), "black": key(g.black), "handicap": g.handicap, "komi": g.komi,
                 "result": g.result.value, "by_default": int(g.by_default), "corrected": int((rnd, table) in corrected),
                 "color_known": int(g.color_known),
             })
     for rnd in sorted(state.byes):
         for pid, points2 in sorted(state.byes[rnd].items()):
-            rows["byes"].append({"id": f"{tid}:{rnd}:{pid}", "tournament_id": tid, "round": rnd,
-                                 "player": key(pid), "points2": points2})
+            rows["byes"].append({"tournament_id": tid, "round": rnd, "player": key(pid), "points2": points2})
     for rnd, ranked in per_round.items():
         for row in ranked.rows:
             for position, criterion in enumerate(ranked.criteria):
                 value, scale = row.values[criterion], ranked.scales[criterion]
                 rows["standings"].append({
-                    "id": f"{tid}:{rnd}:{row.player_id}:{criterion}", "tournament_id": tid, "round": rnd,
+                    "tournament_id": tid, "round": rnd,
                     "final": int(rnd == last), "player": key(row.player_id), "place": row.place,
                     "criterion": criterion, "position": position, "value": value, "scale": scale,
                     "text": _points_text(value, scale),
                 })
     for r in records:
-        rows["events"].append({"id": f"{tid}:{r.seq}", "tournament_id": tid, "seq": r.seq, "type": r.type,
+        rows["events"].append({"tournament_id": tid, "seq": r.seq, "type": r.type,
                                "recorded_at": r.recorded_at, "actor": r.actor, "reason": r.reason, "hash": r.hash})
     return rows
 
@@ -179,17 +181,21 @@ def _ensure_schema(db: Any) -> None:
     existing = set(db.table_names())
     for name, spec in TABLES.items():
         if name not in existing:
-            db[name].create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys", ()))
-    for table, columns in INDEXES:
-        db[table].create_index(columns, if_not_exists=True)
+            db[name].create(spec["columns"], pk=spec.get("pk"), foreign_keys=spec.get("foreign_keys", ()))
+    for table, columns, unique in INDEXES:
+        db[table].create_index(columns, unique=unique, if_not_exists=True)
     if "players_fts" not in existing:
         db["players"].enable_fts(["name", "name_key", "club"], create_triggers=True)
+    views = {row[0]: row[1] for row in db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'")}
     for name, sql in VIEWS.items():
-        db.create_view(name, sql.strip(), replace=True)
+        if views.get(name) != f'CREATE VIEW "{name}" AS {sql.strip()}':
+            db.create_view(name, sql.strip(), replace=True)
 
 
-def _heads(db: Any) -> dict[str, tuple[str, str]]:
-    return {row[0]: (row[1], row[2]) for row in db.execute("SELECT id, head_hash, ledger_path FROM tournaments")}
+def _heads(db: Any) -> dict[str, tuple[str, str, int]]:
+    """Ledger id → (head hash, ledger path, archive id) of every catalogued tournament."""
+    return {row[0]: (row[1], row[2], row[3])
+            for row in db.execute("SELECT ledger_id, head_hash, ledger_path, id FROM tournaments")}
 
 
 def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | None = None,
@@ -241,33 +247,45 @@ def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | No
                         rows_written=written, archive=str(target), metadata=str(meta_path))
 
 
-def _catalogue(db: Any, path: Path, heads: dict[str, tuple[str, str]],
+def _catalogue(db: Any, path: Path, heads: dict[str, tuple[str, str, int]],
                taken: dict[str, Path], written: dict[str, int]) -> bool:
     """Write one ledger's rows unless the archive holds its head already; ``True`` when written."""
     if not path.is_file():
         raise GoledgerError(f"{path} is not a file")
+    peeked = peek_head(path)
+    if peeked is not None and peeked[0] not in taken:
+        known = heads.get(peeked[0])
+        if known is not None and known[0] == peeked[1].hash and known[1] == str(path.resolve()):
+            taken[peeked[0]] = path
+            return False  # the archive holds this head: nothing to read
     with Ledger.open(path) as ledger:
         head = ledger.head()
         if head.seq == 0:
             raise GoledgerError(f"{path} holds no events")
-        tid = next(iter(ledger.records(0, 1))).hash
-        if tid in taken:
-            raise GoledgerError(f"{path} is the same tournament as {taken[tid]} (a copy of one ledger?); "
+        ledger_id = next(iter(ledger.records(0, 1))).hash
+        if ledger_id in taken:
+            raise GoledgerError(f"{path} is the same tournament as {taken[ledger_id]} (a copy of one ledger?); "
                                 "catalogued once")
-        taken[tid] = path
-        known = heads.get(tid)
+        taken[ledger_id] = path
+        known = heads.get(ledger_id)
         if known is not None and known[0] == head.hash and known[1] == str(path.resolve()):
             return False
         records = list(ledger.records())
         events = ledger.events()
-    rows = tournament_rows(path, records, events, fold(events))
+    state = fold(events)
     with db.atomic():
-        for name in CHILD_TABLES:
-            db.execute(f"DELETE FROM [{name}] WHERE tournament_id = ?", (tid,))
-        db.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
+        if known is not None:
+            tid = known[2]
+            for name in CHILD_TABLES:
+                db.execute(f"DELETE FROM [{name}] WHERE tournament_id = ?", (tid,))
+            db.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
+        else:
+            tid = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments").fetchone()[0]
+        first_player = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM players").fetchone()[0]
+        rows = tournament_rows(path, records, events, state, tid, first_player)
         for name in ("tournaments", *reversed(CHILD_TABLES)):
             if rows[name]:
                 db[name].insert_all(rows[name], batch_size=2000)
                 written[name] += len(rows[name])
-    heads[tid] = (head.hash, str(path.resolve()))
+    heads[ledger_id] = (head.hash, str(path.resolve()), tid)
     return True

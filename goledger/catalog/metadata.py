@@ -17,7 +17,7 @@ CANNED_QUERIES: Final[dict[str, dict[str, str]]] = {
         "sql": """SELECT t.begin_date, t.name AS tournament, g.round, w.name AS white, b.name AS black, g.handicap,
        g.result, g.by_default, g.corrected
 FROM games g JOIN tournaments t ON t.id = g.tournament_id
-JOIN players w ON w.key = g.white JOIN players b ON b.key = g.black
+JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
 WHERE :who IN (w.egd_pin, b.egd_pin) OR w.name LIKE '%' || :who || '%' OR b.name LIKE '%' || :who || '%'
 ORDER BY t.begin_date, t.name, g.round""",
     },
@@ -26,7 +26,7 @@ ORDER BY t.begin_date, t.name, g.round""",
         "sql": """SELECT t.begin_date, t.name AS tournament, g.round, w.name AS white, b.name AS black, g.handicap,
        g.result
 FROM games g JOIN tournaments t ON t.id = g.tournament_id
-JOIN players w ON w.key = g.white JOIN players b ON b.key = g.black
+JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
 WHERE ((w.egd_pin = :a OR w.name LIKE '%' || :a || '%') AND (b.egd_pin = :b OR b.name LIKE '%' || :b || '%'))
    OR ((w.egd_pin = :b OR w.name LIKE '%' || :b || '%') AND (b.egd_pin = :a OR b.name LIKE '%' || :a || '%'))
 ORDER BY t.begin_date, g.round""",

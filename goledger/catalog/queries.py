@@ -60,7 +60,7 @@ def persons(conn: sqlite3.Connection, who: str) -> list[str]:
     keys = set()
     if tokens:
         keys = {r[0] for r in conn.execute(
-            "SELECT p.key FROM players_fts f JOIN players p ON p.rowid = f.rowid WHERE players_fts MATCH ?",
+            "SELECT p.id FROM players_fts f JOIN players p ON p.rowid = f.rowid WHERE players_fts MATCH ?",
             (f"name_key: {tokens}",))}
     rows = conn.execute("SELECT person, player, name_key FROM people").fetchall()
     counts: dict[str, int] = defaultdict(int)
@@ -72,14 +72,14 @@ def persons(conn: sqlite3.Connection, who: str) -> list[str]:
     return ordered
 
 
-def _games_of(conn: sqlite3.Connection, keys: list[str]) -> dict[str, list[dict[str, Any]]]:
+def _games_of(conn: sqlite3.Connection, keys: list[int]) -> dict[int, list[dict[str, Any]]]:
     marks = ",".join("?" * len(keys))
     rows = conn.execute(
         f"""SELECT g.*, w.name AS white_name, b.name AS black_name FROM games g
-            JOIN players w ON w.key = g.white JOIN players b ON b.key = g.black
+            JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
             WHERE g.white IN ({marks}) OR g.black IN ({marks}) ORDER BY g.round, g.table_number""",
         (*keys, *keys)).fetchall()
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for g in rows:
         white = g["white"] in keys
         me, other = (g["white"], g["black_name"]) if white else (g["black"], g["white_name"])
@@ -146,7 +146,7 @@ def h2h(archive: str | os.PathLike[str], a: str, b: str) -> dict[str, Any]:
             f"""SELECT t.name AS tournament, t.begin_date, g.round, g.white, g.handicap, g.result, g.by_default,
                        w.name AS white_name, b.name AS black_name
                 FROM games g JOIN tournaments t ON t.id = g.tournament_id
-                JOIN players w ON w.key = g.white JOIN players b ON b.key = g.black
+                JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
                 WHERE (g.white IN ({marks_a}) AND g.black IN ({marks_b}))
                    OR (g.white IN ({marks_b}) AND g.black IN ({marks_a}))
                 ORDER BY t.begin_date, t.name, g.round""",
