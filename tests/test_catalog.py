@@ -196,7 +196,8 @@ def test_people_link_by_pin_then_name_and_country_and_list_doubts(tmp_path: Path
     assert ("pin-collision", "pin:12345678") in kinds
     assert ("registered-twice", "pin:87654321") in kinds
     # Nagy: 5k in spring (1600 fits) and rated 2300 in summer, four months later
-    assert any(p["kind"] == "rank-rating" and "Nagy" in p["message"] for p in report["problems"])
+    nagy = [p["message"] for p in report["problems"] if p["kind"] == "rank-rating" and "Nagy" in p["message"]]
+    assert nagy == ["Nagy Bence: rank 5k (1600) and rating 2300 in Summer Cup"]  # one problem, not one per pair
     games = catalog.h2h(archive, "87654321", "Odegaard Zoe")
     assert (games["a"], games["b"], games["a_wins"], games["a_losses"]) == ("pin:87654321", "pin:12345678", 1, 1)
     zoe = catalog.player(archive, "ødegaard")["people"]

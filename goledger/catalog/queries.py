@@ -9,6 +9,7 @@ with all of them (``player``) or refused (``h2h``, which needs one person per si
 
 from __future__ import annotations
 
+import bisect
 import os
 import sqlite3
 from collections import defaultdict
@@ -166,11 +167,53 @@ def h2h(archive: str | os.PathLike[str], a: str, b: str) -> dict[str, Any]:
         conn.close()
 
 
-def _days(a: str, b: str) -> int | None:
+def _day(text: str) -> int | None:
     try:
-        return abs((date.fromisoformat(a[:10]) - date.fromisoformat(b[:10])).days)
+        return date.fromisoformat(text[:10]).toordinal()
     except ValueError:
         return None
+
+
+def _rank_rating(person: str, rows: list[sqlite3.Row]) -> list[dict[str, Any]]:
+    """One problem per (rank, rating) of a person that contradict each other in one file, or
+    in files of tournaments at most :data:`RANK_RATING_DAYS` apart (grouped: a person with
+    many tournaments is not listed once per pair of them)."""
+    ranks: dict[str, list[sqlite3.Row]] = defaultdict(list)
+    ratings: dict[int, list[sqlite3.Row]] = defaultdict(list)
+    for r in rows:
+        ranks[r["rank"]].append(r)
+        if r["rating"] is not None:
+            ratings[r["rating"]].append(r)
+    out: list[dict[str, Any]] = []
+    for rank, ranked in ranks.items():
+        try:
+            value = grade_value(Rank.parse(rank))
+        except RankError:
+            continue
+        players = {r["player"] for r in ranked}
+        days = sorted(d for d in (_day(r["begin_date"]) for r in ranked) if d is not None)
+        for rating, rated in ratings.items():
+            if abs(rating - value) <= RANK_RATING_TOLERANCE:
+                continue
+            same = [r for r in rated if r["player"] in players]
+            near = same or [r for r in rated if _within(_day(r["begin_date"]), days)]
+            if not near:
+                continue
+            text = (f"rank {rank} ({value}) and rating {rating} in {same[0]['tournament']}" if same else
+                    f"rank {rank} ({value}) in {ranked[0]['tournament']}, rating {rating} in {near[0]['tournament']}")
+            more = len({r["tournament_id"] for r in near}) - 1
+            out.append({"kind": "rank-rating", "person": person,
+                        "players": sorted({near[0]["player"], *(r["player"] for r in same)}),
+                        "message": f"{near[0]['name']}: {text}" + (f" (and {more} more tournaments)" if more else "")})
+    return out
+
+
+def _within(day: int | None, days: list[int]) -> bool:
+    """Whether ``day`` is at most :data:`RANK_RATING_DAYS` from one of the sorted ``days``."""
+    if day is None or not days:
+        return False
+    i = bisect.bisect_left(days, day)
+    return any(0 <= j < len(days) and abs(days[j] - day) <= RANK_RATING_DAYS for j in (i - 1, i))
 
 
 def check(archive: str | os.PathLike[str]) -> dict[str, Any]:
@@ -185,25 +228,7 @@ def check(archive: str | os.PathLike[str]) -> dict[str, Any]:
         for r in rows:
             by_person[r["person"]].append(r)
         for person, mine in by_person.items():
-            for ranked in mine:
-                try:
-                    value = grade_value(Rank.parse(ranked["rank"]))
-                except RankError:
-                    continue
-                for rated in mine:
-                    if rated["rating"] is None or abs(rated["rating"] - value) <= RANK_RATING_TOLERANCE:
-                        continue
-                    same = rated["player"] == ranked["player"]
-                    if not same:
-                        days = _days(ranked["begin_date"], rated["begin_date"])
-                        if days is None or days > RANK_RATING_DAYS:
-                            continue
-                    where = "in" if same else "against a rating in"
-                    problems.append({
-                        "kind": "rank-rating", "person": person, "players": sorted({ranked["player"],
-                                                                                     rated["player"]}),
-                        "message": f"{ranked['name']}: rank {ranked['rank']} ({value}) in {ranked['tournament']} "
-                                   f"{where} {'it' if same else rated['tournament']}: {rated['rating']}"})
+            problems.extend(_rank_rating(person, mine))
             seen: dict[str, list[sqlite3.Row]] = defaultdict(list)
             for r in mine:
                 seen[r["tournament_id"]].append(r)
