@@ -63,14 +63,18 @@ def persons(conn: sqlite3.Connection, who: str) -> list[str]:
         keys = {r[0] for r in conn.execute(
             "SELECT p.id FROM players_fts f JOIN players p ON p.rowid = f.rowid WHERE players_fts MATCH ?",
             (f"name_key: {tokens}",))}
-    rows = conn.execute("SELECT person, player, name_key FROM people").fetchall()
+    keys |= {r[0] for r in conn.execute("SELECT id FROM players WHERE name_key = ?", (key,))}
+    rows: list[sqlite3.Row] = []
+    found = sorted(keys)
+    for i in range(0, len(found), 500):  # the view is flattened: a lookup by player id uses the key
+        chunk = found[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        rows += conn.execute(f"SELECT person, player, name_key FROM people WHERE player IN ({marks})", chunk).fetchall()
     counts: dict[str, int] = defaultdict(int)
-    exact = {r["person"] for r in rows if r["name_key"] == key}
     for r in rows:
-        if r["player"] in keys or r["person"] in exact:
-            counts[r["person"]] += 1
-    ordered = sorted(counts, key=lambda p: (p not in exact, -counts[p], p))
-    return ordered
+        counts[r["person"]] += 1
+    exact = {r["person"] for r in rows if r["name_key"] == key}
+    return sorted(counts, key=lambda p: (p not in exact, -counts[p], p))
 
 
 def _games_of(conn: sqlite3.Connection, keys: list[int]) -> dict[int, list[dict[str, Any]]]:
