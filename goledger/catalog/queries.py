@@ -53,9 +53,9 @@ def persons(conn: sqlite3.Connection, who: str) -> list[str]:
     if not text:
         raise CommandRejected("give a name or an EGD PIN")
     if text.isdigit():
-        rows = conn.execute("SELECT person, COUNT(*) n FROM people WHERE egd_pin = ? OR person = ? "
-                            "GROUP BY person ORDER BY n DESC", (text, f"pin:{text}")).fetchall()
-        return [r["person"] for r in rows]
+        by_pin = conn.execute("SELECT person, COUNT(*) n FROM people WHERE egd_pin = ? OR person = ? "
+                              "GROUP BY person ORDER BY n DESC", (text, f"pin:{text}")).fetchall()
+        return [r["person"] for r in by_pin]
     key = name_key(text, "")
     tokens = " ".join(f'"{t}"' for t in key.split())
     keys = set()
