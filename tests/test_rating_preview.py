@@ -58,6 +58,20 @@ def test_the_precision_is_forty_digits_and_no_float_gets_in() -> None:
         D(2100.0)  # type: ignore[arg-type]
 
 
+def test_the_caller_s_decimal_context_does_not_matter() -> None:
+    """Every operation runs in the GoR context, not the thread's (a caller's precision of 5
+    digits changes nothing)."""
+    import decimal
+
+    exact = gor.change(D("1406.791"), D("1072.993"), Sa.LOSS, handicap=2)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 5
+        assert gor.change(D("1406.791"), D("1072.993"), Sa.LOSS, handicap=2) == exact
+        state = _state([("a", "1d", 2100), ("b", "1d", 2100)], [(1, "a", "b", 0, Result.WHITE, False)])
+        first = preview_state(state).players[0]
+        assert (shown(first.change), shown(first.rating_after)) == ("9.306", "2109.306")
+
+
 # --------------------------------------------------------------------------- tournaments
 
 

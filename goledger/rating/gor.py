@@ -86,7 +86,7 @@ def con(rating: Decimal) -> Decimal:
     '17.581'
     """
     c = _CONTEXT
-    return c.exp(c.multiply(Decimal("1.6"), c.ln(c.divide(CEILING - rating, Decimal(200)))))
+    return c.exp(c.multiply(Decimal("1.6"), c.ln(c.divide(c.subtract(CEILING, rating), Decimal(200)))))
 
 
 def bonus(rating: Decimal) -> Decimal:
@@ -96,7 +96,8 @@ def bonus(rating: Decimal) -> Decimal:
     ('0.516', '0.001')
     """
     c = _CONTEXT
-    return c.divide(c.ln(c.add(Decimal(1), c.exp(c.divide(Decimal(2300) - rating, Decimal(80))))), Decimal(5))
+    return c.divide(c.ln(c.add(Decimal(1), c.exp(c.divide(c.subtract(Decimal(2300), rating), Decimal(80))))),
+                    Decimal(5))
 
 
 def handicap_shift(handicap: int) -> Decimal:
@@ -120,9 +121,9 @@ def expected(rating: Decimal, opponent: Decimal, handicap: int = 0, black: bool 
     """
     c = _CONTEXT
     shift = handicap_shift(handicap)
-    own = rating + shift if black else rating
-    other = opponent if black else opponent + shift
-    ratio = c.divide(CEILING - own, CEILING - other)
+    own = c.add(rating, shift) if black else rating
+    other = opponent if black else c.add(opponent, shift)
+    ratio = c.divide(c.subtract(CEILING, own), c.subtract(CEILING, other))
     return c.divide(Decimal(1), c.add(Decimal(1), c.power(ratio, 7)))
 
 
@@ -138,7 +139,7 @@ def change(rating: Decimal, opponent: Decimal, result: Sa, handicap: int = 0, bl
     """
     c = _CONTEXT
     se = expected(rating, opponent, handicap, black)
-    swing = c.multiply(con(rating), result.value - se)
+    swing = c.multiply(con(rating), c.subtract(result.value, se))
     if weight_on == "con":
         return c.add(c.multiply(weight, swing), bonus(rating))
     return c.multiply(weight, c.add(swing, bonus(rating)))
@@ -150,4 +151,4 @@ def shown(value: Decimal) -> str:
     >>> shown(D("-25.3735")), shown(D(2100))
     ('-25.374', '2100.000')
     """
-    return str(value.quantize(_THOUSANDTH, rounding=decimal.ROUND_HALF_UP))
+    return str(value.quantize(_THOUSANDTH, rounding=decimal.ROUND_HALF_UP, context=_CONTEXT))

@@ -312,7 +312,7 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
                     se_white = gor.expected(own, other, g.handicap)
                 se = se_white if white else c.subtract(Decimal(1), se_white)
                 k, b = terms(pid)
-                swing = c.multiply(k, sa.value - se)
+                swing = c.multiply(k, c.subtract(sa.value, se))
                 if options.weight_on == "con":
                     delta = c.add(c.multiply(weight, swing), b)
                 else:
