@@ -47,8 +47,8 @@ def check_against_ledger(archive: Path, ledger_path: Path) -> None:
         state = fold(ledger.events())
     (t,) = _rows(archive, "SELECT * FROM tournaments WHERE ledger_id = ?", records[0].hash)
     tid = t["id"]
-    key = {r["player_id"]: r["id"] for r in _rows(archive, "SELECT * FROM players WHERE tournament_id = ?", tid)}
-    key = key.__getitem__  # type: ignore[assignment]
+    ids = {r["player_id"]: r["id"] for r in _rows(archive, "SELECT * FROM players WHERE tournament_id = ?", tid)}
+    key = ids.__getitem__
     assert state.settings is not None
     assert (t["name"], t["rounds"], t["head_seq"], t["head_hash"], t["players"]) == (
         state.settings.name, state.settings.rounds, records[-1].seq, records[-1].hash, len(state.players))
