@@ -57,6 +57,7 @@ COMMANDS: list[list[str]] = [
     ["publish", "--round", "1"],
     ["report", "--html", "OUT"],
     ["crosstable"],
+    ["rating-preview", "--json"],
     ["schedule", "--berger"],
     ["start-scores"],
     ["start-groups", "--super-group"],

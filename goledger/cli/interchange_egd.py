@@ -59,6 +59,8 @@ def register_export(export_app: typer.Typer) -> None:
         country: Annotated[str | None, typer.Option(help="Tournament country for PC[] (default: from the ledger).")]
         = None,
         report: ReportOption = None,
+        with_preview: Annotated[bool, typer.Option("--with-preview", help="Add each player's expected GoR change "
+                                                                          "(rating-preview) to the report.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         quiet: QuietOption = False,
         as_json: JsonOption = False,
@@ -69,7 +71,7 @@ def register_export(export_app: typer.Typer) -> None:
         if forfeits not in ("free", "marked"):
             fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
         run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
-                                          egd_class, country, report), as_json=as_json, quiet=quiet)
+                                          egd_class, country, report, with_preview), as_json=as_json, quiet=quiet)
 
 
 def register_import(import_app: typer.Typer) -> None:

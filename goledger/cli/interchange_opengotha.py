@@ -36,14 +36,24 @@ def register_import(import_app: typer.Typer) -> None:
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
+        catalog: Annotated[Path | None, typer.Option(
+            "--catalog", help="With --into: build or refresh this federation archive from the folder.")] = None,
     ) -> None:
         """Create a new ledger from an OpenGotha XML save (default ledger: <file stem>.db),
         or, with --into, migrate a whole archive (one ledger per file)."""
+        if catalog is not None and into is None:
+            fail("--catalog goes with --into DIR (it catalogues the migrated folder)", 2)
         if into is not None:
             if db is not None or report is not None:
                 fail("--db and --report apply to a single file; with --into each ledger and report goes into "
                      "the folder", 2)
-            _migrate(paths, into, strict, allow_errors, as_json)
+            try:
+                _migrate(paths, into, strict, allow_errors, as_json)
+            finally:
+                if catalog is not None:
+                    from goledger.cli.catalog import refresh_after_import
+
+                    refresh_after_import(into, catalog, as_json)
             return
         if len(paths) != 1:
             fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)

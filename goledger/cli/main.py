@@ -42,6 +42,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.privacy",
     "goledger.cli.systems",
     "goledger.cli.serve",
+    "goledger.cli.rating",
+    "goledger.cli.catalog",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

@@ -7,7 +7,8 @@ player called ``<script>`` stays a name.
 
 Sections: the tournament and the verification of its hash chain; every registered player;
 the final standings and the standings after every round; a chart of the places of the top
-players by round; every published checkpoint, re-checked and compared with the standings as
+players by round; the rating preview (EGD GoR 2021, :mod:`goledger.render.rating`); every
+published checkpoint, re-checked and compared with the standings as
 corrected now; for every withdrawal, reinstatement, correction, player update and rule
 change, the diff it caused when it was recorded (``goledger diff --from SEQ-1 --to SEQ``) and
 its effect on the final standings (``goledger what-if --without SEQ``); and the full event log
@@ -326,6 +327,14 @@ class View(NamedTuple):
     criteria: Sequence[str] | None = None
 
 
+def _rating_section(state: TournamentState) -> Any:
+    """What the EGD's GoR 2021 would make of the tournament (:mod:`goledger.render.rating`)."""
+    from goledger.rating.preview import preview_state
+    from goledger.render.rating import preview_section
+
+    return preview_section(preview_state(state), id="rating")
+
+
 def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify: VerifyReport, path: Path,
                   top: int = 10, view: View | None = None) -> tuple[bytes, dict[str, Any]]:
     """The report's bytes and a summary (counts) of what it holds."""
@@ -349,7 +358,7 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
         rounds_parts.append(block)
     nav = H.nav(*(E.A(label, href=f"#{target}") for label, target in (
         ("Tournament", "summary"), ("Players", "players"), ("System", "system"), ("Final standings", "final"),
-        ("Chart", "chart"), ("By round", "rounds"), ("Published", "published"), ("Audit", "audit"),
+        ("Chart", "chart"), ("By round", "rounds"), ("Rating", "rating"), ("Published", "published"), ("Audit", "audit"),
         ("Event log", "log"))))
     body = E.BODY(
         E.H1(title), nav,
@@ -362,6 +371,7 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
                     _places_chart(per_round, leaders) if per_round else E.P("No round has been paired yet."),
                     id="chart"),
         H.section(*rounds_parts, id="rounds"),
+        _rating_section(state),
         published, audit,
         _log_section(records, index),
     )

@@ -41,14 +41,21 @@ def export_egd(
     egd_class: str | None = None,
     country: str | None = None,
     report: PathLike | None = None,
+    with_preview: bool = False,
 ) -> ExportOutcome:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
-    (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules."""
+    (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules.
+    ``with_preview`` adds each player's expected rating change to the report
+    (:func:`goledger.formats.egd.preview.add_rating_preview`)."""
     from goledger.formats.egd.write import write_egd
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db)
     data, export_report = write_egd(state, round, encoding, forfeits, egd_class, country, source=str(db))
+    if with_preview:
+        from goledger.formats.egd.preview import add_rating_preview
+
+        add_rating_preview(export_report, state, egd_class)
     return finish_export(data, export_report, output, report)
 
 

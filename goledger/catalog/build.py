@@ -1,0 +1,291 @@
+"""Building and refreshing the federation archive (``goledger catalog build``, issue 22).
+
+:func:`build` reads every ledger it is given (files, or folders searched for ``*.db``), and
+writes one row set per tournament into the archive with sqlite-utils: the tables of
+:mod:`goledger.catalog.schema`, with the ledger's own standings after every round
+(:func:`goledger.replay.standings.standings`, every criterion of the tournament).
+
+Refresh is incremental: a tournament is keyed by its id (the hash of its first event) and its
+chain head. When the archive already holds that tournament at that head (read through a
+read-only connection, :func:`goledger.ledger.store.peek_head`), the ledger is not even opened
+for reading its events; when the head moved, the tournament's rows are deleted and written again, in one
+transaction, and no other tournament's row is touched. Ledgers are only read: the catalog
+folds their events itself and never writes a snapshot or a standings cache into them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from goledger.catalog.schema import CHILD_TABLES, INDEXES, TABLES, VIEWS
+from goledger.errors import GoledgerError
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger, peek_head
+from goledger.ledger.values import Rank, RankError
+from goledger.replay.standings import standings
+from goledger.replay.state import TournamentState, fold
+
+__all__ = ["BuildSummary", "build", "ledger_files", "name_key", "tournament_rows"]
+
+PathLike = str | os.PathLike[str]
+
+
+class BuildSummary(msgspec.Struct, kw_only=True):
+    """What a build did: tournaments in the archive afterwards, how many were (re)written and
+    how many were already current, the ledgers that failed (path and reason), and the rows
+    written per table."""
+
+    tournaments: int
+    refreshed: int
+    unchanged: int
+    failed: list[dict[str, str]]
+    rows_written: dict[str, int]
+    archive: str
+    metadata: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tournaments": self.tournaments, "refreshed": self.refreshed, "unchanged": self.unchanged,
+                "failed": self.failed, "rows_written": self.rows_written, "archive": self.archive,
+                "metadata": self.metadata}
+
+
+def name_key(surname: str, first_name: str) -> str:
+    """A player's name for linking across tournaments: letters folded to ASCII (anyascii),
+    lower case, every run of other characters one space, surname first.
+
+    >>> name_key("Ødegaard", "Zoë"), name_key("O'Brien ", "Seán"), name_key("Łukasz", "")
+    ('odegaard zoe', 'o brien sean', 'lukasz')
+    """
+    from anyascii import anyascii
+
+    text = anyascii(unicodedata.normalize("NFC", f"{surname} {first_name}")).lower()
+    return re.sub(r"[^a-z0-9]+", " ", text).strip()
+
+
+def ledger_files(sources: Sequence[PathLike], exclude: Path | None = None) -> list[Path]:
+    """The ledger files of ``sources``: files as given, folders searched (recursively) for
+    ``*.db``, hidden and partial files skipped, each file once, ``exclude`` (the archive) left out."""
+    found: list[Path] = []
+    seen: set[Path] = set()
+    for source in map(Path, sources):
+        candidates = sorted(p for p in source.rglob("*.db") if not p.name.startswith(".")) if source.is_dir() \
+            else [source]
+        for path in candidates:
+            resolved = path.resolve()
+            if resolved in seen or (exclude is not None and resolved == exclude.resolve()):
+                continue
+            seen.add(resolved)
+            found.append(path)
+    return found
+
+
+def _rank_value(text: str) -> int | None:
+    try:
+        return Rank.parse(text).value
+    except RankError:
+        return None
+
+
+def _points_text(value: int, scale: int) -> str:
+    """Exact decimal text of ``value / scale`` (scales are 1, 2, 4…: always a finite decimal)."""
+    if value % scale == 0:
+        return str(value // scale)
+    from decimal import Decimal
+
+    return str(Decimal(value) / Decimal(scale))
+
+
+def tournament_rows(path: Path, records: Sequence[Any], events: Sequence[ev.Event], state: TournamentState,
+                    tid: int = 1, first_player: int = 1) -> dict[str, list[dict[str, Any]]]:
+    """Every archive row of one tournament (table → rows), from its ledger's records, events
+    and folded state; the tournament gets the archive id ``tid`` and its players the ids
+    ``first_player``, ``first_player + 1``… in registration order."""
+    settings = state.settings
+    if settings is None:
+        raise GoledgerError("the ledger holds no tournament yet")
+    ids = {pid: first_player + i for i, pid in enumerate(state.players)}
+    key = ids.__getitem__
+    corrected = {(e.round, e.table) for e in events if isinstance(e, ev.ResultCorrected)}
+    source = next((e for e in events if isinstance(e, ev.SourceImported)), None)
+    last = state.last_round_with_games()
+    per_round = {r: standings(state, r) for r in range(1, last + 1)}
+    final = per_round.get(last)
+    final_place = {row.player_id: row.place for row in final.rows} if final else {}
+    games_count = sum(len(t) for t in state.games.values())
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+    rows["tournaments"].append({
+        "id": tid, "ledger_id": records[0].hash, "name": settings.name, "short_name": settings.short_name,
+        "location": settings.location,
+        "begin_date": settings.begin_date, "end_date": settings.end_date, "system": settings.system,
+        "policy": final.policy if final else settings.policy,
+        "criteria": ",".join(final.criteria if final else settings.criteria), "rounds": settings.rounds,
+        "rounds_played": last, "board_size": settings.board_size, "internet": int(settings.internet),
+        "ledger_path": str(path.resolve()), "head_seq": records[-1].seq, "head_hash": records[-1].hash,
+        "source_format": source.format if source else "", "source_file": source.filename if source else "",
+        "source_sha256": source.sha256 if source else "", "players": len(state.players), "games": games_count,
+        "catalogued_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    })
+    for pid, p in state.players.items():
+        rows["players"].append({
+            "id": key(pid), "tournament_id": tid, "player_id": pid, "name": p.full_name, "surname": p.surname,
+            "first_name": p.first_name, "name_key": name_key(p.surname, p.first_name), "rank": p.rank,
+            "rank_value": _rank_value(p.rank), "grade": p.grade, "rating": p.rating, "country": p.country.upper(),
+            "club": p.club, "egd_pin": p.egd_pin, "status": p.status, "withdrawn_from": p.withdrawn_from,
+            "final_place": final_place.get(pid),
+        })
+        for rnd, points2 in sorted(p.absences.items()):
+            rows["absences"].append({"tournament_id": tid, "round": rnd, "player": key(pid), "kind": "absent",
+                                     "points2": points2})
+        if p.withdrawn_from is not None:
+            for rnd in range(p.withdrawn_from, settings.rounds + 1):
+                rows["absences"].append({"tournament_id": tid, "round": rnd, "player": key(pid), "kind": "withdrawn",
+                                         "points2": None})
+    for rnd in sorted(state.games):
+        for table, g in sorted(state.games[rnd].items()):
+            rows["games"].append({
+                "tournament_id": tid, "round": rnd, "table_number": table,
+                "white": key(g.white), "black": key(g.black), "handicap": g.handicap, "komi": g.komi,
+                "result": g.result.value, "by_default": int(g.by_default), "corrected": int((rnd, table) in corrected),
+                "color_known": int(g.color_known),
+            })
+    for rnd in sorted(state.byes):
+        for pid, points2 in sorted(state.byes[rnd].items()):
+            rows["byes"].append({"tournament_id": tid, "round": rnd, "player": key(pid), "points2": points2})
+    for rnd, ranked in per_round.items():
+        for row in ranked.rows:
+            for position, criterion in enumerate(ranked.criteria):
+                value, scale = row.values[criterion], ranked.scales[criterion]
+                rows["standings"].append({
+                    "tournament_id": tid, "round": rnd,
+                    "final": int(rnd == last), "player": key(row.player_id), "place": row.place,
+                    "criterion": criterion, "position": position, "value": value, "scale": scale,
+                    "text": _points_text(value, scale),
+                })
+    for r in records:
+        rows["events"].append({"tournament_id": tid, "seq": r.seq, "type": r.type,
+                               "recorded_at": r.recorded_at, "actor": r.actor, "reason": r.reason, "hash": r.hash})
+    return rows
+
+
+def _ensure_schema(db: Any) -> None:
+    """Create what is missing: tables, indexes, the full-text index on names, views."""
+    existing = set(db.table_names())
+    for name, spec in TABLES.items():
+        if name not in existing:
+            db[name].create(spec["columns"], pk=spec.get("pk"), foreign_keys=spec.get("foreign_keys", ()))
+    for table, columns, unique in INDEXES:
+        db[table].create_index(columns, unique=unique, if_not_exists=True)
+    if "players_fts" not in existing:
+        db["players"].enable_fts(["name", "name_key", "club"], create_triggers=True)
+    views = {row[0]: row[1] for row in db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'")}
+    for name, sql in VIEWS.items():
+        if views.get(name) != f'CREATE VIEW "{name}" AS {sql.strip()}':
+            db.create_view(name, sql.strip(), replace=True)
+
+
+def _heads(db: Any) -> dict[str, tuple[str, str, int]]:
+    """Ledger id → (head hash, ledger path, archive id) of every catalogued tournament."""
+    return {row[0]: (row[1], row[2], row[3])
+            for row in db.execute("SELECT ledger_id, head_hash, ledger_path, id FROM tournaments")}
+
+
+def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | None = None,
+          progress: Callable[[Path, bool], None] | None = None) -> BuildSummary:
+    """Build or refresh the archive ``output`` from the ledgers of ``sources`` (files or
+    folders), and write the Datasette ``metadata`` file (default: ``metadata.json`` beside the
+    archive). ``progress(path, done)`` is called before and after each ledger."""
+    import sqlite_utils
+
+    from goledger.catalog.metadata import write_metadata
+
+    target = Path(output)
+    if target.exists() and target.is_dir():
+        raise GoledgerError(f"-o {target} is a folder, not an archive file")
+    if not target.parent.exists():
+        raise GoledgerError(f"cannot write {target}: folder {target.parent} does not exist")
+    files = ledger_files(sources, exclude=target)
+    try:
+        db = sqlite_utils.Database(target)
+        db.execute("PRAGMA foreign_keys=ON")
+        with db.atomic():
+            _ensure_schema(db)
+    except sqlite3.DatabaseError as exc:
+        raise GoledgerError(f"{target} is not an archive this command can write: {exc}") from None
+    heads = _heads(db)
+    refreshed = unchanged = 0
+    failed: list[dict[str, str]] = []
+    written = {name: 0 for name in TABLES}
+    taken: dict[str, Path] = {}
+    for path in files:
+        if progress is not None:
+            progress(path, False)
+        try:
+            outcome = _catalogue(db, path, heads, taken, written)
+        except (GoledgerError, sqlite3.DatabaseError, OSError) as exc:
+            failed.append({"path": str(path), "error": getattr(exc, "message", None) or str(exc)})
+        else:
+            if outcome:
+                refreshed += 1
+            else:
+                unchanged += 1
+        if progress is not None:
+            progress(path, True)
+    total = db.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0]
+    meta_path = Path(metadata) if metadata is not None else target.parent / "metadata.json"
+    write_metadata(meta_path, target)
+    db.close()
+    return BuildSummary(tournaments=total, refreshed=refreshed, unchanged=unchanged, failed=failed,
+                        rows_written=written, archive=str(target), metadata=str(meta_path))
+
+
+def _catalogue(db: Any, path: Path, heads: dict[str, tuple[str, str, int]],
+               taken: dict[str, Path], written: dict[str, int]) -> bool:
+    """Write one ledger's rows unless the archive holds its head already; ``True`` when written."""
+    if not path.is_file():
+        raise GoledgerError(f"{path} is not a file")
+    peeked = peek_head(path)
+    if peeked is not None and peeked[0] not in taken:
+        known = heads.get(peeked[0])
+        if known is not None and known[0] == peeked[1].hash and known[1] == str(path.resolve()):
+            taken[peeked[0]] = path
+            return False  # the archive holds this head: nothing to read
+    with Ledger.open(path) as ledger:
+        head = ledger.head()
+        if head.seq == 0:
+            raise GoledgerError(f"{path} holds no events")
+        ledger_id = next(iter(ledger.records(0, 1))).hash
+        if ledger_id in taken:
+            raise GoledgerError(f"{path} is the same tournament as {taken[ledger_id]} (a copy of one ledger?); "
+                                "catalogued once")
+        taken[ledger_id] = path
+        known = heads.get(ledger_id)
+        if known is not None and known[0] == head.hash and known[1] == str(path.resolve()):
+            return False
+        records = list(ledger.records())
+        events = ledger.events()
+    state = fold(events)
+    with db.atomic():
+        if known is not None:
+            tid = known[2]
+            for name in CHILD_TABLES:
+                db.execute(f"DELETE FROM [{name}] WHERE tournament_id = ?", (tid,))
+            db.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
+        else:
+            tid = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments").fetchone()[0]
+        first_player = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM players").fetchone()[0]
+        rows = tournament_rows(path, records, events, state, tid, first_player)
+        for name in ("tournaments", *reversed(CHILD_TABLES)):
+            if rows[name]:
+                db[name].insert_all(rows[name], batch_size=2000)
+                written[name] += len(rows[name])
+    heads[ledger_id] = (head.hash, str(path.resolve()), tid)
+    return True

@@ -1,0 +1,129 @@
+"""The rating preview as a text table, CSV or HTML (``goledger rating-preview --format``), and
+its section of the audit report (issue 21).
+
+Numbers are the preview's exact decimals shown with 3 decimals (:func:`goledger.rating.gor.shown`).
+
+>>> from decimal import Decimal
+>>> from goledger.rating.preview import RatingPreview
+>>> empty = RatingPreview(system="gor-2021", egd_class="A", class_source="given", weight=Decimal(1),
+...                       options={}, players=())
+>>> preview_csv(empty).splitlines()[0]
+'id,surname,first_name,grade,egd_pin,rating_before,start,rated_games,change,rating_after,flags'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from lxml import etree  # type: ignore[import-untyped]
+from lxml.html import builder as E  # type: ignore[import-untyped]
+
+from goledger.rating.gor import shown
+from goledger.rating.mge import MgePreview
+from goledger.rating.preview import PlayerPreview, RatingPreview
+
+__all__ = ["HEADERS", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows", "preview_section",
+           "preview_text"]
+
+HEADERS = ["id", "surname", "first_name", "grade", "egd_pin", "rating_before", "start", "rated_games", "change",
+           "rating_after", "flags"]
+"""Columns of the per-player table (CSV names; the text table uses them too)."""
+
+
+def _row(p: PlayerPreview) -> list[str]:
+    rated = sum(1 for g in p.games if g.rated)
+    change = shown(p.change)
+    return [p.id, p.surname, p.first_name, p.grade, p.egd_pin, shown(p.rating_before), p.start, str(rated),
+            change if change.startswith("-") else f"+{change}", shown(p.rating_after), "; ".join(p.flags)]
+
+
+def preview_rows(preview: RatingPreview) -> list[list[str]]:
+    """One row of :data:`HEADERS` per player, in the preview's order."""
+    return [_row(p) for p in preview.players]
+
+
+def _caption(preview: RatingPreview) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in preview.options.items())
+    return (f"{preview.system}: class {preview.egd_class} ({preview.class_source}, weight {preview.weight}); "
+            f"{preview.rated_games} rated games; options: {options or 'none'}")
+
+
+def preview_text(preview: RatingPreview) -> str:
+    """An aligned text table: the caption, one line per player, then the not-rated counts."""
+    headers = ["id", "name", "grade", "before", "games", "change", "after", "flags"]
+    rows = [[r[0], f"{r[1]} {r[2]}".strip(), r[3], r[5], r[7], r[8], r[9], r[10]] for r in preview_rows(preview)]
+    right = {3, 4, 5, 6}
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(cells)).rstrip()
+
+    out = [_caption(preview), line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+    for reason, n in sorted(not_rated_summary(preview).items()):
+        out.append(f"not rated: {reason} ({n})")
+    return "\n".join(out)
+
+
+def mge_text(preview: MgePreview) -> str:
+    """An ``mge`` preview as an aligned text table (rating before, after each part, after)."""
+    headers = ["id", "name", "rank", "before", "games", "change", "after", "after parts"]
+    rows = [[p.id, f"{p.surname} {p.first_name}".strip(), p.rank, str(p.rating_before),
+             str(sum(1 for g in p.games if g.rated)), f"{p.rating_after - p.rating_before:+d}", str(p.rating_after),
+             " ".join(map(str, p.after_parts))] for p in preview.players]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    right = {3, 4, 5, 6}
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(cells)).rstrip()
+
+    parts = ", ".join(f"{a}–{b}" for a, b in preview.parts)
+    caption = (f"mge: constant {preview.parameters['constant']}, rounds in parts {parts}; lower limits, game points "
+               "and constant are the caller's parameters (the seed gives none)")
+    return "\n".join([caption, line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
+
+
+def preview_csv(preview: RatingPreview) -> str:
+    """The per-player table as CSV (a header line, then one line per player)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADERS)
+    writer.writerows(preview_rows(preview))
+    return out.getvalue()
+
+
+def not_rated_summary(preview: RatingPreview) -> dict[str, int]:
+    """How many games (counted once, not per player) each reason keeps out of the rating."""
+    counts: dict[str, int] = {}
+    for p in preview.players:
+        for g in p.games:
+            if not g.rated:
+                counts[g.reason] = counts.get(g.reason, 0) + 1
+    # a game is listed for both players, a bye for one
+    return {reason: (n if reason.startswith("bye") else (n + 1) // 2) for reason, n in counts.items()}
+
+
+def preview_section(preview: RatingPreview, **attrs: str) -> Any:
+    """The preview as an HTML ``section`` element: caption, per-player table, not-rated counts."""
+    numeric = {5, 7, 8, 9}
+    head = E.TR(*(E.TH(h.replace("_", " ")) for h in HEADERS))
+    body = []
+    for row in preview_rows(preview):
+        body.append(E.TR(*(E.TD(cell, E.CLASS("num")) if i in numeric else E.TD(cell) for i, cell in enumerate(row))))
+    parts: list[Any] = [E.H2("Rating preview (EGD GoR 2021)"), E.P(_caption(preview)),
+                        E.TABLE(E.THEAD(head), E.TBODY(*body), id="rating-preview")]
+    skipped = not_rated_summary(preview)
+    if skipped:
+        parts.append(E.P("Not rated: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))))
+    section = E.E.section(*parts, **attrs)
+    return section
+
+
+def preview_html(preview: RatingPreview, title: str) -> bytes:
+    """The preview as a self-contained HTML page (inline styles, nothing fetched)."""
+    from goledger.render.audit_report import _STYLE
+
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)),
+                      E.BODY(E.H1(title), preview_section(preview, id="rating")), lang="en")
+    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
