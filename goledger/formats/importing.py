@@ -28,6 +28,7 @@ from goledger.ledger.store import Ledger, Record
 __all__ = [
     "ImportOutcome",
     "ImportRefused",
+    "check_domains",
     "default_ledger_path",
     "import_file",
     "read_input",
@@ -166,6 +167,27 @@ def check_report(report: InterchangeReport, *, strict: bool, allow_errors: bool)
         )
 
 
+def check_domains(events: Sequence[Event], report: InterchangeReport) -> None:
+    """Refuse (:class:`ImportRefused`) events outside their declared domains: a name with a
+    control character, a rank that is not one, a number beyond SQLite's range… Each such event
+    gets an ``error`` entry (kind ``domain``) naming it; nothing outside the domains is ever
+    appended, not even with ``--allow-errors`` (issue 18, points 1 and 6)."""
+    from goledger.ledger.domains import event_problem
+
+    bad = 0
+    first = ""
+    for index, event in enumerate(events, start=1):
+        problem = event_problem(event)
+        if problem:
+            bad += 1
+            first = first or problem
+            report.error("domain", f"{problem}; the file cannot be imported with it", f"event {index} "
+                         f"({event.type_name()})")
+    if bad:
+        raise ImportRefused(f"{report.source}: {bad} item(s) are outside what a ledger may hold (first: {first}); "
+                            "nothing was written", report)
+
+
 def write_new_ledger(
     events: Sequence[Event],
     db: str | os.PathLike[str],
@@ -176,7 +198,10 @@ def write_new_ledger(
     actor: str = "import",
     reason: str = "",
 ) -> list[Record]:
-    """Create ``db`` holding ``events`` (one transaction, atomic rename), honouring the report."""
+    """Create ``db`` holding ``events`` (one transaction, atomic rename), honouring the report.
+    Events outside their declared domains (:mod:`goledger.ledger.domains`) are refused
+    whatever ``allow_errors`` says: each gets an error entry in the report."""
+    check_domains(events, report)
     check_report(report, strict=strict, allow_errors=allow_errors)
     target = Path(db)
     if target.exists():

@@ -28,6 +28,7 @@ from typing import Any, Literal
 import msgspec
 
 from goledger.ledger import events as ev
+from goledger.ledger.domains import setting_problem
 from goledger.ledger.values import Result
 from goledger.nogc import nogc
 
@@ -254,21 +255,29 @@ def _on_rules_changed(state: TournamentState, e: ev.RulesChanged) -> None:
         return
     try:
         if e.from_round is None:
-            state.settings = _patched(state.settings, e.changes)
-            state.round_settings = {r: _patched(s, e.changes) for r, s in state.round_settings.items()}
+            settings = _patched(state.settings, e.changes)
+            rounds = {r: _patched(s, e.changes) for r, s in state.round_settings.items()}
         else:
-            base = state.settings_for_round(e.from_round)
-            state.round_settings[e.from_round] = _patched(base, e.changes)
-            for r in [r for r in state.round_settings if r > e.from_round]:
-                state.round_settings[r] = _patched(state.round_settings[r], e.changes)
-    except (msgspec.ValidationError, TypeError) as exc:
-        _anomaly(state, f"RulesChanged could not be applied: {exc}")
+            settings = state.settings
+            rounds = dict(state.round_settings)
+            rounds[e.from_round] = _patched(state.settings_for_round(e.from_round), e.changes)
+            for r in [r for r in rounds if r > e.from_round]:
+                rounds[r] = _patched(rounds[r], e.changes)
+    except (msgspec.ValidationError, TypeError, ValueError) as exc:
+        _anomaly(state, f"event {state.seq} (RulesChanged) was ignored: {exc}")
+        return
+    state.settings, state.round_settings = settings, rounds
 
 
 def _patched(settings: ev.TournamentSettings, changes: dict[str, Any]) -> ev.TournamentSettings:
     data = msgspec.to_builtins(settings)
     data.update(changes)
-    return msgspec.convert(data, ev.TournamentSettings)
+    patched = msgspec.convert(data, ev.TournamentSettings)
+    for name, value in changes.items():  # an old ledger may hold a change outside the domain
+        problem = setting_problem(name, value)
+        if problem:
+            raise ValueError(problem)
+    return patched
 
 
 def _on_registered(state: TournamentState, e: ev.PlayerRegistered) -> None:

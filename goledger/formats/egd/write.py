@@ -247,7 +247,7 @@ class _Writer:
         tm = self._adjusted_time()
         if tm:
             tags.append(("TM", tm))
-        cm = s.extras.get("egd.CM") if "egd.CM" in s.extras else describe_time(s.time)
+        cm = s.extras.get("egd.CM") if "egd.CM" in s.extras else describe_time(s.time) if s.time else ""
         if cm:
             tags.append(("CM", self._text(cm, "comment")))
         lines = [f"; {name}[{value}]" for name, value in tags]
@@ -266,6 +266,10 @@ class _Writer:
                 return kept
             report.warning("header", f"the imported EGD file gave no valid class (CL[{kept}]) and its time settings "
                                      f"are unknown: no CL tag written; give one with --class")
+            return ""
+        if s.time is None:
+            report.warning("header", "the tournament has no time settings (created without --time): no CL tag "
+                                     "written; give the class with --class, or set the time with change-rules")
             return ""
         computed = egf_class(s.time, s.internet)
         at = adjusted_minutes(s.time)
@@ -339,6 +343,9 @@ class _Writer:
             if kept.isdigit():
                 return kept
             self.report.warning("header", "the imported EGD file gave no adjusted time: no TM tag written")
+            return ""
+        if s.time is None:
+            self.report.warning("header", "the tournament has no time settings: no TM tag written")
             return ""
         return str(adjusted_minutes(s.time))
 

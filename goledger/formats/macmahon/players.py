@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from goledger.errors import FormatError
-from goledger.formats.importing import ImportRefused, check_report, read_input, write_report
+from goledger.formats.importing import ImportRefused, check_domains, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
@@ -243,6 +243,7 @@ def import_macmahon_players(
                 raise FormatError(f"{target} has no tournament")
             listed = read_player_list(data, state.rounds, rep)
             body = _events(state, listed, force, rep)
+            check_domains(body, rep)
             check_report(rep, strict=strict, allow_errors=allow_errors)
             if not body:
                 return PlayersOutcome(db=str(target), records=[], report=rep)
