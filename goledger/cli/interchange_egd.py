@@ -11,6 +11,7 @@ import typer
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
 from goledger.cli.interchange import (
     AllowErrorsOption,
+    ForceOption,
     NewDbOption,
     OutputOption,
     QuietOption,
@@ -60,6 +61,7 @@ def register_export(export_app: typer.Typer) -> None:
         = None,
         report: ReportOption = None,
         db: DbOption = None,  # type: ignore[assignment]
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
@@ -69,7 +71,7 @@ def register_export(export_app: typer.Typer) -> None:
         if forfeits not in ("free", "marked"):
             fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
         run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
-                                          egd_class, country, report), as_json=as_json, quiet=quiet)
+                                          egd_class, country, report, force), as_json=as_json, quiet=quiet)
 
 
 def register_import(import_app: typer.Typer) -> None:

@@ -13,6 +13,7 @@ from goledger.cli.common import ActorOption, DbOption, JsonOption, ReasonOption,
 from goledger.cli.interchange import (
     AllowErrorsOption,
     AsOfOption,
+    ForceOption,
     NewDbOption,
     OutputOption,
     QuietOption,
@@ -72,13 +73,15 @@ def register_export(export_app: typer.Typer) -> None:
         db: DbOption = None,  # type: ignore[assignment]
         as_of: AsOfOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as a MacMahon 3.10 XML file."""
         from goledger.formats.macmahon import export_macmahon
 
-        run_export(lambda: export_macmahon(db or default_db(), output, report, as_of), as_json=as_json, quiet=quiet)
+        run_export(lambda: export_macmahon(db or default_db(), output, report, as_of, force), as_json=as_json,
+                   quiet=quiet)
 
 
 def register_commands(app: typer.Typer) -> None:

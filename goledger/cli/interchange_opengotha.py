@@ -12,6 +12,7 @@ from goledger.cli.common import DbOption, JsonOption, default_db, errors_as_exit
 from goledger.cli.interchange import (
     AllowErrorsOption,
     AsOfOption,
+    ForceOption,
     OutputOption,
     QuietOption,
     ReportOption,
@@ -100,13 +101,15 @@ def register_export(export_app: typer.Typer) -> None:
         output: OutputOption = None,
         upto: AsOfOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as an OpenGotha XML save (dataVersion 201, UTF-8) that OpenGotha 3.51 loads."""
         from goledger.formats.opengotha import export_opengotha
 
-        run_export(lambda: export_opengotha(db or default_db(), output, upto, report), as_json=as_json, quiet=quiet)
+        run_export(lambda: export_opengotha(db or default_db(), output, upto, report, force), as_json=as_json,
+                   quiet=quiet)
 
 
 def register_commands(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from goledger.cli.common import DbOption, JsonOption, default_db
 from goledger.cli.interchange import (
     AllowErrorsOption,
     AsOfOption,
+    ForceOption,
     NewDbOption,
     OutputOption,
     QuietOption,
@@ -54,13 +55,14 @@ def register_export(export_app: typer.Typer) -> None:
         ratings: Annotated[bool, typer.Option("--ratings", help="Write non-FIDE ratings in the rating column.")]
         = False,
         report: ReportOption = None,
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as a FIDE Tournament Report File (UTF-8)."""
         from goledger.formats.trf import export_trf
 
-        run_export(lambda: export_trf(db or default_db(), output, upto, policy, lossless, crlf, ratings, report),
+        run_export(lambda: export_trf(db or default_db(), output, upto, policy, lossless, crlf, ratings, report, force),
                    as_json=as_json, quiet=quiet)
 
 

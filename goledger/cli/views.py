@@ -24,11 +24,13 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
     if fmt == "csv":
         import csv
 
+        from goledger.outputs import csv_cell
+
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["place", "player_id", "surname", "first_name", "rank", "egd_pin", *result.criteria])
-        for row in result.rows:
+        for row in result.rows:  # text cells neutralised against spreadsheet formulas; values are numbers
             writer.writerow([
-                row.place, row.player_id, row.surname, row.first_name, row.rank, row.egd_pin,
+                row.place, *(csv_cell(t) for t in (row.player_id, row.surname, row.first_name, row.rank, row.egd_pin)),
                 *(decimal_text(row.values[c], result.scales[c]) for c in result.criteria),
             ])
         return

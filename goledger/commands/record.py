@@ -896,8 +896,10 @@ def log(db: PathLike, after: int = 0, upto: int | None = None, type: str | None 
 
 
 def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
-    """Recompute the hash chain and check the append-only triggers (reporting on a ledger
-    whose triggers were removed instead of refusing it).
+    """Recompute the hash chain and check the schema whole (reporting on a ledger whose
+    triggers were removed or which holds objects goledger did not create, instead of
+    refusing it), then the cached snapshot and standings against a fresh fold of the log: a
+    cache that differs fails the verification as tampering and is kept for inspection.
 
     ``published_head`` — a hash the director announced (a whole hash or its first 16 or
     more hex digits) — must be the hash of an event of the verified chain: the report says
@@ -915,9 +917,9 @@ def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
             from goledger.replay.snapshots import check_snapshot
             from goledger.replay.standings_cache import check_cached_standings
 
-            for note in (check_snapshot(ledger), check_cached_standings(ledger)):
-                if note:
-                    report = msgspec.structs.replace(report, notes=(*report.notes, note))
+            for problem in (check_snapshot(ledger), check_cached_standings(ledger)):
+                if problem:  # a cache that differs from the log was tampered with: verify fails
+                    return msgspec.structs.replace(report, ok=False, problem=problem)
         if report.ok:
             from goledger.ledger.copies import verify_copy
 

@@ -57,6 +57,7 @@ __all__ = [
     "VerifyReport",
     "chain_hash",
     "damaged",
+    "foreign_objects",
     "protection_problems",
     "remove_stale_partials",
 ]
@@ -295,6 +296,30 @@ def protection_problems(conn: sqlite3.Connection) -> tuple[tuple[str, ...], tupl
     return missing, altered
 
 
+def foreign_objects(conn: sqlite3.Connection) -> tuple[str, ...]:
+    """Schema objects goledger did not create, or whose definition changed, each as a phrase
+    (``"trigger hide_results (not created by goledger)"``, ``"table events (definition
+    changed)"``). The schema is checked whole: an extra ``BEFORE INSERT … RAISE(IGNORE)``
+    trigger would make a command report an event it never stored, an extra view or index
+    could shadow what tools read. Missing or changed append-only triggers are reported by
+    :func:`protection_problems`; the SQLite indexes of the primary keys are goledger's."""
+    found: list[str] = []
+    for kind, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
+        kind, name, table = (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+                             for v in (kind, name, table))
+        text = sql.decode("utf-8", "replace") if isinstance(sql, bytes) else sql
+        if kind == "table" and name in _TABLES:
+            if _normalised_sql(text or "") != _normalised_sql(_TABLES[name]):
+                found.append(f"table {name} (definition changed)")
+        elif kind == "trigger" and name in _TRIGGERS:
+            continue  # protection_problems judges these
+        elif kind == "index" and name.startswith("sqlite_autoindex_") and table in _TABLES and text is None:
+            continue
+        else:
+            found.append(f"{kind} {name} (not created by goledger)")
+    return tuple(found)
+
+
 def damaged(path: Path, exc: BaseException) -> LedgerError:
     """The refusal for a file SQLite cannot read any more (one sentence)."""
     return LedgerError(
@@ -461,6 +486,18 @@ class Ledger:
             except sqlite3.DatabaseError as exc:
                 conn.close()
                 raise damaged(target, exc) from None
+            try:
+                foreign = foreign_objects(conn)
+            except sqlite3.DatabaseError as exc:
+                conn.close()
+                raise damaged(target, exc) from None
+            if foreign:
+                conn.close()
+                raise LedgerError(
+                    f"{target} holds schema objects goledger did not create or changed ({'; '.join(foreign)}), so "
+                    "a command could report what it did not store; refusing to use it (`goledger verify --db "
+                    f"{target}` reports it; remove them with the sqlite3 tool to use the file again)"
+                )
             if missing or altered:
                 # the error path may afford a full check: name an altered event when there is one
                 try:
@@ -639,6 +676,7 @@ class Ledger:
     def _verify(self) -> VerifyReport:
         conn = self._conn
         missing, altered = protection_problems(conn)
+        foreign = foreign_objects(conn)
         prev = GENESIS_HASH
         expected_seq = 1
         count = 0
@@ -669,8 +707,10 @@ class Ledger:
             prev = rec.hash
             expected_seq += 1
             count += 1
-        if missing or altered:
+        if missing or altered or foreign:
             parts = []
+            if foreign:
+                parts.append("schema objects goledger did not create or changed: " + "; ".join(foreign))
             if missing:
                 parts.append("the append-only triggers were removed: " + ", ".join(missing))
             if altered:

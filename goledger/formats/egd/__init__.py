@@ -41,15 +41,18 @@ def export_egd(
     egd_class: str | None = None,
     country: str | None = None,
     report: PathLike | None = None,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules."""
     from goledger.formats.egd.write import write_egd
-    from goledger.replay.views import state_as_of
+    from goledger.ledger.store import Ledger
+    from goledger.replay.load import fresh_state
 
-    state = state_as_of(db)
+    with Ledger.open(db) as ledger:
+        state = fresh_state(ledger)  # sent to the rating list: from the log, never from a cache
     data, export_report = write_egd(state, round, encoding, forfeits, egd_class, country, source=str(db))
-    return finish_export(data, export_report, output, report)
+    return finish_export(data, export_report, output, report, db=db, force=force)
 
 
 def validate_egd(file: PathLike) -> ValidationResult:

@@ -43,11 +43,12 @@ from fractions import Fraction
 from typing import Final, Literal
 
 from goledger import __version__
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, FormatError
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.egd.classes import adjusted_minutes, describe_time, egf_class
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
+from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.replay.criteria import get_criterion
@@ -398,6 +399,9 @@ class _Writer:
 
     def _name_token(self, p: PlayerState, text: str, what: str) -> str:
         raw = text.strip()
+        problem = text_problem(raw, f"{p.id}'s {what}")
+        if problem:  # a fixed-width line cannot carry a control or invisible character
+            raise FormatError(f"{problem}: an EGD table cannot hold it; correct it with update-player first")
         if not raw:
             self.report.warning("name", f"{_name(p)} has no {what}: written as '-'", p.id)
             return "-"

@@ -51,6 +51,7 @@ def export_macmahon(
     output: PathLike | None = None,
     report: PathLike | None = None,
     as_of: int | None = None,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger (as of event ``as_of``) as a MacMahon 3.10 XML file.
 
@@ -60,4 +61,4 @@ def export_macmahon(
     from goledger.formats.macmahon.write import write_macmahon
 
     data, rep = write_macmahon(state_to_export(db, as_of), source=str(db))
-    return finish_export(data, rep, output, report)
+    return finish_export(data, rep, output, report, db=db, force=force)

@@ -230,6 +230,14 @@ def import_macmahon_players(
     from goledger.replay.load import load_state
 
     source = Path(file)
+    if report is not None:
+        from goledger.errors import GoledgerError
+        from goledger.outputs import check_output
+
+        try:
+            check_output(report, [db, source], what="report")
+        except GoledgerError as exc:
+            raise FormatError(exc.message) from None
     data = read_input(source, max_bytes=MAX_LIST_BYTES, kind="participant lists")
     rep = InterchangeReport(format=FORMAT, source=str(source))
     target = Path(db)
@@ -252,7 +260,7 @@ def import_macmahon_players(
                                      summary=summary)
             records = tx.append([head, *body], actor=actor, reason=reason or f"import {FORMAT} {source.name}")
     except ImportRefused:
-        write_report(rep, report)
+        write_report(rep, report, protect=[db, source])
         raise
-    write_report(rep, report)
+    write_report(rep, report, protect=[db, source])
     return PlayersOutcome(db=str(target), records=records, report=rep)

@@ -52,6 +52,7 @@ def export_trf(
     crlf: bool = False,
     ratings: bool = False,
     report: PathLike | None = None,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger (as of event ``upto``) as a TRF. Points and ranks follow ``policy``
     (default: the tournament's). ``lossless`` writes back records an import kept verbatim;
@@ -60,4 +61,4 @@ def export_trf(
     from goledger.formats.trf.write import write_trf
 
     data, export_report = write_trf(state_to_export(db, upto), policy, lossless, crlf, ratings, source=str(db))
-    return finish_export(data, export_report, output, report)
+    return finish_export(data, export_report, output, report, db=db, force=force)
