@@ -97,6 +97,18 @@ def test_an_old_ledger_holding_a_rule_change_outside_the_domain_still_folds(play
     assert seen["ok"] >= 15
 
 
+def test_an_old_ledger_holding_unknown_criteria_or_policy_says_so_naming_the_event(played: Path, cli,
+                                                                                 tmp_path: Path) -> None:
+    _append_raw(played, [ev.RulesChanged(changes={"criteria": ["MMS", "FOO"]}),
+                         ev.RulesChanged(changes={"policy": "nope"})])
+    shown = cli("standings", "--db", played)
+    assert shown.code == 0 and "Traceback" not in shown.err
+    assert shown.err.splitlines() == ["note: event 9 (RulesChanged) was ignored: unknown criterion 'FOO'",
+                                      "note: event 10 (RulesChanged) was ignored: unknown policy 'nope'"]
+    assert json.loads(cli("standings", "--db", played, "--json").out)["notes"][0].startswith("event 9 (RulesChanged)")
+    assert views(played, tmp_path).get("ok", 0) >= 15
+
+
 def test_an_old_ledger_holding_a_huge_rating_still_snapshots(played: Path, tmp_path: Path) -> None:
     _append_raw(played, [ev.PlayerRegistered(player_id="p0004", surname="Big", rank="3d", rating=10 ** 22)])
     from goledger.replay import snapshots

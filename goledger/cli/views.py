@@ -17,7 +17,10 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
     """Print standings as a text table, JSON (DESIGN §8 shape), CSV (exact decimals) or a
     self-contained HTML page."""
     from goledger.ledger.values import format_points
+    from goledger.outputs import shown
 
+    for note in getattr(result, "notes", ()):  # an event the fold had to ignore: said, never a traceback
+        sys.stderr.write(f"note: {shown(note)}\n")
     if fmt == "json":
         print_json(result.to_dict())
         return

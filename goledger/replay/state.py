@@ -277,6 +277,17 @@ def _patched(settings: ev.TournamentSettings, changes: dict[str, Any]) -> ev.Tou
         problem = setting_problem(name, value)
         if problem:
             raise ValueError(problem)
+    if {"criteria", "policy", "policy_overrides"} & set(changes):  # names the registries must know
+        from goledger.errors import GoledgerError
+        from goledger.replay.criteria import get_criterion
+        from goledger.replay.policies import get_policy
+
+        try:
+            for criterion in patched.criteria:
+                get_criterion(criterion)
+            get_policy(patched.policy).with_overrides(patched.policy_overrides)
+        except GoledgerError as exc:
+            raise ValueError(exc.message.split(";")[0]) from None
     return patched
 
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -45,6 +44,7 @@ from goledger.errors import FormatError
 from goledger.formats.importing import ImportRefused, check_domains, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
+from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
 from goledger.replay.macmahon_rules import PREFIX, Level, LevelError
 
@@ -95,7 +95,9 @@ class PlayersOutcome:
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
+    """The form two listed names are the same person's in: Unicode twins (NFC/NFD,
+    compatibility forms, invisible characters, case) compare equal (issue 18, point 6)."""
+    return identity_key(text)[0]
 
 
 def read_player_list(data: bytes, rounds: int, report: InterchangeReport) -> list[ListedPlayer]:
