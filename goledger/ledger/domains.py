@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -257,6 +258,8 @@ def setting_problem(name: str, value: Any) -> str | None:
         typed = msgspec.convert({"name": "x", "rounds": 1, name: value}, ev.TournamentSettings)
     except msgspec.ValidationError as exc:
         return f"{name} {value!r} is not a valid value ({exc})"
+    if name in ("begin_date", "end_date") and value and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value)):
+        return f"{name.replace('_', ' ')} {value!r} is not a date like 2026-05-30"
     return _value_problem(name, getattr(typed, name), name.replace("_", " "))
 
 
