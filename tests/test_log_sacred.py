@@ -17,7 +17,35 @@ from goledger.errors import CommandRejected, GoledgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 
+from .conftest import run_cli
 from .views_support import views
+
+
+class _Done:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    def __repr__(self) -> str:
+        return f"CliResult(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+def _in_process(*args: str | os.PathLike[str]) -> _Done:
+    """The command line run in this process (typer's runner): the same code path as
+    ``python -m goledger`` without a process start per call."""
+    from typer.testing import CliRunner
+
+    from goledger.cli.main import app
+
+    done = CliRunner().invoke(app, [str(a) for a in args])
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        raise done.exception
+    return _Done(done.exit_code, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def cli():
+    """In process for speed; ``run_cli`` (a real process) where the process matters."""
+    return _in_process
 
 
 def _append_raw(db: Path, events: list[ev.Event]) -> None:
@@ -177,6 +205,18 @@ def test_the_temporary_file_is_exclusive_and_unpredictable(tmp_path: Path, monke
     assert sorted(p.name for p in tmp_path.iterdir() if not p.is_symlink()) == ["out.txt", "victim.txt"]
 
 
+def test_a_new_ledger_is_created_exclusively_under_an_unpredictable_name(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("secret")
+    (tmp_path / f".t.db.partial-{os.getpid()}").symlink_to(victim)  # the name an older goledger used
+    commands.new(tmp_path / "t.db", "Safe Cup", 3)
+    assert victim.read_text() == "secret"
+    (tmp_path / "planted.db").symlink_to(victim)
+    with pytest.raises(GoledgerError, match="already exists"):
+        Ledger.create(tmp_path / "planted.db")
+    assert victim.read_text() == "secret"
+
+
 def test_migrate_into_never_follows_a_planted_link_and_keeps_duplicate_stems_apart(tmp_path: Path) -> None:
     from goledger.formats.opengotha import export_opengotha, migrate_opengotha
 
@@ -314,7 +354,7 @@ def test_a_schema_object_goledger_did_not_create_makes_every_command_refuse(play
         conn.execute(ddl)
     before = _rows(played)
     for argv in (["result", "-r", "2", "--table", "1", "white"], ["standings"], ["export", "opengotha"]):
-        done = cli(*argv, "--db", played)
+        done = (run_cli if argv[0] == "result" else cli)(*argv, "--db", played)  # one through a real process
         assert done.code == 1 and named in done.err and "did not create" in done.err, (argv, done)
     checked = cli("verify", "--db", played)
     assert checked.code == 1 and named in checked.err + checked.out

@@ -189,29 +189,40 @@ def komi_problem(value: Any, what: str = "komi") -> str | None:
     return None
 
 
+_VALID_RANKS: set[str] = set()
+"""Rank texts already seen to parse (a congress repeats a few dozen of them)."""
+
+
 def _value_problem(name: str, value: Any, what: str) -> str | None:
-    """The domain of one named field, applied to ``value`` (recursing into structures)."""
-    if isinstance(value, msgspec.Struct):
-        return _struct_problem(value, what)
+    """The domain of one named field, applied to ``value`` (recursing into structures).
+    The common case — a valid value — costs a type test and a set lookup or two."""
+    if isinstance(value, str):
+        if name in RANK_FIELDS:
+            if value in _VALID_RANKS:
+                return None
+            problem = rank_problem(value, what)
+            if problem is None:
+                _VALID_RANKS.add(value)
+            return problem
+        if name == "komi":
+            return komi_problem(value, what)
+        if name in IDENTITY_FIELDS and not (value.isascii() and value.isprintable()):
+            return text_problem(value, what)
+        return None
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
-        return int_problem(value, what, INT_DOMAINS.get(name))
-    if isinstance(value, str):
-        if name in RANK_FIELDS:
-            return rank_problem(value, what)
-        if name == "komi":
-            return komi_problem(value, what)
-        if name in IDENTITY_FIELDS:
-            return text_problem(value, what)
-        return None
+        low, high = INT_DOMAINS.get(name, _SQLITE_RANGE)
+        return None if low <= value <= high else int_problem(value, what, (low, high))
+    if isinstance(value, msgspec.Struct):
+        return _struct_problem(value, what)
     if isinstance(value, (list, tuple)):
         if name == "category_limits":
             return next((p for v in value if (p := rank_problem(v, "category limit"))), None)
         return next((p for v in value if (p := _value_problem(name, v, what))), None)
     if isinstance(value, Mapping):
         for key, item in value.items():
-            if isinstance(key, str) and _bad_char(key):
+            if isinstance(key, str) and not (key.isascii() and key.isprintable()) and _bad_char(key):
                 return text_problem(key, f"{what} key")
             problem = _value_problem(name, item, f"{what}[{key!r}]")
             if problem:
@@ -220,10 +231,44 @@ def _value_problem(name: str, value: Any, what: str) -> str | None:
     return None
 
 
+_SQLITE_RANGE: Final = (SQLITE_MIN, SQLITE_MAX)
+
+
+_PLANS: dict[type, tuple[tuple[str, int, tuple[int, int]], ...]] = {}
+_INT, _IDENT, _OTHER, _SKIP = 0, 1, 2, 3
+
+
+def _plan(cls: type) -> tuple[tuple[str, int, tuple[int, int]], ...]:
+    """Per struct type, each field with how to check it: most fields of most events are plain
+    integers or identifiers, checked inline by :func:`_struct_problem` (an import of a
+    20,000-event congress checks every event)."""
+    plan = []
+    hints = msgspec.structs.fields(cls)
+    for f in hints:
+        kind = _OTHER
+        if f.type is int or f.type == (int | None):
+            kind = _INT
+        elif f.type is str and f.name in IDENTITY_FIELDS:
+            kind = _IDENT
+        elif f.type is bool or (f.type is str and f.name not in RANK_FIELDS and f.name != "komi"):
+            kind = _SKIP
+        plan.append((f.name, kind, INT_DOMAINS.get(f.name, _SQLITE_RANGE)))
+    _PLANS[cls] = tuple(plan)
+    return _PLANS[cls]
+
+
 def _struct_problem(struct: msgspec.Struct, prefix: str = "") -> str | None:
-    for name in struct.__struct_fields__:
+    plan = _PLANS.get(type(struct)) or _plan(type(struct))
+    for name, kind, (low, high) in plan:
         value = getattr(struct, name)
-        what = f"{prefix}.{name}" if prefix else name.replace("_", " ")
+        if kind == _INT:
+            if value is None or (value.__class__ is int and low <= value <= high):
+                continue
+        elif kind == _IDENT:
+            if value.isascii() and value.isprintable():
+                continue
+        elif kind == _SKIP:
+            continue
         if name == "changes" and isinstance(value, Mapping):
             for key, item in value.items():
                 problem = setting_problem(str(key), item) if _is_rules(struct) else _value_problem(
@@ -231,9 +276,10 @@ def _struct_problem(struct: msgspec.Struct, prefix: str = "") -> str | None:
                 if problem:
                     return problem
             continue
-        problem = _value_problem(name, value, what)
-        if problem:
-            return problem
+        problem = _value_problem(name, value, name)
+        if problem:  # the message names the field in words, inside its parent when nested
+            label = f"{prefix}.{name}" if prefix else name.replace("_", " ")
+            return problem.replace(name, label, 1) if label != name else problem
     return None
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -348,10 +349,16 @@ class Ledger:
     def create(cls, path: str | os.PathLike[str]) -> Ledger:
         """Create a new, empty ledger file. Refuses to touch an existing file."""
         target = Path(path)
-        if target.exists():
+        if target.exists() or target.is_symlink():
             raise LedgerError(f"{target} already exists; a new ledger needs a new file")
         if not target.parent.exists():
             raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
+        try:  # created exclusively, never through a link planted under its name
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666))
+        except FileExistsError:
+            raise LedgerError(f"{target} already exists; a new ledger needs a new file") from None
+        except OSError as exc:
+            raise LedgerError(f"cannot create {target}: {exc.strerror}") from None
         conn = _connect(target)
         try:
             conn.execute("PRAGMA journal_mode = WAL")
@@ -418,7 +425,8 @@ class Ledger:
         if not target.parent.is_dir():
             raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
         remove_stale_partials(target)
-        temp = target.with_name(f".{target.name}{_PARTIAL}{os.getpid()}")
+        # the partial file's name is unpredictable (pid, for remove_stale_partials, then random)
+        temp = target.with_name(f".{target.name}{_PARTIAL}{os.getpid()}-{secrets.token_hex(8)}")
         sidecars = (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm"), Path(f"{temp}-journal"))
         for leftover in sidecars:
             leftover.unlink(missing_ok=True)
