@@ -283,8 +283,10 @@ def new(
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
         if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
-    preset["time"] = _time_settings(time, main_time, byo_yomi, periods, stones, fischer)
-    preset["handicap"] = _handicap_settings(handicap_correction, handicap_ceiling, handicap_threshold, handicap_on)
+    from goledger.commands.settings import handicap_settings, time_settings
+
+    preset["time"] = time_settings(time, main_time, byo_yomi, periods, stones, fischer)
+    preset["handicap"] = handicap_settings(handicap_correction, handicap_ceiling, handicap_threshold, handicap_on)
     _check_names(name=name, short_name=short_name, location=location)
     settings = ev.TournamentSettings(
         name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
@@ -298,57 +300,6 @@ def new(
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
                                      actor=actor or _default_actor(), reason=reason, clock=clock)
     return Outcome(f"created {path} for {settings.name} ({system}, {rounds} rounds)", records)
-
-
-_TIME_SYSTEMS = ("sudden-death", "byo-yomi", "canadian", "fischer")
-
-
-def _time_settings(system: str | None, main_time: int | None, byo_yomi: int | None, periods: int | None,
-                   stones: int | None, fischer: int | None) -> ev.TimeSettings | None:
-    """The ``TimeSettings`` of :func:`new`'s time options (``None`` without ``--time``)."""
-    given = {"--main-time": main_time, "--byo-yomi": byo_yomi, "--periods": periods, "--stones": stones,
-             "--fischer": fischer}
-    if system is None:
-        extra = [k for k, v in given.items() if v is not None]
-        if extra:
-            raise CommandRejected(f"{extra[0]} needs --time (sudden-death, byo-yomi, canadian or fischer)")
-        return None
-    if system not in _TIME_SYSTEMS:
-        raise CommandRejected(f"unknown time system {system!r}; use one of {', '.join(_TIME_SYSTEMS)}")
-    if main_time is None:
-        raise CommandRejected("--time needs --main-time (the main thinking time in minutes)")
-    allowed = {"sudden-death": (), "byo-yomi": ("--byo-yomi", "--periods"), "canadian": ("--byo-yomi", "--stones"),
-               "fischer": ("--fischer",)}[system]
-    extra = [k for k, v in given.items() if v is not None and k != "--main-time" and k not in allowed]
-    if extra:
-        raise CommandRejected(f"{extra[0]} does not apply to {system} time")
-    missing = [k for k in allowed if k != "--periods" and given[k] is None]
-    if missing:
-        raise CommandRejected(f"{system} time needs {missing[0]}")
-    defaults = ev.TimeSettings()
-    return ev.TimeSettings(
-        basic_minutes=main_time, system=system,  # type: ignore[arg-type]
-        byo_yomi_seconds=byo_yomi if byo_yomi is not None and system == "byo-yomi" else defaults.byo_yomi_seconds,
-        byo_yomi_periods=periods,
-        canadian_stones=stones if stones is not None else defaults.canadian_stones,
-        canadian_seconds=byo_yomi if byo_yomi is not None and system == "canadian" else defaults.canadian_seconds,
-        fischer_seconds=fischer if fischer is not None else defaults.fischer_seconds,
-    )
-
-
-def _handicap_settings(correction: int | None, ceiling: int | None, threshold: str | None,
-                       based_on: str | None) -> ev.HandicapSettings:
-    """The ``HandicapSettings`` of :func:`new`'s handicap options (OpenGotha's defaults for
-    what is not given)."""
-    if based_on not in (None, "mms", "rank"):
-        raise CommandRejected(f"--handicap-on {based_on!r}: use mms or rank")
-    base = ev.HandicapSettings()
-    return ev.HandicapSettings(
-        based_on_mms=base.based_on_mms if based_on is None else based_on == "mms",
-        no_handicap_threshold=base.no_handicap_threshold if threshold is None else _parse_rank(threshold),
-        correction=base.correction if correction is None else correction,
-        ceiling=base.ceiling if ceiling is None else ceiling,
-    )
 
 
 # --------------------------------------------------------------------------- players
@@ -848,7 +799,7 @@ def change_rules(
     against the domain listed there (:mod:`goledger.commands.settings`), and the standings
     are computed once under the new rules before anything is appended. Refuses unknown
     fields, values outside their domain and no-op changes; the message says what changed."""
-    from goledger.commands.settings import resolve_changes
+    from goledger.commands.settings import check_views_after, resolve_changes
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
         if from_round is not None:
@@ -857,28 +808,11 @@ def change_rules(
         if not effective:
             raise CommandRejected("these settings already have these values; nothing to change")
         event = ev.RulesChanged(changes=effective, from_round=from_round)
-        _check_views_after(state, event)
+        check_views_after(state, event)
         scope = "retroactively" if from_round is None else f"from round {from_round}"
         return [event], f"rules changed {scope}: {'; '.join(phrases) or ', '.join(sorted(effective))}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
-
-
-def _check_views_after(state: Any, event: ev.Event) -> None:
-    """Refuse an event after which the standings could not be computed (e.g. criteria the
-    policy cannot compute), naming why: an accepted event must stay foldable forever."""
-    from goledger.errors import GoledgerError
-    from goledger.replay.standings import standings
-    from goledger.replay.state import apply, fold
-
-    after = fold([], start=state)
-    apply(after, event)
-    if after.anomalies[len(state.anomalies):]:
-        raise CommandRejected(after.anomalies[-1].message)
-    try:
-        standings(after, after.last_round_with_games() or None)
-    except GoledgerError as exc:
-        raise CommandRejected(f"refused: after this change {exc.message}") from None
 
 
 # --------------------------------------------------------------------------- reading

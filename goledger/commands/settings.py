@@ -39,7 +39,16 @@ from goledger.ledger import domains
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank
 
-__all__ = ["SettingInfo", "SettingValue", "catalogue", "resolve_changes", "settings"]
+__all__ = [
+    "SettingInfo",
+    "SettingValue",
+    "catalogue",
+    "check_views_after",
+    "handicap_settings",
+    "resolve_changes",
+    "settings",
+    "time_settings",
+]
 
 
 class SettingInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -352,3 +361,82 @@ def describe(values: Sequence[SettingValue]) -> list[list[str]]:
 
     return [[v.name + (" *" if v.overridden else ""), _TOURNAMENTS if v.value is None and v.kind == "policy"
              else cell(v.value), v.domain, v.spec] for v in values]
+
+
+# --------------------------------------------------------------------------- new
+
+_TIME_SYSTEMS = ("sudden-death", "byo-yomi", "canadian", "fischer")
+
+
+def time_settings(system: str | None, main_time: int | None, byo_yomi: int | None, periods: int | None,
+                   stones: int | None, fischer: int | None) -> ev.TimeSettings | None:
+    """The ``TimeSettings`` of :func:`~goledger.commands.record.new`'s time options (``None`` without ``--time``)."""
+    given = {"--main-time": main_time, "--byo-yomi": byo_yomi, "--periods": periods, "--stones": stones,
+             "--fischer": fischer}
+    if system is None:
+        extra = [k for k, v in given.items() if v is not None]
+        if extra:
+            raise CommandRejected(f"{extra[0]} needs --time (sudden-death, byo-yomi, canadian or fischer)")
+        return None
+    if system not in _TIME_SYSTEMS:
+        raise CommandRejected(f"unknown time system {system!r}; use one of {', '.join(_TIME_SYSTEMS)}")
+    if main_time is None:
+        raise CommandRejected("--time needs --main-time (the main thinking time in minutes)")
+    allowed = {"sudden-death": (), "byo-yomi": ("--byo-yomi", "--periods"), "canadian": ("--byo-yomi", "--stones"),
+               "fischer": ("--fischer",)}[system]
+    extra = [k for k, v in given.items() if v is not None and k != "--main-time" and k not in allowed]
+    if extra:
+        raise CommandRejected(f"{extra[0]} does not apply to {system} time")
+    missing = [k for k in allowed if k != "--periods" and given[k] is None]
+    if missing:
+        raise CommandRejected(f"{system} time needs {missing[0]}")
+    defaults = ev.TimeSettings()
+    return ev.TimeSettings(
+        basic_minutes=main_time, system=system,  # type: ignore[arg-type]
+        byo_yomi_seconds=byo_yomi if byo_yomi is not None and system == "byo-yomi" else defaults.byo_yomi_seconds,
+        byo_yomi_periods=periods,
+        canadian_stones=stones if stones is not None else defaults.canadian_stones,
+        canadian_seconds=byo_yomi if byo_yomi is not None and system == "canadian" else defaults.canadian_seconds,
+        fischer_seconds=fischer if fischer is not None else defaults.fischer_seconds,
+    )
+
+
+def handicap_settings(correction: int | None, ceiling: int | None, threshold: str | None,
+                      based_on: str | None) -> ev.HandicapSettings:
+    """The ``HandicapSettings`` of :func:`new`'s handicap options (OpenGotha's defaults for
+    what is not given)."""
+    if based_on not in (None, "mms", "rank"):
+        raise CommandRejected(f"--handicap-on {based_on!r}: use mms or rank")
+    base = ev.HandicapSettings()
+    return ev.HandicapSettings(
+        based_on_mms=base.based_on_mms if based_on is None else based_on == "mms",
+        no_handicap_threshold=base.no_handicap_threshold if threshold is None else _rank(threshold),
+        correction=base.correction if correction is None else correction,
+        ceiling=base.ceiling if ceiling is None else ceiling,
+    )
+
+
+def _rank(text: str) -> str:
+    from goledger.ledger.values import RankError
+
+    try:
+        return str(Rank.parse(text))
+    except RankError as exc:
+        raise CommandRejected(str(exc)) from None
+
+
+def check_views_after(state: Any, event: ev.Event) -> None:
+    """Refuse an event after which the standings could not be computed (e.g. criteria the
+    policy cannot compute), naming why: an accepted event must stay foldable forever."""
+    from goledger.errors import GoledgerError
+    from goledger.replay.standings import standings
+    from goledger.replay.state import apply, fold
+
+    after = fold([], start=state)
+    apply(after, event)
+    if after.anomalies[len(state.anomalies):]:
+        raise CommandRejected(after.anomalies[-1].message)
+    try:
+        standings(after, after.last_round_with_games() or None)
+    except GoledgerError as exc:
+        raise CommandRejected(f"refused: after this change {exc.message}") from None
