@@ -191,6 +191,14 @@ def test_an_existing_output_is_replaced_only_with_force(played: Path, cli, tmp_p
     html.write_text("old page")
     assert cli("report", "--db", played, "--html", html).code == 1 and html.read_text() == "old page"
     assert cli("report", "--db", played, "--html", html, "--force").code == 0
+    report = tmp_path / "import.json"
+    report.write_text("old report")
+    refused = cli("import", "opengotha", out, "--db", tmp_path / "again.db", "--report", report)
+    assert refused.code == 1 and "already exists" in refused.err and not (tmp_path / "again.db").exists()
+    own = cli("import", "opengotha", out, "--db", tmp_path / "again.db", "--report", out, "--force")
+    assert own.code == 1 and "must not be overwritten" in own.err and out.read_bytes().startswith(b"<?xml")
+    assert cli("import", "opengotha", out, "--db", tmp_path / "again.db", "--report", report, "--force").code == 0
+    assert report.read_text().startswith("{")
 
 
 def test_the_temporary_file_is_exclusive_and_unpredictable(tmp_path: Path, monkeypatch) -> None:

@@ -80,6 +80,7 @@ def register_import(import_app: typer.Typer) -> None:
         file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
         db: NewDbOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -88,4 +89,5 @@ def register_import(import_app: typer.Typer) -> None:
         """Create a ledger from an EGD table (players, games, results, colours, handicaps, free rounds)."""
         from goledger.formats import egd
 
-        run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
+        run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors, force=force),
+                   as_json=as_json, quiet=quiet)

@@ -30,6 +30,7 @@ def register_import(import_app: typer.Typer) -> None:
         file: Annotated[Path, typer.Argument(help="MacMahon 3.x tournament file (.xml).")],
         db: NewDbOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -39,7 +40,8 @@ def register_import(import_app: typer.Typer) -> None:
         standings default to the macmahon policy and the file's walllist criteria."""
         from goledger.formats.macmahon import import_macmahon
 
-        run_import(lambda: import_macmahon(file, db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
+        run_import(lambda: import_macmahon(file, db, report, strict, allow_errors, force=force),
+                   as_json=as_json, quiet=quiet)
 
     @import_app.command("macmahon-players")
     def import_macmahon_players_cmd(

@@ -33,6 +33,7 @@ def register_import(import_app: typer.Typer) -> None:
             Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
         ] = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -50,7 +51,8 @@ def register_import(import_app: typer.Typer) -> None:
             fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)
         from goledger.formats.opengotha import import_opengotha
 
-        run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
+        run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors, force=force),
+                   as_json=as_json, quiet=quiet)
 
 
 def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as_json: bool) -> None:

@@ -30,6 +30,7 @@ def register_import(import_app: typer.Typer) -> None:
         db: NewDbOption = None,
         policy: Annotated[str, typer.Option(help="Rule policy of the new tournament.")] = "fide-2024",
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -38,7 +39,8 @@ def register_import(import_app: typer.Typer) -> None:
         """Create a new ledger from a TRF file (default ledger: <file stem>.db)."""
         from goledger.formats.trf import import_trf
 
-        run_import(lambda: import_trf(path, db, report, strict, allow_errors, policy), as_json=as_json, quiet=quiet)
+        run_import(lambda: import_trf(path, db, report, strict, allow_errors, policy, force=force),
+                   as_json=as_json, quiet=quiet)
 
 
 def register_export(export_app: typer.Typer) -> None:

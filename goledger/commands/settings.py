@@ -344,6 +344,8 @@ def _check_criteria(merged: ev.TournamentSettings) -> None:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return msgspec.json.encode(value).decode()
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value) or "(none)"
     if value is None:

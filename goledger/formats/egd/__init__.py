@@ -74,6 +74,7 @@ def import_egd(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger (default ``<file stem>.db``) from an EGD table, all or nothing.
 
@@ -83,4 +84,4 @@ def import_egd(
     from goledger.formats.egd.read import read_egd
 
     return import_file(file, db, report, format="egd", read=read_egd, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND,
-                       strict=strict, allow_errors=allow_errors, actor=actor, reason=reason)
+                       strict=strict, allow_errors=allow_errors, actor=actor, reason=reason, force=force)

@@ -31,6 +31,7 @@ def import_macmahon(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from a MacMahon XML file, in one transaction.
 
@@ -43,7 +44,7 @@ def import_macmahon(
 
     return import_file(file, db, report, format="macmahon", read=lambda data, name: read_macmahon(data, source=name),
                        max_bytes=MAX_XML_BYTES, kind="XML files", strict=strict, allow_errors=allow_errors,
-                       actor=actor, reason=reason)
+                       actor=actor, reason=reason, force=force)
 
 
 def export_macmahon(

@@ -44,6 +44,7 @@ def import_opengotha(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from an OpenGotha save file, in one transaction.
 
@@ -59,7 +60,7 @@ def import_opengotha(
     return import_file(file, db, report, format="opengotha", read=lambda data, name: read_opengotha(data, source=name),
                        max_bytes=MAX_FILE_BYTES, kind=FILE_KIND,
                        folder_hint="; to import every file in it use --into DIR", strict=strict,
-                       allow_errors=allow_errors, actor=actor, reason=reason)
+                       allow_errors=allow_errors, actor=actor, reason=reason, force=force)
 
 
 # --------------------------------------------------------------------------- migration

@@ -28,6 +28,7 @@ def import_trf(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from a TRF file (default ledger: ``<file stem>.db``).
 
@@ -40,7 +41,7 @@ def import_trf(
 
     return import_file(file, db, report, format="trf", read=lambda data, name: read_trf(data, name, policy),
                        max_bytes=MAX_FILE_BYTES, kind="TRF files", strict=strict, allow_errors=allow_errors,
-                       actor=actor, reason=reason)
+                       actor=actor, reason=reason, force=force)
 
 
 def export_trf(
