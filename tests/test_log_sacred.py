@@ -125,6 +125,32 @@ def test_an_old_ledger_holding_a_rule_change_outside_the_domain_still_folds(play
     assert seen["ok"] >= 15
 
 
+_OLD_BAD_EVENTS = {
+    "rank": ev.PlayerRegistered(player_id="p0009", surname="Bad", rank="5dan"),
+    "rank update": ev.PlayerUpdated(player_id="p0001", changes={"rank": "abc"}),
+    "huge round": ev.GamePaired(round=10 ** 22, table=1, white="p0001", black="p0002"),
+    "huge table": ev.GamePaired(round=3, table=10 ** 22, white="p0001", black="p0002"),
+    "komi": ev.GamePaired(round=3, table=1, white="p0001", black="p0002", komi="abc"),
+    "huge bye round": ev.ByeAssigned(round=10 ** 22, player_id="p0001"),
+    "huge absence round": ev.ParticipationChanged(player_id="p0001", round=10 ** 22, participating=False),
+    "huge withdrawal": ev.PlayerWithdrew(player_id="p0001", from_round=10 ** 22),
+    "huge rule round": ev.RulesChanged(changes={"mm_bar": "2d"}, from_round=10 ** 22),
+    "huge numbers": ev.PlayerRegistered(player_id="p0009", surname="S", rank="3d", start_number=10 ** 22,
+                                        mm_correction=10 ** 22),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_OLD_BAD_EVENTS))
+def test_an_old_ledger_holding_an_event_outside_the_domain_keeps_every_view(played: Path, tmp_path: Path,
+                                                                          case: str) -> None:
+    from goledger.ledger.domains import event_problem
+
+    event = _OLD_BAD_EVENTS[case]
+    assert event_problem(event) is not None  # today's commands and importers could not append it
+    _append_raw(played, [event])
+    assert views(played, tmp_path, every_as_of=False).get("ok", 0) >= 10
+
+
 def test_an_old_ledger_holding_unknown_criteria_or_policy_says_so_naming_the_event(played: Path, cli,
                                                                                  tmp_path: Path) -> None:
     _append_raw(played, [ev.RulesChanged(changes={"criteria": ["MMS", "FOO"]}),
