@@ -91,7 +91,10 @@ def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as
             table.add_row(Path(item.source).name, str(item.players), str(item.games), str(item.byes),
                           str(item.warnings), str(item.errors), result)
         console.print(table)
-        console.print(f"{len(items) - len(failed)} imported, {len(failed)} failed; reports in {into}")
+        renamed = [i for i in items if Path(i.db).stem != Path(i.source).stem]
+        note = (f"; {len(renamed)} renamed because another file had the same name "
+                f"({', '.join(Path(i.db).name for i in renamed[:5])})" if renamed else "")
+        console.print(f"{len(items) - len(failed)} imported, {len(failed)} failed{note}; reports in {into}")
     if failed:
         raise typer.Exit(1)
 
