@@ -74,7 +74,8 @@ def main(path: Path) -> None:
         leftover.unlink(missing_ok=True)
     rng = random.Random(2026)
     commands.new(path, "goledger Sample Open", ROUNDS, "mcmahon", bar="3d", floor="15k", short_name="sample",
-                 location="Ghent", begin_date="2026-05-30", end_date="2026-05-31", actor="sample")
+                 location="Ghent", begin_date="2026-05-30", end_date="2026-05-31", time="canadian", main_time=60,
+                 byo_yomi=300, stones=15, actor="sample")
     for surname, first, country, club, rank in PLAYERS:
         commands.register(path, surname, first, rank, country=country, club=club, actor="sample")
     ids = [f"p{i:04d}" for i in range(1, len(PLAYERS) + 1)]

@@ -116,7 +116,7 @@ def test_cli_report(cli, tmp_path: Path) -> None:
     assert doc.xpath("//h1")[0].text_content() == "Audit report: goledger Sample Open"
     assert [th.text_content() for th in doc.xpath("//table[@id='final-standings']/thead/tr/th")][4:] == [
         "MMS", "SOSM", "SOSOSM"]
-    res = cli("report", "--db", db, "--html", out, "--criteria", "MMS,NBW", "--policy", "egf", "--json")
+    res = cli("report", "--db", db, "--html", out, "--criteria", "MMS,NBW", "--policy", "egf", "--json", "--force")
     assert res.code == 0 and '"audited": 2' in res.out
     doc = lxml.html.parse(str(out)).getroot()
     assert [th.text_content() for th in doc.xpath("//table[@id='final-standings']/thead/tr/th")][4:] == [

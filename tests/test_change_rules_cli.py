@@ -44,8 +44,8 @@ def test_change_rules_records_one_event_that_the_standings_follow(db: Path, cli)
 
 @pytest.mark.parametrize(("words", "code", "message"), [
     (["policy=opengotha"], 1, "these settings already have these values; nothing to change"),
-    (["colour=blue"], 1, "unknown setting(s): colour"),
-    (["rounds=many"], 1, "invalid setting: Expected `int`, got `str` - at `$.rounds`"),
+    (["colour=blue"], 1, "unknown setting 'colour'; `goledger settings` lists every setting"),
+    (["rounds=many"], 1, "rounds 'many' is not a valid value (Expected `int`, got `str` - at `$.rounds`)"),
     (["policy=nonesuch"], 1, "nonesuch"),
     (["policy=egf", "--from-round", "9"], 1, "round 9"),
     (["policy"], 2, "'policy': write each setting as KEY=VALUE"),

@@ -62,6 +62,7 @@ COMMANDS: list[list[str]] = [
     ["start-scores"],
     ["start-groups", "--super-group"],
     ["change-rules", "policy=egf"],
+    ["settings"],
     ["export", "opengotha", "-o", "OUT"],
     ["export", "macmahon", "-o", "OUT"],
     ["export", "egd", "-o", "OUT"],

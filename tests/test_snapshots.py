@@ -3,6 +3,7 @@ sequences, and a wrong snapshot is detected and dropped (DESIGN §4; performance
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import msgspec
@@ -14,7 +15,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
 from goledger.replay import snapshots
-from goledger.replay.load import load_state
+from goledger.replay.load import fresh_state, load_state
 from goledger.replay.state import TournamentState, fold
 
 PLAYERS = [f"p{i:04d}" for i in range(1, 7)]
@@ -78,27 +79,32 @@ def _ledger_with_snapshot(path: Path, monkeypatch: pytest.MonkeyPatch) -> Ledger
     return ledger
 
 
-def test_a_wrong_snapshot_is_detected_and_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli) -> None:
+def test_a_wrong_snapshot_is_reported_as_tampering_and_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            cli) -> None:
     ledger = _ledger_with_snapshot(tmp_path / "t.db", monkeypatch)
     seq, key, _ = ledger.cache_get("state")  # type: ignore[misc]
     wrong = fold(START)  # a state that is not the state at `seq`
     wrong.seq = seq
-    ledger.cache_put("state", seq, key, msgspec.msgpack.encode(wrong))
+    data = msgspec.msgpack.encode(wrong)
+    forged = key.rsplit(":", 1)[0] + ":" + hashlib.sha256(data).hexdigest()  # even with a matching digest
+    ledger.cache_put("state", seq, forged, data)
     ledger.close()
     res = cli("verify", "--db", tmp_path / "t.db")
-    assert res.code == 0 and "differed from a fresh fold and was dropped" in res.out
+    assert res.code == 1 and "differs from a fresh fold of the log: the cache was tampered with" in res.err, res
     with Ledger.open(tmp_path / "t.db") as again:
-        assert again.cache_get("state") is None
-        assert load_state(again).games[1][1].result is Result.WHITE
+        assert again.cache_get("state") is not None  # kept for inspection
+        assert fresh_state(again).games[1][1].result is Result.WHITE
 
 
 def test_a_snapshot_of_another_chain_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger = _ledger_with_snapshot(tmp_path / "t.db", monkeypatch)
     seq, key, data = ledger.cache_get("state")  # type: ignore[misc]
-    fingerprint, _ = key.split(":")
-    ledger.cache_put("state", seq, f"{fingerprint}:{'0' * 64}", data)
+    fingerprint, head_hash, digest = key.split(":")
+    ledger.cache_put("state", seq, f"{fingerprint}:{'0' * 64}:{digest}", data)
     assert snapshots._load(ledger) is None
-    ledger.cache_put("state", seq, f"{'f' * 32}:{key.split(':')[1]}", data)
+    ledger.cache_put("state", seq, f"{'f' * 32}:{head_hash}:{digest}", data)
+    assert snapshots._load(ledger) is None
+    ledger.cache_put("state", seq, f"{fingerprint}:{head_hash}", data)  # a snapshot without digest: never used
     assert snapshots._load(ledger) is None
     ledger.cache_put("state", seq, key, b"garbage")
     assert snapshots._load(ledger) is None

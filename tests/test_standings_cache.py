@@ -4,6 +4,7 @@ another head or other code is ignored (DESIGN §4; performance issue 9, item 3).
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import msgspec
@@ -90,19 +91,23 @@ def _cached(tmp_path: Path) -> tuple[Path, str]:
     return path, name
 
 
-def test_a_wrong_entry_is_found_by_verify_and_dropped(tmp_path: Path, cli) -> None:
+def test_a_wrong_entry_is_never_used_and_verify_reports_it(tmp_path: Path, cli) -> None:
     path, name = _cached(tmp_path)
     with Ledger.open(path) as ledger:
         seq, key, data = ledger.cache_get(name)  # type: ignore[misc]
         wrong = msgspec.msgpack.decode(data, type=standings_cache.Standings)
         wrong.rows[0].values["MMS"] += 2
-        ledger.cache_put(name, seq, key, msgspec.msgpack.encode(wrong))
-    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"]  # it is a cache
+        ledger.cache_put(name, seq, key, msgspec.msgpack.encode(wrong))  # bytes no longer match their digest
+    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2  # never used
     res = cli("verify", "--db", path)
-    assert res.code == 0 and "differed from a fresh computation and were dropped" in res.out
-    with Ledger.open(path) as ledger:
-        assert ledger.cache_names(standings_cache.PREFIX) == []
-    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2
+    assert res.code == 1 and "do not match their stored digest: the cache was tampered with" in res.err, res
+    with Ledger.open(path) as ledger:  # kept for inspection
+        assert ledger.cache_names(standings_cache.PREFIX) == [name]
+        bad = msgspec.msgpack.encode(wrong)
+        ledger.cache_put(name, seq, key.rsplit(":", 1)[0] + ":" + hashlib.sha256(bad).hexdigest(), bad)
+    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"]  # a cache, as such
+    res = cli("verify", "--db", path)
+    assert res.code == 1 and "differ from a fresh computation from the log" in res.err, res
 
 
 def test_an_entry_of_another_head_or_other_code_is_ignored(tmp_path: Path) -> None:
@@ -112,8 +117,9 @@ def test_an_entry_of_another_head_or_other_code_is_ignored(tmp_path: Path) -> No
         wrong = msgspec.msgpack.decode(data, type=standings_cache.Standings)
         wrong.rows[0].values["MMS"] += 2
         bad = msgspec.msgpack.encode(wrong)
-        fingerprint, head_hash = key.split(":")
-        for stale_key in (f"{fingerprint}:{'0' * 64}", f"{'f' * 32}:{head_hash}"):
+        fingerprint, head_hash, _ = key.split(":")
+        digest = hashlib.sha256(bad).hexdigest()
+        for stale_key in (f"{fingerprint}:{'0' * 64}:{digest}", f"{'f' * 32}:{head_hash}:{digest}"):
             ledger.cache_put(name, seq, stale_key, bad)
             assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2
         ledger.cache_put(name, seq, key, b"garbage")

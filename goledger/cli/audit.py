@@ -172,8 +172,10 @@ def render_what_if(result: Any) -> None:
 
 
 def render_history(result: Any) -> None:
+    from goledger.outputs import shown
+
     scales = result.scales
-    echo(f"History of {result.player_id} {result.surname} {result.first_name}".rstrip()
+    echo(f"History of {result.player_id} {shown(result.surname)} {shown(result.first_name)}".rstrip()
          + f" in the standings after round {result.round} · policy {result.policy} · {', '.join(result.criteria)}")
     rows = []
     for e in result.entries:
@@ -307,13 +309,14 @@ def register_commands(app: typer.Typer) -> None:
         top: Annotated[int, typer.Option("--top", help="Players drawn in the chart of places by round.")] = 10,
         policy: PolicyOpt = None,
         criteria: CriteriaOpt = None,
+        force: Annotated[bool, typer.Option("--force", help="Replace the HTML file if it exists.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
         from goledger.render.audit_report import report as report_file
 
-        summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria)))
+        summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force))
         if as_json:
             print_json(summary)
         else:

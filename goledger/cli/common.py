@@ -70,7 +70,11 @@ def print_json(data: Any) -> None:
 
 
 def echo(message: str) -> None:
-    sys.stdout.write(message + "\n")
+    """Print a line; controls and invisible characters a name may hold are shown as escapes
+    (``goledger.outputs.shown``), never sent raw to the terminal."""
+    from goledger.outputs import shown
+
+    sys.stdout.write("\n".join(shown(line) for line in message.split("\n")) + "\n")
 
 
 def run(action: Callable[[], Any]) -> Any:
@@ -102,7 +106,10 @@ def render_text_table(headers: list[str], rows: list[list[str]], right: set[int]
     ``right`` holds the indexes of right-aligned columns. Widths count characters, so
     names in any script stay aligned as long as the terminal shows them one cell wide.
     """
+    from goledger.outputs import shown
+
     right = right or set()
+    rows = [[shown(c) for c in r] for r in rows]
     widths = [len(h) for h in headers]
     for r in rows:
         for i, cell in enumerate(r):

@@ -13,11 +13,12 @@ from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_js
 def render_explanation(result: Any) -> None:
     """Print a :class:`~goledger.replay.explain.PlayerExplanation` for a director."""
     from goledger.ledger.values import format_points
+    from goledger.outputs import shown
 
     names = result.names
 
     def who(pid: str | None) -> str:
-        return f"{names.get(pid, pid)} ({pid})" if pid else ""
+        return f"{shown(names.get(pid, pid))} ({pid})" if pid else ""
 
     echo(f"{who(result.player_id)} after round {result.round} · policy {result.policy} · "
          f"criteria {'/'.join(result.criteria)} · as of event {result.as_of_seq}")
@@ -35,7 +36,7 @@ def render_explanation(result: Any) -> None:
             else:
                 why = (f"separated by {n.criterion}: {format_points(n.player_value, n.scale)} against "
                        f"{format_points(n.neighbour_value, n.scale)}")
-            echo(f"  {label}: {n.name} ({n.player_id}), place {n.place} — {why}")
+            echo(f"  {label}: {shown(n.name)} ({n.player_id}), place {n.place} — {why}")
     for e in result.explanations:
         echo("")
         echo(f"{e.criterion} = {format_points(e.value, e.scale)}   ({e.rule})")

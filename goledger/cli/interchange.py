@@ -29,13 +29,20 @@ NewDbOption = Annotated[
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="Write to this file (default: standard output).")
 ]
+ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output or report file if it exists.")]
 AsOfOption = Annotated[int | None, typer.Option("--as-of", help="Export the ledger as of this event.")]
 
 
 def print_report(report: Any, limit: int = REPORT_LINES, stream: Any = None) -> None:
     """The report on the terminal (:meth:`InterchangeReport.render`): counts, then the first
     ``limit`` entries, errors first."""
-    (stream or sys.stdout).write(report.render(limit) + "\n")
+    import msgspec
+
+    from goledger.outputs import shown
+
+    safe = msgspec.structs.replace(report, entries=[
+        msgspec.structs.replace(e, message=shown(e.message), where=shown(e.where)) for e in report.entries])
+    (stream or sys.stdout).write(safe.render(limit) + "\n")
 
 
 def run_import(action: Callable[[], Any], *, as_json: bool, quiet: bool) -> None:

@@ -11,6 +11,7 @@ import typer
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
 from goledger.cli.interchange import (
     AllowErrorsOption,
+    ForceOption,
     NewDbOption,
     OutputOption,
     QuietOption,
@@ -62,6 +63,7 @@ def register_export(export_app: typer.Typer) -> None:
         with_preview: Annotated[bool, typer.Option("--with-preview", help="Add each player's expected GoR change "
                                                                           "(rating-preview) to the report.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
@@ -71,7 +73,8 @@ def register_export(export_app: typer.Typer) -> None:
         if forfeits not in ("free", "marked"):
             fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
         run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
-                                          egd_class, country, report, with_preview), as_json=as_json, quiet=quiet)
+                                          egd_class, country, report, with_preview, force),
+                   as_json=as_json, quiet=quiet)
 
 
 def register_import(import_app: typer.Typer) -> None:
@@ -80,6 +83,7 @@ def register_import(import_app: typer.Typer) -> None:
         file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
         db: NewDbOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -88,4 +92,5 @@ def register_import(import_app: typer.Typer) -> None:
         """Create a ledger from an EGD table (players, games, results, colours, handicaps, free rounds)."""
         from goledger.formats import egd
 
-        run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
+        run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors, force=force),
+                   as_json=as_json, quiet=quiet)

@@ -13,6 +13,7 @@ from goledger.cli.common import ActorOption, DbOption, JsonOption, ReasonOption,
 from goledger.cli.interchange import (
     AllowErrorsOption,
     AsOfOption,
+    ForceOption,
     NewDbOption,
     OutputOption,
     QuietOption,
@@ -29,6 +30,7 @@ def register_import(import_app: typer.Typer) -> None:
         file: Annotated[Path, typer.Argument(help="MacMahon 3.x tournament file (.xml).")],
         db: NewDbOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -38,7 +40,8 @@ def register_import(import_app: typer.Typer) -> None:
         standings default to the macmahon policy and the file's walllist criteria."""
         from goledger.formats.macmahon import import_macmahon
 
-        run_import(lambda: import_macmahon(file, db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
+        run_import(lambda: import_macmahon(file, db, report, strict, allow_errors, force=force),
+                   as_json=as_json, quiet=quiet)
 
     @import_app.command("macmahon-players")
     def import_macmahon_players_cmd(
@@ -72,13 +75,15 @@ def register_export(export_app: typer.Typer) -> None:
         db: DbOption = None,  # type: ignore[assignment]
         as_of: AsOfOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as a MacMahon 3.10 XML file."""
         from goledger.formats.macmahon import export_macmahon
 
-        run_export(lambda: export_macmahon(db or default_db(), output, report, as_of), as_json=as_json, quiet=quiet)
+        run_export(lambda: export_macmahon(db or default_db(), output, report, as_of, force), as_json=as_json,
+                   quiet=quiet)
 
 
 def register_commands(app: typer.Typer) -> None:

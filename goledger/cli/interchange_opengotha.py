@@ -12,6 +12,7 @@ from goledger.cli.common import DbOption, JsonOption, default_db, errors_as_exit
 from goledger.cli.interchange import (
     AllowErrorsOption,
     AsOfOption,
+    ForceOption,
     OutputOption,
     QuietOption,
     ReportOption,
@@ -32,6 +33,7 @@ def register_import(import_app: typer.Typer) -> None:
             Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
         ] = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -59,7 +61,8 @@ def register_import(import_app: typer.Typer) -> None:
             fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)
         from goledger.formats.opengotha import import_opengotha
 
-        run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors), as_json=as_json, quiet=quiet)
+        run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors, force=force),
+                   as_json=as_json, quiet=quiet)
 
 
 def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as_json: bool) -> None:
@@ -98,7 +101,10 @@ def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as
             table.add_row(Path(item.source).name, str(item.players), str(item.games), str(item.byes),
                           str(item.warnings), str(item.errors), result)
         console.print(table)
-        console.print(f"{len(items) - len(failed)} imported, {len(failed)} failed; reports in {into}")
+        renamed = [i for i in items if Path(i.db).stem != Path(i.source).stem]
+        note = (f"; {len(renamed)} renamed because another file had the same name "
+                f"({', '.join(Path(i.db).name for i in renamed[:5])})" if renamed else "")
+        console.print(f"{len(items) - len(failed)} imported, {len(failed)} failed{note}; reports in {into}")
     if failed:
         raise typer.Exit(1)
 
@@ -110,13 +116,15 @@ def register_export(export_app: typer.Typer) -> None:
         output: OutputOption = None,
         upto: AsOfOption = None,
         report: ReportOption = None,
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as an OpenGotha XML save (dataVersion 201, UTF-8) that OpenGotha 3.51 loads."""
         from goledger.formats.opengotha import export_opengotha
 
-        run_export(lambda: export_opengotha(db or default_db(), output, upto, report), as_json=as_json, quiet=quiet)
+        run_export(lambda: export_opengotha(db or default_db(), output, upto, report, force), as_json=as_json,
+                   quiet=quiet)
 
 
 def register_commands(app: typer.Typer) -> None:

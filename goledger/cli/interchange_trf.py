@@ -12,6 +12,7 @@ from goledger.cli.common import DbOption, JsonOption, default_db
 from goledger.cli.interchange import (
     AllowErrorsOption,
     AsOfOption,
+    ForceOption,
     NewDbOption,
     OutputOption,
     QuietOption,
@@ -29,6 +30,7 @@ def register_import(import_app: typer.Typer) -> None:
         db: NewDbOption = None,
         policy: Annotated[str, typer.Option(help="Rule policy of the new tournament.")] = "fide-2024",
         report: ReportOption = None,
+        force: ForceOption = False,
         strict: StrictOption = False,
         allow_errors: AllowErrorsOption = False,
         quiet: QuietOption = False,
@@ -37,7 +39,8 @@ def register_import(import_app: typer.Typer) -> None:
         """Create a new ledger from a TRF file (default ledger: <file stem>.db)."""
         from goledger.formats.trf import import_trf
 
-        run_import(lambda: import_trf(path, db, report, strict, allow_errors, policy), as_json=as_json, quiet=quiet)
+        run_import(lambda: import_trf(path, db, report, strict, allow_errors, policy, force=force),
+                   as_json=as_json, quiet=quiet)
 
 
 def register_export(export_app: typer.Typer) -> None:
@@ -54,13 +57,14 @@ def register_export(export_app: typer.Typer) -> None:
         ratings: Annotated[bool, typer.Option("--ratings", help="Write non-FIDE ratings in the rating column.")]
         = False,
         report: ReportOption = None,
+        force: ForceOption = False,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
         """Write the ledger as a FIDE Tournament Report File (UTF-8)."""
         from goledger.formats.trf import export_trf
 
-        run_export(lambda: export_trf(db or default_db(), output, upto, policy, lossless, crlf, ratings, report),
+        run_export(lambda: export_trf(db or default_db(), output, upto, policy, lossless, crlf, ratings, report, force),
                    as_json=as_json, quiet=quiet)
 
 

@@ -44,6 +44,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.serve",
     "goledger.cli.rating",
     "goledger.cli.catalog",
+    "goledger.cli.settings",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

@@ -23,8 +23,8 @@ from goledger.cli.common import (
 RoundOption = Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")]
 SettingsArg = Annotated[list[str], typer.Argument(
     metavar="KEY=VALUE...",
-    help="Settings to change (TournamentSettings names): policy=egf, criteria=MMS,SOSM,SOSOSM, mm_bar=3d, "
-         "mms2_absent=0, round_down=true; a structured value as JSON.")]
+    help="Settings to change, as `goledger settings` lists them: policy=egf, criteria=MMS,SOSM,SOSOSM, mm_bar=3d, "
+         "mms2_absent=0, withdrawn=zero (a policy field); a structured value as JSON.")]
 
 
 def parse_settings(texts: list[str]) -> dict[str, object]:
@@ -91,6 +91,22 @@ def register_commands(app: typer.Typer) -> None:
         end_date: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD.")] = "",
         option: Annotated[list[str] | None, typer.Option(
             "--option", "-o", help="A system option NAME=VALUE (repeatable), e.g. method=slide.")] = None,
+        time: Annotated[str | None, typer.Option(
+            "--time", help="Overtime: sudden-death, byo-yomi, canadian or fischer (default: not known).")] = None,
+        main_time: Annotated[int | None, typer.Option("--main-time", help="Main thinking time, minutes.")] = None,
+        byo_yomi: Annotated[int | None, typer.Option(
+            "--byo-yomi", help="Byo-yomi period, seconds (Canadian: seconds for --stones stones).")] = None,
+        periods: Annotated[int | None, typer.Option("--periods", help="Number of byo-yomi periods.")] = None,
+        stones: Annotated[int | None, typer.Option("--stones", help="Canadian: stones per period.")] = None,
+        fischer: Annotated[int | None, typer.Option("--fischer", help="Fischer increment, seconds.")] = None,
+        handicap_correction: Annotated[int | None, typer.Option(
+            "--handicap-correction", help="Stones subtracted from the rank difference (default 1).")] = None,
+        handicap_ceiling: Annotated[int | None, typer.Option(
+            "--handicap-ceiling", help="Most handicap stones (default 9; 0: even games).")] = None,
+        handicap_threshold: Annotated[str | None, typer.Option(
+            "--handicap-threshold", help="Rank from which games are even (default 1d).")] = None,
+        handicap_on: Annotated[str | None, typer.Option(
+            "--handicap-on", help="Handicap from mms (default) or rank.")] = None,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -109,7 +125,8 @@ def register_commands(app: typer.Typer) -> None:
         report_outcome(
             run(lambda: commands.new(
                 db or default_db(), name, rounds, system, bar, floor, policy, crit, komi, short_name,
-                location, begin_date, end_date, options, actor=actor, reason=reason,
+                location, begin_date, end_date, options, time, main_time, byo_yomi, periods, stones, fischer,
+                handicap_correction, handicap_ceiling, handicap_threshold, handicap_on, actor=actor, reason=reason,
             )),
             as_json,
         )

@@ -17,18 +17,23 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
     """Print standings as a text table, JSON (DESIGN §8 shape), CSV (exact decimals) or a
     self-contained HTML page."""
     from goledger.ledger.values import format_points
+    from goledger.outputs import shown
 
+    for note in getattr(result, "notes", ()):  # an event the fold had to ignore: said, never a traceback
+        sys.stderr.write(f"note: {shown(note)}\n")
     if fmt == "json":
         print_json(result.to_dict())
         return
     if fmt == "csv":
         import csv
 
+        from goledger.outputs import csv_cell
+
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["place", "player_id", "surname", "first_name", "rank", "egd_pin", *result.criteria])
-        for row in result.rows:
+        for row in result.rows:  # text cells neutralised against spreadsheet formulas; values are numbers
             writer.writerow([
-                row.place, row.player_id, row.surname, row.first_name, row.rank, row.egd_pin,
+                row.place, *(csv_cell(t) for t in (row.player_id, row.surname, row.first_name, row.rank, row.egd_pin)),
                 *(decimal_text(row.values[c], result.scales[c]) for c in result.criteria),
             ])
         return

@@ -38,10 +38,10 @@ def publish(
     Refuses a round outside the tournament or one with neither games nor byes yet.
     """
     from goledger.audit.published import PUBLISHED_LABEL, standings_digest, view_standings
-    from goledger.replay.load import load_state
+    from goledger.replay.load import fresh_state
 
     with Ledger.open(db) as ledger, ledger.writing(expected_head, retry=retry) as tx:
-        state = load_state(tx)
+        state = fresh_state(tx)  # what is vouched for comes from the log, never from a cache
         if state.settings is None:
             raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
         if not 1 <= round <= state.rounds:

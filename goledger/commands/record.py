@@ -28,6 +28,7 @@ import msgspec
 from goledger.errors import CommandRejected, LedgerError, StaleHeadError
 from goledger.ledger import events as ev
 from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
+from goledger.ledger.domains import event_problem, identity_key, text_problem
 from goledger.ledger.repair import RepairReport
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_points2
@@ -108,6 +109,10 @@ def _run(
                     raise CommandRejected(
                         f"{exc.message} (recorded since event {expected_head}: {_since_text(since, name_of)})"
                     ) from None
+                for event in events:  # the declared domains: nothing outside them is appended
+                    problem = event_problem(event)
+                    if problem:
+                        raise CommandRejected(problem)
                 if since:
                     _refuse_conflicts(events, since, expected_head, name_of)
                 records = tx.append(events, actor=actor or _default_actor(), reason=reason)
@@ -236,6 +241,16 @@ def new(
     begin_date: str = "",
     end_date: str = "",
     options: dict[str, Any] | None = None,
+    time: str | None = None,
+    main_time: int | None = None,
+    byo_yomi: int | None = None,
+    periods: int | None = None,
+    stones: int | None = None,
+    fischer: int | None = None,
+    handicap_correction: int | None = None,
+    handicap_ceiling: int | None = None,
+    handicap_threshold: str | None = None,
+    handicap_on: str | None = None,
     *,
     actor: str = "",
     reason: str = "",
@@ -247,6 +262,14 @@ def new(
     20k, criteria MMS/SOSM/SOSOSM; Swiss: NBW/SOSW/SOSOSW; cup: byes and absences worth 0).
     ``options`` are the system's own settings (``goledger.systems``, e.g. ``{"method": "slide"}``
     for a knockout), refused when the system does not know them.
+
+    Thinking time (``TimeSettings``): ``time`` is the overtime system (``sudden-death``,
+    ``byo-yomi``, ``canadian``, ``fischer``) with ``main_time`` minutes and, per system,
+    ``byo_yomi`` seconds (and ``periods``; Canadian: ``stones`` in ``byo_yomi`` seconds) or
+    ``fischer`` seconds per move. Without ``time`` the tournament has no time settings (the
+    EGD export then writes no class). Handicap (``HandicapSettings``, spec opengotha-xml
+    §7.2): ``handicap_correction`` stones subtracted, ``handicap_ceiling`` (0: even games),
+    ``handicap_threshold`` rank from which games are even, ``handicap_on`` ``mms`` or ``rank``.
     """
     if system not in _PRESETS:
         raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
@@ -272,14 +295,21 @@ def new(
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
         if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
+    from goledger.commands.settings import handicap_settings, time_settings
     from goledger.systems import system_options
 
+    preset["time"] = time_settings(time, main_time, byo_yomi, periods, stones, fischer)
+    preset["handicap"] = handicap_settings(handicap_correction, handicap_ceiling, handicap_threshold, handicap_on)
+    _check_names(name=name, short_name=short_name, location=location)
     settings = ev.TournamentSettings(
         name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
         end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
         komi=_parse_komi(komi) or "7.5", policy=policy_name, **preset,
         system_options=system_options(system, dict(options or {})),
     )
+    problem = event_problem(ev.TournamentCreated(settings=settings))
+    if problem:
+        raise CommandRejected(problem)
     path = Path(db)
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
                                      actor=actor or _default_actor(), reason=reason, clock=clock)
@@ -318,6 +348,7 @@ def register(
     surname, first_name = surname.strip(), first_name.strip()
     if not surname:
         raise CommandRejected("a player needs a surname")
+    _check_names(surname=surname, first_name=first_name, club=club, grade=grade)
     pin = egd_pin.strip()
     if pin and not pin.isdigit():
         raise CommandRejected(f"EGD PIN {egd_pin!r} must be digits only")
@@ -334,8 +365,10 @@ def register(
                     raise CommandRejected(f"EGD PIN {pin} is already registered for {p.id} {p.full_name}")
         if not force:
             wanted = (fold_name(surname), fold_name(first_name))
+            twin = identity_key(surname, first_name)
             for p in state.players.values():
-                if (fold_name(p.surname), fold_name(p.first_name)) == wanted:
+                if (fold_name(p.surname), fold_name(p.first_name)) == wanted or identity_key(
+                        p.surname, p.first_name) == twin:
                     raise CommandRejected(
                         f"{surname} {first_name} is already registered as {p.id}; use --force to register a namesake"
                     )
@@ -349,6 +382,14 @@ def register(
         return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank})"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def _check_names(**fields: str) -> None:
+    """Names are text, not control (:func:`goledger.ledger.domains.text_problem`)."""
+    for label, value in fields.items():
+        problem = text_problem(value, label.replace("_", " "))
+        if problem:
+            raise CommandRejected(problem)
 
 
 def update_player(
@@ -401,6 +442,11 @@ def update_player(
         changes = {k: v for k, v in wanted.items() if getattr(p, k) != v}
         if not changes:
             raise CommandRejected(f"{p.id} {p.full_name} already has these values; nothing to change")
+        if "surname" in changes or "first_name" in changes:
+            twin = identity_key(changes.get("surname", p.surname), changes.get("first_name", p.first_name))
+            for other in state.players.values():
+                if other.id != p.id and identity_key(other.surname, other.first_name) == twin:
+                    raise CommandRejected(f"{other.id} {other.full_name} already has this name; refusing a duplicate")
         pin = changes.get("egd_pin")
         if pin:
             for other in state.players.values():
@@ -764,31 +810,25 @@ def change_rules(
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Change tournament settings (``TournamentSettings`` field names), retroactively unless
-    ``from_round`` is given. Refuses unknown fields, invalid values and no-op changes."""
-    known = set(ev.TournamentSettings.__struct_fields__)
-    unknown = sorted(set(changes) - known)
-    if unknown:
-        raise CommandRejected(f"unknown setting(s): {', '.join(unknown)}")
+    """Change tournament settings, retroactively unless ``from_round`` is given.
+
+    ``changes`` names ``TournamentSettings`` fields or rule-policy fields (kept in
+    ``policy_overrides``), as ``goledger settings`` lists them; every value is checked
+    against the domain listed there (:mod:`goledger.commands.settings`), and the standings
+    are computed once under the new rules before anything is appended. Refuses unknown
+    fields, values outside their domain and no-op changes; the message says what changed."""
+    from goledger.commands.settings import check_views_after, resolve_changes
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
         if from_round is not None:
             _check_round(state, from_round)
-        current = msgspec.to_builtins(state.settings)
-        try:
-            msgspec.convert(current | changes, ev.TournamentSettings)
-        except msgspec.ValidationError as exc:
-            raise CommandRejected(f"invalid setting: {exc}") from None
-        effective = {k: v for k, v in changes.items() if current.get(k) != msgspec.to_builtins(v)}
+        effective, phrases = resolve_changes(state, changes)
         if not effective:
             raise CommandRejected("these settings already have these values; nothing to change")
-        if "policy" in effective:
-            from goledger.replay.policies import get_policy
-
-            get_policy(effective["policy"])
         event = ev.RulesChanged(changes=effective, from_round=from_round)
+        check_views_after(state, event)
         scope = "retroactively" if from_round is None else f"from round {from_round}"
-        return [event], f"rules changed {scope}: {', '.join(sorted(effective))}"
+        return [event], f"rules changed {scope}: {'; '.join(phrases) or ', '.join(sorted(effective))}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -808,8 +848,10 @@ def log(db: PathLike, after: int = 0, upto: int | None = None, type: str | None 
 
 
 def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
-    """Recompute the hash chain and check the append-only triggers (reporting on a ledger
-    whose triggers were removed instead of refusing it).
+    """Recompute the hash chain and check the schema whole (reporting on a ledger whose
+    triggers were removed or which holds objects goledger did not create, instead of
+    refusing it), then the cached snapshot and standings against a fresh fold of the log: a
+    cache that differs fails the verification as tampering and is kept for inspection.
 
     ``published_head`` — a hash the director announced (a whole hash or its first 16 or
     more hex digits) — must be the hash of an event of the verified chain: the report says
@@ -827,9 +869,9 @@ def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
             from goledger.replay.snapshots import check_snapshot
             from goledger.replay.standings_cache import check_cached_standings
 
-            for note in (check_snapshot(ledger), check_cached_standings(ledger)):
-                if note:
-                    report = msgspec.structs.replace(report, notes=(*report.notes, note))
+            for problem in (check_snapshot(ledger), check_cached_standings(ledger)):
+                if problem:  # a cache that differs from the log was tampered with: verify fails
+                    return msgspec.structs.replace(report, ok=False, problem=problem)
         if report.ok:
             from goledger.ledger.copies import verify_copy
 

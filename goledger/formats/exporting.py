@@ -1,13 +1,17 @@
 """What every exporter returns, and how it writes its file.
 
 An export never leaves half a file behind: the bytes go to a hidden temporary file next to
-the target, which is renamed into place once complete (a rename is atomic on one file
-system), so a reader of the target sees the old file or the new one, never a mixture.
+the target, created exclusively under an unpredictable name and renamed into place once
+complete (a rename is atomic on one file system), so a reader of the target sees the old
+file or the new one, never a mixture. It never writes over the ledger it reads (or its
+``-wal``/``-shm``), whether named directly or through a link, and replaces an existing file
+only with ``force`` (:mod:`goledger.outputs`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,28 +55,41 @@ def state_to_export(db: PathLike, as_of: int | None = None) -> TournamentState:
     return state
 
 
-def write_atomically(data: bytes, output: PathLike) -> None:
-    """Write ``data`` to ``output`` through a temporary file renamed into place; a
+def write_atomically(data: bytes, output: PathLike, *, protect: Sequence[PathLike] = (), force: bool = False) -> None:
+    """Write ``data`` to ``output`` without clobbering (:func:`goledger.outputs.write_output`:
+    ``protect`` — the ledger and its companions — refused, an existing file replaced only with
+    ``force``, exclusive unpredictable temporary file renamed into place); a
     :class:`FormatError` names the problem when the target cannot be written."""
-    target = Path(output)
-    if not target.parent.is_dir():
-        raise FormatError(f"cannot write {target}: folder {target.parent} does not exist")
-    temp = target.with_name(f".{target.name}.writing-{os.getpid()}")
+    from goledger.errors import GoledgerError
+    from goledger.outputs import write_output
+
     try:
-        temp.write_bytes(data)
-        os.replace(temp, target)
-    except OSError as exc:
-        raise FormatError(f"cannot write {target}: {exc.strerror}") from None
-    finally:
-        temp.unlink(missing_ok=True)
+        write_output(data, output, protect, force=force, what="export")
+    except FormatError:
+        raise
+    except GoledgerError as exc:
+        raise FormatError(exc.message) from None
 
 
 def finish_export(
-    data: bytes, report: InterchangeReport, output: PathLike | None, report_path: PathLike | None = None
+    data: bytes, report: InterchangeReport, output: PathLike | None, report_path: PathLike | None = None,
+    *, db: PathLike | None = None, force: bool = False,
 ) -> ExportOutcome:
     """Write ``data`` to ``output`` (when given) and ``report`` as JSON to ``report_path``
-    (when given), and return the outcome."""
+    (when given), and return the outcome. Neither may be the ledger ``db`` (or its
+    companions) or each other; an existing file is replaced only with ``force``."""
+    protect: list[PathLike] = [db] if db is not None else []
+    if output is not None and report_path is not None and Path(output) == Path(report_path):
+        raise FormatError(f"the export and its report cannot both be written to {output}")
+    if report_path is not None:  # refuse a bad report path before writing anything
+        from goledger.errors import GoledgerError
+        from goledger.outputs import check_output
+
+        try:
+            check_output(report_path, protect, force=force, what="report")
+        except GoledgerError as exc:
+            raise FormatError(exc.message) from None
     if output is not None:
-        write_atomically(data, output)
-    write_report(report, report_path)
+        write_atomically(data, output, protect=protect, force=force)
+    write_report(report, report_path, protect=protect, force=force)
     return ExportOutcome(data=data, output=None if output is None else str(output), report=report)

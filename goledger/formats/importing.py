@@ -28,6 +28,7 @@ from goledger.ledger.store import Ledger, Record
 __all__ = [
     "ImportOutcome",
     "ImportRefused",
+    "check_domains",
     "default_ledger_path",
     "import_file",
     "read_input",
@@ -75,10 +76,21 @@ class ImportRefused(FormatError):
         self.report = report
 
 
-def write_report(report: InterchangeReport, path: PathLike | None) -> None:
-    """Write ``report`` as JSON to ``path`` (nothing when ``path`` is None)."""
+def write_report(report: InterchangeReport, path: PathLike | None, *, protect: Sequence[PathLike] = (),
+                 force: bool = False) -> None:
+    """Write ``report`` as JSON to ``path`` (nothing when ``path`` is None), never over a file
+    of ``protect`` (a ledger, its companions, the input) and over an existing file only with
+    ``force`` (:func:`goledger.outputs.write_output`)."""
     if path is not None:
-        Path(path).write_bytes(report.to_json() + b"\n")
+        from goledger.errors import GoledgerError
+        from goledger.outputs import write_output
+
+        try:
+            write_output(report.to_json() + b"\n", path, protect, force=force, what="report")
+        except FormatError:
+            raise
+        except GoledgerError as exc:
+            raise FormatError(exc.message) from None
 
 
 def read_input(file: PathLike, *, max_bytes: int, kind: str, folder_hint: str = "") -> bytes:
@@ -117,28 +129,40 @@ def import_file(
     allow_errors: bool = False,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Read ``file`` with ``read`` and create the new ledger ``db`` (default
     ``<file stem>.db``) from its events, all or nothing (see the module's refusal rules).
 
     ``report``, when given, receives the import report as JSON whatever happens: the
-    reader's report, or a one-entry report saying why the file was refused.
+    reader's report, or a one-entry report saying why the file was refused. It may not be
+    the ledger, the input or an existing file (unless ``force``): checked before anything
+    is read or written.
     """
     source = Path(file)
+    target = Path(db) if db is not None else default_ledger_path(source)
+    protect = [target, source]
+    if report is not None:  # the report may be neither the ledger nor the input, nor replace a file
+        from goledger.errors import GoledgerError
+        from goledger.outputs import check_output
+
+        try:
+            check_output(report, protect, force=force, what="report")
+        except GoledgerError as exc:
+            raise FormatError(exc.message) from None
     try:
         result = read(read_input(source, max_bytes=max_bytes, kind=kind, folder_hint=folder_hint), str(source))
     except FormatError as exc:
         refused = InterchangeReport(format=format, source=str(source))
         refused.error("refused", exc.message)
-        write_report(refused, report)
+        write_report(refused, report, protect=protect, force=force)
         raise
-    target = Path(db) if db is not None else default_ledger_path(source)
     import_report = result.report
     try:
         records = write_new_ledger(result.events, target, import_report, strict=strict, allow_errors=allow_errors,
                                    actor=actor, reason=reason or f"import {format} {source.name}")
     finally:
-        write_report(import_report, report)
+        write_report(import_report, report, protect=protect, force=force)
     return ImportOutcome(db=str(target), events=len(records), report=import_report)
 
 
@@ -166,6 +190,27 @@ def check_report(report: InterchangeReport, *, strict: bool, allow_errors: bool)
         )
 
 
+def check_domains(events: Sequence[Event], report: InterchangeReport) -> None:
+    """Refuse (:class:`ImportRefused`) events outside their declared domains: a name with a
+    control character, a rank that is not one, a number beyond SQLite's range… Each such event
+    gets an ``error`` entry (kind ``domain``) naming it; nothing outside the domains is ever
+    appended, not even with ``--allow-errors`` (issue 18, points 1 and 6)."""
+    from goledger.ledger.domains import event_problem
+
+    bad = 0
+    first = ""
+    for index, event in enumerate(events, start=1):
+        problem = event_problem(event)
+        if problem:
+            bad += 1
+            first = first or problem
+            report.error("domain", f"{problem}; the file cannot be imported with it", f"event {index} "
+                         f"({event.type_name()})")
+    if bad:
+        raise ImportRefused(f"{report.source}: {bad} item(s) are outside what a ledger may hold (first: {first}); "
+                            "nothing was written", report)
+
+
 def write_new_ledger(
     events: Sequence[Event],
     db: str | os.PathLike[str],
@@ -176,7 +221,10 @@ def write_new_ledger(
     actor: str = "import",
     reason: str = "",
 ) -> list[Record]:
-    """Create ``db`` holding ``events`` (one transaction, atomic rename), honouring the report."""
+    """Create ``db`` holding ``events`` (one transaction, atomic rename), honouring the report.
+    Events outside their declared domains (:mod:`goledger.ledger.domains`) are refused
+    whatever ``allow_errors`` says: each gets an error entry in the report."""
+    check_domains(events, report)
     check_report(report, strict=strict, allow_errors=allow_errors)
     target = Path(db)
     if target.exists():

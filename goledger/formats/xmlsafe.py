@@ -2,7 +2,10 @@
 
 Tournament files never need entities, a DTD or the network, so the parser refuses them:
 no entity resolution, no DTD loading, no network access, no huge-tree mode. A document
-that *declares* entities (``<!ENTITY``) is refused outright — this closes external
+that *declares* entities (``<!ENTITY``) is refused outright — checked on the decoded text
+for every encoding (UTF-16 and UTF-32 by byte-order mark or null bytes, any declared
+codec that is not ASCII-compatible), and again on the parsed document, which must carry
+no internal DTD whatever its encoding — this closes external
 entities (XXE) and entity expansion ("billion laughs") before lxml sees them. A plain
 ``<!DOCTYPE Tournament SYSTEM "tournament.dtd">`` line (EGC 2011) is accepted and its DTD
 is not fetched; a DOCTYPE that points anywhere else (a URL, an absolute or relative path,
@@ -136,6 +139,15 @@ def parse_xml(
         if notes is not None:
             notes.append("blank space before the XML declaration was skipped")
     head = data[:65536]
+    text_head = _decoded(data)
+    if text_head is not None:  # UTF-16/32 and other encodings: check the text, not its bytes
+        if re.search(r"<!ENTITY", text_head, re.IGNORECASE):
+            raise FormatError(
+                f"{what} declares XML entities; goledger refuses them "
+                "(they can read local files or explode in memory)"
+            )
+        if re.search(r"<!DOCTYPE[^>\[]*\[", text_head[:65536], re.IGNORECASE):
+            raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
     if _ENTITY_DECL.search(data) is not None:
         raise FormatError(
             f"{what} declares XML entities; goledger refuses them "
@@ -174,4 +186,37 @@ def parse_xml(
         raise FormatError(f"{what} cannot be parsed as XML: {_one_line(str(exc))}") from None
     if root is None:
         raise FormatError(f"{what} has no root element")
+    dtd = root.getroottree().docinfo.internalDTD  # whatever the encoding: the parsed document says it
+    if dtd is not None and (any(True for _ in dtd.iterentities()) or any(True for _ in dtd.iterelements())):
+        raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
     return root
+
+
+_BOMS: Final = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_NULL_PATTERNS: Final = (
+    (b"<\x00\x00\x00", "utf-32-le"), (b"\x00\x00\x00<", "utf-32-be"), (b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be"),
+)
+
+
+def _decoded(data: bytes) -> str | None:
+    """The document as text when it is not in an ASCII-compatible encoding (UTF-16/32 by
+    byte-order mark or by the null bytes around ``<``, or a declared EBCDIC-like codec), else
+    ``None`` (the byte checks then see the text as it is)."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(name, errors="replace")
+    for start, name in _NULL_PATTERNS:
+        if data.startswith(start):
+            return data.decode(name, errors="replace")
+    declared = _declared_encoding(data)
+    if declared:
+        try:
+            codec = codecs.lookup(declared)
+        except LookupError:
+            return None
+        if codec.encode("<!ENTITY")[0] != b"<!ENTITY":
+            return data.decode(codec.name, errors="replace")
+    return None

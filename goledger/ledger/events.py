@@ -148,7 +148,9 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     board_size: int = 19
     internet: bool = False
     handicap: HandicapSettings = msgspec.field(default_factory=HandicapSettings)
-    time: TimeSettings = msgspec.field(default_factory=TimeSettings)
+    time: TimeSettings | None = msgspec.field(default_factory=TimeSettings)
+    """``None``: the thinking time is not known (``goledger new`` without ``--time``; the EGD
+    export then writes no ``CL``/``TM``). Older payloads always carry a value."""
     category_limits: tuple[str, ...] = ()
     mm_groups: tuple[StartGroup, ...] = ()
     """Grouped McMahon: start scores by rank range; ranks in no group use bar and floor."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -57,6 +58,7 @@ __all__ = [
     "VerifyReport",
     "chain_hash",
     "damaged",
+    "foreign_objects",
     "peek_head",
     "protection_problems",
     "remove_stale_partials",
@@ -296,6 +298,30 @@ def protection_problems(conn: sqlite3.Connection) -> tuple[tuple[str, ...], tupl
     return missing, altered
 
 
+def foreign_objects(conn: sqlite3.Connection) -> tuple[str, ...]:
+    """Schema objects goledger did not create, or whose definition changed, each as a phrase
+    (``"trigger hide_results (not created by goledger)"``, ``"table events (definition
+    changed)"``). The schema is checked whole: an extra ``BEFORE INSERT … RAISE(IGNORE)``
+    trigger would make a command report an event it never stored, an extra view or index
+    could shadow what tools read. Missing or changed append-only triggers are reported by
+    :func:`protection_problems`; the SQLite indexes of the primary keys are goledger's."""
+    found: list[str] = []
+    for kind, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
+        kind, name, table = (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+                             for v in (kind, name, table))
+        text = sql.decode("utf-8", "replace") if isinstance(sql, bytes) else sql
+        if kind == "table" and name in _TABLES:
+            if _normalised_sql(text or "") != _normalised_sql(_TABLES[name]):
+                found.append(f"table {name} (definition changed)")
+        elif kind == "trigger" and name in _TRIGGERS:
+            continue  # protection_problems judges these
+        elif kind == "index" and name.startswith("sqlite_autoindex_") and table in _TABLES and text is None:
+            continue
+        else:
+            found.append(f"{kind} {name} (not created by goledger)")
+    return tuple(found)
+
+
 def damaged(path: Path, exc: BaseException) -> LedgerError:
     """The refusal for a file SQLite cannot read any more (one sentence)."""
     return LedgerError(
@@ -324,10 +350,16 @@ class Ledger:
     def create(cls, path: str | os.PathLike[str]) -> Ledger:
         """Create a new, empty ledger file. Refuses to touch an existing file."""
         target = Path(path)
-        if target.exists():
+        if target.exists() or target.is_symlink():
             raise LedgerError(f"{target} already exists; a new ledger needs a new file")
         if not target.parent.exists():
             raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
+        try:  # created exclusively, never through a link planted under its name
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666))
+        except FileExistsError:
+            raise LedgerError(f"{target} already exists; a new ledger needs a new file") from None
+        except OSError as exc:
+            raise LedgerError(f"cannot create {target}: {exc.strerror}") from None
         conn = _connect(target)
         try:
             conn.execute("PRAGMA journal_mode = WAL")
@@ -394,7 +426,8 @@ class Ledger:
         if not target.parent.is_dir():
             raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
         remove_stale_partials(target)
-        temp = target.with_name(f".{target.name}{_PARTIAL}{os.getpid()}")
+        # the partial file's name is unpredictable (pid, for remove_stale_partials, then random)
+        temp = target.with_name(f".{target.name}{_PARTIAL}{os.getpid()}-{secrets.token_hex(8)}")
         sidecars = (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm"), Path(f"{temp}-journal"))
         for leftover in sidecars:
             leftover.unlink(missing_ok=True)
@@ -462,6 +495,18 @@ class Ledger:
             except sqlite3.DatabaseError as exc:
                 conn.close()
                 raise damaged(target, exc) from None
+            try:
+                foreign = foreign_objects(conn)
+            except sqlite3.DatabaseError as exc:
+                conn.close()
+                raise damaged(target, exc) from None
+            if foreign:
+                conn.close()
+                raise LedgerError(
+                    f"{target} holds schema objects goledger did not create or changed ({'; '.join(foreign)}), so "
+                    "a command could report what it did not store; refusing to use it (`goledger verify --db "
+                    f"{target}` reports it; remove them with the sqlite3 tool to use the file again)"
+                )
             if missing or altered:
                 # the error path may afford a full check: name an altered event when there is one
                 try:
@@ -640,6 +685,7 @@ class Ledger:
     def _verify(self) -> VerifyReport:
         conn = self._conn
         missing, altered = protection_problems(conn)
+        foreign = foreign_objects(conn)
         prev = GENESIS_HASH
         expected_seq = 1
         count = 0
@@ -670,8 +716,10 @@ class Ledger:
             prev = rec.hash
             expected_seq += 1
             count += 1
-        if missing or altered:
+        if missing or altered or foreign:
             parts = []
+            if foreign:
+                parts.append("schema objects goledger did not create or changed: " + "; ".join(foreign))
             if missing:
                 parts.append("the append-only triggers were removed: " + ", ".join(missing))
             if altered:

@@ -95,7 +95,7 @@ class GorOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     rounding: Literal["output", "game"] = "output"
 
     def to_dict(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
+        return msgspec.to_builtins(self)
 
 
 def parse_options(pairs: Mapping[str, str]) -> GorOptions:
@@ -250,6 +250,8 @@ def _class_of(state: TournamentState, egd_class: str | None) -> tuple[str, str]:
         return wanted, "given"
     settings = state.settings
     assert settings is not None
+    if settings.time is None:
+        return "X", "no time settings"
     return egf_class(settings.time, settings.internet), "time settings"
 
 
@@ -263,7 +265,8 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
     weight = CLASS_WEIGHTS.get(cls, Decimal(0))
     tournament_reason = ""
     if cls not in CLASS_WEIGHTS:
-        tournament_reason = "the time settings meet no EGF class (X): give --class to preview"
+        tournament_reason = ("no time settings: give --class to preview" if source == "no time settings"
+                             else "the time settings meet no EGF class (X): give --class to preview")
     elif state.settings.board_size != 19:
         size = state.settings.board_size
         tournament_reason = f"the EGD rates 19×19 games only, not {size}×{size}"
@@ -282,8 +285,9 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
     lines: dict[str, list[GameChange]] = {pid: [] for pid in state.players}
     for rnd in sorted(set(state.games) | set(state.byes)):
         round_reason = tournament_reason
-        if not round_reason:
-            seconds = adjusted_seconds(state.settings_for_round(rnd).time)
+        round_time = state.settings_for_round(rnd).time
+        if not round_reason and round_time is not None:  # unknown time settings: the given --class stands
+            seconds = adjusted_seconds(round_time)
             if seconds < MIN_RATED_SECONDS:
                 round_reason = f"below the time limit: adjusted time {seconds // 60} min, under 30"
         for table in sorted(state.games.get(rnd, {})):

@@ -18,11 +18,11 @@ with each event's hash, previous hash and payload.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+import msgspec
 from lxml import etree
 from lxml.html import builder as E
 
@@ -339,6 +339,7 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
                   top: int = 10, view: View | None = None) -> tuple[bytes, dict[str, Any]]:
     """The report's bytes and a summary (counts) of what it holds."""
     view = view or View()
+    records, events = _safe_log(records, events)
     state = fold(events)
     if state.settings is None:
         raise GoledgerError("the ledger has no tournament yet")
@@ -358,8 +359,8 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
         rounds_parts.append(block)
     nav = H.nav(*(E.A(label, href=f"#{target}") for label, target in (
         ("Tournament", "summary"), ("Players", "players"), ("System", "system"), ("Final standings", "final"),
-        ("Chart", "chart"), ("By round", "rounds"), ("Rating", "rating"), ("Published", "published"), ("Audit", "audit"),
-        ("Event log", "log"))))
+        ("Chart", "chart"), ("By round", "rounds"), ("Rating", "rating"), ("Published", "published"),
+        ("Audit", "audit"), ("Event log", "log"))))
     body = E.BODY(
         E.H1(title), nav,
         _summary_section(state, verify, records, path),
@@ -382,9 +383,37 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     return data, summary
 
 
+def _safe_log(records: Sequence[Record], events: Sequence[ev.Event]) -> tuple[list[Record], list[ev.Event]]:
+    """The log with every control or invisible character of its text shown as an escape
+    (:func:`goledger.outputs.shown`): an older ledger may hold names that XML cannot carry
+    or that would reorder the page (issue 18, point 6). Events whose stored text is plain are
+    kept as they are."""
+    from goledger.outputs import shown, shown_deep
+
+    safe_records: list[Record] = []
+    safe_events = list(events)
+    for i, record in enumerate(records):
+        # JSON escapes C0 controls (\u0001), so the stored text alone cannot tell: look for escapes too
+        text = record.payload + record.actor + record.reason
+        if text.isprintable() and "\\u" not in record.payload:
+            safe_records.append(record)
+            continue
+        safe_records.append(msgspec.structs.replace(
+            record, payload=shown(record.payload), actor=shown(record.actor), reason=shown(record.reason)))
+        if i < len(safe_events):
+            event = safe_events[i]
+            safe_events[i] = msgspec.convert(shown_deep(msgspec.to_builtins(event)), type(event))
+    return safe_records, safe_events
+
+
 def standings_page(table: Standings, title: str) -> bytes:
     """One standings table as a self-contained HTML page (``goledger standings --format html``),
-    with the report's inline styles and nothing fetched from outside."""
+    with the report's inline styles and nothing fetched from outside. Control and invisible
+    characters an older ledger's names may hold are shown as escapes."""
+    from goledger.outputs import shown, shown_deep
+
+    table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
+    title = shown(title)
     caption = (f"after round {table.round} · policy {table.policy} · as of event {table.as_of_seq}")
     body = E.BODY(E.H1(title), E.P(caption), _standings_table(table, id="standings"))
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
@@ -392,27 +421,19 @@ def standings_page(table: Standings, title: str) -> bytes:
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,
-           criteria: Sequence[str] | None = None) -> dict[str, Any]:
-    """Write the audit report of ledger ``db`` to ``html`` (replaced atomically), with the
-    standings under ``policy`` and ``criteria`` (default: the tournament's)."""
-    target = Path(html)
-    if not target.parent.exists():
-        raise GoledgerError(f"cannot write {target}: folder {target.parent} does not exist")
+           criteria: Sequence[str] | None = None, force: bool = False) -> dict[str, Any]:
+    """Write the audit report of ledger ``db`` to ``html`` (created atomically; never over the
+    ledger or its companions; over an existing file only with ``force``, see
+    :mod:`goledger.outputs`), with the standings under ``policy`` and ``criteria`` (default:
+    the tournament's)."""
+    from goledger.outputs import check_output, write_output
+
+    target = check_output(html, [db], force=force, what="report")
     with Ledger.open(db) as ledger:
         verify = ledger.verify()
         records = list(ledger.records())
         events = ledger.events()
     data, summary = render_report(records, events, verify, Path(db), top, View(policy, criteria))
     summary["path"] = str(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_output(data, target, [db], force=force, what="report")
     return summary

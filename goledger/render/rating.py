@@ -17,8 +17,8 @@ import csv
 import io
 from typing import Any
 
-from lxml import etree  # type: ignore[import-untyped]
-from lxml.html import builder as E  # type: ignore[import-untyped]
+from lxml import etree
+from lxml.html import builder as E
 
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview

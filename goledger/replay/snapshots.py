@@ -7,9 +7,13 @@ the :class:`~goledger.replay.state.TournamentState` after event ``seq``, stored 
 of that event and a fingerprint of the fold code. It is **never trusted**:
 
 * it is used only if event ``seq`` still carries the stored hash (so a rewritten log, or a
-  different log, cannot reuse it) and the fingerprint matches this goledger's fold code;
+  different log, cannot reuse it), the fingerprint matches this goledger's fold code, and
+  the bytes match the SHA-256 digest stored beside that hash (so bytes changed behind
+  goledger's back are never used);
 * anything that fails to decode is ignored and rebuilt;
-* ``goledger verify`` compares the snapshot with a fresh fold and rebuilds it on mismatch;
+* ``goledger verify`` compares the snapshot with a fresh fold and fails, naming it as
+  tampering, when they differ (the snapshot is kept for inspection);
+* ``publish``, ``verify`` and ``export egd`` never use it (:func:`~goledger.replay.load.fresh_state`);
 * the test suite compares cached and fresh folds after random event sequences.
 
 A new snapshot is written when a full read finds more than :data:`SNAPSHOT_EVERY` events
@@ -49,15 +53,29 @@ def fingerprint() -> str:
     return digest.hexdigest()[:32]
 
 
-def _load(source: Ledger | Transaction) -> tuple[int, TournamentState] | None:
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _claim(source: Ledger | Transaction) -> tuple[int, bytes, bool] | None:
+    """The stored snapshot that claims to be this code's fold of this log up to its event:
+    ``(seq, bytes, bytes match their digest)``; ``None`` when there is none, or it is from
+    other code or another log (stale, not suspicious)."""
     found = source.cache_get(_NAME)
     if found is None:
         return None
-    seq, head, data = found
-    if not head.startswith(fingerprint() + ":"):
+    seq, key, data = found
+    parts = key.split(":")
+    if len(parts) != 3 or parts[0] != fingerprint() or source.hash_at(seq) != parts[1]:
         return None
-    if source.hash_at(seq) != head.split(":", 1)[1]:
+    return seq, data, _digest(data) == parts[2]
+
+
+def _load(source: Ledger | Transaction) -> tuple[int, TournamentState] | None:
+    claim = _claim(source)
+    if claim is None or not claim[2]:  # bytes that differ from their digest are never used
         return None
+    seq, data, _ = claim
     try:
         state = _DECODER.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
@@ -81,23 +99,36 @@ def cached_state(source: Ledger | Transaction, upto: int | None = None) -> Tourn
         for event in tail:
             apply(result, event)
     if upto is None and len(tail) > SNAPSHOT_EVERY:
+        claim = _claim(source)
+        if claim is not None and not claim[2]:
+            return result  # a tampered snapshot stays for `verify` to report; it is never used
         head_hash = source.hash_at(result.seq)
         if head_hash is not None:
-            source.cache_put(_NAME, result.seq, f"{fingerprint()}:{head_hash}", _ENCODER.encode(result))
+            try:
+                data = _ENCODER.encode(result)
+            except OverflowError:  # an old ledger holding a number beyond 64 bits: no snapshot
+                return result
+            source.cache_put(_NAME, result.seq, f"{fingerprint()}:{head_hash}:{_digest(data)}", data)
     return result
 
 
 def check_snapshot(ledger: Ledger) -> str:
-    """Compare the cached snapshot with a fresh fold; drop it when it differs.
+    """Compare the cached snapshot with a fresh fold of the log.
 
-    Returns ``""`` when there is nothing to say, else a sentence for ``verify``.
+    Returns ``""`` when there is nothing to say, else the sentence of a **failed** ``verify``:
+    a snapshot whose bytes differ from their stored digest, or from a fresh fold, was put
+    there by something other than goledger. It is kept for inspection (never used: readers
+    check the digest), not deleted.
     """
-    base = _load(ledger)
-    if base is None:
+    claim = _claim(ledger)
+    if claim is None:
         return ""
-    seq, state = base
+    seq, data, intact = claim
+    if not intact:
+        return (f"the cached state snapshot at event {seq} does not match its stored digest: the cache was "
+                "tampered with (kept for inspection in the projection_cache table; goledger never uses it)")
     fresh = fold(ledger.events(upto=seq))
-    if _ENCODER.encode(fresh) == _ENCODER.encode(state):
+    if _ENCODER.encode(fresh) == data:
         return ""
-    ledger.cache_clear()
-    return f"the cached state snapshot at event {seq} differed from a fresh fold and was dropped"
+    return (f"the cached state snapshot at event {seq} differs from a fresh fold of the log: the cache was "
+            "tampered with (kept for inspection in the projection_cache table)")

@@ -63,6 +63,9 @@ class Standings(msgspec.Struct, kw_only=True):
     criteria: tuple[str, ...]
     scales: dict[str, int]
     rows: list[StandingRow]
+    notes: tuple[str, ...] = ()
+    """Events of the log the fold had to ignore, one sentence each (``event 9 (RulesChanged)
+    was ignored: …``): an old ledger may hold one outside today's domains (issue 18)."""
 
     def value(self, row: StandingRow, criterion: str) -> Fraction:
         """A row's value of ``criterion`` as an exact number of points."""
@@ -70,7 +73,7 @@ class Standings(msgspec.Struct, kw_only=True):
 
     def to_dict(self) -> dict[str, Any]:
         """The DESIGN §8 JSON shape: values as JSON numbers (exact: halves and quarters)."""
-        return {
+        shown: dict[str, Any] = {
             "round": self.round,
             "as_of_seq": self.as_of_seq,
             "policy": self.policy,
@@ -89,6 +92,9 @@ class Standings(msgspec.Struct, kw_only=True):
                 for row in self.rows
             ],
         }
+        if self.notes:  # only an old ledger holding an event the fold ignored has any
+            shown["notes"] = list(self.notes)
+        return shown
 
 
 def json_number(value: int, scale: int) -> int | float | str:
@@ -260,5 +266,6 @@ def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
         policy=ctx.policy.name,
         criteria=tuple(names),
         scales={name: get_criterion(name).scale for name in names},
+        notes=tuple(f"{a.message}" for a in state.anomalies if a.message.startswith("event ")),
         rows=rows,
     )

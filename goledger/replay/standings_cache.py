@@ -11,10 +11,12 @@ criteria]`` (the arguments as given), keyed by
 * a fingerprint of the code that computes standings (every module of
   ``goledger.replay`` and the event and value definitions).
 
-Only fields of :data:`MIN_PLAYERS` players or more are stored. An entry is **never
-trusted**: it is used only when the ledger's head is still that event with that hash and the
-code is the same; anything that fails to decode is recomputed; ``goledger verify``
-recomputes every entry and drops the cache when one differs; the test suite compares cached
+Only fields of :data:`MIN_PLAYERS` players or more are stored, with the SHA-256 digest of
+their bytes beside the head they claim. An entry is **never trusted**: it is used only when
+the ledger's head is still that event with that hash, the code is the same and the bytes
+match their digest; anything that fails to decode is recomputed; ``goledger verify``
+recomputes every entry from a fresh fold of the log and fails, naming the entry as
+tampering, when one differs (keeping it for inspection); ``publish`` never reads it; the test suite compares cached
 and fresh standings after random event sequences. Recording an event makes every entry
 stale: the next one written drops them.
 
@@ -72,6 +74,19 @@ def _key(head_hash: str) -> str:
     return f"{code_fingerprint()}:{head_hash}"
 
 
+def _stored_key(head_hash: str, data: bytes) -> str:
+    """What an entry is stored under: the code, the head it claims and the digest of its bytes."""
+    return f"{_key(head_hash)}:{hashlib.sha256(data).hexdigest()}"
+
+
+def _claims_head(found: tuple[int, str, bytes], seq: int, head_hash: str) -> bool:
+    return found[0] == seq and found[1].rsplit(":", 1)[0] == _key(head_hash)
+
+
+def _intact(found: tuple[int, str, bytes]) -> bool:
+    return found[1].rsplit(":", 1)[-1] == hashlib.sha256(found[2]).hexdigest()
+
+
 def cached_standings(
     ledger: Ledger, round_: int | None, policy: str | None, criteria: Sequence[str] | None
 ) -> Standings:
@@ -83,7 +98,7 @@ def cached_standings(
     name = entry_name(round_, policy, criteria)
     head = ledger.head()
     found = ledger.cache_get(name)
-    if found is not None and found[0] == head.seq and found[1] == _key(head.hash):
+    if found is not None and _claims_head(found, head.seq, head.hash) and _intact(found):
         try:
             cached = _DECODER.decode(found[2])
         except (msgspec.DecodeError, msgspec.ValidationError):
@@ -93,28 +108,36 @@ def cached_standings(
     state = load_state(ledger)
     result = standings(state, round_, policy, criteria)
     head_hash = ledger.hash_at(state.seq)
-    if head_hash is not None and len(state.players) >= MIN_PLAYERS:
-        ledger.cache_put(name, state.seq, _key(head_hash), _ENCODER.encode(result), stale_prefix=PREFIX)
+    tampered = found is not None and _claims_head(found, head.seq, head.hash) and not _intact(found)
+    if head_hash is not None and len(state.players) >= MIN_PLAYERS and not tampered:  # evidence stays
+        data = _ENCODER.encode(result)
+        ledger.cache_put(name, state.seq, _stored_key(head_hash, data), data, stale_prefix=PREFIX)
     return result
 
 
 def check_cached_standings(ledger: Ledger) -> str:
-    """Recompute every cached standings entry that could be used at the head; drop the whole
-    cache when one differs. Returns ``""`` or a sentence for ``verify``."""
-    from goledger.replay.load import load_state
+    """Recompute, from a fresh fold of the log, every cached standings entry that claims the
+    head; returns ``""`` or the sentence of a **failed** ``verify`` naming the first entry
+    that differs from its digest or from the recomputation (tampering). Entries are kept for
+    inspection; a reader never uses one whose bytes differ from their digest."""
+    from goledger.replay.load import fresh_state
     from goledger.replay.standings import standings
 
     head = ledger.head()
     state = None
     for name in ledger.cache_names(PREFIX):
         found = ledger.cache_get(name)
-        if found is None or found[0] != head.seq or found[1] != _key(head.hash):
+        if found is None or not _claims_head(found, head.seq, head.hash):
             continue  # never used: stale or from other code
-        round_, policy, criteria = msgspec.json.decode(name[len(PREFIX):])
+        shown = name[len(PREFIX):]
+        if not _intact(found):
+            return f"the cached standings {shown} do not match their stored digest: the cache was tampered with " \
+                   "(kept for inspection in the projection_cache table; goledger never uses them)"
+        round_, policy, criteria = msgspec.json.decode(shown)
         if state is None:
-            state = load_state(ledger)
+            state = fresh_state(ledger)
         fresh = _ENCODER.encode(standings(state, round_, policy, criteria))
         if fresh != found[2]:
-            ledger.cache_clear()
-            return f"the cached standings {name[len(PREFIX):]} differed from a fresh computation and were dropped"
+            return f"the cached standings {shown} differ from a fresh computation from the log: the cache was " \
+                   "tampered with (kept for inspection in the projection_cache table)"
     return ""

@@ -28,6 +28,7 @@ from typing import Any, Literal
 import msgspec
 
 from goledger.ledger import events as ev
+from goledger.ledger.domains import komi_problem, rank_problem, setting_problem
 from goledger.ledger.values import Result
 from goledger.nogc import nogc
 
@@ -254,24 +255,58 @@ def _on_rules_changed(state: TournamentState, e: ev.RulesChanged) -> None:
         return
     try:
         if e.from_round is None:
-            state.settings = _patched(state.settings, e.changes)
-            state.round_settings = {r: _patched(s, e.changes) for r, s in state.round_settings.items()}
+            settings = _patched(state.settings, e.changes)
+            rounds = {r: _patched(s, e.changes) for r, s in state.round_settings.items()}
         else:
-            base = state.settings_for_round(e.from_round)
-            state.round_settings[e.from_round] = _patched(base, e.changes)
-            for r in [r for r in state.round_settings if r > e.from_round]:
-                state.round_settings[r] = _patched(state.round_settings[r], e.changes)
-    except (msgspec.ValidationError, TypeError) as exc:
-        _anomaly(state, f"RulesChanged could not be applied: {exc}")
+            settings = state.settings
+            rounds = dict(state.round_settings)
+            rounds[e.from_round] = _patched(state.settings_for_round(e.from_round), e.changes)
+            for r in [r for r in rounds if r > e.from_round]:
+                rounds[r] = _patched(rounds[r], e.changes)
+    except (msgspec.ValidationError, TypeError, ValueError) as exc:
+        _anomaly(state, f"event {state.seq} (RulesChanged) was ignored: {exc}")
+        return
+    state.settings, state.round_settings = settings, rounds
 
 
 def _patched(settings: ev.TournamentSettings, changes: dict[str, Any]) -> ev.TournamentSettings:
     data = msgspec.to_builtins(settings)
     data.update(changes)
-    return msgspec.convert(data, ev.TournamentSettings)
+    patched = msgspec.convert(data, ev.TournamentSettings)
+    for name, value in changes.items():  # an old ledger may hold a change outside the domain
+        problem = setting_problem(name, value)
+        if problem:
+            raise ValueError(problem)
+    if {"criteria", "policy", "policy_overrides"} & set(changes):  # names the registries must know
+        from goledger.errors import GoledgerError
+        from goledger.replay.criteria import get_criterion
+        from goledger.replay.policies import get_policy
+
+        try:
+            for criterion in patched.criteria:
+                get_criterion(criterion)
+            get_policy(patched.policy).with_overrides(patched.policy_overrides)
+        except GoledgerError as exc:
+            raise ValueError(exc.message.split(";")[0]) from None
+    return patched
+
+
+_RANKS_SEEN: set[str] = set()
+"""Rank texts known to parse: the fold checks each new one once."""
+
+
+def _ignored(state: TournamentState, e: ev.Event, problem: str | None) -> bool:
+    """Record that an (old) event outside its domain is ignored, naming it (issue 18)."""
+    if problem is None:
+        return False
+    _anomaly(state, f"event {state.seq} ({e.type_name()}) was ignored: {problem}")
+    return True
 
 
 def _on_registered(state: TournamentState, e: ev.PlayerRegistered) -> None:
+    if _ignored(state, e, rank_problem(e.rank, "rank") if e.rank not in _RANKS_SEEN else None):
+        return
+    _RANKS_SEEN.add(e.rank)
     if e.player_id in state.players:
         _anomaly(state, f"player {e.player_id} registered twice; the second registration was ignored")
         return
@@ -294,6 +329,8 @@ def _on_updated(state: TournamentState, e: ev.PlayerUpdated) -> None:
     for name, value in e.changes.items():
         if name not in ev.PLAYER_FIELDS:
             _anomaly(state, f"PlayerUpdated names an unknown field {name!r}")
+            continue
+        if name == "rank" and _ignored(state, e, rank_problem(value, "rank")):
             continue
         setattr(player, name, value)
 
@@ -328,6 +365,8 @@ def _on_participation(state: TournamentState, e: ev.ParticipationChanged) -> Non
 
 
 def _on_bye(state: TournamentState, e: ev.ByeAssigned) -> None:
+    if not 1 <= e.round <= 99 and _ignored(state, e, f"round {e.round} is outside 1..99"):
+        return
     if _player(state, e.player_id, "ByeAssigned") is not None:
         state.byes.setdefault(e.round, {})[e.player_id] = e.points2
 
@@ -347,6 +386,10 @@ def _on_bye_removed(state: TournamentState, e: ev.ByeRemoved) -> None:
 
 
 def _on_paired(state: TournamentState, e: ev.GamePaired) -> None:
+    if not 1 <= e.round <= 99 and _ignored(state, e, f"round {e.round} is outside 1..99"):
+        return
+    if e.komi is not None and _ignored(state, e, komi_problem(e.komi)):
+        return
     white = _player(state, e.white, "GamePaired")
     if white is None:
         return

@@ -42,21 +42,24 @@ def export_egd(
     country: str | None = None,
     report: PathLike | None = None,
     with_preview: bool = False,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules.
     ``with_preview`` adds each player's expected rating change to the report
     (:func:`goledger.formats.egd.preview.add_rating_preview`)."""
     from goledger.formats.egd.write import write_egd
-    from goledger.replay.views import state_as_of
+    from goledger.ledger.store import Ledger
+    from goledger.replay.load import fresh_state
 
-    state = state_as_of(db)
+    with Ledger.open(db) as ledger:
+        state = fresh_state(ledger)  # sent to the rating list: from the log, never from a cache
     data, export_report = write_egd(state, round, encoding, forfeits, egd_class, country, source=str(db))
     if with_preview:
         from goledger.formats.egd.preview import add_rating_preview
 
         add_rating_preview(export_report, state, egd_class)
-    return finish_export(data, export_report, output, report)
+    return finish_export(data, export_report, output, report, db=db, force=force)
 
 
 def validate_egd(file: PathLike) -> ValidationResult:
@@ -78,6 +81,7 @@ def import_egd(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger (default ``<file stem>.db``) from an EGD table, all or nothing.
 
@@ -87,4 +91,4 @@ def import_egd(
     from goledger.formats.egd.read import read_egd
 
     return import_file(file, db, report, format="egd", read=read_egd, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND,
-                       strict=strict, allow_errors=allow_errors, actor=actor, reason=reason)
+                       strict=strict, allow_errors=allow_errors, actor=actor, reason=reason, force=force)

@@ -43,11 +43,12 @@ from fractions import Fraction
 from typing import Final, Literal
 
 from goledger import __version__
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, FormatError
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.egd.classes import adjusted_minutes, describe_time, egf_class
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
+from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.replay.criteria import get_criterion
@@ -247,7 +248,7 @@ class _Writer:
         tm = self._adjusted_time()
         if tm:
             tags.append(("TM", tm))
-        cm = s.extras.get("egd.CM") if "egd.CM" in s.extras else describe_time(s.time)
+        cm = s.extras.get("egd.CM") if "egd.CM" in s.extras else describe_time(s.time) if s.time else ""
         if cm:
             tags.append(("CM", self._text(cm, "comment")))
         lines = [f"; {name}[{value}]" for name, value in tags]
@@ -266,6 +267,10 @@ class _Writer:
                 return kept
             report.warning("header", f"the imported EGD file gave no valid class (CL[{kept}]) and its time settings "
                                      f"are unknown: no CL tag written; give one with --class")
+            return ""
+        if s.time is None:
+            report.warning("header", "the tournament has no time settings (created without --time): no CL tag "
+                                     "written; give the class with --class, or set the time with change-rules")
             return ""
         computed = egf_class(s.time, s.internet)
         at = adjusted_minutes(s.time)
@@ -340,6 +345,9 @@ class _Writer:
                 return kept
             self.report.warning("header", "the imported EGD file gave no adjusted time: no TM tag written")
             return ""
+        if s.time is None:
+            self.report.warning("header", "the tournament has no time settings: no TM tag written")
+            return ""
         return str(adjusted_minutes(s.time))
 
     # ------------------------------------------------------------------ player lines
@@ -391,6 +399,9 @@ class _Writer:
 
     def _name_token(self, p: PlayerState, text: str, what: str) -> str:
         raw = text.strip()
+        problem = text_problem(raw, f"{p.id}'s {what}")
+        if problem:  # a fixed-width line cannot carry a control or invisible character
+            raise FormatError(f"{problem}: an EGD table cannot hold it; correct it with update-player first")
         if not raw:
             self.report.warning("name", f"{_name(p)} has no {what}: written as '-'", p.id)
             return "-"

@@ -31,6 +31,7 @@ def import_macmahon(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from a MacMahon XML file, in one transaction.
 
@@ -43,7 +44,7 @@ def import_macmahon(
 
     return import_file(file, db, report, format="macmahon", read=lambda data, name: read_macmahon(data, source=name),
                        max_bytes=MAX_XML_BYTES, kind="XML files", strict=strict, allow_errors=allow_errors,
-                       actor=actor, reason=reason)
+                       actor=actor, reason=reason, force=force)
 
 
 def export_macmahon(
@@ -51,6 +52,7 @@ def export_macmahon(
     output: PathLike | None = None,
     report: PathLike | None = None,
     as_of: int | None = None,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger (as of event ``as_of``) as a MacMahon 3.10 XML file.
 
@@ -60,4 +62,4 @@ def export_macmahon(
     from goledger.formats.macmahon.write import write_macmahon
 
     data, rep = write_macmahon(state_to_export(db, as_of), source=str(db))
-    return finish_export(data, rep, output, report)
+    return finish_export(data, rep, output, report, db=db, force=force)

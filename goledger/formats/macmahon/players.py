@@ -36,15 +36,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from goledger.errors import FormatError
-from goledger.formats.importing import ImportRefused, check_report, read_input, write_report
+from goledger.formats.importing import ImportRefused, check_domains, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
+from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
 from goledger.replay.macmahon_rules import PREFIX, Level, LevelError
 
@@ -95,7 +95,9 @@ class PlayersOutcome:
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
+    """The form two listed names are the same person's in: Unicode twins (NFC/NFD,
+    compatibility forms, invisible characters, case) compare equal (issue 18, point 6)."""
+    return identity_key(text)[0]
 
 
 def read_player_list(data: bytes, rounds: int, report: InterchangeReport) -> list[ListedPlayer]:
@@ -230,6 +232,14 @@ def import_macmahon_players(
     from goledger.replay.load import load_state
 
     source = Path(file)
+    if report is not None:
+        from goledger.errors import GoledgerError
+        from goledger.outputs import check_output
+
+        try:
+            check_output(report, [db, source], what="report")
+        except GoledgerError as exc:
+            raise FormatError(exc.message) from None
     data = read_input(source, max_bytes=MAX_LIST_BYTES, kind="participant lists")
     rep = InterchangeReport(format=FORMAT, source=str(source))
     target = Path(db)
@@ -243,6 +253,7 @@ def import_macmahon_players(
                 raise FormatError(f"{target} has no tournament")
             listed = read_player_list(data, state.rounds, rep)
             body = _events(state, listed, force, rep)
+            check_domains(body, rep)
             check_report(rep, strict=strict, allow_errors=allow_errors)
             if not body:
                 return PlayersOutcome(db=str(target), records=[], report=rep)
@@ -251,7 +262,7 @@ def import_macmahon_players(
                                      summary=summary)
             records = tx.append([head, *body], actor=actor, reason=reason or f"import {FORMAT} {source.name}")
     except ImportRefused:
-        write_report(rep, report)
+        write_report(rep, report, protect=[db, source])
         raise
-    write_report(rep, report)
+    write_report(rep, report, protect=[db, source])
     return PlayersOutcome(db=str(target), records=records, report=rep)

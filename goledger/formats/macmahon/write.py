@@ -528,7 +528,8 @@ class _Writer:
                              "Tournament")
         defaults = TournamentSettings(name=s.name, rounds=s.rounds)
         changed = [name for name in TournamentSettings.__struct_fields__
-                   if name not in _WRITTEN_SETTINGS and getattr(s, name) != getattr(defaults, name)]
+                   if name not in _WRITTEN_SETTINGS and getattr(s, name) is not None
+                   and getattr(s, name) != getattr(defaults, name)]  # None (no time settings): nothing lost
         scoring = [f"{name} {getattr(s, name)!r}" for name in changed if name in _OTHER_SCORING]
         if scoring:
             self.report.warning("unmapped", f"scoring parameters of other programs have no place in a MacMahon file: "

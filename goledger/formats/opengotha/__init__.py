@@ -44,6 +44,7 @@ def import_opengotha(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from an OpenGotha save file, in one transaction.
 
@@ -59,7 +60,7 @@ def import_opengotha(
     return import_file(file, db, report, format="opengotha", read=lambda data, name: read_opengotha(data, source=name),
                        max_bytes=MAX_FILE_BYTES, kind=FILE_KIND,
                        folder_hint="; to import every file in it use --into DIR", strict=strict,
-                       allow_errors=allow_errors, actor=actor, reason=reason)
+                       allow_errors=allow_errors, actor=actor, reason=reason, force=force)
 
 
 # --------------------------------------------------------------------------- migration
@@ -103,13 +104,17 @@ def migrate_opengotha(
     actor: str = "import",
 ) -> list[MigrationItem]:
     """Import every file of ``sources`` (files or folders) into ``into/<stem>.db``, writing
-    each report next to it as ``<stem>.report.json``.
+    each report next to it as ``<stem>.report.json``. Two files with the same stem get
+    distinct names (``<stem>-2``…, said in the item's message); nothing is written through
+    a symbolic link (``into`` itself or one planted in it), nor over an existing file.
 
     A file that fails (unreadable, refused, target exists) is listed as ``failed`` with
     the reason; the others go on. ``progress`` is called before (item ``None``) and after
     each file.
     """
     folder = Path(into)
+    if folder.is_symlink():
+        raise FormatError(f"--into {folder} is a symbolic link; give the folder itself")
     if folder.exists() and not folder.is_dir():
         raise FormatError(f"--into {folder} is a file, not a folder")
     files = opengotha_sources(sources)
@@ -117,29 +122,48 @@ def migrate_opengotha(
         raise FormatError("no OpenGotha file to migrate (give files, or folders holding *.xml files)")
     folder.mkdir(parents=True, exist_ok=True)
     items: list[MigrationItem] = []
+    used: set[str] = set()
     for file in files:
         if progress is not None:
             progress(file, None)
-        db = folder / f"{file.stem}.db"
-        report_path = folder / f"{file.stem}.report.json"
+        stem = _distinct_stem(file.stem, used)
+        renamed = f" (written as {stem}.db: another file of the archive is named {file.stem})" if stem != file.stem \
+            else ""
+        db = folder / f"{stem}.db"
+        report_path = folder / f"{stem}.report.json"
         try:
+            for planted in (db, report_path):
+                if planted.is_symlink():
+                    raise FormatError(f"{planted} is a symbolic link planted in the folder; nothing is written "
+                                      "through it")
             outcome = import_opengotha(file, db, report_path, strict, allow_errors, actor=actor)
         except GoledgerError as exc:
             rep: InterchangeReport | None = getattr(exc, "report", None)
             item = MigrationItem(
-                source=str(file), db=str(db), status="failed", message=exc.message,
+                source=str(file), db=str(db), status="failed", message=exc.message + renamed,
                 report=str(report_path) if report_path.exists() else "",
                 **(_counts(rep) if rep is not None else {}),
             )
         else:
             item = MigrationItem(
-                source=str(file), db=outcome.db, status="imported", message=outcome.message,
+                source=str(file), db=outcome.db, status="imported", message=outcome.message + renamed,
                 report=str(report_path), **_counts(outcome.report),
             )
         items.append(item)
         if progress is not None:
             progress(file, item)
     return items
+
+
+def _distinct_stem(stem: str, used: set[str]) -> str:
+    """``stem``, or ``stem-2``, ``stem-3``… when another file of the archive had it (case
+    folded, for case-insensitive file systems); records the one returned in ``used``."""
+    candidate, n = stem, 1
+    while candidate.casefold() in used:
+        n += 1
+        candidate = f"{stem}-{n}"
+    used.add(candidate.casefold())
+    return candidate
 
 
 def _counts(report: InterchangeReport) -> dict[str, Any]:
@@ -156,7 +180,8 @@ def _counts(report: InterchangeReport) -> dict[str, Any]:
 
 
 def export_opengotha(
-    db: PathLike, output: PathLike | None = None, upto: int | None = None, report: PathLike | None = None
+    db: PathLike, output: PathLike | None = None, upto: int | None = None, report: PathLike | None = None,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger (as of event ``upto``, default the head) as an OpenGotha save file.
 
@@ -166,5 +191,5 @@ def export_opengotha(
     from goledger.formats.opengotha.write import write_opengotha
 
     data, export_report = write_opengotha(state_to_export(db, upto), source=str(db))
-    return finish_export(data, export_report, output, report)
+    return finish_export(data, export_report, output, report, db=db, force=force)
 

@@ -35,6 +35,7 @@ from goledger.formats.opengotha.read import (
     participating_text,
 )
 from goledger.formats.report import InterchangeReport
+from goledger.ledger.events import TimeSettings
 from goledger.ledger.values import Rank, RankError
 from goledger.replay.state import PlayerState, TournamentState
 
@@ -312,6 +313,10 @@ class _Writer:
         if s.rounds > MAX_ROUNDS:
             self.report.warning("inconsistency", f"{s.rounds} rounds: OpenGotha handles at most {MAX_ROUNDS}")
         time = s.time
+        if time is None:
+            time = TimeSettings()
+            self.report.info("normalised", "the tournament has no time settings: default ones written "
+                             f"({time.basic_minutes} min, {time.system})")
         if time.byo_yomi_periods is not None:
             self.report.info("unmapped", f"{time.byo_yomi_periods} byo-yomi periods not written (OpenGotha does not "
                              "store the number of periods)")

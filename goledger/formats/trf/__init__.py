@@ -28,6 +28,7 @@ def import_trf(
     *,
     actor: str = "import",
     reason: str = "",
+    force: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from a TRF file (default ledger: ``<file stem>.db``).
 
@@ -40,7 +41,7 @@ def import_trf(
 
     return import_file(file, db, report, format="trf", read=lambda data, name: read_trf(data, name, policy),
                        max_bytes=MAX_FILE_BYTES, kind="TRF files", strict=strict, allow_errors=allow_errors,
-                       actor=actor, reason=reason)
+                       actor=actor, reason=reason, force=force)
 
 
 def export_trf(
@@ -52,6 +53,7 @@ def export_trf(
     crlf: bool = False,
     ratings: bool = False,
     report: PathLike | None = None,
+    force: bool = False,
 ) -> ExportOutcome:
     """Write the ledger (as of event ``upto``) as a TRF. Points and ranks follow ``policy``
     (default: the tournament's). ``lossless`` writes back records an import kept verbatim;
@@ -60,4 +62,4 @@ def export_trf(
     from goledger.formats.trf.write import write_trf
 
     data, export_report = write_trf(state_to_export(db, upto), policy, lossless, crlf, ratings, source=str(db))
-    return finish_export(data, export_report, output, report)
+    return finish_export(data, export_report, output, report, db=db, force=force)

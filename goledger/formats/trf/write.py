@@ -21,6 +21,7 @@ from typing import Any
 
 from goledger.errors import FormatError
 from goledger.formats.report import InterchangeReport
+from goledger.ledger.domains import text_problem
 from goledger.replay.fide_unplayed import FideData, FideRound, Kind
 from goledger.replay.state import TournamentState
 
@@ -161,6 +162,9 @@ def write_trf(
             else:
                 non_fide += 1
         name = f"{player.surname}, {player.first_name}" if player.first_name else player.surname
+        problem = text_problem(name, f"{pid}'s name")
+        if problem:  # a fixed-width line cannot carry a control or invisible character
+            raise FormatError(f"{problem}: a TRF file cannot hold it; correct it with update-player first")
         if len(name) > 33:
             report.warning("lossy", f"{who}: name longer than 33 characters, truncated")
         if not name.isascii():

@@ -1,0 +1,168 @@
+"""Writing an output file without clobbering what must not be clobbered (issue 18, point 3).
+
+Every report, export and page goledger writes goes through :func:`write_output`:
+
+* an output that *is* a protected file — the ledger, its ``-wal``/``-shm``/``-journal``
+  companions, or the input being read — is refused, whether named directly, through a
+  symbolic link or through a hard link (same device and inode);
+* an existing file (or a symbolic link, even a dangling one) is replaced only with
+  ``force``; a symbolic link is then replaced itself, never followed;
+* the bytes go to a temporary file created exclusively (``O_EXCL``, so a planted file or link
+  of that name is never opened) under an unpredictable name in the target's folder, then
+  renamed into place: a reader sees the old file or the new one, never a mixture.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_output(b"x", folder / "out.txt")
+>>> write_output(b"y", folder / "out.txt")
+Traceback (most recent call last):
+...
+goledger.errors.GoledgerError: ... already exists; give --force to replace it
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from goledger.errors import GoledgerError
+
+__all__ = ["LEDGER_COMPANIONS", "check_output", "csv_cell", "ledger_files", "shown", "shown_deep", "write_output"]
+
+PathLike = str | os.PathLike[str]
+
+LEDGER_COMPANIONS = ("-wal", "-shm", "-journal")
+"""The files SQLite keeps beside a ledger: overwriting one corrupts the ledger."""
+
+
+def ledger_files(db: PathLike) -> list[Path]:
+    """The ledger file and its SQLite companions (existing or not)."""
+    path = Path(db)
+    return [path, *(path.with_name(path.name + suffix) for suffix in LEDGER_COMPANIONS)]
+
+
+def _same(a: Path, b: Path) -> bool:
+    if os.path.abspath(a) == os.path.abspath(b):
+        return True
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        sa, sb = a.stat(), b.stat()  # follows symbolic links
+    except OSError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def check_output(target: PathLike, protect: Iterable[PathLike] = (), *, force: bool = False,
+                 what: str = "output") -> Path:
+    """Refuse an output path that would clobber a protected file or (without ``force``) an
+    existing one; returns the path. ``protect`` lists ledgers (their companions are protected
+    with them) and input files."""
+    path = Path(target)
+    guarded: list[Path] = []
+    for item in protect:
+        guarded += ledger_files(item) if str(item).endswith(".db") or _is_sqlite(Path(item)) else [Path(item)]
+    for guard in guarded:  # by name, through a symbolic link (resolved) or a hard link (inode)
+        if _same(path, guard):
+            raise GoledgerError(f"refusing to write the {what} to {path}: it is {guard}, which must not be "
+                                "overwritten; choose another file")
+    if path.is_dir():
+        raise GoledgerError(f"cannot write the {what} to {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise GoledgerError(f"cannot write {path}: folder {path.parent} does not exist")
+    if (path.exists() or path.is_symlink()) and not force:
+        raise GoledgerError(f"{path} already exists; give --force to replace it")
+    return path
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def write_output(data: bytes, target: PathLike, protect: Iterable[PathLike] = (), *, force: bool = False,
+                 what: str = "output") -> None:
+    """Write ``data`` to ``target`` as the module says: protected files refused, an existing
+    file replaced only with ``force``, exclusive unpredictable temporary file, then rename."""
+    path = check_output(target, protect, force=force, what=what)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".writing", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)
+        if force:
+            os.replace(temp, path)  # replaces a link itself, never its target
+        else:
+            try:
+                os.link(temp, path, follow_symlinks=False)  # never replaces a file that appeared meanwhile
+            except FileExistsError:
+                raise GoledgerError(f"{path} appeared while it was being written; give --force to replace it") \
+                    from None
+            except OSError:  # no hard links on this file system
+                if path.exists() or path.is_symlink():
+                    raise GoledgerError(f"{path} already exists; give --force to replace it") from None
+                os.replace(temp, path)
+    except OSError as exc:
+        raise GoledgerError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        Path(temp).unlink(missing_ok=True)
+
+
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]"
+)
+_LINE = re.compile("[\t\n\r]")
+
+
+def shown(text: str, *, keep_lines: bool = False) -> str:
+    """``text`` made safe to show: every control, line or paragraph separator, bidi embedding,
+    override or isolate, zero-width or other invisible format character is written as its
+    escape (``\\x1b``, ``\\u202e``), so an older ledger's hostile name can neither drive the
+    terminal, reorder a line, nor break an XML/HTML page. Tabs and line breaks become spaces
+    unless ``keep_lines``.
+
+    >>> shown("Evil\\x1b[2J\\u202eeman")
+    'Evil\\\\x1b[2J\\\\u202eeman'
+    >>> shown("a\\nb"), shown("a\\nb", keep_lines=True)
+    ('a b', 'a\\nb')
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    out = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return out if keep_lines else _LINE.sub(" ", out)
+
+
+def shown_deep(value: Any) -> Any:
+    """:func:`shown` applied to every string inside ``value`` (lists, tuples, dicts)."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown_deep(k): shown_deep(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(shown_deep(v) for v in value)
+    return value
+
+
+def csv_cell(text: str) -> str:
+    """A text cell for a CSV file: :func:`shown`, and a cell a spreadsheet would run as a
+    formula (leading ``=``, ``+``, ``-``, ``@``, tab or carriage return) is prefixed with
+    ``'`` (OWASP's CSV-injection rule).
+
+    >>> csv_cell("=HYPERLINK(\\"http://x\\")"), csv_cell("+cmd|' /C calc'!A0"), csv_cell("Müller")
+    ('\\'=HYPERLINK("http://x")', "'+cmd|' /C calc'!A0", 'Müller')
+    """
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        text = "'" + text
+    return shown(text)
