@@ -659,13 +659,22 @@ def _check_result_players(state: Any, game: Any) -> None:
             raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
 
 
-def _parse_result(text: str | Result) -> Result:
+def _parse_notation(text: str | Result, by_default: bool) -> tuple[Result, str, bool]:
+    """(result, margin, by_default) of a typed result (:mod:`goledger.ledger.result_notation`);
+    ``W+F``/``B+F`` (won by forfeit) records the result by default."""
     if isinstance(text, Result):
-        return text
+        return text, "", by_default
+    from goledger.ledger.result_notation import parse_result_notation
+
     try:
-        return Result.parse(text)
+        notation = parse_result_notation(text)
     except ValueError as exc:
         raise CommandRejected(str(exc)) from None
+    return notation.result, notation.margin, by_default or notation.forfeit
+
+
+def _margin_text(margin: str) -> str:
+    return {"R": " by resignation", "T": " on time", "F": " by forfeit", "": ""}.get(margin, f" by {margin}")
 
 
 def result(
@@ -680,8 +689,10 @@ def result(
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Record the result of a game that has none yet (use :func:`correct` to change one)."""
-    outcome = _parse_result(result)
+    """Record the result of a game that has none yet (use :func:`correct` to change one).
+    ``result`` takes every notation of :data:`~goledger.ledger.result_notation.RESULT_HELP`;
+    a Go-style margin (``B+2.5``, ``W+R``) is kept on the event as an annotation."""
+    outcome, margin, by_default = _parse_notation(result, by_default)
     if outcome is Result.UNKNOWN:
         raise CommandRejected("'unknown' is not a result to record; correct a wrong result instead")
 
@@ -692,9 +703,9 @@ def result(
             raise CommandRejected(
                 f"round {round} table {table} already has a result ({game.result.value}); use `goledger correct`"
             )
-        event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default)
-        flag = " by default" if by_default else ""
-        return [event], f"round {round} table {table}: {outcome.value}{flag}"
+        event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default, margin=margin)
+        flag = " by default" if by_default and margin != "F" else ""
+        return [event], f"round {round} table {table}: {outcome.value}{_margin_text(margin)}{flag}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -711,8 +722,9 @@ def correct(
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Replace a recorded result, with a reason; refuses a correction that changes nothing."""
-    outcome = _parse_result(result)
+    """Replace a recorded result, with a reason; refuses a correction that changes nothing.
+    ``result`` takes the notations of :func:`result` (the margin kept as an annotation)."""
+    outcome, margin, by_default = _parse_notation(result, by_default)
     if not reason.strip():
         raise CommandRejected("a correction needs a reason")
 
@@ -729,8 +741,10 @@ def correct(
             )
         if outcome is not Result.UNKNOWN:
             _check_result_players(state, game)
-        event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason)
-        return [event], f"round {round} table {table}: {game.result.value} → {outcome.value} ({reason})"
+        event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason,
+                                   margin=margin)
+        return [event], (f"round {round} table {table}: {game.result.value} → {outcome.value}{_margin_text(margin)} "
+                         f"({reason})")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
