@@ -67,6 +67,18 @@ def test_macmahon_names_are_aliases_under_the_macmahon_policy() -> None:
     assert e.criterion == "MM-SOS"
 
 
+def test_new_with_macmahon_names(tmp_path, cli) -> None:
+    db = tmp_path / "mm.db"
+    made = cli("new", "--name", "MM", "--rounds", "3", "--policy", "macmahon", "--criteria", "ScoreX,SOS,SOSOS",
+               "--db", db, "--json")
+    assert made.code == 0, made
+    import json
+
+    assert json.loads(cli("standings", "--json", "--db", db).out)["criteria"] == ["MM-ScoreX", "MM-SOS", "MM-SOSOS"]
+    out = cli("standings", "--policy", "macmahon", "--criteria", "Score,SODOS", "--json", "--db", db)
+    assert out.code == 0 and '"MM-Score"' in out.out and '"MM-SODOS"' in out.out
+
+
 def test_opengotha_export_maps_macmahon_criteria() -> None:
     state = fold(read_macmahon(HAND_BUILT.encode("utf-8"), source="hand.xml").events)
     assert state.settings.criteria == ("MM-Score", "MM-SOS", "MM-SOSOS")

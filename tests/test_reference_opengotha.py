@@ -148,3 +148,18 @@ def test_hashmap_order_is_not_table_order() -> None:
 
 def test_hashmap_capacity_grows_past_three_quarters() -> None:
     assert [capacity(n) for n in (0, 12, 13, 24, 25, 96, 97)] == [16, 16, 32, 32, 64, 128, 256]
+
+
+def test_direct_confrontation_sees_every_game_of_the_round() -> None:
+    """OpenGotha's DC pair matrix runs over all its games: A's game against C counts even though
+    A's SOS family uses his other game of the round (t2, against B)."""
+    from goledger.replay.criteria.dc import head_to_head
+    from goledger.replay.policies import get_policy
+    from goledger.replay.scoring import ScoringContext
+
+    state = _swiss([(1, 1, "C", "A"), (1, 2, "A", "B")], names="ABC")
+    ctx = ScoringContext(state, 1, get_policy("opengotha"))
+    assert ctx.table.opp["A"][0] == "B"  # the game iterated last
+    assert head_to_head(ctx, ["A", "C"]) == {"A": {"C": -1}, "C": {"A": 1}}
+    first = ScoringContext(state, 1, get_policy("egf"))
+    assert head_to_head(first, ["A", "C"]) == {"A": {"C": -1}, "C": {"A": 1}}

@@ -29,6 +29,7 @@ from goledger.errors import CommandRejected, LedgerError, StaleHeadError
 from goledger.ledger import events as ev
 from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
 from goledger.ledger.repair import RepairReport
+from goledger.ledger.result_notation import margin_words, parse_result_notation
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_points2
 from goledger.replay.players import find_player, fold_name
@@ -252,11 +253,11 @@ def new(
     from goledger.replay.policies import get_policy
 
     policy_name = policy or "opengotha"
-    get_policy(policy_name)
+    chosen = get_policy(policy_name)
     if criteria:
         from goledger.replay.criteria import get_criterion
 
-        preset["criteria"] = tuple(get_criterion(c).name for c in criteria)
+        preset["criteria"] = tuple(get_criterion(chosen.criterion_name(c)).name for c in criteria)
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
         if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
@@ -664,17 +665,12 @@ def _parse_notation(text: str | Result, by_default: bool) -> tuple[Result, str, 
     ``W+F``/``B+F`` (won by forfeit) records the result by default."""
     if isinstance(text, Result):
         return text, "", by_default
-    from goledger.ledger.result_notation import parse_result_notation
 
     try:
         notation = parse_result_notation(text)
     except ValueError as exc:
         raise CommandRejected(str(exc)) from None
     return notation.result, notation.margin, by_default or notation.forfeit
-
-
-def _margin_text(margin: str) -> str:
-    return {"R": " by resignation", "T": " on time", "F": " by forfeit", "": ""}.get(margin, f" by {margin}")
 
 
 def result(
@@ -705,7 +701,7 @@ def result(
             )
         event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default, margin=margin)
         flag = " by default" if by_default and margin != "F" else ""
-        return [event], f"round {round} table {table}: {outcome.value}{_margin_text(margin)}{flag}"
+        return [event], f"round {round} table {table}: {outcome.value}{margin_words(margin)}{flag}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -743,7 +739,7 @@ def correct(
             _check_result_players(state, game)
         event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason,
                                    margin=margin)
-        return [event], (f"round {round} table {table}: {game.result.value} → {outcome.value}{_margin_text(margin)} "
+        return [event], (f"round {round} table {table}: {game.result.value} → {outcome.value}{margin_words(margin)} "
                          f"({reason})")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)

@@ -102,6 +102,9 @@ class RoundTable:
         round: the points of his other games of each round (added to NBW, MMS and CPS)."""
         self.extra_played2: dict[str, list[int]] = {}
         """The same for games actually played (the virtual scores of the half-point option)."""
+        self.extra_games: dict[tuple[str, int], list[GameState]] = {}
+        """(player, round index) → his other games of that round (direct confrontation, which
+        OpenGotha computes over every game)."""
         self.status: dict[str, list[RoundStatus]] = {}
         self.game: dict[str, list[GameState | None]] = {}
         self.opp: dict[str, list[str | None]] = {}
@@ -205,6 +208,7 @@ class RoundTable:
             row[4][i] = chosen.handicap if white else -chosen.handicap
             extra = self.extra2.setdefault(pid, [0] * self.size)
             extra_played = self.extra_played2.setdefault(pid, [0] * self.size)
+            self.extra_games[(pid, i)] = ordered[:-1]
             for g in ordered[:-1]:
                 value = points[g.result][0 if g.white == pid else 1]
                 extra[i] += value
