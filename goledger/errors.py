@@ -26,6 +26,8 @@ class GoledgerError(Exception):
     """
 
     exit_code = 1
+    code = "error"
+    """A stable word for scripts (the ``code`` of a ``--json`` refusal)."""
 
     @property
     def message(self) -> str:
@@ -36,15 +38,21 @@ class GoledgerError(Exception):
 class CommandRejected(GoledgerError):
     """A command that does not fit the tournament as it stands (unknown player, bad round…)."""
 
+    code = "rejected"
+
 
 class LedgerError(GoledgerError):
     """The ledger file is missing, damaged, foreign, newer, or cannot be locked."""
+
+    code = "ledger"
 
 
 class StaleHeadError(LedgerError):
     """The caller's expected head is not the ledger's head any more. ``expected`` is the
     head the caller gave and ``since`` the stored records appended after it (empty when
     the expected head lies beyond the ledger's last event)."""
+
+    code = "stale-head"
 
     def __init__(self, message: str, *, expected: int | None = None, since: tuple = ()) -> None:
         super().__init__(message)
@@ -54,3 +62,5 @@ class StaleHeadError(LedgerError):
 
 class FormatError(GoledgerError):
     """An input file that cannot be read as the format it claims to be."""
+
+    code = "format"

@@ -141,11 +141,11 @@ def _append_raw(path: Path, type_name: str, version: int, payload: dict) -> None
 
 
 def newer_event_schema(good: Path, out: Path) -> Path:
-    """A ResultRecorded of schema version 2, as a newer goledger would write it."""
+    """A ResultRecorded of schema version 3, as a newer goledger would write it (2 added the margin)."""
     _copy(good, out)
-    _append_raw(out, "ResultRecorded", 2,
+    _append_raw(out, "ResultRecorded", 3,
                 {"type": "ResultRecorded", "round": 1, "table": 2, "result": "black", "by_default": False,
-                 "margin": "3.5"})
+                 "margin": "3.5", "clock": "W 0:12"})
     return out
 
 

@@ -14,6 +14,7 @@ from lxml import etree
 
 from goledger.formats.countries import is_country_code
 from goledger.formats.egd.classes import egf_class
+from goledger.formats.egd.validate import place_country_city
 from goledger.ledger.events import TimeSettings
 
 _SYSTEMS = {"SUDDENDEATH": "sudden-death", "STDBYOYOMI": "byo-yomi", "CANBYOYOMI": "canadian", "FISCHER": "fischer"}
@@ -44,6 +45,7 @@ class OracleTournament:
     begin: str
     end: str
     criteria: list[str]
+    location: str = ""
     rows: list[dict[str, str]] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
     values: list[dict[str, str]] = field(default_factory=list)
@@ -76,7 +78,7 @@ def load(shared: Path, stem: str) -> OracleTournament:
         hd_correction=int(hd.get("hdCorrection", "1")) if hd is not None else 1, time=time,
         internet=(gen.get("bInternet") or gen.get("bInternetGame")) == "true",
         begin=gen.get("beginDate", ""), end=gen.get("endDate", ""),
-        criteria=[c for c in meta["placementCriteria"] if c != "NULL"],
+        criteria=[c for c in meta["placementCriteria"] if c != "NULL"], location=gen.get("location", ""),
     )
     with (shared / "oracle" / "outputs" / f"{stem}.csv").open(encoding="utf-8", newline="") as f:
         final = [r for r in csv.DictReader(f) if int(r["round"]) == rounds and r["implied"] == "1"]
@@ -142,7 +144,11 @@ def _column(criterion: str) -> tuple[str, int]:
 def predicted_problems(t: OracleTournament, keep_forfeits: bool) -> Counter[str]:
     """The validator codes OpenGotha's writer (spec egd.md §7.1) must cause in this file."""
     p: Counter[str] = Counter()
-    p["tag-value"] += 1  # PC[,<location>]: OpenGotha never writes the country
+    # PC[,<location>]: OpenGotha never writes the country. A warning (issue 19.11) unless the
+    # location itself names one ("TR, Istanbul"); an empty location leaves PC[,]: an error.
+    place = place_country_city("," + t.location)
+    if place is not None and not place[0]:
+        p["pc-country-missing" if place[1] else "tag-value"] += 1
     if egf_class(t.time, t.internet) == "X":
         p["tag-value"] += 1  # CL[X]
     if t.begin and t.end and t.end < t.begin:

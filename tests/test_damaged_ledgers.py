@@ -134,7 +134,7 @@ VERIFY = {
     "trigger-neutered": "the append-only triggers were changed: events_append_only_update; events 1..8 can be",
     "newer-store-schema": "written by a newer goledger",
     "newer-event-schema": "event 9 (ResultRecorded) cannot be decoded: event type ResultRecorded has schema "
-                          "version 2, newer than this goledger knows (1); upgrade goledger; events 1..8 can be",
+                          "version 3, newer than this goledger knows (2); upgrade goledger; events 1..8 can be",
     "unknown-event-type": "event 9 (ClockStopped) cannot be decoded: unknown event type 'ClockStopped'",
 }
 

@@ -24,7 +24,7 @@ RowView(place=1, values={'MMS': 64})
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -113,6 +113,18 @@ def changed_players(a: Snapshot, b: Snapshot, focus: Iterable[str] | None = None
         return (after[0] if after else 1 << 30, before[0] if before else 1 << 30, pid)
 
     return sorted(ids, key=order)
+
+
+def changed_columns(changes: Sequence[PlayerChange], order: Sequence[str]) -> list[str]:
+    """The criteria that changed for any of ``changes``, in the tournament's order ``order``
+    (criteria outside it last, as first met): the columns ``diff`` and ``report`` show."""
+    changed: list[str] = []
+    for change in changes:
+        for name in change.changed_criteria():
+            if name not in changed:
+                changed.append(name)
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(changed, key=lambda name: (rank.get(name, len(rank)), changed.index(name)))
 
 
 def row_json(view: RowView | None, scales: dict[str, int]) -> dict[str, Any] | None:

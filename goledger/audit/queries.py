@@ -308,7 +308,9 @@ class WhatIf(msgspec.Struct, kw_only=True):
 
 
 def read_added_events(path: PathLike) -> list[ev.Event]:
-    """Events from a JSON file: a list of objects in the events' own JSON form (with ``type``)."""
+    """Events from a JSON file: a list of objects in the events' own JSON form (with ``type``),
+    or exactly what ``goledger log --json`` prints (envelopes whose ``payload`` is the event),
+    or a command's ``--json`` outcome (``{"message": …, "events": [envelopes]}``)."""
     target = Path(path)
     try:
         data = msgspec.json.decode(target.read_bytes())
@@ -316,12 +318,16 @@ def read_added_events(path: PathLike) -> list[ev.Event]:
         raise FormatError(f"cannot read {target}: {exc.strerror}") from None
     except msgspec.DecodeError as exc:
         raise FormatError(f"{target} is not JSON: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("events"), list):
+        data = data["events"]
     if not isinstance(data, list):
         raise FormatError(f"{target} must hold a JSON list of events")
     out: list[ev.Event] = []
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict):
             raise FormatError(f"{target}: item {number} is not a JSON object")
+        if isinstance(item.get("payload"), dict):  # an envelope of `goledger log --json`
+            item = {"type": item.get("type"), **item["payload"]}
         try:
             out.append(ev.event_from_json(item))
         except (ValueError, msgspec.ValidationError) as exc:

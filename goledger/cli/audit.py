@@ -20,6 +20,7 @@ from goledger.cli.common import (
     echo,
     fail,
     print_json,
+    progress_bar,
     render_text_table,
     report_outcome,
     run,
@@ -67,19 +68,17 @@ def _change_text(before: Any, after: Any, scales: dict[str, int]) -> str:
     if before is None or after is None:
         return f"{_row_text(before, scales, list(scales))} → {_row_text(after, scales, list(scales))}"
     parts = [] if before.place == after.place else [f"place {before.place} → {after.place}"]
-    for name in dict.fromkeys([*after.values, *before.values]):
+    for name in dict.fromkeys([*scales, *after.values, *before.values]):
         old, new = _points(before.values, name, scales), _points(after.values, name, scales)
         if old != new:
             parts.append(f"{name} {old} → {new}")
     return ", ".join(parts) or "unchanged"
 
 
-def _changes_table(changes: list[Any], scales: dict[str, int]) -> str:
-    columns: list[str] = []
-    for change in changes:
-        for name in change.changed_criteria():
-            if name not in columns:
-                columns.append(name)
+def _changes_table(changes: list[Any], scales: dict[str, int], order: list[str]) -> str:
+    from goledger.audit.compare import changed_columns
+
+    columns = changed_columns(changes, [*order, *scales])
     rows = []
     for c in changes:
         old_place = str(c.before.place) if c.before else "–"
@@ -119,7 +118,7 @@ def render_diff(result: Any) -> None:
     if not result.changes:
         echo("no player's place or values changed")
     else:
-        echo(_changes_table(result.changes, result.scales))
+        echo(_changes_table(result.changes, result.scales, list(result.criteria)))
         echo("")
         echo("Caused by:")
         for c in result.changes:
@@ -245,7 +244,8 @@ def register_commands(app: typer.Typer) -> None:
             "--without", help="Leave out these events: SEQ[,SEQ…] or ranges A-B.")] = None,
         policy: PolicyOpt = None,
         add: Annotated[Path | None, typer.Option(
-            "--add", help="JSON file: a list of events to append (their own JSON form).")] = None,
+            "--add", help="JSON file: events to append, as `goledger log --json` prints them (or a list of "
+                          "events in their own JSON form).")] = None,
         round_: RoundOpt = None,
         criteria: CriteriaOpt = None,
         db: DbOption = None,  # type: ignore[assignment]
@@ -316,7 +316,9 @@ def register_commands(app: typer.Typer) -> None:
         """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
         from goledger.render.audit_report import report as report_file
 
-        summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force))
+        with progress_bar("audit report") as update:
+            summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
+                                              update))
         if as_json:
             print_json(summary)
         else:

@@ -6,6 +6,7 @@ Kept light: importing this module must not import the library (start-up time mat
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -42,9 +43,89 @@ def default_db() -> Path:
     return Path(os.environ.get("GOLEDGER_DB") or DEFAULT_DB)
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``error: message`` on stderr and exit."""
-    print(f"error: {message}", file=sys.stderr)
+_JSON_ERRORS = False
+
+
+def json_errors_for(args: list[str]) -> None:
+    """Make refusals JSON when the command line asks for ``--json`` (before any ``--``);
+    :func:`goledger.cli.main.main` calls it with the arguments it runs."""
+    global _JSON_ERRORS
+    words = args[: args.index("--")] if "--" in args else args
+    _JSON_ERRORS = "--json" in words
+
+
+def wants_json() -> bool:
+    """Whether the running command was given ``--json`` (see :func:`json_errors_for`)."""
+    return _JSON_ERRORS
+
+
+def colour_on(stream: Any) -> bool:
+    """Colour only on a terminal, never with ``NO_COLOR`` set (https://no-color.org) or a
+    dumb terminal: pipes, files and tests get plain text, unchanged."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return _isatty(stream)
+
+
+def styled(text: str, style: str, stream: Any = None) -> str:
+    """``text`` in a rich ``style`` (``"bold red"``…) when ``stream`` (default stdout) shows
+    colour (:func:`colour_on`), else ``text`` itself. rich is imported only then."""
+    if not colour_on(stream if stream is not None else sys.stdout):
+        return text
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    Console(file=buffer, force_terminal=True, color_system="standard", width=1 << 16, highlight=False,
+            soft_wrap=True).print(text, style=style, end="", markup=False, emoji=False)
+    return buffer.getvalue()
+
+
+def warn(message: str) -> None:
+    """``warning: message`` on stderr (yellow on a terminal)."""
+    sys.stderr.write(f"{styled('warning:', 'yellow', sys.stderr)} {message}\n")
+
+
+@contextmanager
+def progress_bar(description: str, enabled: bool = True) -> Iterator[Callable[[int, int, str], None]]:
+    """A transient rich progress bar on stderr for long work, shown only on a terminal (and
+    when ``enabled``); yields ``update(done, total, text)`` for the library's progress
+    callbacks. Elsewhere (pipes, files, tests) it draws nothing and costs nothing."""
+    if not enabled or not _isatty(sys.stderr) or os.environ.get("TERM") == "dumb":
+        def nothing(done: int, total: int, text: str = "") -> None:
+            return None
+
+        yield nothing
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(description, total=None)
+
+        def update(done: int, total: int, text: str = "") -> None:
+            progress.update(task, completed=done, total=total, description=text or description)
+
+        yield update
+
+
+def _isatty(stream: Any) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def fail(message: str, code: int = 1, kind: str | None = None) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with ``code``. Under ``--json`` the refusal
+    is one JSON object on stderr instead, ``{"error": message, "code": kind}``, with the same
+    exit status; ``kind`` defaults to ``usage`` for exit status 2 and ``rejected`` otherwise
+    (library errors give their own: ``ledger``, ``stale-head``, ``format``…)."""
+    if wants_json():
+        kind = kind or ("usage" if code == 2 else "rejected")
+        sys.stderr.write(json.dumps({"error": message, "code": kind}, ensure_ascii=False) + "\n")
+    else:
+        print(f"{styled('error:', 'bold red', sys.stderr)} {message}", file=sys.stderr)
     raise typer.Exit(code)
 
 
@@ -56,9 +137,9 @@ def errors_as_exit() -> Iterator[None]:
     try:
         yield
     except GoledgerError as exc:
-        fail(exc.message, exc.exit_code)
+        fail(exc.message, exc.exit_code, exc.code)
     except KeyboardInterrupt:
-        fail("interrupted; nothing was written by the interrupted step", 130)
+        fail("interrupted; nothing was written by the interrupted step", 130, "interrupted")
 
 
 def print_json(data: Any) -> None:
@@ -120,8 +201,8 @@ def render_text_table(headers: list[str], rows: list[list[str]], right: set[int]
         return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
                          for i, c in enumerate(cells)).rstrip()
 
-    out = [title] if title else []
-    out.append(line(headers))
+    out = [styled(title, "bold")] if title else []
+    out.append(styled(line(headers), "bold"))
     out.append("  ".join("-" * w for w in widths))
     out.extend(line(r) for r in rows)
     return "\n".join(out)

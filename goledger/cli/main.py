@@ -23,6 +23,22 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+def _show_version(value: bool) -> None:
+    if value:
+        from goledger import __version__
+
+        print(f"goledger {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """An event-sourced ledger for Go tournaments."""
+
+
 import_app = typer.Typer(help="Create a ledger from a file of another program.", no_args_is_help=True)
 export_app = typer.Typer(help="Write the ledger in another program's format.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
@@ -109,4 +125,7 @@ def _group() -> None:
 
 
 def main() -> None:
+    from goledger.cli.common import json_errors_for
+
+    json_errors_for(sys.argv[1:])
     invoked_app(sys.argv[1:])()

@@ -46,6 +46,14 @@ def parse_settings(texts: list[str]) -> dict[str, object]:
 PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 
+RESULT_FORMS = (
+    "white: w, white, 1-0, W+, W+R (resignation), W+T (time), W+2.5 (points), W+F (forfeit: by default); "
+    "black: b, black, 0-1, B+, B+R, B+T, B+2.5, B+F; jigo: jigo, =, draw, 0.5-0.5, ½-½; both-lose: both-lose, 0-0; "
+    "both-win: both-win, 1-1. A Go margin is kept on the event as an annotation."
+)
+"""The result notations (goledger.ledger.result_notation; a test checks each one parses)."""
+
+
 def register_commands(app: typer.Typer) -> None:
     """Attach every recording command to ``app``."""
 
@@ -379,7 +387,7 @@ def register_commands(app: typer.Typer) -> None:
     def result(
         round_: RoundOption,
         table: Annotated[int, typer.Option("--table", "-t", help="Table number.")],
-        outcome: Annotated[str, typer.Argument(metavar="RESULT", help="white, black, jigo, both-lose or both-win.")],
+        outcome: Annotated[str, typer.Argument(metavar="RESULT", help=RESULT_FORMS)],
         by_default: Annotated[bool, typer.Option("--by-default", help="Forfeit / administrative result.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
@@ -403,7 +411,7 @@ def register_commands(app: typer.Typer) -> None:
     def correct(
         round_: RoundOption,
         table: Annotated[int, typer.Option("--table", "-t", help="Table number.")],
-        outcome: Annotated[str, typer.Argument(metavar="RESULT", help="The right result.")],
+        outcome: Annotated[str, typer.Argument(metavar="RESULT", help="The right result. " + RESULT_FORMS)],
         reason: Annotated[str, typer.Option("--reason", help="Why the result is corrected.")],
         by_default: Annotated[bool, typer.Option("--by-default", help="Forfeit / administrative result.")] = False,
         db: DbOption = None,  # type: ignore[assignment]

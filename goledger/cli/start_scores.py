@@ -3,7 +3,6 @@ scores with grouped McMahon, the EGF super-group rule and the bar-size warning."
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -21,6 +20,7 @@ from goledger.cli.common import (
     render_text_table,
     report_outcome,
     run,
+    warn,
 )
 
 
@@ -41,17 +41,17 @@ def register_commands(app: typer.Typer) -> None:
         if as_json:
             print_json(table.to_dict())
             return
-        rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, str(r.rating or ""), r.source,
-                 str(r.base), "+1" if r.super_group else "", f"{r.correction:+d}" if r.correction else "", str(r.start)]
+        rows = [[r.player_id, f"{r.surname} {r.first_name}".strip() + ("" if r.taking_part else " (withdrawn)"),
+                 r.rank, str(r.rating or ""), r.source, str(r.base), "+1" if r.super_group else "",
+                 f"{r.correction:+d}" if r.correction else "", str(r.start)]
                 for r in table.rows]
         groups = ", ".join(f"{g['lowest']}-{g['highest']}={g['score']}" for g in table.groups) or "none"
         title = (f"Start scores ({table.system}, bar {table.bar}, floor {table.floor}, zero {table.zero}; groups "
-                 f"{groups}; super-group rule {'on' if table.super_group_rule else 'off'}; {table.at_or_above_bar} "
-                 f"at or above the bar)")
+                 f"{groups}; super-group rule {'on' if table.super_group_rule else 'off'}; {table.summary()})")
         echo(render_text_table(["Id", "Name", "Rank", "Rating", "From", "Base", "Super", "Corr", "Start"], rows,
                                {3, 5, 6, 7, 8}, title))
         for warning in table.warnings:
-            sys.stderr.write(f"warning: {warning}\n")
+            warn(warning)
 
     @app.command("start-groups")
     def start_groups(

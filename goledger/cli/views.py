@@ -115,6 +115,8 @@ def register_commands(app: typer.Typer) -> None:
         after: Annotated[int, typer.Option(help="Only events after this sequence number.")] = 0,
         upto: Annotated[int | None, typer.Option(help="Only events up to this sequence number.")] = None,
         event_type: Annotated[str | None, typer.Option("--type", help="Only events of this type.")] = None,
+        full: Annotated[bool, typer.Option("--full", help="Print every payload whole (default: cut to one "
+                                           "line of 110 characters).")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -133,7 +135,9 @@ def register_commands(app: typer.Typer) -> None:
             payload = json.loads(r.payload)
             payload.pop("type", None)
             summary = " ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, []))
-            echo(f"{r.seq:>6}  {r.recorded_at[:19]}  {r.type:<22} {summary[:110]}")
+            if not full and len(summary) > 110:
+                summary = summary[:109] + "…"
+            echo(f"{r.seq:>6}  {r.recorded_at[:19]}  {r.type:<22} {summary}")
 
     @app.command()
     def verify(

@@ -30,6 +30,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
 from goledger.ledger.domains import event_problem, identity_key, text_problem
 from goledger.ledger.repair import RepairReport
+from goledger.ledger.result_notation import margin_words, parse_result_notation
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_points2
 from goledger.replay.players import find_player, fold_name
@@ -287,11 +288,11 @@ def new(
     from goledger.replay.policies import get_policy
 
     policy_name = policy or "opengotha"
-    get_policy(policy_name)
+    chosen = get_policy(policy_name)
     if criteria:
         from goledger.replay.criteria import get_criterion
 
-        preset["criteria"] = tuple(get_criterion(c).name for c in criteria)
+        preset["criteria"] = tuple(get_criterion(chosen.criterion_name(c)).name for c in criteria)
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
         if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
@@ -722,13 +723,17 @@ def _check_result_players(state: Any, game: Any) -> None:
             raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
 
 
-def _parse_result(text: str | Result) -> Result:
+def _parse_notation(text: str | Result, by_default: bool) -> tuple[Result, str, bool]:
+    """(result, margin, by_default) of a typed result (:mod:`goledger.ledger.result_notation`);
+    ``W+F``/``B+F`` (won by forfeit) records the result by default."""
     if isinstance(text, Result):
-        return text
+        return text, "", by_default
+
     try:
-        return Result.parse(text)
+        notation = parse_result_notation(text)
     except ValueError as exc:
         raise CommandRejected(str(exc)) from None
+    return notation.result, notation.margin, by_default or notation.forfeit
 
 
 def result(
@@ -743,8 +748,10 @@ def result(
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Record the result of a game that has none yet (use :func:`correct` to change one)."""
-    outcome = _parse_result(result)
+    """Record the result of a game that has none yet (use :func:`correct` to change one).
+    ``result`` takes every notation of :data:`~goledger.ledger.result_notation.RESULT_HELP`;
+    a Go-style margin (``B+2.5``, ``W+R``) is kept on the event as an annotation."""
+    outcome, margin, by_default = _parse_notation(result, by_default)
     if outcome is Result.UNKNOWN:
         raise CommandRejected("'unknown' is not a result to record; correct a wrong result instead")
 
@@ -755,10 +762,10 @@ def result(
             raise CommandRejected(
                 f"round {round} table {table} already has a result ({game.result.value}); use `goledger correct`"
             )
-        event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default)
+        event = ev.ResultRecorded(round=round, table=table, result=outcome, by_default=by_default, margin=margin)
         _check_system(state, event)
-        flag = " by default" if by_default else ""
-        return [event], f"round {round} table {table}: {outcome.value}{flag}"
+        flag = " by default" if by_default and margin != "F" else ""
+        return [event], f"round {round} table {table}: {outcome.value}{margin_words(margin)}{flag}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -775,8 +782,9 @@ def correct(
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Replace a recorded result, with a reason; refuses a correction that changes nothing."""
-    outcome = _parse_result(result)
+    """Replace a recorded result, with a reason; refuses a correction that changes nothing.
+    ``result`` takes the notations of :func:`result` (the margin kept as an annotation)."""
+    outcome, margin, by_default = _parse_notation(result, by_default)
     if not reason.strip():
         raise CommandRejected("a correction needs a reason")
 
@@ -793,9 +801,11 @@ def correct(
             )
         if outcome is not Result.UNKNOWN:
             _check_result_players(state, game)
-        event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason)
+        event = ev.ResultCorrected(round=round, table=table, result=outcome, by_default=by_default, reason=reason,
+                                   margin=margin)
         _check_system(state, event)
-        return [event], f"round {round} table {table}: {game.result.value} → {outcome.value} ({reason})"
+        return [event], (f"round {round} table {table}: {game.result.value} → {outcome.value}{margin_words(margin)} "
+                         f"({reason})")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from goledger.ledger import events as ev
+from goledger.ledger.result_notation import margin_words
 
 __all__ = ["Subject", "describe_event", "describe_subject", "subjects"]
 
@@ -61,10 +62,12 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired"
         case ev.PairingRemoved(round=r, table=t):
             return f"round {r} table {t}: unpaired"
-        case ev.ResultRecorded(round=r, table=t, result=result, by_default=by_default):
-            return f"round {r} table {t}: result {result.value}" + (" by default" if by_default else "")
-        case ev.ResultCorrected(round=r, table=t, result=result, by_default=by_default):
-            return f"round {r} table {t}: result corrected to {result.value}" + (" by default" if by_default else "")
+        case ev.ResultRecorded(round=r, table=t, result=result, by_default=by_default, margin=margin):
+            return (f"round {r} table {t}: result {result.value}" + margin_words(margin)
+                    + (" by default" if by_default and margin != "F" else ""))
+        case ev.ResultCorrected(round=r, table=t, result=result, by_default=by_default, margin=margin):
+            return (f"round {r} table {t}: result corrected to {result.value}" + margin_words(margin)
+                    + (" by default" if by_default and margin != "F" else ""))
         case ev.PairingAnnotated(round=r, table=t, bye=bye):
             return f"bye of {who(bye)} in round {r} annotated" if bye else f"round {r} table {t}: pairing annotated"
         case ev.PairingConstraintSet(player_a=a, player_b=b, constraint=constraint):

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 import msgspec
 
@@ -298,22 +298,31 @@ class PairingRemoved(Event, frozen=True, kw_only=True, tag="PairingRemoved"):
 
 class ResultRecorded(Event, frozen=True, kw_only=True, tag="ResultRecorded"):
     """The result of the game at (round, table). ``by_default`` marks a forfeit/administrative
-    result: it scores the same but was not played (spec scoring §1.1)."""
+    result: it scores the same but was not played (spec scoring §1.1). ``margin`` is an
+    annotation of how it was won, never scored: ``R`` resignation, ``T`` time, ``F``
+    forfeit, or points (``2.5``); schema 2 added it (schema 1 payloads decode unchanged)."""
+
+    schema_version: ClassVar[int] = 2
 
     round: int
     table: int
     result: Result
     by_default: bool = False
+    margin: str = ""
 
 
 class ResultCorrected(Event, frozen=True, kw_only=True, tag="ResultCorrected"):
-    """A result replaced after the fact; the old one stays in the log."""
+    """A result replaced after the fact; the old one stays in the log (``margin`` as in
+    :class:`ResultRecorded`, schema 2)."""
+
+    schema_version: ClassVar[int] = 2
 
     round: int
     table: int
     result: Result
     by_default: bool = False
     reason: str = ""
+    margin: str = ""
 
 
 class PairingAnnotated(Event, frozen=True, kw_only=True, tag="PairingAnnotated"):
@@ -481,6 +490,18 @@ def canonical_bytes(event: Event) -> bytes:
     return _ENCODER.encode(event)
 
 
+@register_upcaster("ResultRecorded", 1)
+@register_upcaster("ResultCorrected", 1)
+def _results_without_margin(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 → 2 of the result events: ``margin`` is new and optional (default "")."""
+    return data
+
+
+_DECODES_AS_CURRENT: Final = frozenset({("ResultRecorded", 1), ("ResultCorrected", 1)})
+"""Older schemas whose payloads the current type decodes as they are (the newer schema only
+added optional fields), so old ledgers keep the one-array fast path of :func:`decode_rows`."""
+
+
 def decode_event(type_name: str, schema_version: int, payload: bytes | str) -> Event:
     """Decode a stored payload, upcasting it first when it was written by an older schema.
 
@@ -517,7 +538,7 @@ def decode_rows(rows: list[tuple[str, int, str]]) -> list[Event]:
     """
     global _BATCH_DECODER
     current = {name: cls.schema_version for name, cls in _BY_NAME.items()}
-    if not all(current.get(t) == v for t, v, _ in rows):
+    if not all(current.get(t) == v or (t, v) in _DECODES_AS_CURRENT for t, v, _ in rows):
         return [decode_event(t, v, p) for t, v, p in rows]
     if _BATCH_DECODER is None:
         union = EVENT_TYPES[0]

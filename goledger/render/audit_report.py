@@ -18,7 +18,7 @@ with each event's hash, previous hash and payload.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -26,7 +26,7 @@ import msgspec
 from lxml import etree
 from lxml.html import builder as E
 
-from goledger.audit.compare import PlayerChange
+from goledger.audit.compare import PlayerChange, changed_columns
 from goledger.audit.event_index import EventIndex
 from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
@@ -96,11 +96,7 @@ def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) ->
 def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> Any:
     if not changes:
         return E.P("No player's place or values changed.")
-    columns: list[str] = []
-    for change in changes:
-        for name in change.changed_criteria():
-            if name not in columns:
-                columns.append(name)
+    columns = changed_columns(changes, list(scales))
     rows = []
     for c in changes:
         def arrow(old: str, new: str) -> str:
@@ -274,7 +270,7 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
 
 
 def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Standings,
-                   view: View) -> tuple[Any, int]:
+                   view: View, step: Callable[[int], None] | None = None) -> tuple[Any, int]:
     """Each audited event: the diff when it was recorded and its effect on the final standings."""
     from goledger.audit.queries import compare_tables, diff_events
 
@@ -285,6 +281,8 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
         if record.type not in AUDITED_TYPES:
             continue
         count += 1
+        if step is not None:
+            step(count)
         seq = record.seq
         for event in events[before.seq:seq - 1]:
             apply(before, event)
@@ -335,21 +333,35 @@ def _rating_section(state: TournamentState) -> Any:
     return preview_section(preview_state(state), id="rating")
 
 
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, what)``: how far a long report has come (the CLI draws a bar)."""
+
+
 def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify: VerifyReport, path: Path,
-                  top: int = 10, view: View | None = None) -> tuple[bytes, dict[str, Any]]:
-    """The report's bytes and a summary (counts) of what it holds."""
+                  top: int = 10, view: View | None = None,
+                  progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
+    """The report's bytes and a summary (counts) of what it holds; ``progress`` is told of
+    each round's standings and each audited event."""
     view = view or View()
     records, events = _safe_log(records, events)
     state = fold(events)
     if state.settings is None:
         raise GoledgerError("the ledger has no tournament yet")
     last = state.last_round_with_games()
-    per_round = {r: standings(state, r, view.policy, view.criteria) for r in range(1, last + 1)}
+    audited = sum(1 for r in records if r.type in AUDITED_TYPES)
+    total = last + audited + 1
+    tell = progress or (lambda done, total, what: None)
+    per_round = {}
+    for r in range(1, last + 1):
+        tell(r - 1, total, f"standings after round {r}")
+        per_round[r] = standings(state, r, view.policy, view.criteria)
+    tell(last, total, "audited events")
     final = per_round[last] if last else standings(state, 0, view.policy, view.criteria)
     index = EventIndex(fold(()), events, {pid: p.full_name for pid, p in state.players.items()})
     leaders = [(row.player_id, f"{row.surname} {row.first_name}".strip()) for row in final.rows[: max(0, top)]]
     published, n_published = _published_section(events, records)
-    audit, n_audited = _audit_section(events, records, index, final, view)
+    audit, n_audited = _audit_section(events, records, index, final, view,
+                                      lambda n: tell(last + n, total, f"audited event {n} of {audited}"))
     title = f"Audit report: {state.settings.name}"
     rounds_parts: list[Any] = [E.H2("Standings after each round")]
     for r, table in per_round.items():
@@ -421,11 +433,12 @@ def standings_page(table: Standings, title: str) -> bytes:
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,
-           criteria: Sequence[str] | None = None, force: bool = False) -> dict[str, Any]:
+           criteria: Sequence[str] | None = None, force: bool = False,
+           progress: Progress | None = None) -> dict[str, Any]:
     """Write the audit report of ledger ``db`` to ``html`` (created atomically; never over the
     ledger or its companions; over an existing file only with ``force``, see
     :mod:`goledger.outputs`), with the standings under ``policy`` and ``criteria`` (default:
-    the tournament's)."""
+    the tournament's); ``progress`` as in :func:`render_report`."""
     from goledger.outputs import check_output, write_output
 
     target = check_output(html, [db], force=force, what="report")
@@ -433,7 +446,7 @@ def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 
         verify = ledger.verify()
         records = list(ledger.records())
         events = ledger.events()
-    data, summary = render_report(records, events, verify, Path(db), top, View(policy, criteria))
+    data, summary = render_report(records, events, verify, Path(db), top, View(policy, criteria), progress)
     summary["path"] = str(target)
     write_output(data, target, [db], force=force, what="report")
     return summary

@@ -167,7 +167,7 @@ def explain(
     names = resolve_criteria(state, pol, criteria)
     ctx = ScoringContext(state, round_, pol, names)
     table = rank_players(ctx, names)
-    asked = [get_criterion(criterion).name] if criterion else list(names)
+    asked = [get_criterion(pol.criterion_name(criterion)).name] if criterion else list(names)
     explanations = []
     for name in asked:
         crit = get_criterion(name)

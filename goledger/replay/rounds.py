@@ -29,13 +29,15 @@ from collections import OrderedDict
 from functools import lru_cache
 from itertools import accumulate
 
+import msgspec
+
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, Result
 from goledger.nogc import nogc
 from goledger.replay.policies import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
-__all__ = ["RoundTable", "rank_value", "round_table", "rounded", "start_mms"]
+__all__ = ["RoundTable", "rank_value", "round_table", "rounded", "score_settings", "start_mms"]
 
 
 @lru_cache(maxsize=512)
@@ -71,6 +73,14 @@ def rounded(game2: int, unpaired2: int, scope: str) -> int:
     return game2 + unpaired2
 
 
+def score_settings(policy: Policy, settings: TournamentSettings) -> TournamentSettings:
+    """The settings start scores are computed with: the tournament's, with the McMahon zero
+    replaced by 30k under ``quirk_mm_zero_30k`` (OpenGotha ignores its file's genMMZero)."""
+    if policy.quirk_mm_zero_30k and rank_value(settings.mm_zero) != -30:
+        return msgspec.structs.replace(settings, mm_zero="30k")
+    return settings
+
+
 class RoundTable:
     """Every player's rounds 1..``size`` under one policy (see the module docstring)."""
 
@@ -85,8 +95,16 @@ class RoundTable:
         )
         from goledger.replay.start_scores import start_scores
 
-        self.smms: dict[str, int] = start_scores(state, settings)
+        self.smms: dict[str, int] = start_scores(state, score_settings(policy, settings))
         """Start McMahon scores (bar and floor, grouped McMahon, EGF super-group, correction)."""
+        self.extra2: dict[str, list[int]] = {}
+        """Under ``several_games_in_round="opengotha"``, per player with several games in a
+        round: the points of his other games of each round (added to NBW, MMS and CPS)."""
+        self.extra_played2: dict[str, list[int]] = {}
+        """The same for games actually played (the virtual scores of the half-point option)."""
+        self.extra_games: dict[tuple[str, int], list[GameState]] = {}
+        """(player, round index) → his other games of that round (direct confrontation, which
+        OpenGotha computes over every game)."""
         self.status: dict[str, list[RoundStatus]] = {}
         self.game: dict[str, list[GameState | None]] = {}
         self.opp: dict[str, list[str | None]] = {}
@@ -128,6 +146,8 @@ class RoundTable:
                 for r in range(max(player.withdrawn_from, 1), size + 1):
                     status[r - 1] = "withdrawn"
             rows[pid] = (status, [None] * size, [None] * size, [0] * size, [0] * size, pid)
+        several: dict[tuple[str, int], list[GameState]] | None = (
+            {} if self.policy.several_games_in_round == "opengotha" else None)
         for r in range(1, size + 1):
             i = r - 1
             for pid in self.bye_players(r):
@@ -137,12 +157,16 @@ class RoundTable:
             if not tables:
                 continue
             # The first game of a player in a round (in table order) counts; an unknown
-            # player's side is skipped.
+            # player's side is skipped. Further games are kept for several_games_in_round.
             for table in sorted(tables):
                 g = tables[table]
                 w, b = g.white, g.black
                 pw, pb = points[g.result]
                 row_w, row_b = rows.get(w), rows.get(b)
+                if several is not None:
+                    for pid, row in ((w, row_w), (b, row_b)):
+                        if row is not None and (earlier := row[1][i]) is not None and w != b:
+                            several.setdefault((pid, i), [earlier]).append(g)
                 if row_w is not None and row_w[1][i] is None:
                     row_w[0][i] = "paired"
                     row_w[1][i] = g
@@ -155,12 +179,47 @@ class RoundTable:
                     row_b[2][i] = w if row_w is None else row_w[5]
                     row_b[3][i] = pb
                     row_b[4][i] = -g.handicap
+        if several:
+            self._several_games(several, rows, points)
         for pid, (status, games, opp, res2, hd, _) in rows.items():
             self.status[pid] = status
             self.game[pid] = games
             self.opp[pid] = opp
             self.res2[pid] = res2
             self.hd[pid] = hd
+
+    def _several_games(self, several: dict[tuple[str, int], list[GameState]], rows: dict[str, tuple],
+                       points: dict[Result, tuple[int, int]]) -> None:
+        """OpenGotha with several games of one player in one round (issue 19.3): the row keeps
+        the game its HashMap iterates last (:mod:`goledger.replay.hashmap_order`) and the
+        other games' points go to :attr:`extra2` / :attr:`extra_played2`."""
+        from goledger.replay.hashmap_order import iteration_order
+
+        size = sum(len(tables) for tables in self.state.games.values())
+        for (pid, i), games in several.items():
+            ordered = iteration_order(games, size)
+            chosen = ordered[-1]
+            row = rows[pid]
+            white = chosen.white == pid
+            other = chosen.black if white else chosen.white
+            row[1][i] = chosen
+            row[2][i] = other if other not in rows else rows[other][5]
+            row[3][i] = points[chosen.result][0 if white else 1]
+            row[4][i] = chosen.handicap if white else -chosen.handicap
+            extra = self.extra2.setdefault(pid, [0] * self.size)
+            extra_played = self.extra_played2.setdefault(pid, [0] * self.size)
+            self.extra_games[(pid, i)] = ordered[:-1]
+            for g in ordered[:-1]:
+                value = points[g.result][0 if g.white == pid else 1]
+                extra[i] += value
+                if g.result is not Result.UNKNOWN and not g.by_default:
+                    extra_played[i] += value
+
+    def game_points2(self, player_id: str) -> list[int]:
+        """Per round, the points of every game of the player (``res2`` plus :attr:`extra2`)."""
+        extra = self.extra2.get(player_id)
+        res2 = self.res2[player_id]
+        return res2 if extra is None else [a + b for a, b in zip(res2, extra, strict=True)]
 
     def _listed(self) -> tuple[str, ...]:
         """Every player, or under ``listed_players="implied"`` those with a game or a bye in
@@ -216,7 +275,7 @@ class RoundTable:
         exact = scope != "whole-score"  # game points alone are never rounded
         for pid in self.state.players:
             base = 2 * self.smms[pid]
-            status, res2 = self.status[pid], self.res2[pid]
+            status, res2 = self.status[pid], self.game_points2(pid)
             if exact and status.count("paired") == size:
                 # Paired in every round (most players): plain running sums.
                 nbw_row = list(accumulate(res2, initial=0))

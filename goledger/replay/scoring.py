@@ -261,12 +261,15 @@ class ScoringContext:
             total = 2 * self.smms[pid] * with_start
             row = [total]
             games, res2 = self.table.game[pid], self.table.res2[pid]
+            extra = self.table.extra_played2.get(pid)
             for i in range(self.round):
                 g = games[i]
                 if g is not None and not g.by_default and g.result is not Result.UNKNOWN:
                     total += res2[i]
                 else:
                     total += 1
+                if extra is not None:  # several games in a round (several_games_in_round)
+                    total += extra[i]
                 row.append(total)
             out[pid] = row
         return out

@@ -98,13 +98,32 @@ class Standings(msgspec.Struct, kw_only=True):
 
 
 def json_number(value: int, scale: int) -> int | float | str:
-    """An exact JSON number for ``value / scale``: an int when whole, a float when the binary
-    fraction is exact (halves, quarters), else a ``"p/q"`` string."""
+    """An exact JSON value for ``value / scale``: an int when whole, a float when the binary
+    fraction is exact (halves, quarters), an exact decimal string when the value has a finite
+    decimal form that a float cannot hold (AOB's hundredths: ``"13.6"``), else ``"p/q"``.
+
+    >>> json_number(7, 2), json_number(1360, 100), json_number(-1, 5), json_number(1, 3)
+    (3.5, '13.6', '-0.2', '1/3')
+    """
     if value % scale == 0:
         return value // scale
     frac = Fraction(value, scale)
-    if frac.denominator & (frac.denominator - 1) == 0:  # power of two: exact in binary
+    denominator = frac.denominator
+    if denominator & (denominator - 1) == 0:  # power of two: exact in binary
         return float(frac)
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    if denominator == 1:  # 2^a·5^b: exactly max(a, b) decimal places
+        places = max(twos, fives)
+        digits = abs(frac.numerator) * 10**places // frac.denominator
+        sign = "-" if frac < 0 else ""
+        whole, part = divmod(digits, 10**places)
+        return f"{sign}{whole}.{part:0{places}d}"
     return f"{frac.numerator}/{frac.denominator}"
 
 
@@ -135,7 +154,7 @@ def resolve_criteria(state: TournamentState, policy: Policy, criteria: Sequence[
         names = policy.criteria_for(state.settings.system)
     else:
         names = (main_score(state),)
-    return tuple(get_criterion(n).name for n in names if n and n.upper() != "NULL")
+    return tuple(get_criterion(policy.criterion_name(n)).name for n in names if n and n.upper() != "NULL")
 
 
 def check_round(state: TournamentState, round_: int | None) -> int:

@@ -162,6 +162,9 @@ class StartScoreRow(msgspec.Struct, kw_only=True):
     super_group: bool
     correction: int
     start: int
+    taking_part: bool = True
+    """False for a player withdrawn from round 1: listed, but left out of the super-group and
+    bar-size counts."""
 
 
 class StartScoreTable(msgspec.Struct, kw_only=True):
@@ -173,9 +176,22 @@ class StartScoreTable(msgspec.Struct, kw_only=True):
     groups: list[dict[str, Any]]
     super_group_rule: bool
     at_or_above_bar: int
+    """Players at or above the bar who take part (the count the super-group and bar-size rules use)."""
     super_group_size: int
     rows: list[StartScoreRow]
     warnings: list[str]
+    listed_at_or_above_bar: int = 0
+    """Every listed player at or above the bar, withdrawn-from-round-1 players included."""
+
+    def summary(self) -> str:
+        """``3 at or above the bar`` — and, when a player withdrawn from round 1 is among them,
+        how many of them the rules count."""
+        text = f"{self.listed_at_or_above_bar} at or above the bar"
+        left_out = self.listed_at_or_above_bar - self.at_or_above_bar
+        if left_out:
+            text += (f", {self.at_or_above_bar} taking part ({left_out} withdrawn from round 1, not counted by the "
+                     f"bar-size and super-group rules)")
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = msgspec.to_builtins(self)
@@ -202,9 +218,10 @@ def start_score_table(state: TournamentState, round: int | None = None) -> Start
             base = start_mms(p.rank, 0, settings)
         rows.append(StartScoreRow(player_id=pid, surname=p.surname, first_name=p.first_name, rank=p.rank,
                                   rating=p.rating, source=source, base=base, super_group=pid in members,
-                                  correction=p.mm_correction, start=scores[pid]))
+                                  correction=p.mm_correction, start=scores[pid], taking_part=p.withdrawn_from != 1))
     rows.sort(key=lambda r: (-r.start, -rank_value(r.rank), -(r.rating or 0), r.player_id))
     above = sum(1 for p in _participants(state) if rank_value(p.rank) >= bar)
+    listed_above = sum(1 for p in state.players.values() if rank_value(p.rank) >= bar)
     if settings.system == "mcmahon":
         message = bar_size_warning(above, settings.rounds)
         if message:
@@ -217,6 +234,7 @@ def start_score_table(state: TournamentState, round: int | None = None) -> Start
         round=round_, system=settings.system, bar=settings.mm_bar, floor=settings.mm_floor, zero=settings.mm_zero,
         groups=[msgspec.to_builtins(g) for g in settings.mm_groups], super_group_rule=settings.mm_super_group,
         at_or_above_bar=above, super_group_size=len(members), rows=rows, warnings=warnings,
+        listed_at_or_above_bar=listed_above,
     )
 
 

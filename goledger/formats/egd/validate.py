@@ -30,6 +30,7 @@ code                        sev.     rule (spec section)
 ``name-lost-characters``    warning  no ``?`` in names (characters lost in encoding) (§8)
 ``rank``                    error    rank 30k–1k, 1d–9d or 1p–9p (§3.1 item 4)
 ``rank-no-suffix``          warning  a rank with no k/d (``10``) is read as kyu (§3.1 item 4)
+``pc-country-missing``      warning  ``PC[,city]``: no country (OpenGotha's way; the upload asks)
 ``country``                 error    a two-letter country code (§3.1 item 5)
 ``country-unknown``         warning  ``XX``: the EGD administrator must find the country
 ``country-missing``         error    the line has no country token (columns shift)
@@ -191,6 +192,9 @@ class _Checker:
                 self.warning(tag.line, "tag-repeated", f"{tag.name}[] appears more than once")
             if tag.trailing:
                 self.warning(tag.line, "tag-stray-text", f"text {tag.trailing!r} follows {tag.name}[…]")
+            if tag.name == "PC" and (message := place_without_country(tag.value)):
+                self.warning(tag.line, "pc-country-missing", message)
+                continue
             message = _tag_value_problem(tag.name, tag.value)
             if message:
                 self.error(tag.line, "tag-value", message)
@@ -388,6 +392,38 @@ _TAG_MEANING: Final = {
 }
 
 
+def place_country_city(value: str) -> tuple[str, str] | None:
+    """The (country, city) of a ``PC`` value: ``TR,Istanbul``; OpenGotha's ``,city`` with a
+    country inside the city text (``,TR, Istanbul`` or ``,Istanbul, TR``) is recognised too.
+    ``None`` when there is no comma; the country is ``""`` when none is found.
+
+    >>> place_country_city("TR,Istanbul"), place_country_city(",TR, Istanbul"), place_country_city(",Paris")
+    (('TR', 'Istanbul'), ('TR', 'Istanbul'), ('', 'Paris'))
+    """
+    country, comma, city = value.strip().partition(",")
+    if not comma:
+        return None
+    country, city = country.strip(), city.strip()
+    if not country:
+        match = re.fullmatch(r"([A-Za-z]{2})\s*,\s*(.+)", city) or re.fullmatch(r"(.+?)\s*,\s*([A-Za-z]{2})", city)
+        if match:
+            first, second = match.groups()
+            code, rest = (first, second) if len(first) == 2 and is_country_code(first) else (second, first)
+            if is_country_code(code):
+                return code.upper(), rest.strip()
+    return country, city
+
+
+def place_without_country(value: str) -> str:
+    """The warning for a ``PC[,city]`` tag (a city, no country anywhere): OpenGotha has written
+    PC this way in every EGD export since 2015, and the EGD accepts such tables and asks for
+    the country at upload; ``""`` for any other value."""
+    parts = place_country_city(value)
+    if parts is None or parts[0] or not parts[1]:
+        return ""
+    return f"PC[{value}] gives no country; the EGD upload form will ask for it"
+
+
 def _tag_value_problem(name: str, value: str) -> str:
     """A sentence when a known tag's value breaks its syntax, else ``""``."""
     v = value.strip()
@@ -399,11 +435,11 @@ def _tag_value_problem(name: str, value: str) -> str:
     if name == "EV" and not v:
         return "EV[] is empty: give the event name"
     if name == "PC":
-        country, comma, city = v.partition(",")
-        if not comma or not country.strip() or not city.strip():
-            return f"PC[{value}] is not '<country>,<city>' (the country is missing)"
-        if not is_country_code(country.strip()):
-            return f"PC[{value}]: {country.strip()!r} is not a two-letter country code"
+        parts = place_country_city(v)
+        if parts is None or not parts[0] or not parts[1]:
+            return f"PC[{value}] is not '<country>,<city>'"
+        if not is_country_code(parts[0]):
+            return f"PC[{value}]: {parts[0]!r} is not a two-letter country code"
     if name == "DT":
         return _dates_problem(value)
     if name == "HA" and not re.fullmatch(r"h[0-9]", v):

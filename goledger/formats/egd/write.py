@@ -5,7 +5,8 @@ file could not say as the ledger says it. The rules it follows, and why:
 
 * **Header** (§2): ``CL`` from the EGF class rules of :mod:`~goledger.formats.egd.classes`
   (``--class`` overrides; a ledger imported from an EGD file keeps the class it had; no
-  ``CL`` when the time settings meet no class), ``EV``, ``PC[<country>,<city>]`` (the
+  ``CL`` when the time settings meet no class), ``EV``, ``PC[<country>,<city>]`` (``PC[,<city>]``
+  when the country is unknown; the
   country from ``--country``, the location text, or else the country of more than half
   of the players, reported), ``DT`` (left out when the dates are impossible), ``HA``
   (``h9`` when no exported game has a handicap, else ``h<correction>``), ``KM``, ``TM``
@@ -306,8 +307,10 @@ class _Writer:
             report.warning("header", "the tournament has no location: no PC tag written")
             return ""
         if not code:
-            report.warning("header", "the tournament's country is unknown: no PC tag written; give it with --country")
-            return ""
+            report.warning("header", "the tournament's country is unknown: PC gives the city only (PC[,city], as "
+                                     "OpenGotha writes it; the EGD asks for the country at upload); give it with "
+                                     "--country")
+            return f",{self._text(city, 'location')}"
         return f"{code},{self._text(city, 'location')}"
 
     def _dates(self) -> str:

@@ -364,6 +364,11 @@ class _Reader:
         parts["mm_floor"] = self._rank(gen, "genMMFloor", g, where)
         parts["mm_bar"] = self._rank(gen, "genMMBar", g, where)
         parts["mm_zero"] = self._rank(gen, "genMMZero", g, where)
+        if ogv.og_rank(parts["mm_zero"]) != ogv.og_rank("30K"):
+            self.report.warning(
+                "inconsistency", f"genMMZero {gen['genMMZero']}: OpenGotha 3.51.02 ignores it and starts McMahon "
+                "scores from 30K, and so does the opengotha policy (quirk_mm_zero_30k); other policies use "
+                f"{parts['mm_zero']} (the file's value is kept for export)", where)
         parts["nbw2_absent"] = self._int(gen, "genNBW2ValueAbsent", g, where, 0)
         parts["nbw2_bye"] = self._int(gen, "genNBW2ValueBye", g, where, 0)
         parts["mms2_absent"] = self._int(gen, "genMMS2ValueAbsent", g, where, 0)

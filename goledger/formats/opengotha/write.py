@@ -84,6 +84,23 @@ _NO_OPENGOTHA_SYSTEM: dict[str, str] = {
 """Tournament systems (``goledger.systems``) that an OpenGotha file cannot say, and why."""
 
 
+MACMAHON_CRITERIA: dict[str, tuple[str | None, str]] = {
+    "MM-Score": ("MMS", "absent and unpaired rounds count the file's genMMS2ValueAbsent instead of ½, an unknown "
+                 "result 0 instead of ½, and half points are rounded by genRoundDownNBWMMS"),
+    "MM-ScoreX": ("MMS", "absent and unpaired rounds count the file's genMMS2ValueAbsent instead of 0, an unknown "
+                  "result 0 instead of ½"),
+    "MM-Points": ("NBW", "byes and absences count genNBW2ValueBye / genNBW2ValueAbsent"),
+    "MM-SOS": ("SOSM", "a bye, an absence or an unpaired round adds the own start score (MacMahon: own score − 1 for "
+               "a bye, the own score when unpaired), the handicap is always corrected and never floored at 0"),
+    "MM-SOSOS": ("SOSOSM", "a round without a game adds the own start score × R (MacMahon: own SOS when unpaired "
+                 "or on a bye)"),
+    "MM-SODOS": ("SODOSM", "a bye adds nothing (MacMahon: own score − 1) and a jigo weighs the opponent's score ½ "
+                 "without MacMahon's halved handicap"),
+    "MM-SORP": (None, "MacMahon's sum of result points"),
+}
+"""MacMahon 3.10's criteria (spec macmahon.md §A) → the nearest OpenGotha criterion and what
+the replacement changes (the export report lists it; docs/formats/opengotha.md)."""
+
 class _Writer:
     def __init__(self, state: TournamentState, report: InterchangeReport) -> None:
         assert state.settings is not None
@@ -379,7 +396,7 @@ class _Writer:
         _element(parent, "PublishParameterSet", dict(ogv.PUBLISH_DEFAULTS) | self._kept("PublishParameterSet"))
 
     def _placement_slots(self) -> list[str]:
-        criteria = list(self.settings.criteria)
+        criteria = self._mapped_criteria(list(self.settings.criteria))
         raw = self.extras.get(extra_key("PlacementParameterSet", "criteria"))
         if raw is not None:
             slots = raw.split(",")
@@ -400,6 +417,27 @@ class _Writer:
             self.report.info("inconsistency", f"system {self.settings.system} but first criterion {first}: "
                              f"OpenGotha will treat the tournament as {system}")
         return written + ["NULL"] * (6 - len(written))
+
+    def _mapped_criteria(self, criteria: list[str]) -> list[str]:
+        """MacMahon's criteria replaced by their nearest OpenGotha criterion (issue 19.10), each
+        replacement reported with what it changes; a criterion already written is not repeated."""
+        out: list[str] = []
+        for name in criteria:
+            target = MACMAHON_CRITERIA.get(name)
+            if target is None:
+                if name not in out:
+                    out.append(name)
+                continue
+            og_name, change = target
+            if og_name is None:
+                self.report.warning("unmapped", f"{name} has no OpenGotha counterpart ({change}); not written")
+                continue
+            if og_name in out:
+                self.report.info("unmapped", f"{name} written as {og_name}, already in the list; not repeated")
+                continue
+            out.append(og_name)
+            self.report.info("normalised", f"{name} written as OpenGotha's {og_name}: {change}")
+        return out
 
     def _criteria(self, parent: etree._Element, slots: list[str]) -> None:
         for number, name in enumerate(slots, start=1):

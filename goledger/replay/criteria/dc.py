@@ -33,6 +33,7 @@ from goledger.replay.criteria import Criterion, Explanation, Term, get_criterion
 from goledger.replay.criteria.direct_confrontation import egf_dc, simplified_dc, walraet_dc
 from goledger.replay.criteria.go import game_term
 from goledger.replay.scoring import ScoringContext
+from goledger.replay.state import GameState
 
 DC_NAMES = ("DC", "SDC")
 MAIN_SCORES = ("NBW", "MMS", "CPS", "STS")
@@ -98,31 +99,37 @@ def counted(ctx: ScoringContext, player_id: str, round_: int) -> bool:
 
 
 def head_to_head(ctx: ScoringContext, group: Sequence[str]) -> dict[str, dict[str, int]]:
-    """Net balance of each member against each other member (+1 per win, −1 per loss)."""
+    """Net balance of each member against each other member (+1 per win, −1 per loss), over
+    the games of rounds ≤ R (every game of a round under ``several_games_in_round="opengotha"``,
+    as OpenGotha's pair matrix runs over all its games)."""
     members = set(group)
     table, r = ctx.table, ctx.round
     by_default_counts = ctx.policy.dc_by_default
     scored = ctx.policy.dc_results == "scored"
     decisive = (Result.WHITE, Result.BLACK)
     net: dict[str, dict[str, int]] = {}
+    extra = table.extra_games
     for pid in group:
         row: dict[str, int] = {}
         opp = table.opp[pid]
         for i in range(r):
-            o = opp[i]
-            if o is None or o not in members:
+            first = table.game[pid][i]
+            if first is None:
                 continue
-            g = table.game[pid][i]
-            if g is None:  # an opponent without a game cannot happen; nothing to count if it did
-                continue
-            # counted(): a known result, by default only under dc_by_default, decisive
-            # unless dc_results is "scored".
-            if g.result is Result.UNKNOWN or (g.by_default and not by_default_counts):
-                continue
-            if not scored and g.result not in decisive:
-                continue
-            mine, theirs = table.res2[pid][i], table.res2[o][i]
-            row[o] = row.get(o, 0) + (mine > theirs) - (mine < theirs)
+            # every game of the round under several_games_in_round="opengotha"
+            games: list[GameState] = [first, *extra.get((pid, i), ())] if extra else [first]
+            for g in games:
+                o = opp[i] if g is first else g.opponent(pid)
+                if o is None or o not in members:
+                    continue
+                # counted(): a known result, by default only under dc_by_default, decisive
+                # unless dc_results is "scored".
+                if g.result is Result.UNKNOWN or (g.by_default and not by_default_counts):
+                    continue
+                if not scored and g.result not in decisive:
+                    continue
+                mine, theirs = g.points2(pid), g.points2(o)
+                row[o] = row.get(o, 0) + (mine > theirs) - (mine < theirs)
         net[pid] = row
     return net
 

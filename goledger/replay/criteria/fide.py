@@ -325,13 +325,25 @@ register(_simple("PS-C1", 2, "progressive score without the score after round 1 
                  ("PS/C1",)))
 
 
+def koya_counts(data: FideData, fr: FideRound) -> bool:
+    """Does a round with a scheduled opponent count in Koya? Games (and games without a result)
+    always; a forfeit under ``koya_forfeits="count"`` (TieBreakServer: every round with a
+    scheduled opponent), and under ``"exclude"`` only with pre-determined pairings, where
+    forfeits are games (C.07 15)."""
+    if fr.kind in (Kind.GAME, Kind.PENDING):
+        return True
+    if not fr.kind.has_opponent:
+        return False
+    return data.policy.koya_forfeits == "count" or data.round_robin
+
+
 def _koya_terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
     view = data.opponent_view
     limit = data.policy.koya_limit_percent
     maximum2 = data.points.win2 * view.round
     terms = []
     for fr in data.rounds[pid]:
-        if fr.opponent is None or not data.counts_as_game(fr):
+        if fr.opponent is None or not koya_counts(data, fr):
             continue
         opp2 = view.score2[fr.opponent]
         if opp2 * 100 >= limit * maximum2:
@@ -408,13 +420,29 @@ def _rated_games(ctx: ScoringContext, data: FideData, pid: str) -> list[tuple[Fi
     return games
 
 
+def _unrated_played(ctx: ScoringContext, data: FideData, pid: str) -> FideRound | None:
+    """The first round the player met an unrated opponent over the board while unrated
+    opponents are left out (``unrated_opponent_rating`` None), else None."""
+    if data.policy.unrated_opponent_rating:
+        return None
+    for fr in data.rounds[pid]:
+        if fr.kind is Kind.GAME and fr.opponent is not None and not ctx.state.players[fr.opponent].rating:
+            return fr
+    return None
+
+
 def _aro(cut: bool) -> Callable[[ScoringContext, str], tuple[int, list[Term]]]:
     def value(ctx: ScoringContext, pid: str) -> tuple[int, list[Term]]:
-        games = _rated_games(ctx, fide_data(ctx), pid)
+        data = fide_data(ctx)
+        games = _rated_games(ctx, data, pid)
         terms = [Term(fr.round, rating, f"rating of {fr.opponent}", fr.opponent, "opponent played over the board")
                  for fr, rating in games]
         ratings = [rating for _, rating in games]
-        if cut and ratings:
+        unrated = _unrated_played(ctx, data, pid) if cut and data.policy.aro_cut_unrated == "unrated-first" else None
+        if unrated is not None:
+            terms.append(Term(unrated.round, 0, f"cut: unrated {unrated.opponent}", unrated.opponent,
+                              "C.07 14.1: the unrated opponent is the value cut (policy aro_cut_unrated)"))
+        elif cut and ratings:
             lowest = min(range(len(ratings)), key=lambda i: (ratings[i], i))
             terms.append(Term(games[lowest][0].round, -ratings[lowest], "cut: lowest rating", rule="C.07 14.1"))
             ratings.pop(lowest)

@@ -88,20 +88,21 @@ def tournament_performance(opponent_ratings: Sequence[int], score: Fraction) -> 
 
 def perfect_performance(opponent_ratings: Sequence[int], score: Fraction) -> int | None:
     """PTP (C.07 10.3): the lowest rating whose expected score against the opponents (table
-    8.1(b)) reaches the actual score; a zero score gives the lowest opponent − 800, a full
-    score the highest opponent + 800. ``None`` without games.
+    8.1(b)) reaches the actual score; a zero score gives the lowest opponent − 800 (10.3's
+    only exception). A full score follows the general definition: the first rating where
+    every expected score is 1.00, i.e. the highest opponent + 736 (a difference above 735
+    expects 1.00). ``None`` without games.
 
     >>> perfect_performance([1900, 2000, 2100, 2200], Fraction(2))  # .70 + .57 + .43 + .30 = 2
     2047
     >>> perfect_performance([2000, 2000], Fraction(0)), perfect_performance([2000, 2100], Fraction(2))
-    (1200, 2900)
+    (1200, 2836)
     """
     if not opponent_ratings:
         return None
     if score <= 0:
         return min(opponent_ratings) - 800
-    if score >= len(opponent_ratings):
-        return max(opponent_ratings) + 800
+    score = min(score, Fraction(len(opponent_ratings)))
     target = score * 100
     low, high = min(opponent_ratings) - 800, max(opponent_ratings) + 800
     while low < high:

@@ -109,7 +109,10 @@ def start_score_rule(ctx: ScoringContext, player_id: str) -> str:
     p = ctx.state.players[player_id]
     s = ctx.settings
     corr = f" {p.mm_correction:+d} correction" if p.mm_correction else ""
-    return (f"clamp({p.rank}, floor {s.mm_floor}, bar {s.mm_bar}) − McMahon zero {s.mm_zero}{corr} "
+    zero = s.mm_zero
+    if ctx.policy.quirk_mm_zero_30k and rank_value(zero) != -30:
+        zero = f"30k (the tournament's {s.mm_zero} is ignored, as OpenGotha 3.51.02 does)"
+    return (f"clamp({p.rank}, floor {s.mm_floor}, bar {s.mm_bar}) − McMahon zero {zero}{corr} "
             f"= {ctx.smms[player_id]} (spec §1.1)")
 
 
@@ -129,23 +132,48 @@ def _explain_score(family: str):
 # ----------------------------------------------------------------------------- STS / CPS
 
 
-def sts_bonus(ctx: ScoringContext) -> dict[str, list[int]]:
-    """STS − MMS per player and round 0..R (spec §1.1, oracle README item 11): with n the
-    configured number of rounds, +2 (half-points) from round n−2 on when the MMS after round
-    n−2 is the bar start score + (n−2), and +2 more from round n−1 on when the MMS after
-    n−1 is bar start + (n−1)."""
+def sts_checks(ctx: ScoringContext) -> dict[str, list[int]]:
+    """Per player, the rounds k from which a Strasbourg bonus of +2 points counts (see
+    :func:`sts_bonus`): k = n−2 or n−1 when the MMS after round k is the bar start score + k.
+    Under ``quirk_sts_short_tournament`` (OpenGotha) the MMS "after round k" of a k below 1
+    reads 0 (an array index below 0), so with 1 or 2 rounds the start score never fires it,
+    and a bonus that fires anyway counts from round 1 (issue 19.2)."""
 
     def build() -> dict[str, list[int]]:
         n = ctx.state.rounds
         zero = -30 if ctx.policy.quirk_sts_zero_30k else rank_value(ctx.settings.mm_zero)
         top2 = 2 * (rank_value(ctx.settings.mm_bar) - zero)
+        short = ctx.policy.quirk_sts_short_tournament
         out: dict[str, list[int]] = {}
         for pid, row in ctx.table.mms2.items():
-            bonus = [0] * (ctx.round + 1)
+            fired = []
             for k in (n - 2, n - 1):
-                if 0 <= k <= ctx.round and row[k] == top2 + 2 * k:
-                    for r in range(k, ctx.round + 1):
-                        bonus[r] += 4
+                if k > ctx.round:
+                    continue
+                if short:
+                    if (row[k] if k >= 1 else 0) == top2 + 2 * k:
+                        fired.append(max(k, 1))
+                elif k >= 0 and row[k] == top2 + 2 * k:
+                    fired.append(k)
+            out[pid] = fired
+        return out
+
+    return ctx.memoized("sts-checks", build)
+
+
+def sts_bonus(ctx: ScoringContext) -> dict[str, list[int]]:
+    """STS − MMS per player and round 0..R (spec §1.1, oracle README item 11): with n the
+    configured number of rounds, +2 points (4 half-points) from round n−2 on when the MMS after round
+    n−2 is the bar start score + (n−2), and +2 more from round n−1 on when the MMS after
+    n−1 is bar start + (n−1)."""
+
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for pid, fired in sts_checks(ctx).items():
+            bonus = [0] * (ctx.round + 1)
+            for k in fired:
+                for r in range(k, ctx.round + 1):
+                    bonus[r] += 4
             out[pid] = bonus
         return out
 
@@ -160,12 +188,9 @@ def _sts(ctx: ScoringContext) -> dict[str, int]:
 
 def _explain_sts(ctx: ScoringContext, player_id: str) -> Explanation:
     terms = score_terms(ctx, player_id, "mms", ctx.round)
-    bonus = sts_bonus(ctx)[player_id]
-    n = ctx.state.rounds
-    for k in (n - 2, n - 1):
-        if 0 <= k <= ctx.round and bonus[k] - (bonus[k - 1] if k > 0 else 0) > 0:
-            terms.append(Term(k, 2, "Strasbourg bonus",
-                              rule=f"MMS after round {k} = bar start score + {k} (won every game from the bar)"))
+    for k in sts_checks(ctx)[player_id]:
+        terms.append(Term(k, 4, "Strasbourg bonus",
+                          rule=f"MMS after round {k} = bar start score + {k} (won every game from the bar)"))
     return Explanation("STS", player_id, ctx.round, ctx.value("STS")[player_id], 2,
                        "MMS plus the Strasbourg bonus of unbeaten top-group players", tuple(terms))
 
@@ -174,7 +199,7 @@ def _cps_parts(ctx: ScoringContext, player_id: str) -> tuple[int, int]:
     """(doubled game part, rounded bye/absent part) of CPS at round R."""
     c = s = 0
     t = ctx.table
-    status, res2, un = t.status[player_id], t.res2[player_id], t.unpaired_nbw2[player_id]
+    status, res2, un = t.status[player_id], t.game_points2(player_id), t.unpaired_nbw2[player_id]
     for i in range(ctx.round):
         c = 2 * c + (res2[i] if status[i] == "paired" else 0)
         s += un[i]

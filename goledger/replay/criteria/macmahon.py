@@ -24,12 +24,13 @@ Values per round (quarters)::
 ``HalfScoreGroupsRoundDownNotJigo`` is on and the player has an odd number of jigos (the
 same rounding applies to ScoreX). Every "score" below is the Score at round R.
 
-* **SOS**: absent → own start score; unpaired → own score; bye → max(own score − 4, 0)
-  (0 with ``ByeShouldResultInZeroSOSetc``); game → opponent's score, and with
-  ``HandicapIncludeInTieBreakers`` Black subtracts 4·h (the running total floored at 0)
-  and White adds 4·h.
-* **SOSOS**: absent → own start × R; unpaired → own SOS; bye → own SOS (0 with the bye
-  option); game → opponent's SOS.
+* **SOS**: absent → own start score (with ``HalfScoreGroupsRoundDown`` rounded down to a
+  whole point, as MacMahon does: a ±½ ``ScoreAdjustment`` gives such a start); unpaired →
+  own score; bye → max(own score − 4, 0) (0 with ``ByeShouldResultInZeroSOSetc``); game →
+  opponent's score, and with ``HandicapIncludeInTieBreakers`` Black subtracts 4·h (the
+  running total floored at 0) and White adds 4·h.
+* **SOSOS**: absent → own start × R (never rounded); unpaired → own SOS; bye → own SOS (0
+  with the bye option); game → opponent's SOS.
 * **SODOS**: bye → max(own score − 4, 0) unless the bye option; win → opponent's score
   (∓4·h as in SOS); jigo → ⌊opponent's score / 2⌋ (∓2·h); anything else 0.
 * **SORP**: ± the game's ``ResultPoints``: + for the winner, − for the loser; for any other
@@ -168,9 +169,11 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
         for entry, kind in zip(entries, kinds[pid], strict=True):
             r = entry.round
             if kind == "absent":
-                sos += t.start[pid]
+                v = _rounded(t.start[pid], 0, rules)
+                sos += v
                 if record:
-                    t.add_term("MM-SOS", pid, Term(r, t.start[pid], "absent: own start score"))
+                    rounded = " rounded down (HalfScoreGroupsRoundDown)" if v != t.start[pid] else ""
+                    t.add_term("MM-SOS", pid, Term(r, v, "absent: own start score" + rounded))
                 continue
             if kind == "unpaired":
                 sos += own

@@ -101,6 +101,19 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     # OpenGotha's STS bonus uses a hard-coded McMahon zero of 30k (oracle README item 11);
     # off: the tournament's McMahon zero.
     quirk_sts_zero_30k: bool = False
+    # OpenGotha 3.51.02's setter of genMMZero ignores its argument and stores 30k, so every
+    # start score (MMS, the McMahon SOS family, STS, places) uses zero 30k whatever the file
+    # says (issue 19.1; the file's text is kept for export). Off: the tournament's zero.
+    quirk_mm_zero_30k: bool = False
+    # OpenGotha's STS checks read the MMS after rounds n−2 and n−1 through an array index
+    # n−3 and n−2; an index below 0 reads 0, so with 1 or 2 rounds the check never fires on
+    # the start score (issue 19.2). Off: the start score is compared like any other round.
+    quirk_sts_short_tournament: bool = False
+    # A player with several games in one round (an invalid file): "first" = only his first
+    # game (table order) counts; "opengotha" = every game adds its points to NBW, MMS and
+    # CPS, and the SOS family, SODOS and EXT/EXR use the one game OpenGotha's
+    # HashMap<Integer, Game> iterates last (issue 19.3; goledger.replay.hashmap_order).
+    several_games_in_round: Literal["first", "opengotha"] = "first"
     # With the half-point option OpenGotha never fills the virtual STS, so every opponent's
     # STS counts 0 in SOSTS (oracle README item 8).
     quirk_sosts_virtual_zero: bool = False
@@ -175,10 +188,34 @@ class Policy(msgspec.Struct, frozen=True, kw_only=True):
     fide_de_forfeits: bool = False
     # Koya (9.2): opponents with at least this percentage of the maximum score.
     koya_limit_percent: int = 50
+    # Koya: a forfeit round against a qualifying opponent counts ("count", TieBreakServer:
+    # every round with a scheduled opponent) or is left out ("exclude"); separate from the
+    # BH/SB forfeit switch sos_own_forfeit_round (C.07 16.4 is a rule of that family only).
+    koya_forfeits: Literal["count", "exclude"] = "count"
     # Kashdan: points for a win, a draw, a loss and an unplayed round.
     kashdan_points: tuple[int, int, int, int] = (4, 2, 1, 2)
     # Rating-based tie-breaks (article 10): rating given to unrated opponents (None: left out).
     unrated_opponent_rating: int | None = None
+    # ARO-C1 of a player who met an unrated opponent over the board (and unrated opponents are
+    # left out): the unrated opponent is the value cut ("unrated-first", TieBreakServer, so
+    # ARO-C1 = ARO) or the lowest rated opponent is cut as well ("rated-only"). C.07 is silent.
+    aro_cut_unrated: Literal["unrated-first", "rated-only"] = "unrated-first"
+
+    # Criterion names this policy understands besides the registry's (case-insensitive), e.g.
+    # MacMahon's own "SOS" for MM-SOS under the macmahon policy; they win over global aliases.
+    criterion_aliases: tuple[tuple[str, str], ...] = ()
+
+    def criterion_name(self, name: str) -> str:
+        """The registry name a criterion name means under this policy (its own aliases first).
+
+        >>> get_policy("macmahon").criterion_name("sos"), get_policy("egf").criterion_name("sos")
+        ('MM-SOS', 'sos')
+        """
+        wanted = name.strip().upper()
+        for alias, target in self.criterion_aliases:
+            if alias.upper() == wanted:
+                return target
+        return name
 
     # Order inside a tie on every criterion (it never changes who shares a place): "name" =
     # surname then first name, Java String.compareTo (OpenGotha). Other orders are registered
@@ -253,6 +290,9 @@ register_policy(
         quirk_sosm_cut_early_rounds=True,
         quirk_dc_net_one_edge=True,
         quirk_sts_zero_30k=True,
+        quirk_mm_zero_30k=True,
+        quirk_sts_short_tournament=True,
+        several_games_in_round="opengotha",
         quirk_sosts_virtual_zero=True,
         quirk_last_bye_only=True,
         rating_clamp=(-900, 2949),

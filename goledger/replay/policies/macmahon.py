@@ -13,6 +13,9 @@ compares surname then first name with :func:`~goledger.replay.macmahon_rules.col
 (an approximation of Java's ``Collator`` at SECONDARY strength: case ignored, accents after
 letters). Id is the MacMahon participant Id (the ledger's start number).
 
+Under this policy MacMahon's own names (``Score``, ``ScoreX``, ``Points``, ``SOS``,
+``SOSOS``, ``SODOS``, ``SORP``) mean the ``MM-`` criteria (``Policy.criterion_aliases``).
+
 MacMahon shows the standings after R = CurrentRoundNumber − (TakeCurrentRoundInAccount ?
 0 : 1) rounds; a goledger view chooses its round with ``--round``.
 """
@@ -60,5 +63,8 @@ register_policy(
         place_sharing="all-criteria",
         default_criteria=("MM-ScoreX", "MM-SOS", "MM-SOSOS"),
         tie_order="macmahon-weak",
+        # MacMahon's own names, as its users type them (issue 19.9).
+        criterion_aliases=tuple((name, "MM-" + name) for name in
+                                ("Score", "ScoreX", "Points", "SOS", "SOSOS", "SODOS", "SORP")),
     )
 )
