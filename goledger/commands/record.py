@@ -31,7 +31,7 @@ from goledger.ledger.describe import all_subjects, describe_event, describe_subj
 from goledger.ledger.repair import RepairReport
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_points2
-from goledger.replay.players import find_player, fold_name
+from goledger.replay.players import find_player, fold_name, short_reference_clash
 
 __all__ = [
     "Outcome",
@@ -331,7 +331,9 @@ def register(
             status="preliminary" if preliminary else "final", mm_correction=mm_correction,
             start_number=len(state.players) + 1,
         )
-        return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank})"
+        clash = short_reference_clash(state.players.values(), surname, first_name)
+        note = f"; note: {clash}" if clash else ""
+        return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank}){note}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
