@@ -67,6 +67,10 @@ COMMANDS: list[list[str]] = [
     ["export", "trf", "-o", "OUT"],
     ["export", "pseudonymised", "-o", "OUT", "--key-file", "OUT.key"],
     ["import", "macmahon-players", "LIST"],
+    ["pairings", "--round", "1"],
+    ["players"],
+    ["wall-list"],
+    ["unregister", "Eko"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 

@@ -64,7 +64,7 @@ def replay_budget(players: int) -> int:
 
 ISOLATED_TYPES: Final = frozenset({
     "TournamentCreated", "RulesChanged", "PlayerUpdated", "PlayerWithdrew", "PlayerReinstated",
-    "ResultCorrected", "PairingRemoved", "ByeRemoved",
+    "PlayerUnregistered", "ResultCorrected", "PairingRemoved", "ByeRemoved",
 })
 """Event types always evaluated on their own: each is reported as an exact cause."""
 

@@ -264,6 +264,9 @@ def new(
         name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
         end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
         komi=_parse_komi(komi) or "7.5", policy=policy_name, **preset,
+        # A tournament run here lists every registered player, before round 1 and before a
+        # late arrival's first game (issue 20); OpenGotha's own files keep its "implied" list.
+        policy_overrides={"listed_players": "all"} if policy_name == "opengotha" else {},
     )
     path = Path(db)
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
@@ -275,7 +278,11 @@ def new(
 
 
 def _next_player_id(state: Any) -> str:
-    return f"p{len(state.players) + 1:04d}"
+    """The next free id; a cancelled registration's id is never given again."""
+    number = len(state.players) + len(state.unregistered) + 1
+    while f"p{number:04d}" in state.players or f"p{number:04d}" in state.unregistered:
+        number += 1
+    return f"p{number:04d}"
 
 
 def register(
