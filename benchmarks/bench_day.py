@@ -113,7 +113,7 @@ def audit(runs: int, players: int) -> list[str]:
                  "| whole process | wall ms, median (min–max) | CPU ms, median | peak RSS MB | target 1 s |",
                  "|---|---|---|---|---|"]
         for label, argv in cases:
-            s = repeat(argv, runs)
+            s = repeat(argv, runs, warmup=0)
             met = "yes" if s.cpu_median <= AUDIT_TARGET_S else "no"
             lines.append(f"| {label} | {cell(s.wall)} | {ms(s.cpu_median)} | {max(s.rss_mb):.0f} | {met} (CPU) |")
     return lines

@@ -210,10 +210,30 @@ class RoundTable:
             return settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
         return settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
 
+    def _unpaired_defaults(self) -> list[dict[str, tuple[int, int]]]:
+        """Per round (0-based), the (nbw, mms) half-points of each unpaired status when the
+        bye or absence carries no value of its own: :meth:`unpaired_points2` without its
+        per-player overrides, computed once per round instead of once per player-round."""
+        policy, state = self.policy, self.state
+        out: list[dict[str, tuple[int, int]]] = []
+        for round_ in range(1, self.size + 1):
+            settings = state.settings_for_round(round_) if state.round_settings else self.settings
+            bye = (settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye,
+                   settings.mms2_bye if policy.mms2_bye is None else policy.mms2_bye)
+            absent = (settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent,
+                      settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent)
+            out.append({
+                "bye": bye, "absent": absent,
+                "not-assigned": (0, 0) if policy.not_assigned == "zero" else absent,
+                "withdrawn": (0, 0) if policy.withdrawn == "zero" else absent,
+            })
+        return out
+
     def _accumulate(self) -> None:
         scope, size = self.round_down_scope, self.size
-        unpaired = self.unpaired_points2
         exact = scope != "whole-score"  # game points alone are never rounded
+        defaults = self._unpaired_defaults()
+        byes, players = self.state.byes, self.state.players
         for pid in self.state.players:
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.res2[pid]
@@ -230,12 +250,20 @@ class RoundTable:
             mms_row = [base] * (size + 1)
             un_nbw = [0] * size
             un_mms = [0] * size
+            absences = players[pid].absences
             for i in range(size):
-                if status[i] == "paired":
+                st = status[i]
+                if st == "paired":
                     g += res2[i]
                 else:
-                    un_nbw[i] = v_nbw = unpaired(pid, i + 1, "nbw")
-                    un_mms[i] = v_mms = unpaired(pid, i + 1, "mms")
+                    override = (byes.get(i + 1, {}).get(pid) if st == "bye"
+                                else absences.get(i + 1) if st == "absent" else None)
+                    if override is None:
+                        v_nbw, v_mms = defaults[i][st]
+                    else:
+                        v_nbw = v_mms = override
+                    un_nbw[i] = v_nbw
+                    un_mms[i] = v_mms
                     s_nbw += v_nbw
                     s_mms += v_mms
                 if scope == "unpaired-part":
