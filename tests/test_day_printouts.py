@@ -151,3 +151,12 @@ def test_egf_explains_a_withdrawal_from_round_1(tmp_path: Path) -> None:
     assert "setting withdrawn" in got.out
     assert json.loads(run_cli("explain", "--db", path, "Mistake", "--json").out)["withdrawal"].startswith(
         "withdrawn from round 1: under policy egf")
+
+
+def test_report_and_standings_pages_carry_the_name_and_print_css(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert run_cli("report", "--db", db, "--html", out).code == 0
+    page = html.fromstring(out.read_bytes())
+    assert page.findtext(".//title") == "Audit report: Spring Cup" and "@media print" in page.findtext(".//style")
+    standings_page = html.fromstring(run_cli("standings", "--db", db, "-f", "html").out.encode())
+    assert "@media print" in standings_page.findtext(".//style")
