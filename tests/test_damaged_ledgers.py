@@ -72,6 +72,10 @@ COMMANDS: list[list[str]] = [
     ["bracket"],
     ["place", "Abe"],
     ["serve", "--token", "long-enough-token", "--host", "256.0.0.1"],  # refused before it listens
+    ["pairings", "--round", "1"],
+    ["players"],
+    ["wall-list"],
+    ["unregister", "Eko"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 

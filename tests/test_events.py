@@ -18,6 +18,7 @@ SAMPLES: list[ev.Event] = [
     ev.PlayerUpdated(player_id="p0001", changes={"club": "Ank"}),
     ev.PlayerWithdrew(player_id="p0001", from_round=4, reason="ill"),
     ev.PlayerReinstated(player_id="p0001", from_round=5),
+    ev.PlayerUnregistered(player_id="p0001", reason="registered by mistake"),
     ev.ParticipationChanged(player_id="p0001", round=2, participating=False, points2=1),
     ev.ByeAssigned(round=1, player_id="p0001"),
     ev.ByeRemoved(round=1, player_id="p0001"),

@@ -97,5 +97,5 @@ def test_migration_of_a_folder_with_a_broken_file(shared: Path, tmp_path: Path) 
                     "--into", tmp_path / "more")
     assert table.code == 0, table
     assert "lyon-2017.xml" in table.out and "juvisy-2019.db" in table.out and "2 imported, 0 failed" in table.out
-    clash = run_cli("import", "opengotha", archive / "lyon-2017.xml", "--into", tmp_path / "more")
-    assert clash.code == 1 and "already exists" in clash.out
+    again = run_cli("import", "opengotha", archive / "lyon-2017.xml", "--into", tmp_path / "more")
+    assert again.code == 0 and "up to date" in again.out  # issue 20: a re-run skips what is up to date

@@ -24,6 +24,7 @@ RowView(place=1, values={'MMS': 64})
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -41,6 +42,17 @@ class RowView(msgspec.Struct, frozen=True, kw_only=True):
 
     place: int
     values: dict[str, int]
+
+
+def _values_getter(criteria: tuple[str, ...]) -> Any:
+    """A function giving the tuple of a row's values of ``criteria``, in that order (C-level
+    ``itemgetter``: a snapshot of a congress reads 1,500 rows)."""
+    if len(criteria) > 1:
+        return operator.itemgetter(*criteria)
+    if criteria:
+        only = criteria[0]
+        return lambda values: (values[only],)
+    return lambda values: ()
 
 
 class Snapshot:
@@ -69,8 +81,9 @@ class Snapshot:
         rows: dict[str, Row] = {}
         names: dict[str, tuple[str, str]] = {}
         old_names = previous.names if previous is not None else {}
+        pick = _values_getter(criteria)
         for row in standings.rows:
-            new = (row.place, tuple(row.values[c] for c in criteria))
+            new = (row.place, pick(row.values))
             old = shared.get(row.player_id)
             rows[row.player_id] = old if old == new else new
             name = (row.surname, row.first_name)

@@ -42,6 +42,7 @@ _KIND: Final[dict[str, str]] = {
     "PlayerUpdated": "player data",
     "PlayerWithdrew": "withdrawal",
     "PlayerReinstated": "reinstatement",
+    "PlayerUnregistered": "registration cancelled",
     "ParticipationChanged": "absence",
     "ByeAssigned": "bye",
     "ByeRemoved": "bye removed",
@@ -156,6 +157,9 @@ class EventIndex:
             return f"{e.player_id} {name(e.player_id)} withdraws from round {e.from_round}{why}"
         if isinstance(e, ev.PlayerReinstated):
             return f"{e.player_id} {name(e.player_id)} plays again from round {e.from_round}"
+        if isinstance(e, ev.PlayerUnregistered):
+            why = f" ({e.reason})" if e.reason else ""
+            return f"registration of {e.player_id} {name(e.player_id)} cancelled{why}"
         if isinstance(e, ev.ParticipationChanged):
             what = "present" if e.participating else "absent"
             return f"{e.player_id} {name(e.player_id)} {what} in round {e.round}"

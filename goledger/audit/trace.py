@@ -41,6 +41,7 @@ from typing import Final
 
 from goledger.audit.compare import Snapshot
 from goledger.ledger import events as ev
+from goledger.replay.rounds import note_event, track, untrack
 from goledger.replay.standings import Standings
 from goledger.replay.state import TournamentState, apply, fold
 
@@ -64,7 +65,7 @@ def replay_budget(players: int) -> int:
 
 ISOLATED_TYPES: Final = frozenset({
     "TournamentCreated", "RulesChanged", "PlayerUpdated", "PlayerWithdrew", "PlayerReinstated",
-    "ResultCorrected", "PairingRemoved", "ByeRemoved",
+    "PlayerUnregistered", "ResultCorrected", "PairingRemoved", "ByeRemoved",
 })
 """Event types always evaluated on their own: each is reported as an exact cause."""
 
@@ -143,16 +144,21 @@ def _evaluate_at(base: TournamentState, events: Sequence[ev.Event], targets: lis
     known = sorted(points)
     wanted = iter(targets)
     target = next(wanted)
-    for event in events:
-        apply(state, event)
-        if state.seq == target:
-            at = bisect.bisect_left(known, target)
-            previous = points[known[at - 1]] if at > 0 else None
-            points[target] = Snapshot.of(evaluate(state), previous)
-            next_target = next(wanted, None)
-            if next_target is None:
-                return
-            target = next_target
+    track(state, base)  # consecutive points share the round rows of the players no event touched
+    try:
+        for event in events:
+            note_event(state, event)
+            apply(state, event)
+            if state.seq == target:
+                at = bisect.bisect_left(known, target)
+                previous = points[known[at - 1]] if at > 0 else None
+                points[target] = Snapshot.of(evaluate(state), previous)
+                next_target = next(wanted, None)
+                if next_target is None:
+                    return
+                target = next_target
+    finally:
+        untrack(state)
 
 
 def trace(

@@ -37,6 +37,8 @@ def render_explanation(result: Any) -> None:
                 why = (f"separated by {n.criterion}: {format_points(n.player_value, n.scale)} against "
                        f"{format_points(n.neighbour_value, n.scale)}")
             echo(f"  {label}: {shown(n.name)} ({n.player_id}), place {n.place} — {why}")
+    if result.withdrawal:
+        echo(f"Withdrawn: {shown(result.withdrawal)}")
     for e in result.explanations:
         echo("")
         echo(f"{e.criterion} = {format_points(e.value, e.scale)}   ({e.rule})")

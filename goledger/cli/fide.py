@@ -74,6 +74,9 @@ def render_crosstable(result: Any, as_json: bool) -> None:
     layout = "round robin" if result.round_robin else "by round"
     echo(render_text_table(headers, rows, right, f"Crosstable after round {result.round} ({layout}) · policy "
                            f"{result.policy} · as of event {result.as_of_seq}"))
+    from goledger.replay.crosstable import LEGEND
+
+    echo("\nLegend: " + "; ".join(f"{code} {meaning}" for code, meaning in LEGEND))
 
 
 def register_commands(app: typer.Typer) -> None:
@@ -83,6 +86,7 @@ def register_commands(app: typer.Typer) -> None:
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
         policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
         criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, html (print CSS) or json.")] = "table",
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -90,7 +94,14 @@ def register_commands(app: typer.Typer) -> None:
         from goledger.replay.crosstable import crosstable as crosstable_view
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        render_crosstable(run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit)), as_json)
+        result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit))
+        if fmt in ("csv", "html"):
+            from goledger.cli.day import emit
+            from goledger.render.printouts import crosstable_sheet
+
+            emit(crosstable_sheet(result, result.tournament), result.to_dict(), fmt, False)
+            return
+        render_crosstable(result, as_json or fmt == "json")
 
     @app.command()
     def schedule(

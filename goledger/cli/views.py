@@ -84,10 +84,12 @@ def register_commands(app: typer.Typer) -> None:
         fmt: FormatOption = "table",
         adjusted: Annotated[bool, typer.Option("--adjusted", help="Actual and adjusted scores with every unplayed "
                                                "round (FIDE categories) instead of the standings.")] = False,
+        wall: Annotated[bool, typer.Option("--wall", help="The wall list: tournament name and round in the title, "
+                                           "country, club, status and per-round cells (as wall-list).")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
-        """Standings after a round, as of any event, under any policy."""
+        """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
         if as_published is not None:
             show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
                            "json" if as_json else fmt)
@@ -107,8 +109,27 @@ def register_commands(app: typer.Typer) -> None:
         from goledger.replay.views import standings as standings_view
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        if wall:
+            from goledger.cli.day import emit
+            from goledger.render.printouts import wall_sheet
+            from goledger.replay.printouts import wall_list
+
+            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
+            emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
+            return
         result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
+        if fmt == "html" and not as_json:
+            from goledger.replay.printouts import standings_title
+
+            render_standings(result, fmt, run(lambda: standings_title(db or default_db(), result)))
+            return
         render_standings(result, "json" if as_json else fmt)
+        if fmt == "table" and not as_json:
+            from goledger.replay.printouts import withdrawn_note
+
+            note = run(lambda: withdrawn_note(db or default_db(), result))
+            if note:
+                echo(note)
 
     @app.command()
     def log(

@@ -31,6 +31,7 @@ from goledger.commands.record import (
     verify,
     withdraw,
 )
+from goledger.commands.unregister import unregister
 
 __all__ = [
     "Outcome",
@@ -49,6 +50,7 @@ __all__ = [
     "result",
     "unbye",
     "unpair",
+    "unregister",
     "update_player",
     "verify",
     "withdraw",

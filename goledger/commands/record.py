@@ -33,7 +33,7 @@ from goledger.ledger.repair import RepairReport
 from goledger.ledger.result_notation import margin_words, parse_result_notation
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_points2
-from goledger.replay.players import find_player, fold_name
+from goledger.replay.players import find_player, fold_name, short_reference_clash
 
 __all__ = [
     "Outcome",
@@ -307,6 +307,9 @@ def new(
         end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
         komi=_parse_komi(komi) or "7.5", policy=policy_name, **preset,
         system_options=system_options(system, dict(options or {})),
+        # A tournament run here lists every registered player, before round 1 and before a
+        # late arrival's first game (issue 20); OpenGotha's own files keep its "implied" list.
+        policy_overrides={"listed_players": "all"} if policy_name == "opengotha" else {},
     )
     problem = event_problem(ev.TournamentCreated(settings=settings))
     if problem:
@@ -321,7 +324,11 @@ def new(
 
 
 def _next_player_id(state: Any) -> str:
-    return f"p{len(state.players) + 1:04d}"
+    """The next free id; a cancelled registration's id is never given again."""
+    number = len(state.players) + len(state.unregistered) + 1
+    while f"p{number:04d}" in state.players or f"p{number:04d}" in state.unregistered:
+        number += 1
+    return f"p{number:04d}"
 
 
 def register(
@@ -380,7 +387,9 @@ def register(
             status="preliminary" if preliminary else "final", mm_correction=mm_correction,
             start_number=len(state.players) + 1,
         )
-        return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank})"
+        clash = short_reference_clash(state.players.values(), surname, first_name)
+        note = f"; note: {clash}" if clash else ""
+        return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank}){note}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 

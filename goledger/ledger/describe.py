@@ -52,6 +52,8 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"{who(pid)} withdrew from round {r}"
         case ev.PlayerReinstated(player_id=pid, from_round=r):
             return f"{who(pid)} reinstated from round {r}"
+        case ev.PlayerUnregistered(player_id=pid):
+            return f"registration of {who(pid)} cancelled"
         case ev.ParticipationChanged(player_id=pid, round=r, participating=participating):
             return f"{who(pid)} {'present' if participating else 'absent'} in round {r}"
         case ev.ByeAssigned(player_id=pid, round=r):
@@ -102,6 +104,8 @@ def subjects(event: ev.Event) -> set[Subject]:
         case ev.PlayerRegistered(player_id=pid) | ev.PlayerUpdated(player_id=pid):
             return {("player", pid)}
         case ev.PlayerWithdrew(player_id=pid) | ev.PlayerReinstated(player_id=pid):
+            return {("player", pid)}
+        case ev.PlayerUnregistered(player_id=pid):
             return {("player", pid)}
         case ev.TournamentCreated() | ev.RulesChanged():
             return {("rules",)}

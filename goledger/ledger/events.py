@@ -44,6 +44,7 @@ __all__ = [
     "ParticipationChanged",
     "PlayerRegistered",
     "PlayerReinstated",
+    "PlayerUnregistered",
     "PlayerUpdated",
     "PlayerWithdrew",
     "PseudonymisedCopy",
@@ -239,6 +240,20 @@ class PlayerWithdrew(Event, frozen=True, kw_only=True, tag="PlayerWithdrew"):
 
     player_id: str
     from_round: int
+    reason: str = ""
+
+
+class PlayerUnregistered(Event, frozen=True, kw_only=True, tag="PlayerUnregistered"):
+    """A registration is cancelled: the entry was a mistake and the player never played.
+
+    Unlike a withdrawal, the player leaves every view (standings, lists, exports); his id
+    is never given to anyone else. Commands accept it only while he has no game and no bye.
+
+    >>> PlayerUnregistered(player_id="p0013", reason="registered twice").player_id
+    'p0013'
+    """
+
+    player_id: str
     reason: str = ""
 
 
@@ -453,6 +468,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SourceImported,
     Checkpoint,
     PseudonymisedCopy,
+    PlayerUnregistered,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""
 

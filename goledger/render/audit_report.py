@@ -32,6 +32,7 @@ from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
+from goledger.render.printouts import PRINT_CSS
 from goledger.replay.standings import Standings, standings
 from goledger.replay.state import TournamentState, apply, fold
 
@@ -55,7 +56,7 @@ td.hash, code { font-family: ui-monospace, monospace; font-size: .75rem; word-br
 .ok { color: #176d17; font-weight: bold; } .bad { color: #b00020; font-weight: bold; }
 nav a { margin-right: .8rem; } details { margin: .3rem 0; }
 svg text { font-size: 11px; font-family: system-ui, sans-serif; }
-"""
+""" + PRINT_CSS
 
 
 # --------------------------------------------------------------------------- helpers

@@ -9,7 +9,8 @@ to those numbers.
   diagonal, empty if they have not met yet.
 * **Other systems**: one column per round; a cell is ``<opponent number><colour><result>``
   (``12w1``, ``3b½``, ``7w+``) or the unplayed round's TRF code (``U`` pairing bye, ``F``
-  full-point bye, ``H`` half-point bye, ``Z`` zero-point bye or withdrawal).
+  full-point bye, ``H`` half-point bye, ``Z`` zero-point bye or withdrawal), and ``h2`` after
+  the result of a game played at handicap 2 (``12b1h2``). :data:`LEGEND` says it in words.
 
 Points follow the policy's point system (:mod:`goledger.replay.fide_unplayed`).
 """
@@ -35,7 +36,7 @@ from goledger.replay.standings import (
 )
 from goledger.replay.state import TournamentState
 
-__all__ = ["CrossRow", "Crosstable", "crosstable", "crosstable_of"]
+__all__ = ["LEGEND", "CrossRow", "Crosstable", "crosstable", "crosstable_of"]
 
 UNPLAYED_CODE = {
     Kind.PAB: "U",
@@ -45,6 +46,19 @@ UNPLAYED_CODE = {
     Kind.NOT_PAIRED: "Z",
     Kind.WITHDRAWN: "Z",
 }
+
+LEGEND = (
+    ("12w1", "against the player on line 12, with white, 1 point (½ a draw or jigo, 0 a loss)"),
+    ("b", "with black; - when the colour is not known"),
+    ("+ / -", "won / lost by default (forfeit)"),
+    ("?", "no result yet"),
+    ("h2", "played at handicap 2 stones"),
+    ("U", "pairing-allocated bye"),
+    ("F / H", "full-point / half-point bye"),
+    ("Z", "zero-point bye, not paired, absent or withdrawn"),
+    ("*", "the player himself (round robin)"),
+)
+"""What the crosstable's codes mean (FIDE TRF letters for unplayed rounds)."""
 
 
 class CrossRow(msgspec.Struct, kw_only=True):
@@ -67,6 +81,7 @@ class Crosstable(msgspec.Struct, kw_only=True):
     scales: dict[str, int]
     columns: list[str]
     rows: list[CrossRow]
+    tournament: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +91,7 @@ class Crosstable(msgspec.Struct, kw_only=True):
             "layout": "round-robin" if self.round_robin else "per-round",
             "columns": self.columns,
             "criteria": list(self.criteria),
+            "legend": dict(LEGEND),
             "rows": [
                 {
                     "number": row.number,
@@ -133,7 +149,9 @@ def crosstable_of(
             for fr in rounds:
                 if fr.kind.has_opponent and fr.opponent is not None:
                     colour = "-" if fr.white is None else ("w" if fr.white else "b")
-                    cells.append(f"{number.get(fr.opponent, 0)}{colour}{_points_text(fr)}")
+                    game = state.game_of(pid, fr.round)
+                    stones = f"h{game.handicap}" if game is not None and game.handicap else ""
+                    cells.append(f"{number.get(fr.opponent, 0)}{colour}{_points_text(fr)}{stones}")
                 else:
                     cells.append(UNPLAYED_CODE.get(fr.kind, "Z"))
         player = state.players[pid]
@@ -142,7 +160,8 @@ def crosstable_of(
                              values=srow.values))
     columns = [str(i) for i in range(1, len(rows) + 1)] if round_robin else [f"R{r}" for r in range(1, round_ + 1)]
     return Crosstable(round=round_, as_of_seq=state.seq, policy=pol.name, round_robin=round_robin,
-                      criteria=table.criteria, scales=table.scales, columns=columns, rows=rows)
+                      criteria=table.criteria, scales=table.scales, columns=columns, rows=rows,
+                      tournament=state.settings.name)
 
 
 def crosstable(

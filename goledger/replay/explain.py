@@ -73,6 +73,9 @@ class PlayerExplanation:
     place: PlaceExplanation
     names: dict[str, str] = field(default_factory=dict)
     """Player id → display name of every player the explanation mentions."""
+    withdrawal: str = ""
+    """For a player withdrawn by round R: what his missing rounds count and which setting
+    changes it (:func:`goledger.replay.withdrawals.withdrawal_rule`)."""
 
     def to_dict(self) -> dict[str, Any]:
         def term(t: Term, scale: int) -> dict[str, Any]:
@@ -121,6 +124,7 @@ class PlayerExplanation:
                 }
                 for e in self.explanations
             ],
+            **({"withdrawal": self.withdrawal} if self.withdrawal else {}),
         }
 
 
@@ -189,6 +193,13 @@ def explain(
         if n is not None:
             mentioned.add(n.player_id)
     mentioned.update(place.tied_with)
+    withdrawn_from = state.players[pid].withdrawn_from
+    withdrawal = ""
+    if withdrawn_from is not None and withdrawn_from <= max(round_, 1):
+        from goledger.replay.withdrawals import withdrawal_rule
+
+        withdrawal = f"withdrawn from round {withdrawn_from}: " + withdrawal_rule(
+            pol, state.settings_for_round(withdrawn_from))
     return PlayerExplanation(
         player_id=pid,
         name=state.players[pid].full_name,
@@ -199,6 +210,7 @@ def explain(
         explanations=tuple(explanations),
         place=place,
         names={p: state.players[p].full_name for p in mentioned if p in state.players},
+        withdrawal=withdrawal,
     )
 
 

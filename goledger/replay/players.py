@@ -2,29 +2,82 @@
 
 A reference is the ledger id (``p0002``), an EGD PIN (all digits), or a unique name:
 ``"Ito Mai"``, ``"Ito, Mai"``, ``"Mai Ito"`` or just the surname ``Ito``. Names compare
-after folding white space, Unicode normalisation (NFC) and case.
+ignoring white space, case and accents (issue 20, item 4): ``Muller``, ``MÜLLER`` and
+``Müller`` are the same reference, ``Garcia`` finds García. When both spellings are
+registered, the exact spelling (up to case) wins; a reference that still matches several
+players is refused with the candidates' ids and names.
 
 >>> fold_name("  Müller   JAN ")
 'müller jan'
+>>> match_key("  Müller   JAN "), match_key("GARCÍA"), match_key("Łukasz Ødegaard")
+('muller jan', 'garcia', 'lukasz odegaard')
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from goledger.errors import CommandRejected
 
-__all__ = ["find_player", "fold_name"]
+__all__ = ["find_player", "fold_name", "match_key", "name_matches", "short_reference_clash"]
+
+_NOT_DECOMPOSED = str.maketrans({
+    "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ß": "ss", "æ": "ae", "Æ": "ae",
+    "œ": "oe", "Œ": "oe", "ı": "i", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ħ": "h", "Ħ": "h",
+})
+"""Latin letters with a stroke or ligatures, which NFKD does not split into letter + mark."""
 
 
 def fold_name(text: str) -> str:
-    """The form two names are compared in: single spaces, NFC, case-folded."""
+    """The form two names are compared in for exact identity: single spaces, NFC, case-folded."""
     return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
 
 
+def match_key(text: str) -> str:
+    """The form a reference is matched in: :func:`fold_name` without accents (NFKD, combining
+    marks dropped, stroked letters such as ``ł``/``ø`` mapped to their base letter)."""
+    decomposed = unicodedata.normalize("NFKD", " ".join(text.split()).translate(_NOT_DECOMPOSED))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def _forms(p: Any) -> tuple[str, str, str]:
+    return (f"{p.surname} {p.first_name}", f"{p.first_name} {p.surname}", p.surname)
+
+
+def name_matches(players: Iterable[Any], ref: str) -> list[Any]:
+    """The players a name reference designates: the first of (surname first name, first
+    name surname, surname) that matches anyone, exact spelling (up to case) preferred over
+    a match ignoring accents.
+
+    >>> from types import SimpleNamespace as P
+    >>> field = [P(id="p1", surname="Müller", first_name="Jan"), P(id="p2", surname="Muller", first_name="Eva")]
+    >>> [p.id for p in name_matches(field, "MULLER")], [p.id for p in name_matches(field, "müller")]
+    (['p2'], ['p1'])
+    >>> [p.id for p in name_matches(field, "Mueller")], [p.id for p in name_matches(field, "Jan Muller")]
+    ([], ['p1'])
+    """
+    pool = list(players)
+    text = ref.replace(",", " ")
+    exact, loose = fold_name(text), match_key(text)
+    for form in range(3):
+        found = [p for p in pool if fold_name(_forms(p)[form]) == exact]
+        if found:
+            return found
+        found = [p for p in pool if match_key(_forms(p)[form]) == loose]
+        if found:
+            return found
+    return []
+
+
+def _candidates(players: Iterable[Any]) -> str:
+    return ", ".join(f"{p.id} {p.surname} {p.first_name}".rstrip() for p in players)
+
+
 def find_player(state: Any, ref: str) -> Any:
-    """Resolve a player reference (id, EGD PIN or unique name) or refuse naming the problem."""
+    """Resolve a player reference (id, EGD PIN or unique name) or refuse naming the problem;
+    an ambiguous name is refused with every candidate's id and name."""
     text = ref.strip()
     if text in state.players:
         return state.players[text]
@@ -32,15 +85,40 @@ def find_player(state: Any, ref: str) -> Any:
         by_pin = [p for p in state.players.values() if p.egd_pin == text]
         if len(by_pin) == 1:
             return by_pin[0]
-    wanted = fold_name(text.replace(",", " "))
-    full = [p for p in state.players.values() if fold_name(f"{p.surname} {p.first_name}") == wanted]
-    if not full:
-        full = [p for p in state.players.values() if fold_name(f"{p.first_name} {p.surname}") == wanted]
-    if not full:
-        full = [p for p in state.players.values() if fold_name(p.surname) == wanted]
-    if len(full) == 1:
-        return full[0]
-    if len(full) > 1:
-        ids = ", ".join(p.id for p in full)
-        raise CommandRejected(f"{ref!r} matches several players ({ids}); use the player id")
+    found = name_matches(state.players.values(), text)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise CommandRejected(f"{ref!r} matches {len(found)} players ({_candidates(found)}); use the player id")
     raise CommandRejected(f"no player matches {ref!r} (use an id such as p0001, an EGD PIN or a unique name)")
+
+
+def short_reference_clash(players: Iterable[Any], surname: str, first_name: str) -> str:
+    """The warning for registering ``surname first_name`` beside ``players``: the reference
+    (the surname alone, or the full name for a namesake) that designated exactly one player
+    before and becomes ambiguous, with the player it meant; ``""`` when none does.
+
+    >>> from types import SimpleNamespace as P
+    >>> old = [P(id="p0001", surname="Sato", first_name="Ken")]
+    >>> short_reference_clash(old, "Sato", "Aki")
+    "'Sato' now matches 2 players (p0001 Sato Ken and the new one): use an id or the full name"
+    >>> short_reference_clash(old, "Ito", "Mai"), short_reference_clash(old, "Satō", "Aki")
+    ('', '')
+    """
+    pool = list(players)
+    new = _NewPlayer(surname, first_name)
+    for ref, use in ((f"{surname} {first_name}", "an id"), (surname, "an id or the full name")):
+        before = name_matches(pool, ref)
+        after = name_matches([*pool, new], ref)
+        if len(before) == 1 and len(after) > 1:
+            return f"{ref!r} now matches {len(after)} players ({_candidates(before)} and the new one): use {use}"
+    return ""
+
+
+class _NewPlayer:
+    """The player being registered, as :func:`name_matches` sees him."""
+
+    def __init__(self, surname: str, first_name: str) -> None:
+        self.id = ""
+        self.surname = surname
+        self.first_name = first_name

@@ -21,13 +21,23 @@ depend on rounds ≤ r, which is why one table serves every standings round; a
 Tables are cached per (state, its event count, policy, settings in force): a state changes
 only through :func:`~goledger.replay.state.apply`, which moves its sequence number, so a
 cached table is never stale. The cache keeps the last few tables only.
+
+**Incremental replay.** An audit walks one state forward event by event and asks for the
+standings at many points (:mod:`goledger.audit.trace`). While a state is tracked
+(:func:`track`, :func:`note_event` before each ``apply``), the table at a later point is
+derived from the one at an earlier point: only the rows of the players the events in between
+touched are rebuilt (:meth:`RoundTable.derived`); rule changes, cancelled registrations and
+pairing annotations force a full rebuild. The derived table equals the one built from scratch
+(``tests/test_incremental_tables.py`` compares them after every event).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import accumulate
+from typing import Any
 
 import msgspec
 
@@ -37,7 +47,8 @@ from goledger.nogc import nogc
 from goledger.replay.policies import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
-__all__ = ["RoundTable", "rank_value", "round_table", "rounded", "score_settings", "start_mms"]
+__all__ = ["RoundTable", "note_event", "rank_value", "round_table", "rounded", "score_settings", "start_mms", "track",
+           "untrack"]
 
 
 @lru_cache(maxsize=512)
@@ -117,6 +128,79 @@ class RoundTable:
         self.nbw2: dict[str, list[int]] = {}
         self.mms2: dict[str, list[int]] = {}
         self._accumulate()
+        self.seq = state.seq
+        """The state's sequence number when the table was built (the state object moves on)."""
+
+    @classmethod
+    def derived(cls, previous: RoundTable, state: TournamentState, settings: TournamentSettings,
+                touched: set[str], players_changed: bool = True) -> RoundTable:
+        """The table of ``state`` from ``previous`` (the table of the same state object some
+        events ago, or of the state it is an unchanged copy of, same policy and size) when those
+        events touched only the players ``touched`` (see :func:`note_event`): their rows are
+        rebuilt, the others' are shared (tables are read-only). Start scores are recomputed,
+        and the players whose score moved rebuilt too, only when one of the events is a
+        player's own (``players_changed``: registration, update, withdrawal, absence);
+        ``settings`` are those in force for the new state (equal to ``previous``'s)."""
+        from goledger.replay.start_scores import start_scores
+
+        table = cls.__new__(cls)
+        table.state, table.policy, table.settings = state, previous.policy, settings
+        table.size, table.round_down_scope = previous.size, previous.round_down_scope
+        redo = {pid for pid in touched if pid in state.players}
+        if players_changed:
+            table.smms = start_scores(state, table.settings)
+            old = previous.smms
+            redo.update(pid for pid, v in table.smms.items() if old.get(pid) != v)
+        else:
+            table.smms = previous.smms
+        if not redo.issubset(previous.status):
+            # New players: rows in registration order, as a full build lists them.
+            redo = [pid for pid in state.players if pid in redo]  # type: ignore[assignment]
+        table.status, table.game, table.opp = dict(previous.status), dict(previous.game), dict(previous.opp)
+        table.res2, table.hd = dict(previous.res2), dict(previous.hd)
+        table._fill_players(redo)
+        table.listed = table._listed()
+        table.unpaired_nbw2, table.unpaired_mms2 = dict(previous.unpaired_nbw2), dict(previous.unpaired_mms2)
+        table.nbw2, table.mms2 = dict(previous.nbw2), dict(previous.mms2)
+        table._accumulate(redo)
+        table.seq = state.seq
+        return table
+
+    def _fill_players(self, players: Iterable[str]) -> None:
+        """Rebuild the round rows of ``players`` (what :meth:`_fill_rounds` gives them)."""
+        state, size = self.state, self.size
+        jigo2 = self.policy.jigo2
+        byes = [set(self.bye_players(r)) for r in range(1, size + 1)]
+        for pid in players:
+            player = state.players[pid]
+            status: list[RoundStatus] = ["not-assigned"] * size
+            for r in player.absences:
+                if 1 <= r <= size:
+                    status[r - 1] = "absent"
+            if player.withdrawn_from is not None:
+                for r in range(max(player.withdrawn_from, 1), size + 1):
+                    status[r - 1] = "withdrawn"
+            games: list[GameState | None] = [None] * size
+            opp: list[str | None] = [None] * size
+            res2, hd = [0] * size, [0] * size
+            for i in range(size):
+                if pid in byes[i]:
+                    status[i] = "bye"
+                table_no = state.table_of.get(i + 1, {}).get(pid)
+                if table_no is None:
+                    continue
+                g = state.games[i + 1][table_no]
+                white = g.white == pid
+                other = g.black if white else g.white
+                known = state.players.get(other)
+                w2, b2 = (jigo2, jigo2) if g.result is Result.JIGO else g.result.points2()
+                status[i] = "paired"
+                games[i] = g
+                opp[i] = other if known is None else known.id
+                res2[i] = w2 if white else b2
+                hd[i] = g.handicap if white else -g.handicap
+            self.status[pid], self.game[pid], self.opp[pid], self.res2[pid], self.hd[pid] = (
+                status, games, opp, res2, hd)
 
     def bye_players(self, round_: int) -> list[str]:
         """The players who have the bye of a round (under ``quirk_last_bye_only``, only the
@@ -269,11 +353,32 @@ class RoundTable:
             return settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
         return settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
 
-    def _accumulate(self) -> None:
+    def _unpaired_defaults(self) -> list[dict[str, tuple[int, int]]]:
+        """Per round (0-based), the (nbw, mms) half-points of each unpaired status when the
+        bye or absence carries no value of its own: :meth:`unpaired_points2` without its
+        per-player overrides, computed once per round instead of once per player-round."""
+        policy, state = self.policy, self.state
+        out: list[dict[str, tuple[int, int]]] = []
+        for round_ in range(1, self.size + 1):
+            settings = state.settings_for_round(round_) if state.round_settings else self.settings
+            bye = (settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye,
+                   settings.mms2_bye if policy.mms2_bye is None else policy.mms2_bye)
+            absent = (settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent,
+                      settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent)
+            out.append({
+                "bye": bye, "absent": absent,
+                "not-assigned": (0, 0) if policy.not_assigned == "zero" else absent,
+                "withdrawn": (0, 0) if policy.withdrawn == "zero" else absent,
+            })
+        return out
+
+    def _accumulate(self, only: Iterable[str] | None = None) -> None:
+        """The score rows of every player (of ``only``, when given)."""
         scope, size = self.round_down_scope, self.size
-        unpaired = self.unpaired_points2
         exact = scope != "whole-score"  # game points alone are never rounded
-        for pid in self.state.players:
+        defaults = self._unpaired_defaults()
+        byes, players = self.state.byes, self.state.players
+        for pid in (players if only is None else only):
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.game_points2(pid)
             if exact and status.count("paired") == size:
@@ -289,12 +394,20 @@ class RoundTable:
             mms_row = [base] * (size + 1)
             un_nbw = [0] * size
             un_mms = [0] * size
+            absences = players[pid].absences
             for i in range(size):
-                if status[i] == "paired":
+                st = status[i]
+                if st == "paired":
                     g += res2[i]
                 else:
-                    un_nbw[i] = v_nbw = unpaired(pid, i + 1, "nbw")
-                    un_mms[i] = v_mms = unpaired(pid, i + 1, "mms")
+                    override = (byes.get(i + 1, {}).get(pid) if st == "bye"
+                                else absences.get(i + 1) if st == "absent" else None)
+                    if override is None:
+                        v_nbw, v_mms = defaults[i][st]
+                    else:
+                        v_nbw = v_mms = override
+                    un_nbw[i] = v_nbw
+                    un_mms[i] = v_mms
                     s_nbw += v_nbw
                     s_mms += v_mms
                 if scope == "unpaired-part":
@@ -330,8 +443,109 @@ def round_table(state: TournamentState, policy: Policy, settings: TournamentSett
     if table is not None and table.state is state and table.settings is settings:
         _CACHE.move_to_end(key)
         return table
-    table = RoundTable(state, policy, settings, size)
+    table = None
+    since = _TOUCHED.get(id(state))
+    if since is not None and since.state is state:
+        origin = since.origin
+        for (_, _, pol, sett, sz), cached in reversed(_CACHE.items()):
+            if pol != policy or sz != size:
+                continue
+            same = cached.state is state and sett == id(settings) and cached.settings is settings
+            copied = (origin is not None and cached.state is origin and cached.seq == origin.seq == since.start
+                      and cached.settings == settings)
+            if same or copied:
+                found = since.between(cached.seq, state.seq)
+                if found is not None:
+                    table = RoundTable.derived(cached, state, settings, *found)
+                break
+    if table is None:
+        table = RoundTable(state, policy, settings, size)
     _CACHE[key] = table
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return table
+
+
+# --------------------------------------------------------------------------- incremental replay
+
+_NO_PLAYERS: frozenset[str] = frozenset()
+_STRUCTURAL = frozenset({"TournamentCreated", "RulesChanged", "PlayerUnregistered", "PairingAnnotated"})
+"""Event types after which a table is rebuilt rather than derived."""
+_OWN = frozenset({"PlayerRegistered", "PlayerUpdated", "PlayerWithdrew", "PlayerReinstated", "ParticipationChanged"})
+"""A player's own events: the only ones that can move start scores (rank, correction, the
+super group's participants)."""
+_NEUTRAL = frozenset({"PairingConstraintSet", "TeamRegistered", "TeamMemberAssigned", "SourceImported", "Checkpoint",
+                      "PseudonymisedCopy"})
+"""Event types that change no round row."""
+
+
+class _Touches:
+    """The players each event applied to one state object touched, from ``start`` on."""
+
+    def __init__(self, state: TournamentState, origin: TournamentState | None) -> None:
+        self.state = state
+        self.origin = origin
+        self.start = state.seq
+        self.touched: list[frozenset[str] | None] = []  # per event after ``start``; None: structural
+        self.own: list[bool] = []  # per event: one of the player's own (registration, update, withdrawal…)
+
+    def between(self, after: int, upto: int) -> tuple[set[str], bool] | None:
+        """Players touched by events ``after+1 … upto``, and whether one of them is a
+        player's own event (``None``: rebuild the table)."""
+        if after < self.start or upto > self.start + len(self.touched):
+            return None
+        out: set[str] = set()
+        for players in self.touched[after - self.start:upto - self.start]:
+            if players is None:
+                return None
+            out.update(players)
+        return out, any(self.own[after - self.start:upto - self.start])
+
+
+_TOUCHED: dict[int, _Touches] = {}
+
+
+def track(state: TournamentState, origin: TournamentState | None = None) -> None:
+    """Start recording what events applied to ``state`` touch, so that :func:`round_table`
+    can derive its tables from earlier ones (one forward pass of an audit); call
+    :func:`note_event` before applying each event and :func:`untrack` when done.
+    ``origin``: a state ``state`` is an unchanged copy of right now, whose tables at this
+    sequence number may serve as the first ones."""
+    _TOUCHED[id(state)] = _Touches(state, origin)
+
+
+def untrack(state: TournamentState) -> None:
+    _TOUCHED.pop(id(state), None)
+
+
+def note_event(state: TournamentState, event: Any) -> None:
+    """Record the players ``event`` touches, read on ``state`` before the event is applied."""
+    record = _TOUCHED.get(id(state))
+    if record is None or record.state is not state:
+        return
+    if record.start + len(record.touched) != state.seq:
+        record.start, record.touched, record.own = state.seq, [], []
+    name = type(event).__name__
+    players: frozenset[str] | None
+    if name in _STRUCTURAL:
+        players = None
+    elif name in _NEUTRAL:
+        players = _NO_PLAYERS
+    elif name in ("GamePaired", "PairingRemoved", "ResultRecorded", "ResultCorrected"):
+        round_, table = event.round, event.table
+        found: set[str] = set()
+        game = state.games.get(round_, {}).get(table)
+        if game is not None:
+            found.update((game.white, game.black))
+        if name == "GamePaired":
+            found.update((event.white, event.black))
+        players = frozenset(found)
+    elif name in ("ByeAssigned", "ByeRemoved"):
+        round_ = event.round
+        players = frozenset({event.player_id, *state.byes.get(round_, {})})
+    elif name in ("PlayerRegistered", "PlayerUpdated", "PlayerWithdrew", "PlayerReinstated", "ParticipationChanged"):
+        players = frozenset({event.player_id})
+    else:
+        players = None
+    record.touched.append(players)
+    record.own.append(name in _OWN)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -166,6 +167,7 @@ def check_round(state: TournamentState, round_: int | None) -> int:
     return round_
 
 
+@lru_cache(maxsize=1 << 16)
 def _name_key(text: str) -> str:
     """A key ordering names as Java's ``String.compareTo`` does (UTF-16 code units): code
     points, except that a character beyond U+FFFF is compared as its surrogate pair.

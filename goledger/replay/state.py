@@ -143,6 +143,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     table_of: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
     """round → player id → table of his (first) game in that round: an index over ``games``."""
     checkpoints: list[tuple[int, ev.Checkpoint]] = msgspec.field(default_factory=list)
+    unregistered: dict[str, PlayerState] = msgspec.field(default_factory=dict)
+    """Players whose registration was cancelled (``PlayerUnregistered``): out of every view."""
     anomalies: list[Anomaly] = msgspec.field(default_factory=list)
     seq: int = 0
 
@@ -342,6 +344,20 @@ def _on_withdrew(state: TournamentState, e: ev.PlayerWithdrew) -> None:
         player.withdrawal_reason = e.reason
 
 
+def _on_unregistered(state: TournamentState, e: ev.PlayerUnregistered) -> None:
+    player = _player(state, e.player_id, "PlayerUnregistered")
+    if player is None:
+        return
+    if any(e.player_id in index for index in state.table_of.values()) or any(
+            e.player_id in byes for byes in state.byes.values()):
+        _anomaly(state, f"PlayerUnregistered for {e.player_id}, who has a game or a bye, was ignored")
+        return
+    state.unregistered[e.player_id] = state.players.pop(e.player_id)
+    for partners in state.pairing_constraints.values():
+        partners.pop(e.player_id, None)
+    state.pairing_constraints.pop(e.player_id, None)
+
+
 def _on_reinstated(state: TournamentState, e: ev.PlayerReinstated) -> None:
     player = _player(state, e.player_id, "PlayerReinstated")
     if player is None or player.withdrawn_from is None:
@@ -514,6 +530,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.PlayerUpdated: _on_updated,
     ev.PlayerWithdrew: _on_withdrew,
     ev.PlayerReinstated: _on_reinstated,
+    ev.PlayerUnregistered: _on_unregistered,
     ev.ParticipationChanged: _on_participation,
     ev.ByeAssigned: _on_bye,
     ev.ByeRemoved: _on_bye_removed,

@@ -9,6 +9,7 @@ and ``goledger export opengotha`` (spec ``formats/opengotha-xml.md``).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -57,10 +58,38 @@ def import_opengotha(
     """
     from goledger.formats.opengotha.read import FILE_KIND, MAX_FILE_BYTES, read_opengotha
 
-    return import_file(file, db, report, format="opengotha", read=lambda data, name: read_opengotha(data, source=name),
+    def read(data: bytes, name: str) -> Any:
+        result = read_opengotha(data, source=name)
+        result.events = [_with_hash(e, data) for e in result.events]
+        return result
+
+    return import_file(file, db, report, format="opengotha", read=read,
                        max_bytes=MAX_FILE_BYTES, kind=FILE_KIND,
                        folder_hint="; to import every file in it use --into DIR", strict=strict,
                        allow_errors=allow_errors, actor=actor, reason=reason, force=force)
+
+
+def _with_hash(event: Any, data: bytes) -> Any:
+    """The import's ``SourceImported`` event with the SHA-256 of the file's bytes (how a
+    migration knows a ledger is up to date with its source)."""
+    from goledger.ledger import events as ev
+
+    if isinstance(event, ev.SourceImported) and not event.sha256:
+        return msgspec.structs.replace(event, sha256=hashlib.sha256(data).hexdigest())
+    return event
+
+
+def source_hash(db: PathLike) -> str:
+    """The SHA-256 of the file a ledger was imported from (its first ``SourceImported``
+    event), ``""`` when it records none."""
+    from goledger.ledger import events as ev
+    from goledger.ledger.store import Ledger
+
+    with Ledger.open(db) as ledger:
+        for event in ledger.events(upto=3):
+            if isinstance(event, ev.SourceImported):
+                return event.sha256
+    return ""
 
 
 # --------------------------------------------------------------------------- migration
@@ -71,7 +100,7 @@ class MigrationItem(msgspec.Struct, kw_only=True):
 
     source: str
     db: str
-    status: Literal["imported", "failed"]
+    status: Literal["imported", "replaced", "up-to-date", "outdated", "failed"]
     players: int = 0
     games: int = 0
     byes: int = 0
@@ -102,15 +131,20 @@ def migrate_opengotha(
     *,
     progress: Callable[[Path, MigrationItem | None], None] | None = None,
     actor: str = "import",
+    force: bool = False,
 ) -> list[MigrationItem]:
     """Import every file of ``sources`` (files or folders) into ``into/<stem>.db``, writing
     each report next to it as ``<stem>.report.json``. Two files with the same stem get
     distinct names (``<stem>-2``…, said in the item's message); nothing is written through
     a symbolic link (``into`` itself or one planted in it), nor over an existing file.
 
-    A file that fails (unreadable, refused, target exists) is listed as ``failed`` with
-    the reason; the others go on. ``progress`` is called before (item ``None``) and after
-    each file.
+    A ledger that already exists is ``up-to-date`` when it was imported from the same bytes
+    (the SHA-256 its ``SourceImported`` event records) and is left alone; otherwise it is
+    ``outdated`` and left alone too, unless ``force``, which replaces it (``replaced``; events
+    recorded in it since the import are lost — the old file is kept as ``<stem>.db.bak``
+    until the new one is complete). A file that fails (unreadable, refused) is listed as
+    ``failed`` with the reason; the others go on. ``progress`` is called before (item
+    ``None``) and after each file.
     """
     folder = Path(into)
     if folder.is_symlink():
@@ -131,13 +165,26 @@ def migrate_opengotha(
             else ""
         db = folder / f"{stem}.db"
         report_path = folder / f"{stem}.report.json"
+        backup: Path | None = None
         try:
             for planted in (db, report_path):
                 if planted.is_symlink():
                     raise FormatError(f"{planted} is a symbolic link planted in the folder; nothing is written "
                                       "through it")
+            if db.exists():
+                item = _existing(file, db, report_path, force)
+                if item is not None:
+                    items.append(item)
+                    if progress is not None:
+                        progress(file, item)
+                    continue
+                backup = db.with_name(db.name + ".bak")
+                os.replace(db, backup)
             outcome = import_opengotha(file, db, report_path, strict, allow_errors, actor=actor)
         except GoledgerError as exc:
+            if backup is not None and not db.exists():
+                os.replace(backup, db)
+                backup = None
             rep: InterchangeReport | None = getattr(exc, "report", None)
             item = MigrationItem(
                 source=str(file), db=str(db), status="failed", message=exc.message + renamed,
@@ -146,9 +193,11 @@ def migrate_opengotha(
             )
         else:
             item = MigrationItem(
-                source=str(file), db=outcome.db, status="imported", message=outcome.message + renamed,
-                report=str(report_path), **_counts(outcome.report),
+                source=str(file), db=outcome.db, status="replaced" if backup is not None else "imported",
+                message=outcome.message + renamed, report=str(report_path), **_counts(outcome.report),
             )
+            if backup is not None:
+                backup.unlink(missing_ok=True)
         items.append(item)
         if progress is not None:
             progress(file, item)
@@ -164,6 +213,48 @@ def _distinct_stem(stem: str, used: set[str]) -> str:
         candidate = f"{stem}-{n}"
     used.add(candidate.casefold())
     return candidate
+
+
+def _existing(file: Path, db: Path, report_path: Path, force: bool) -> MigrationItem | None:
+    """The item for a source whose ledger exists: up to date, outdated, or ``None`` (with
+    ``force``: to be replaced)."""
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise FormatError(f"cannot read {file}: {exc.strerror}") from None
+    recorded = source_hash(db)
+    if recorded == hashlib.sha256(data).hexdigest():
+        counts = _recorded_counts(db)
+        return MigrationItem(source=str(file), db=str(db), status="up-to-date", report=str(report_path),
+                             message=f"{db.name} is up to date with {file.name} (same SHA-256); left as it is",
+                             **counts)
+    if force:
+        return None
+    why = "records no source hash" if not recorded else "was imported from a different version of the file"
+    return MigrationItem(source=str(file), db=str(db), status="outdated", report=str(report_path),
+                         message=f"{db.name} exists and {why}; --force replaces it", **_recorded_counts(db))
+
+
+def _recorded_counts(db: Path) -> dict[str, Any]:
+    """Players, games and byes as an existing ledger's import summary recorded them."""
+    from goledger.ledger import events as ev
+    from goledger.ledger.store import Ledger
+
+    counts: dict[str, Any] = {}
+    with Ledger.open(db) as ledger:
+        for event in ledger.events(upto=3):
+            if isinstance(event, ev.SourceImported):
+                s = event.summary
+                counts = dict(players=s.get("players", 0), games=s.get("games", 0), byes=s.get("byes", 0))
+                break
+    report = db.with_name(db.name.removesuffix(".db") + ".report.json")
+    try:
+        entries = msgspec.json.decode(report.read_bytes()).get("entries", [])
+        counts["warnings"] = sum(1 for e in entries if e.get("severity") == "warning")
+        counts["errors"] = sum(1 for e in entries if e.get("severity") == "error")
+    except (OSError, msgspec.DecodeError, AttributeError):
+        pass  # the report is gone or foreign: counts from the ledger alone
+    return counts
 
 
 def _counts(report: InterchangeReport) -> dict[str, Any]:

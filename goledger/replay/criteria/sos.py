@@ -171,7 +171,7 @@ def _sosos(family: str):
                 total = sum(map(sos_of, opp))
             except KeyError:  # a round without an opponent (None)
                 unplayed = 2 * ctx.smms[pid] * r if per_round_unplayed else 0
-                total = sum(unplayed if o is None else sos[o] for o in opp)
+                total = sum(map(sos_of, [o for o in opp if o is not None])) + unplayed * opp.count(None)
             out[pid] = total
         return out
 

@@ -1,0 +1,107 @@
+"""The director's day (issue 20): printouts (``pairings``, ``players``, ``wall-list``) and
+``unregister``; thin shells over :mod:`goledger.replay.printouts`,
+:mod:`goledger.render.printouts` and :mod:`goledger.commands.unregister`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from goledger.cli.common import (
+    ActorOption,
+    DbOption,
+    ExpectedHeadOption,
+    JsonOption,
+    ReasonOption,
+    RetryOption,
+    default_db,
+    fail,
+    report_outcome,
+    run,
+)
+
+PrintFormat = Annotated[str, typer.Option(
+    "--format", "-f", help="table (text), csv, html (a self-contained page with print CSS) or json.")]
+AsOfOption = Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")]
+
+
+def emit(sheet: Any, data: dict[str, Any], fmt: str, as_json: bool) -> None:
+    """Write a printout in ``fmt`` (``--json`` is ``--format json``)."""
+    from goledger.render.printouts import FORMATS, render
+
+    chosen = "json" if as_json else fmt
+    if chosen not in FORMATS:
+        fail(f"unknown format {fmt!r}; use {', '.join(FORMATS)}", 2)
+    sys.stdout.buffer.write(render(sheet, chosen, data))
+    sys.stdout.flush()
+
+
+def register_commands(app: typer.Typer) -> None:
+    @app.command()
+    def pairings(
+        round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+        as_of: AsOfOption = None,
+        fmt: PrintFormat = "table",
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """The pairing list of a round: table, white, black, ranks, handicap, komi, result."""
+        from goledger.render.printouts import pairing_sheet
+        from goledger.replay.printouts import pairings as pairings_view
+
+        result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+        emit(pairing_sheet(result), result.to_dict(), fmt, as_json)
+
+    @app.command()
+    def players(
+        as_of: AsOfOption = None,
+        fmt: PrintFormat = "table",
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """The registration list: status, rank, country, club and the rounds each player plays."""
+        from goledger.render.printouts import player_sheet
+        from goledger.replay.printouts import players as players_view
+
+        result = run(lambda: players_view(db or default_db(), as_of))
+        emit(player_sheet(result), result.to_dict(), fmt, as_json)
+
+    @app.command("wall-list")
+    def wall_list(
+        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+        as_of: AsOfOption = None,
+        policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
+        criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+        fmt: PrintFormat = "table",
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """The wall list: standings with country, club, status and per-round cells (12+/w2)."""
+        from goledger.render.printouts import wall_sheet
+        from goledger.replay.printouts import wall_list as wall_view
+
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
+        emit(wall_sheet(result), result.to_dict(), fmt, as_json)
+
+    @app.command()
+    def unregister(
+        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")],
+        reason: ReasonOption = "",
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Cancel a mistaken registration (no game, no bye yet): he leaves every view."""
+        from goledger.commands.unregister import unregister as unregister_command
+
+        report_outcome(
+            run(lambda: unregister_command(
+                db or default_db(), player, reason, actor=actor, expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )

@@ -1,0 +1,235 @@
+"""Printouts as text, CSV, HTML or JSON: the renderers shared by the command line and the
+desk (issue 20, item 1).
+
+Each printout of :mod:`goledger.replay.printouts` (and the crosstable) becomes a
+:class:`Sheet` — a title, column headers, rows of cell text, a legend — and a sheet is written
+in one of :data:`FORMATS`. HTML pages are self-contained and carry :data:`PRINT_CSS`: A4
+portrait, black on white, the table header repeated on every page, rows never split, no
+navigation printed.
+
+>>> sheet = Sheet(title="Cup · pairings of round 1 of 3", headers=("Table", "White"), rows=[["1", "Sato Ken"]],
+...               right=frozenset({0}))
+>>> print(render_text(sheet))
+Cup · pairings of round 1 of 3
+Table  White
+-----  --------
+    1  Sato Ken
+>>> render_csv(sheet)
+'Table,White\\n1,Sato Ken\\n'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any, Final
+
+import msgspec
+from lxml import etree
+from lxml.html import builder as E
+
+from goledger.errors import CommandRejected
+from goledger.ledger.values import format_points
+
+__all__ = [
+    "FORMATS",
+    "PRINT_CSS",
+    "Sheet",
+    "crosstable_sheet",
+    "page",
+    "pairing_sheet",
+    "player_sheet",
+    "render",
+    "render_csv",
+    "render_html",
+    "render_text",
+    "wall_sheet",
+]
+
+FORMATS: Final = ("table", "csv", "html", "json")
+
+SCREEN_CSS: Final = """
+body { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 78rem; color: #222; }
+h1 { font-size: 1.5rem; margin-bottom: .2rem; } p.sub { margin-top: 0; color: #555; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .85rem; }
+th, td { border: 1px solid #ccc; padding: .15rem .45rem; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+dl.legend { font-size: .8rem; display: grid; grid-template-columns: max-content auto; gap: 0 .8rem; }
+dl.legend dt { font-family: ui-monospace, monospace; } dl.legend dd { margin: 0; }
+"""
+
+PRINT_CSS: Final = """
+@media print {
+  @page { size: A4 portrait; margin: 12mm 10mm; }
+  body { margin: 0; max-width: none; color: #000; background: #fff; font-size: 9pt; }
+  nav, .no-print { display: none; }
+  h1 { font-size: 14pt; } h2 { font-size: 11pt; break-after: avoid; }
+  table { width: 100%; font-size: 8pt; page-break-inside: auto; }
+  thead { display: table-header-group; } tr { break-inside: avoid; page-break-inside: avoid; }
+  th { background: #fff; border-bottom: 2px solid #000; } th, td { border-color: #888; }
+  a { color: #000; text-decoration: none; }
+  details { display: block; } details > summary { display: none; }
+}
+"""
+"""Print rules every goledger HTML page carries (wall lists, standings, the audit report)."""
+
+
+class Sheet(msgspec.Struct, frozen=True, kw_only=True):
+    """A printout ready to render: ``right`` holds the indexes of right-aligned columns;
+    ``sections`` are extra titled tables (the bye and the players not paired)."""
+
+    title: str
+    subtitle: str = ""
+    headers: tuple[str, ...]
+    rows: list[list[str]]
+    right: frozenset[int] = frozenset()
+    legend: tuple[tuple[str, str], ...] = ()
+    sections: tuple[tuple[str, tuple[str, ...], list[list[str]]], ...] = ()
+
+
+def _text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int]) -> list[str]:
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
+                         for i, c in enumerate(cells)).rstrip()
+
+    return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+
+
+def render_text(sheet: Sheet) -> str:
+    """An aligned text table with the title, the subtitle, the sections and the legend."""
+    out = [sheet.title]
+    if sheet.subtitle:
+        out.append(sheet.subtitle)
+    out += _text_table(sheet.headers, sheet.rows, sheet.right)
+    for title, headers, rows in sheet.sections:
+        if rows:
+            out += ["", title, *_text_table(headers, rows, frozenset())]
+    if sheet.legend:
+        out += ["", "Legend: " + "; ".join(f"{code} {meaning}" for code, meaning in sheet.legend)]
+    return "\n".join(out)
+
+
+def render_csv(sheet: Sheet) -> str:
+    """The main table as CSV (header line, one line per row; no title, no legend)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(sheet.headers)
+    writer.writerows(sheet.rows)
+    return buffer.getvalue()
+
+
+def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int]) -> Any:
+    body = [E.TR(*(E.TD(c, E.CLASS("num")) if i in right else E.TD(c) for i, c in enumerate(row))) for row in rows]
+    return E.TABLE(E.THEAD(E.TR(*(E.TH(h) for h in headers))), E.TBODY(*body))
+
+
+def page(title: str, *content: Any, style: str = SCREEN_CSS) -> bytes:
+    """A self-contained HTML page (nothing fetched from outside) with ``style`` and
+    :data:`PRINT_CSS`."""
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(style + PRINT_CSS)),
+                      E.BODY(E.H1(title), *content), lang="en")
+    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+
+
+def render_html(sheet: Sheet) -> bytes:
+    content: list[Any] = []
+    if sheet.subtitle:
+        content.append(E.P(sheet.subtitle, E.CLASS("sub")))
+    content.append(_html_table(sheet.headers, sheet.rows, sheet.right))
+    for title, headers, rows in sheet.sections:
+        if rows:
+            content += [E.H2(title), _html_table(headers, rows, frozenset())]
+    if sheet.legend:
+        items: list[Any] = []
+        for code, meaning in sheet.legend:
+            items += [E.E.dt(code), E.E.dd(meaning)]
+        content += [E.H2("Legend"), E.E.dl(*items, E.CLASS("legend"))]
+    return page(sheet.title, *content)
+
+
+def render(sheet: Sheet, fmt: str, data: dict[str, Any] | None = None) -> bytes:
+    """``sheet`` in ``fmt`` (one of :data:`FORMATS`) as UTF-8 bytes; ``json`` writes ``data``."""
+    if fmt == "table":
+        return (render_text(sheet) + "\n").encode("utf-8")
+    if fmt == "csv":
+        return render_csv(sheet).encode("utf-8")
+    if fmt == "html":
+        return render_html(sheet)
+    if fmt == "json":
+        return msgspec.json.format(msgspec.json.encode(data if data is not None else {}), indent=2) + b"\n"
+    raise CommandRejected(f"unknown format {fmt!r}; use {', '.join(FORMATS)}")
+
+
+# --------------------------------------------------------------------------- the printouts
+
+
+def pairing_sheet(pairings: Any) -> Sheet:
+    """:class:`~goledger.replay.printouts.PairingList` as a sheet."""
+    from goledger.replay.printouts import PAIRING_LEGEND
+
+    rows = [[str(r.table), r.white, r.white_rank, r.black, r.black_rank, str(r.handicap), r.komi, r.result]
+            for r in pairings.rows]
+    sections = (
+        ("Bye", ("Id", "Name"), [[pid, name] for pid, name in pairings.bye]),
+        ("Not paired", ("Id", "Name", "Why"), [[pid, name, why] for pid, name, why in pairings.unpaired]),
+    )
+    return Sheet(title=pairings.title, subtitle=f"as of event {pairings.as_of_seq}",
+                 headers=("Table", "White", "Rank", "Black", "Rank", "H", "Komi", "Result"), rows=rows,
+                 right=frozenset({0, 2, 4, 5, 6}), legend=PAIRING_LEGEND, sections=sections)
+
+
+def player_sheet(players: Any) -> Sheet:
+    """:class:`~goledger.replay.printouts.PlayerList` as a sheet."""
+    def rounds(present: list[int]) -> str:
+        if len(present) == players.rounds:
+            return "all"
+        return ",".join(str(r) for r in present) or "none"
+
+    rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, r.country, r.club, r.registration,
+             r.status, rounds(r.rounds)] for r in players.rows]
+    return Sheet(title=players.title, subtitle=f"{players.rounds} rounds · as of event {players.as_of_seq}",
+                 headers=("Id", "Name", "Rank", "Country", "Club", "Registration", "Status", "Rounds"), rows=rows,
+                 right=frozenset({2}))
+
+
+def wall_sheet(wall: Any) -> Sheet:
+    """:class:`~goledger.replay.printouts.WallList` as a sheet."""
+    from goledger.replay.printouts import WALL_LEGEND
+
+    rows = []
+    previous = None
+    for r in wall.rows:
+        rows.append([str(r.number), str(r.place) if r.place != previous else "", r.name, r.rank, r.country, r.club,
+                     *r.cells, *(format_points(r.values[c], wall.scales[c]) or "0" for c in wall.criteria),
+                     r.status])
+        previous = r.place
+    rounds = [f"R{i}" for i in range(1, wall.round + 1)]
+    width = 6 + len(rounds)
+    return Sheet(title=wall.title, subtitle=f"policy {wall.policy} · as of event {wall.as_of_seq}",
+                 headers=("Num", "Pl", "Name", "Rank", "Co", "Club", *rounds, *wall.criteria, "Status"), rows=rows,
+                 right=frozenset({0, 1, 3, *range(6, width + len(wall.criteria))}), legend=WALL_LEGEND)
+
+
+def crosstable_sheet(table: Any, tournament: str) -> Sheet:
+    """:class:`~goledger.replay.crosstable.Crosstable` as a sheet, with its legend."""
+    from goledger.replay.crosstable import LEGEND
+
+    rows = []
+    previous = None
+    for r in table.rows:
+        rows.append([str(r.number), str(r.place) if r.place != previous else "", r.name, *r.cells,
+                     format_points(r.score2, 2) or "0",
+                     *(format_points(r.values[c], table.scales[c]) or "0" for c in table.criteria)])
+        previous = r.place
+    width = 3 + len(table.columns)
+    layout = "round robin" if table.round_robin else "by round"
+    return Sheet(title=f"{tournament} · crosstable after round {table.round} ({layout})",
+                 subtitle=f"policy {table.policy} · as of event {table.as_of_seq}",
+                 headers=("No", "Pl", "Name", *table.columns, "Pts", *table.criteria), rows=rows,
+                 right=frozenset({0, 1, *range(3, width + 1 + len(table.criteria))}), legend=LEGEND)

@@ -1,0 +1,63 @@
+"""What a withdrawn player's missing rounds count, in words (issue 20, item 3).
+
+Under the Go policies a round at or after a withdrawal is scored by the policy field
+``withdrawn`` (spec ``scoring.md`` §7.1–7.3): ``"absent"`` gives it the value of an announced
+absence (the policy's ``nbw2_absent``/``mms2_absent``, else the tournament's), ``"zero"``
+gives nothing. The FIDE policies score it as a zero-point bye (C.02 §16). :func:`withdrawal_rule`
+says which applies, with the values in force, and how to change it; ``explain`` prints it
+for a withdrawn player and ``goledger unregister`` is the fix for an entry that never played.
+
+>>> from goledger.replay.policies import get_policy
+>>> from goledger.ledger.events import TournamentSettings
+>>> print(withdrawal_rule(get_policy("egf"), TournamentSettings(name="t", rounds=5)))  # doctest: +NORMALIZE_WHITESPACE
+under policy egf each round from the withdrawal on counts as an announced absence: ½ point in NBW and
+½ in MMS (the policy's value), the total rounded down; this is the EGF's rule (EGF Tournament
+System Rules: an allowed absence scores ½); change it with the setting withdrawn (change-rules
+policy_overrides='{"withdrawn":"zero"}' makes those rounds worth 0); an entry that never played
+is cancelled with goledger unregister
+"""
+
+from __future__ import annotations
+
+from goledger.ledger.events import TournamentSettings
+from goledger.ledger.values import format_points
+from goledger.replay.policies import Policy
+
+__all__ = ["CHANGE_HINT", "withdrawal_rule"]
+
+CHANGE_HINT = ("change it with the setting withdrawn (change-rules policy_overrides='{\"withdrawn\":\"zero\"}' "
+               "makes those rounds worth 0)")
+UNREGISTER_HINT = "an entry that never played is cancelled with goledger unregister"
+
+
+def _points(half_points: int) -> str:
+    return format_points(half_points, 2) or "0"
+
+
+def withdrawal_rule(policy: Policy, settings: TournamentSettings) -> str:
+    """One sentence: what each round from a withdrawal on counts under ``policy`` with the
+    tournament's ``settings``, why, and which setting changes it."""
+    if policy.name.startswith("fide"):
+        return (f"under policy {policy.name} each round from the withdrawal on is a zero-point bye (FIDE C.02 "
+                f"§16: an unplayed round, adjusted for the opponents' tie-breaks as the edition says); "
+                f"{UNREGISTER_HINT}")
+    if policy.name == "macmahon":
+        return (f"under policy {policy.name} each round from the withdrawal on is an absence as MacMahon 3.10 "
+                f"scores it: ½ in MM-Score, 0 in MM-ScoreX, the own start score in MM-SOS (the criteria chosen "
+                f"decide); {UNREGISTER_HINT}")
+    if policy.withdrawn == "zero":
+        return (f"under policy {policy.name} each round from the withdrawal on counts 0 (setting withdrawn = "
+                f"zero); {UNREGISTER_HINT}")
+    nbw2 = settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
+    mms2 = settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
+    source = "the tournament's absence value" if policy.mms2_absent is None else "the policy's value"
+    unit = "point" if nbw2 in (1, 2) else "points"
+    rounding = {
+        "whole-score": ", the total rounded down",
+        "unpaired-part": ", the rounds without a game rounded down together",
+    }.get(policy.round_down or ("unpaired-part" if settings.round_down else "none"), "")
+    why = ("; this is the EGF's rule (EGF Tournament System Rules: an allowed absence scores ½)"
+           if policy.name == "egf" else "")
+    return (f"under policy {policy.name} each round from the withdrawal on counts as an announced absence: "
+            f"{_points(nbw2)} {unit} in NBW and {_points(mms2)} in MMS ({source}){rounding}{why}; "
+            f"{CHANGE_HINT}; {UNREGISTER_HINT}")
