@@ -150,9 +150,19 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json_text(data) + "\n")
 
 
+class SafeText(str):
+    """Text whose variable parts were already made safe with ``goledger.outputs.shown`` and
+    whose only escape sequences are goledger's own colours (:func:`styled`): :func:`echo`
+    prints it as it is."""
+
+
 def echo(message: str) -> None:
     """Print a line; controls and invisible characters a name may hold are shown as escapes
-    (``goledger.outputs.shown``), never sent raw to the terminal."""
+    (``goledger.outputs.shown``), never sent raw to the terminal (a :class:`SafeText` was
+    escaped where it was built, and keeps its colours)."""
+    if isinstance(message, SafeText):
+        sys.stdout.write(message + "\n")
+        return
     from goledger.outputs import shown
 
     sys.stdout.write("\n".join(shown(line) for line in message.split("\n")) + "\n")
@@ -181,7 +191,7 @@ def report_outcome(outcome: Any, as_json: bool) -> None:
 
 
 def render_text_table(headers: list[str], rows: list[list[str]], right: set[int] | None = None,
-                      title: str = "") -> str:
+                      title: str = "") -> SafeText:
     """A plain aligned text table (fast for thousands of rows; rich is too slow there).
 
     ``right`` holds the indexes of right-aligned columns. Widths count characters, so
@@ -201,8 +211,8 @@ def render_text_table(headers: list[str], rows: list[list[str]], right: set[int]
         return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
                          for i, c in enumerate(cells)).rstrip()
 
-    out = [styled(title, "bold")] if title else []
+    out = [styled(shown(title), "bold")] if title else []
     out.append(styled(line(headers), "bold"))
     out.append("  ".join("-" * w for w in widths))
     out.extend(line(r) for r in rows)
-    return "\n".join(out)
+    return SafeText("\n".join(out))

@@ -143,7 +143,12 @@ class RoundTable:
         ``settings`` are those in force for the new state (equal to ``previous``'s)."""
         from goledger.replay.start_scores import start_scores
 
+        if previous.policy.several_games_in_round == "opengotha" and _has_several_games(state):
+            # OpenGotha's choice among several games of a round depends on every game of the
+            # tournament (its HashMap's size): no row can be kept from the previous table.
+            return cls(state, previous.policy, settings, previous.size)
         table = cls.__new__(cls)
+        table.extra2, table.extra_played2, table.extra_games = {}, {}, {}
         table.state, table.policy, table.settings = state, previous.policy, settings
         table.size, table.round_down_scope = previous.size, previous.round_down_scope
         redo = {pid for pid in touched if pid in state.players}
@@ -503,6 +508,12 @@ class _Touches:
 
 
 _TOUCHED: dict[int, _Touches] = {}
+
+
+def _has_several_games(state: TournamentState) -> bool:
+    """Whether some player has more than one game in a round (an invalid file OpenGotha loads
+    as it is): the round's player index then has fewer entries than the games' sides."""
+    return any(len(state.table_of.get(r, ())) < 2 * len(tables) for r, tables in state.games.items())
 
 
 def track(state: TournamentState, origin: TournamentState | None = None) -> None:
