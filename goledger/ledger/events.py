@@ -13,7 +13,7 @@ Rules for the vocabulary:
 * no floats: points are integer half-points (``points2``), komi is an exact string.
 
 >>> e = GamePaired(round=1, table=3, white="p0001", black="p0002", handicap=2)
->>> canonical_bytes(e)[:64]
+>>> canonical_bytes(e)[:63]
 b'{"black":"p0002","color_known":true,"forced":false,"handicap":2'
 >>> decode_event("GamePaired", 1, canonical_bytes(e)) == e
 True
