@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.interchange_trf",
     "goledger.cli.start_scores",
     "goledger.cli.privacy",
+    "goledger.cli.pairing",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

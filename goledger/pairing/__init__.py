@@ -6,6 +6,7 @@ round, parameters and a seed → games and a bye, with integer weights. See
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from goledger.errors import CommandRejected
 from goledger.pairing.engine import Engine
@@ -29,5 +30,13 @@ def get_engine(name: str) -> Engine:
     module = ENGINES.get(name)
     if module is None:
         raise CommandRejected(f"unknown pairing engine {name!r} (known: {', '.join(known_engines())})")
-    engine: Engine = importlib.import_module(module).ENGINE
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        others = [n for n in known_engines() if n != name and importlib.util.find_spec(ENGINES[n]) is not None]
+        raise CommandRejected(f"the pairing engine {name!r} is not part of this goledger yet; choose another with "
+                              f"--engine ({', '.join(others) or 'none available'})") from None
+    engine: Engine = loaded.ENGINE
     return engine
