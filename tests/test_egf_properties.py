@@ -92,7 +92,8 @@ def _play(rng: random.Random, players: int, rounds: int, system: str) -> None:
     state = fold([ev.TournamentCreated(settings=ev.TournamentSettings(
         name="Property Open", rounds=rounds, system=system,  # type: ignore[arg-type]
         mm_bar="3d", mm_floor="20k"))])
-    arrivals = {f"p{i + 1:04d}": (1 if rng.random() < 0.85 else rng.randint(2, rounds)) for i in range(players)}
+    arrivals = {f"p{i + 1:04d}": (1 if rounds == 1 or rng.random() < 0.85 else rng.randint(2, rounds))
+                for i in range(players)}
     forbidden: dict[frozenset[str], tuple[int | None, int | None]] = {}
     ids = list(arrivals)
     if players >= 8:

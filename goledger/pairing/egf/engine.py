@@ -11,7 +11,7 @@ How a round is paired:
 2. **Fixed pairs** (``PairingFixed`` of the round) are placed first and leave the pool.
 3. **Bye** (R10), when the rest is odd: the lowest-placed player with the fewest byes — fewest
    byes, then lowest score, then lowest rank, then the latest registered. If the first
-   candidate would force a repeat the next ones are tried (up to three).
+   candidate would force a repeat the next ones with as few byes are tried (up to three).
 4. **Weights**: for every candidate pair, ``1 +`` the terms of :mod:`~.parameters`
    (computed with numpy over whole chunks, never a Python loop over pairs). A ``forbidden``
    pair, and in a handicap tournament a pair beyond ``max_rank_gap``, gets no edge.
@@ -390,7 +390,9 @@ class EgfEngine:
                      for x in order]
             best: tuple[int, tuple[list[tuple[int, int, int]], int, list[int], bool, bool]] | None = None
             skipped = 0
-            for tried, x in enumerate(order[:BYE_TRIES]):
+            fewest = prep.byes[prep.ids[order[0]]]
+            tries = [x for x in order[:BYE_TRIES] if prep.byes[prep.ids[x]] == fewest]  # never a second bye first
+            for tried, x in enumerate(tries):
                 result = self.match_rest(prep, everyone, x)
                 if result[3] and best is None:
                     best = (x, result)
