@@ -64,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     compile_bytecode()
     print(f"machine: {machine()}\n")
-    print(f"| players | engine | matched | chunks | wall ms median (min–max) | CPU ms | peak MB | target | met |")
+    print("| players | engine | matched | chunks | wall ms median (min–max) | CPU ms | peak MB | target | met |")
     print("|---:|---|---:|---|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for players in args.players:
