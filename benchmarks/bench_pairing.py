@@ -71,7 +71,10 @@ def main() -> None:
             db = Path(tmp) / f"congress-{players}.db"
             write_ledger(cut_before(generate_events(players, 12, 1), ROUND), db)
             argv = ["pair-round", str(ROUND), "--dry-run", "--json", "--engine", args.engine, "--db", str(db)]
-            samples = process_runs(lambda _i, argv=argv: argv, args.runs)
+            def args_for(_run: int, argv: list[str] = argv) -> list[str]:
+                return argv
+
+            samples = process_runs(args_for, args.runs)
             out = subprocess.run([sys.executable, "-m", "goledger", *argv], env=cli_env(), capture_output=True,
                                  text=True, check=True)
             data = json.loads(out.stdout)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
