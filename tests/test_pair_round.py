@@ -221,6 +221,8 @@ def test_forbidden_pairs_fixed_pairs_and_fixed_tables(db: Path) -> None:
     assert pairs[frozenset(("p0001", "p0011"))] == 4
     assert next(g.table for g in pairing.games if "p0005" in (g.white, g.black)) == 1
     assert commands.check_pairings(db, 2).ok
+    fixed = commands.explain_pairing(db, 2, "p0011").games[0]
+    assert fixed.chosen.terms == {"fixed": 1} and "fixed pairing" in fixed.sentences()[0]
     # "not before round 4": allowed again from round 4 on
     commands.forbid(db, a, b, until_round=3)
     state = load_state(Ledger.open(db))
@@ -307,3 +309,52 @@ def test_imported_opengotha_rounds_pair_with_egf(shared: Path, tmp_path: Path, s
     met = {frozenset((g.white, g.black)) for g in state.all_games() if g.round < oracle["round"]}
     assert not [g for g in outcome.pairing.games if frozenset((g.white, g.black)) in met]
     assert commands.check_pairings(db).ok
+
+
+class _InOrder:
+    """An engine that pairs the request in its order (1–2, 3–4…), the last one odd out: it
+    knows nothing of constraints, so the command's own checks must catch what it breaks."""
+
+    name = "in-order"
+    version = "0"
+
+    def pair(self, state, request):  # type: ignore[no-untyped-def]
+        from goledger.pairing.engine import ByeChoice, PairedGame, Pairing
+
+        ids = list(request.players)
+        bye = ByeChoice(player=ids.pop(), rule="the last one") if len(ids) % 2 else None
+        games = tuple(PairedGame(table=k + 1, white=ids[2 * k], black=ids[2 * k + 1], weight=1)
+                      for k in range(len(ids) // 2))
+        return Pairing(engine=self.name, version=self.version, round=request.round, games=games, bye=bye,
+                       total_weight=len(games), seed=request.seed)
+
+    def pair_terms(self, state, request, first, second):  # type: ignore[no-untyped-def]
+        from goledger.pairing.engine import PairTerms
+
+        return PairTerms(first=first, second=second, total=1)
+
+
+def test_pair_round_is_engine_agnostic_and_checks_every_engine_s_answer(db: Path, monkeypatch) -> None:
+    import sys
+    import types
+
+    import goledger.pairing
+
+    module = types.ModuleType("in_order_engine")
+    module.ENGINE = _InOrder()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "in_order_engine", module)
+    monkeypatch.setitem(goledger.pairing.ENGINES, "in-order", "in_order_engine")
+    commands.forbid(db, "p0001", "p0002")
+    before = count(db)
+    with pytest.raises(CommandRejected, match="paired p0001 with p0002, a forbidden pair"):
+        commands.pair_round(db, 1, engine="in-order")
+    commands.forbid(db, "p0001", "p0002", lift=True)
+    commands.fix_pairing(db, "p0001", "p0003", 1)
+    with pytest.raises(CommandRejected, match="did not place the fixed pairing of p0001 and p0003"):
+        commands.pair_round(db, 1, engine="in-order")
+    commands.fix_pairing(db, "p0001", "p0003", 1, lift=True)
+    assert count(db) == before + 3
+    outcome = commands.pair_round(db, 1, engine="in-order")
+    assert outcome.to_dict()["engine"] == "in-order" and outcome.pairing.bye.player == "p0011"  # type: ignore[union-attr]
+    assert commands.check_pairings(db, 1).ok
+    assert commands.explain_pairing(db, 1).games[0].chosen.total == 1

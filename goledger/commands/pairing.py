@@ -114,6 +114,17 @@ def _check_output(request: PairingRequest, pairing: Pairing, state: Any) -> None
     if len(set(tables)) != len(tables) or set(tables) & set(state.games.get(request.round, {})) or (
             tables and min(tables) < 1):
         raise LedgerError(f"engine {pairing.engine} used a table twice; nothing was written")
+    # Constraints bind every engine: the command checks what the engine promised.
+    pairs = {frozenset((g.white, g.black)) for g in pairing.games}
+    for g in pairing.games:
+        if state.constraint_in(g.white, g.black, request.round) == "forbidden":
+            raise CommandRejected(f"engine {pairing.engine} paired {g.white} with {g.black}, a forbidden pair; "
+                                  "nothing was written")
+    wanted = set(request.players)
+    for a, (b, _) in state.fixed_pairs.get(request.round, {}).items():
+        if a in wanted and b in wanted and frozenset((a, b)) not in pairs:
+            raise CommandRejected(f"engine {pairing.engine} did not place the fixed pairing of {a} and {b}; "
+                                  "nothing was written")
 
 
 def _events(request: PairingRequest, pairing: Pairing) -> list[ev.Event]:
@@ -365,6 +376,9 @@ class GameExplanation(msgspec.Struct, frozen=True, kw_only=True):
     black_alternative: PairTerms | None = None
 
     def sentences(self) -> list[str]:
+        """Why A met B and not C, one sentence per player."""
+        if "fixed" in self.chosen.terms:
+            return ["a fixed pairing (goledger fix-pairing): placed before the matching"]
         out = []
         for who, alt in ((self.white, self.white_alternative), (self.black, self.black_alternative)):
             opponent = self.black if who == self.white else self.white
