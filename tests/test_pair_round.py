@@ -358,3 +358,28 @@ def test_pair_round_is_engine_agnostic_and_checks_every_engine_s_answer(db: Path
     assert outcome.to_dict()["engine"] == "in-order" and outcome.pairing.bye.player == "p0011"  # type: ignore[union-attr]
     assert commands.check_pairings(db, 1).ok
     assert commands.explain_pairing(db, 1).games[0].chosen.total == 1
+
+
+@pytest.mark.parametrize("fmt", ["macmahon", "trf"])
+def test_pairing_continues_on_a_ledger_imported_from_macmahon_or_trf(db: Path, tmp_path: Path, fmt: str) -> None:
+    """Round 1 paired here, written as a MacMahon or TRF file, imported as a new ledger: the
+    import pairs round 2 without repeating a round-1 game."""
+    from goledger.formats import macmahon, trf
+
+    commands.pair_round(db, 1, engine="egf")
+    record_results(db, 1)
+    written = tmp_path / f"out.{fmt}"
+    imported = tmp_path / "imported.db"
+    if fmt == "macmahon":
+        macmahon.export_macmahon(db, written)
+        macmahon.import_macmahon(written, imported)
+    else:
+        trf.export_trf(db, written)
+        trf.import_trf(written, imported)
+    state = load_state(Ledger.open(imported))
+    met = {frozenset((g.white, g.black)) for g in state.all_games()}
+    assert len(met) == 5
+    pairing = commands.pair_round(imported, 2, engine="egf").pairing
+    assert len(pairing.games) == 5 and pairing.bye is not None
+    assert not [g for g in pairing.games if frozenset((g.white, g.black)) in met]
+    assert list(state.byes.get(1, {})) and pairing.bye.player not in state.byes[1]  # type: ignore[union-attr]
