@@ -383,3 +383,42 @@ def test_pairing_continues_on_a_ledger_imported_from_macmahon_or_trf(db: Path, t
     assert len(pairing.games) == 5 and pairing.bye is not None
     assert not [g for g in pairing.games if frozenset((g.white, g.black)) in met]
     assert list(state.byes.get(1, {})) and pairing.bye.player not in state.byes[1]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("method", "expected"), [
+    ("fold", [(1, 8), (2, 7), (3, 6), (4, 5)]),
+    ("slide", [(1, 5), (2, 6), (3, 7), (4, 8)]),
+    ("adjacent", [(1, 2), (3, 4), (5, 6), (7, 8)]),
+])
+def test_round_one_by_method_folds_slides_or_pairs_neighbours(tmp_path: Path, method: str,
+                                                              expected: list[tuple[int, int]]) -> None:
+    """Seeds R3 (spec pairing.md §1.1): eight players A…H by strength, one score group."""
+    path = tmp_path / "methods.db"
+    commands.new(path, "Method Cup", 3, system="swiss")
+    commands.change_rules(path, {"pairing": {"egf.round1": "method", "egf.seeding": method, "egf.favourites": "0"}})
+    for i, rank in enumerate(["6d", "5d", "4d", "3d", "2d", "1d", "1k", "2k"], start=1):
+        commands.register(path, f"M{i}", "X", rank)
+    pairing = commands.pair_round(path, 1, engine="egf").pairing
+    got = sorted(tuple(sorted(int(p[1:]) for p in (g.white, g.black))) for g in pairing.games)
+    assert got == expected
+    assert pairing.parameters["seeding"] == method and pairing.parameters["round1"] == "method"
+
+
+@pytest.mark.parametrize(("down", "up", "expected"), [
+    ("bottom", "top", {("p0003", "p0004")}),
+    ("top", "bottom", {("p0001", "p0006")}),
+    ("middle", "middle", {("p0002", "p0004"), ("p0002", "p0006")}),  # p0005, the middle one, met p0002 already
+])
+def test_draw_up_and_down_positions(tmp_path: Path, down: str, up: str, expected: set[tuple[str, str]]) -> None:
+    """Seeds R4: an odd score group sends one player down; who, and whom he meets, is a parameter."""
+    path = tmp_path / "draw.db"
+    commands.new(path, "Draw Cup", 3, system="swiss")
+    commands.change_rules(path, {"pairing": {"egf.draw_down": down, "egf.draw_up": up, "egf.favourites": "0"}})
+    for i, rank in enumerate(["6d", "5d", "4d", "3d", "2d", "1d"], start=1):
+        commands.register(path, f"D{i}", "X", rank)
+    for table, (white, black) in enumerate([("p0001", "p0004"), ("p0002", "p0005"), ("p0003", "p0006")], start=1):
+        commands.pair(path, 1, white, black, table)
+        commands.result(path, 1, table, "white")
+    pairing = commands.pair_round(path, 2, engine="egf").pairing
+    pairs = {tuple(sorted((g.white, g.black))) for g in pairing.games}
+    assert len(pairs & expected) == 1
