@@ -422,3 +422,38 @@ def test_draw_up_and_down_positions(tmp_path: Path, down: str, up: str, expected
     pairing = commands.pair_round(path, 2, engine="egf").pairing
     pairs = {tuple(sorted((g.white, g.black))) for g in pairing.games}
     assert len(pairs & expected) == 1
+
+
+@pytest.mark.parametrize(("rank", "same_club_games"), [("3k", 0), ("5d", 2)])
+def test_clubmates_are_kept_apart_except_at_the_top_bar(tmp_path: Path, rank: str, same_club_games: int) -> None:
+    """Seeds R5: clubmates do not meet when others can, but the bar's group is paired without
+    regard to geography (EGF rules): there slide pairs 1–3 and 2–4, clubmates or not."""
+    path = tmp_path / "clubs.db"
+    commands.new(path, "Club Cup", 3, system="mcmahon", bar="4d", floor="20k")
+    commands.change_rules(path, {"pairing": {"egf.round1": "method", "egf.favourites": "0"}})
+    for i, club in enumerate(["Alpha", "Beta", "Alpha", "Beta"], start=1):
+        commands.register(path, f"C{i}", "X", rank, club=club)
+    pairing = commands.pair_round(path, 1, engine="egf").pairing
+    state = load_state(Ledger.open(path))
+    same = sum(state.players[g.white].club == state.players[g.black].club for g in pairing.games)
+    assert same == same_club_games
+
+
+def test_the_rank_gap_is_hard_in_a_handicap_tournament(tmp_path: Path) -> None:
+    """Seeds R7: with handicaps on, no two players more than ``max_rank_gap`` grades apart meet."""
+    path = tmp_path / "gap.db"
+    commands.new(path, "Gap Cup", 3, system="swiss")
+    commands.register(path, "Strong", "X", "1d")
+    commands.register(path, "Weak", "X", "20k")
+    assert len(commands.pair_round(path, 1, engine="egf", dry_run=True).pairing.games) == 1  # soft: still paired
+    commands.change_rules(path, {"pairing": {"egf.handicap": "egf"}})
+    before = count(path)
+    with pytest.raises(CommandRejected, match="respecting the forbidden pairs and the rank gap limit"):
+        commands.pair_round(path, 1, engine="egf")
+    assert count(path) == before
+    commands.change_rules(path, {"pairing": {"egf.handicap": "egf", "egf.max_rank_gap": "20"}})
+    game = commands.pair_round(path, 1, engine="egf").pairing.games[0]
+    assert game.handicap == 0, "the EGF handicap is for two players of 15k and below"
+    with pytest.raises(CommandRejected, match="egf parameter seeding must be one of fold, adjacent, slide"):
+        commands.change_rules(path, {"pairing": {"egf.seeding": "zigzag"}})
+        commands.pair_round(path, 2, engine="egf", dry_run=True)
