@@ -454,6 +454,9 @@ def test_the_rank_gap_is_hard_in_a_handicap_tournament(tmp_path: Path) -> None:
     commands.change_rules(path, {"pairing": {"egf.handicap": "egf", "egf.max_rank_gap": "20"}})
     game = commands.pair_round(path, 1, engine="egf").pairing.games[0]
     assert game.handicap == 0, "the EGF handicap is for two players of 15k and below"
+    before = count(path)
     with pytest.raises(CommandRejected, match="egf parameter seeding must be one of fold, adjacent, slide"):
         commands.change_rules(path, {"pairing": {"egf.seeding": "zigzag"}})
-        commands.pair_round(path, 2, engine="egf", dry_run=True)
+    with pytest.raises(CommandRejected, match="egf parameter chunk_size must be a whole number"):
+        commands.change_rules(path, {"pairing": {"egf.chunk_size": "big"}})
+    assert count(path) == before

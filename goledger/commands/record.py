@@ -803,6 +803,10 @@ def change_rules(
             from goledger.replay.policies import get_policy
 
             get_policy(effective["policy"])
+        if "pairing" in effective:
+            from goledger.pairing import check_parameters
+
+            check_parameters(effective["pairing"])
         event = ev.RulesChanged(changes=effective, from_round=from_round)
         scope = "retroactively" if from_round is None else f"from round {from_round}"
         return [event], f"rules changed {scope}: {', '.join(sorted(effective))}"

@@ -11,7 +11,7 @@ import importlib.util
 from goledger.errors import CommandRejected
 from goledger.pairing.engine import Engine
 
-__all__ = ["ENGINES", "get_engine", "known_engines"]
+__all__ = ["ENGINES", "check_parameters", "get_engine", "known_engines"]
 
 ENGINES: dict[str, str] = {
     "opengotha": "goledger.pairing.opengotha",
@@ -40,3 +40,14 @@ def get_engine(name: str) -> Engine:
                               f"--engine ({', '.join(others) or 'none available'})") from None
     engine: Engine = loaded.ENGINE
     return engine
+
+
+def check_parameters(texts: dict[str, str]) -> None:
+    """Refuse pairing parameters (``settings.pairing``) that goledger's ``egf`` engine would
+    refuse: its ``egf.<name>`` entries (other keys, such as an imported file's own weights,
+    are kept verbatim and not judged here)."""
+    own = {k[4:]: v for k, v in texts.items() if k.startswith("egf.")}
+    if own:
+        from goledger.pairing.egf.parameters import EgfParameters
+
+        EgfParameters.from_texts({k: str(v) for k, v in own.items()})
