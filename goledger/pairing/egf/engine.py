@@ -137,9 +137,9 @@ class Prepared:
         self.country = self._codes([players[p].country.strip().upper() for p in ordered])
         bar = rank_value(settings.mm_bar) if settings.system == "mcmahon" else 99
         self.above_bar = self.rank >= bar
-        strongest = sorted((p.id for p in players.values() if p.status == "final" and not p.is_withdrawn(round_)),
-                           key=strength)[: params.favourites]
-        self.favourite = np.array([p in set(strongest) for p in ordered], dtype=bool)
+        strongest = set(sorted((p.id for p in players.values() if p.status == "final" and not p.is_withdrawn(round_)),
+                               key=strength)[: params.favourites])
+        self.favourite = np.array([p in strongest for p in ordered], dtype=bool)
         self.favourites_apart = round_ <= (params.favourites_until or state.rounds // 2)
         self.strength = {p: strength(p) for p in request.players}
         self.all_score2 = score2
@@ -416,6 +416,7 @@ class EgfEngine:
     @staticmethod
     def match_rest(prep: Prepared, everyone: list[int], bye: int) -> tuple[list[tuple[int, int, int]], int,
                                                                            list[int], bool, bool]:
+        """Match everyone but the bye (see :meth:`Prepared.match_all`)."""
         return prep.match_all([x for x in everyone if x != bye])
 
     @staticmethod
