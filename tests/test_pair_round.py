@@ -390,18 +390,22 @@ def test_pairing_continues_on_a_ledger_imported_from_macmahon_or_trf(db: Path, t
     ("slide", [(1, 5), (2, 6), (3, 7), (4, 8)]),
     ("adjacent", [(1, 2), (3, 4), (5, 6), (7, 8)]),
 ])
+@pytest.mark.parametrize("chunk", ["200", "4"])
 def test_round_one_by_method_folds_slides_or_pairs_neighbours(tmp_path: Path, method: str,
-                                                              expected: list[tuple[int, int]]) -> None:
-    """Seeds R3 (spec pairing.md §1.1): eight players A…H by strength, one score group."""
+                                                              expected: list[tuple[int, int]], chunk: str) -> None:
+    """Seeds R3 (spec pairing.md §1.1): eight players A…H by strength, one score group; the same
+    when the group is matched in chunks of 4 (its pieces keep ideal partners together)."""
     path = tmp_path / "methods.db"
     commands.new(path, "Method Cup", 3, system="swiss")
-    commands.change_rules(path, {"pairing": {"egf.round1": "method", "egf.seeding": method, "egf.favourites": "0"}})
+    commands.change_rules(path, {"pairing": {"egf.round1": "method", "egf.seeding": method, "egf.favourites": "0",
+                                             "egf.chunk_size": chunk}})
     for i, rank in enumerate(["6d", "5d", "4d", "3d", "2d", "1d", "1k", "2k"], start=1):
         commands.register(path, f"M{i}", "X", rank)
     pairing = commands.pair_round(path, 1, engine="egf").pairing
     got = sorted(tuple(sorted(int(p[1:]) for p in (g.white, g.black))) for g in pairing.games)
     assert got == expected
     assert pairing.parameters["seeding"] == method and pairing.parameters["round1"] == "method"
+    assert sum(pairing.chunks) == 8 and len(pairing.chunks) == (1 if chunk == "200" else 2)
 
 
 @pytest.mark.parametrize(("down", "up", "expected"), [

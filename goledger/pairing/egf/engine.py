@@ -313,16 +313,24 @@ class Prepared:
 
     def chunks_of(self, members: Sequence[int]) -> list[list[int]]:
         """Cut ``members`` (in pairing order) into chunks of about ``chunk_size``, between score
-        groups where possible, each of even size."""
+        groups where possible, each of even size. A group bigger than a chunk is cut so that
+        each player's ideal partner stays in his piece: for ``fold`` the pieces take players
+        from both ends of the group (1, n, 2, n−1, …), for ``slide`` from both halves (1,
+        n/2+1, 2, n/2+2, …), for ``adjacent`` (and a round-1 lot) neighbours."""
         limit = max(2, self.params.chunk_size)
         out: list[list[int]] = []
         current: list[int] = []
-        runs: list[list[int]] = []
+        groups: list[list[int]] = []
         for x in members:
-            if runs and self.score2[runs[-1][-1]] == self.score2[x] and len(runs[-1]) < limit:
-                runs[-1].append(x)
+            if groups and self.score2[groups[-1][-1]] == self.score2[x]:
+                groups[-1].append(x)
             else:
-                runs.append([x])
+                groups.append([x])
+        runs: list[list[int]] = []
+        for group in groups:
+            if len(group) > limit:
+                group = self._partners_together(group)
+            runs += [group[k:k + limit] for k in range(0, len(group), limit)]
         for run in runs:
             if current and len(current) + len(run) > limit:
                 if len(current) % 2:  # one player of the next group is drawn into this chunk
@@ -336,6 +344,19 @@ class Prepared:
             else:
                 out.append(current)
         return out
+
+    def _partners_together(self, group: list[int]) -> list[int]:
+        """A big group reordered so that ideal partners under the seeding method sit side by side."""
+        n = len(group)
+        if self.method == "fold":
+            order = [group[k // 2] if k % 2 == 0 else group[n - 1 - k // 2] for k in range(n)]
+        elif self.method == "slide":
+            half = n // 2
+            order = [x for pair in zip(group[:half], group[half:2 * half], strict=True) for x in pair]
+            order += group[2 * half:]
+        else:
+            return group
+        return order
 
     def match_all(self, members: Sequence[int]) -> tuple[list[tuple[int, int, int]], int, list[int], bool, bool]:
         """Match ``members`` chunk by chunk (see the module docstring, step 5): pairs, total
