@@ -265,6 +265,10 @@ def test_new_events_are_described() -> None:
     assert describe_event(ev.RoundPaired(round=3, engine="egf", version="1", tables=(1, 2), bye="p0005")) == (
         "round 3 paired by egf: 2 games, bye p0005")
     assert describe_event(ev.RoundUnpaired(round=3)) == "round 3: pairing withdrawn"
+    assert describe_event(ev.GamePaired(round=2, table=1, white="p0001", black="p0002", forced=True)) == (
+        "round 2 table 1: p0001 (W) – p0002 (B) paired (forced)")
+    assert describe_event(ev.ByeAssigned(round=2, player_id="p0001", forced=True)) == (
+        "p0001 has the bye in round 2 (forced)")
     assert describe_event(ev.PairingFixed(round=2, player_a="p0001", player_b="p0002", table=1)) == (
         "round 2: p0001 and p0002 fixed to play at table 1")
     assert describe_event(ev.TableFixed(player_id="p0001", table=4, from_round=2)) == (

@@ -53,12 +53,12 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"{who(pid)} reinstated from round {r}"
         case ev.ParticipationChanged(player_id=pid, round=r, participating=participating):
             return f"{who(pid)} {'present' if participating else 'absent'} in round {r}"
-        case ev.ByeAssigned(player_id=pid, round=r):
-            return f"{who(pid)} has the bye in round {r}"
+        case ev.ByeAssigned(player_id=pid, round=r, forced=forced):
+            return f"{who(pid)} has the bye in round {r}" + (" (forced)" if forced else "")
         case ev.ByeRemoved(player_id=pid, round=r):
             return f"bye of {who(pid)} in round {r} removed"
-        case ev.GamePaired(round=r, table=t, white=w, black=b):
-            return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired"
+        case ev.GamePaired(round=r, table=t, white=w, black=b, forced=forced):
+            return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired" + (" (forced)" if forced else "")
         case ev.PairingRemoved(round=r, table=t):
             return f"round {r} table {t}: unpaired"
         case ev.ResultRecorded(round=r, table=t, result=result, by_default=by_default):
