@@ -468,3 +468,14 @@ def test_the_rank_gap_is_hard_in_a_handicap_tournament(tmp_path: Path) -> None:
     with pytest.raises(CommandRejected, match="egf parameter chunk_size must be a whole number"):
         commands.change_rules(path, {"pairing": {"egf.chunk_size": "big"}})
     assert count(path) == before
+
+
+def test_a_rematch_is_refused_only_where_the_system_forbids_it(tmp_path: Path) -> None:
+    """Round robins (double ones) repeat games by design: there ``pair`` does not refuse a rematch."""
+    path = tmp_path / "rr.db"
+    commands.new(path, "Double Round Robin", 2, system="round-robin")
+    commands.register(path, "A", "X", "1d")
+    commands.register(path, "B", "X", "2d")
+    commands.pair(path, 1, "p0001", "p0002")
+    event = commands.pair(path, 2, "p0002", "p0001").records[0].event
+    assert isinstance(event, ev.GamePaired) and not event.forced

@@ -513,6 +513,12 @@ def present(
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
 
+_REPEATS_REFUSED = frozenset({"mcmahon", "swiss", "swisscat"})
+"""Systems where a manual ``pair`` refuses a repeat and ``bye`` a player's second bye unless
+``force`` (a match or a continuous handicap event repeats games by design; knockouts and the
+other systems check their own rules)."""
+
+
 def _check_available(state: Any, p: Any, round_: int, overridden: list[str] | None = None) -> None:
     """Refuse a player who cannot take a game or the bye in ``round_``. With ``overridden``
     (``--force``), a withdrawal or an absence is noted there instead of refused."""
@@ -545,8 +551,8 @@ def bye(
     retry: bool = False,
 ) -> Outcome:
     """Give the pairing bye of a round. Unless ``force`` (then the event says ``forced``),
-    refuses a second bye in the same round, a player who already had a bye in another round,
-    and an absent or withdrawn player."""
+    refuses a second bye in the same round, an absent or withdrawn player, and in McMahon, Swiss
+    and SwissCat tournaments a player who already had a bye in another round."""
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
         _check_round(state, round)
@@ -562,7 +568,7 @@ def bye(
                 )
             overridden.append("a second bye in the round")
         earlier = sorted(r for r, byes in state.byes.items() if r != round and p.id in byes)
-        if earlier:
+        if earlier and state.settings.system in _REPEATS_REFUSED:
             if not force:
                 raise CommandRejected(f"{p.id} {p.full_name} already had the bye in round {earlier[0]}; use --force "
                                       "to give him another")
@@ -616,8 +622,9 @@ def pair(
     retry: bool = False,
 ) -> Outcome:
     """Pair two players at a table (default: the next free table of the round). Unless
-    ``force`` (then the event says ``forced``), refuses a repeat of a game of another round, a
-    pair forbidden in this round (``goledger forbid``), and an absent or withdrawn player."""
+    ``force`` (then the event says ``forced``), refuses a pair forbidden in this round
+    (``goledger forbid``), an absent or withdrawn player, and in McMahon, Swiss and SwissCat
+    tournaments a repeat of a game of another round."""
     if not 0 <= handicap <= 9:
         raise CommandRejected(f"handicap {handicap} is outside 0..9")
     komi_text = _parse_komi(komi)
@@ -632,7 +639,7 @@ def pair(
         _check_available(state, w, round, overridden if force else None)
         _check_available(state, b, round, overridden if force else None)
         met = sorted(g.round for g in state.all_games() if g.round != round and {g.white, g.black} == {w.id, b.id})
-        if met:
+        if met and state.settings.system in _REPEATS_REFUSED:
             if not force:
                 raise CommandRejected(f"{w.id} {w.full_name} and {b.id} {b.full_name} already played in round "
                                       f"{met[0]}; use --force to pair them again")
