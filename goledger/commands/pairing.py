@@ -424,20 +424,26 @@ class PairingExplanation(msgspec.Struct, frozen=True, kw_only=True):
         }
 
 
-def _alternative(engine: Any, state: Any, request: PairingRequest, player: str, exclude: str) -> PairTerms | None:
+NEIGHBOUR_TABLES = 3
+"""Without the engine's own ``best_alternative``, a player's alternatives are the players of
+the tables this many above and below his (the scores nearest his) and the bye."""
+
+
+def _alternative(engine: Any, state: Any, request: PairingRequest, player: str, exclude: str,
+                 near: Sequence[str]) -> PairTerms | None:
     best = getattr(engine, "best_alternative", None)
     if best is not None:
         result: PairTerms | None = best(state, request, player, (exclude,))
         return result
-    options = [engine.pair_terms(state, request, player, other) for other in request.players
-               if other not in (player, exclude)]
+    options = [engine.pair_terms(state, request, player, other) for other in near if other not in (player, exclude)]
     return max(options, key=lambda t: t.total, default=None)
 
 
 def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> PairingExplanation:
     """The cost terms of round ``round_``'s automatic pairing (its last ``RoundPaired`` in
     force): for each of its games (or ``player``'s only) the chosen pair's terms and each
-    player's heaviest alternative, and the bye's candidates and rule."""
+    player's heaviest alternative (among all the players the engine matched when it offers
+    ``best_alternative``, else among the neighbouring tables), and the bye's candidates and rule."""
     from goledger.pairing import get_engine
     from goledger.replay.players import find_player
     from goledger.replay.state import fold
@@ -459,23 +465,24 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
                 chosen_seq = seq
     stored = events[chosen_seq - 1]
     assert isinstance(stored, ev.RoundPaired)
+    explained: list[GameExplanation] = []
     if who is not None and who not in stored.players:
         raise CommandRejected(f"{who} was not paired by pair-round in round {round_}")
     state = fold(events[: chosen_seq - 1])
     engine = get_engine(stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
     mine = set(stored.players)
-    explained: list[GameExplanation] = []
-    for g in final.games_of_round(round_):
-        if g.white not in mine or g.black not in mine:
-            continue
+    games = [g for g in final.games_of_round(round_) if g.white in mine and g.black in mine]
+    for k, g in enumerate(games):
         if who is not None and who not in (g.white, g.black):
             continue
+        near = [p for h in games[max(0, k - NEIGHBOUR_TABLES): k + NEIGHBOUR_TABLES + 1] for p in (h.white, h.black)]
+        near += [stored.bye] if stored.bye else []
         explained.append(GameExplanation(
             table=g.table, white=g.white, black=g.black,
             chosen=engine.pair_terms(state, request, g.white, g.black),
-            white_alternative=_alternative(engine, state, request, g.white, g.black),
-            black_alternative=_alternative(engine, state, request, g.black, g.white),
+            white_alternative=_alternative(engine, state, request, g.white, g.black, near),
+            black_alternative=_alternative(engine, state, request, g.black, g.white, near),
         ))
     return PairingExplanation(round=round_, seq=chosen_seq, engine=stored.engine, games=tuple(explained),
                               bye=stored.bye, bye_candidates=stored.bye_candidates, bye_rule=stored.bye_rule)
