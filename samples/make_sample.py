@@ -58,7 +58,7 @@ def pair_round(path: Path, round_: int, present: list[str], ranks: dict[str, Ran
     score = mms_now(path, round_ - 1)
     order = sorted(present, key=lambda p: (-score[p], -ranks[p].value, p))
     if len(order) % 2:
-        commands.bye(path, order.pop(), round_, actor="sample")
+        commands.bye(path, order.pop(), round_, force=True, actor="sample")
     seen = played_before(path)
     pairs: list[tuple[str, str]] = []
     while order:
@@ -92,7 +92,7 @@ def main(path: Path) -> None:
             white, black = (a, b) if ranks[a] >= ranks[b] else (b, a)
             gap = ranks[white].value - ranks[black].value
             handicap = min(gap, 9) if gap >= 2 and ranks[white] < Rank.parse("1d") else 0
-            commands.pair(path, round_, white, black, table, handicap, actor="sample")
+            commands.pair(path, round_, white, black, table, handicap, force=True, actor="sample")
             if round_ == 3 and table == 2:
                 commands.result(path, round_, table, "jigo", actor="sample")
                 continue

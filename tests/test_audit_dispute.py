@@ -87,7 +87,7 @@ def build(path: Path, record_withdrawal: bool) -> dict[str, object]:
             met.add(frozenset((first, second)))
             white, black = sorted((first, second), key=lambda p: -Rank.parse(rank[p]).value)
             table += 1
-            commands.pair(path, round_, white, black, table, actor="td")
+            commands.pair(path, round_, white, black, table, force=True, actor="td")
             if STRONG in (white, black):
                 winner = black if white == STRONG else white
                 info["opponents"].append(winner)  # type: ignore[union-attr]

@@ -142,8 +142,8 @@ def _commands_ledger(tmp_path: Path) -> Path:
     commands.result(db, 1, 5, "jigo")
     commands.absent(db, "Fabre", 2)
     commands.bye(db, "Evans", 2)
-    commands.pair(db, 2, "Bauer", "Ahn")
-    commands.pair(db, 2, "Dubois", "Costa")
+    commands.pair(db, 2, "Bauer", "Ahn", force=True)  # rematches, on purpose
+    commands.pair(db, 2, "Dubois", "Costa", force=True)
     commands.result(db, 2, 1, "both-lose")
     commands.withdraw(db, "Dubois", 3)
     commands.pair(db, 3, "Ahn", "Costa")

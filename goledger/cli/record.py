@@ -293,7 +293,8 @@ def register_commands(app: typer.Typer) -> None:
     def bye(
         player: PlayerArg,
         round_: RoundOption,
-        force: Annotated[bool, typer.Option(help="Allow a second bye in the round.")] = False,
+        force: Annotated[bool, typer.Option(
+            help="Allow a second bye (in the round or for the player), an absent or withdrawn player.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -343,6 +344,8 @@ def register_commands(app: typer.Typer) -> None:
         handicap: Annotated[int, typer.Option(help="Handicap stones for Black.")] = 0,
         komi: Annotated[str | None, typer.Option(help="Komi of this game (default: the tournament's).")] = None,
         color_known: Annotated[bool, typer.Option("--color-known/--color-unknown", help="Colours known?")] = True,
+        force: Annotated[bool, typer.Option(
+            help="Allow a repeat, a forbidden pair, an absent or withdrawn player (the event says so).")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -355,7 +358,7 @@ def register_commands(app: typer.Typer) -> None:
 
         report_outcome(
             run(lambda: commands.pair(
-                db or default_db(), round_, white, black, table, handicap, komi, color_known, actor=actor,
+                db or default_db(), round_, white, black, table, handicap, komi, color_known, force, actor=actor,
                 reason=reason, expected_head=expected_head, retry=retry,
             )),
             as_json,

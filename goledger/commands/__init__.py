@@ -10,6 +10,14 @@ commands are thin shells over these functions, with the same names and arguments
 True
 """
 
+from goledger.commands.constraints import fix_pairing, fix_table, forbid
+from goledger.commands.pairing import (
+    PairRoundOutcome,
+    check_pairings,
+    explain_pairing,
+    pair_round,
+    unpair_round,
+)
 from goledger.commands.record import (
     Outcome,
     absent,
@@ -35,14 +43,21 @@ from goledger.commands.unregister import unregister
 
 __all__ = [
     "Outcome",
+    "PairRoundOutcome",
     "absent",
     "bye",
     "change_rules",
+    "check_pairings",
     "correct",
+    "explain_pairing",
     "find_player",
+    "fix_pairing",
+    "fix_table",
+    "forbid",
     "log",
     "new",
     "pair",
+    "pair_round",
     "present",
     "register",
     "reinstate",
@@ -50,6 +65,7 @@ __all__ = [
     "result",
     "unbye",
     "unpair",
+    "unpair_round",
     "unregister",
     "update_player",
     "verify",

@@ -584,12 +584,25 @@ def present(
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
 
-def _check_available(state: Any, p: Any, round_: int) -> None:
-    """Refuse a player who cannot take a game or the bye in ``round_``."""
+_REPEATS_REFUSED = frozenset({"mcmahon", "swiss", "swisscat"})
+"""Systems where a manual ``pair`` refuses a repeat and ``bye`` a player's second bye unless
+``force`` (a match or a continuous handicap event repeats games by design; knockouts and the
+other systems check their own rules)."""
+
+
+def _check_available(state: Any, p: Any, round_: int, overridden: list[str] | None = None) -> None:
+    """Refuse a player who cannot take a game or the bye in ``round_``. With ``overridden``
+    (``--force``), a withdrawal or an absence is noted there instead of refused."""
     if p.is_withdrawn(round_):
-        raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
-    if round_ in p.absences:
-        raise CommandRejected(f"{p.id} {p.full_name} is marked absent in round {round_}")
+        if overridden is None:
+            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}; use --force to "
+                                  "pair him anyway")
+        overridden.append(f"{p.id} withdrew")
+    elif round_ in p.absences:
+        if overridden is None:
+            raise CommandRejected(f"{p.id} {p.full_name} is marked absent in round {round_}; use --force to pair "
+                                  "him anyway")
+        overridden.append(f"{p.id} absent")
     game = state.game_of(p.id, round_)
     if game is not None:
         raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
@@ -608,20 +621,33 @@ def bye(
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Give the pairing bye of a round. Refuses a second bye in the same round unless ``force``."""
+    """Give the pairing bye of a round. Unless ``force`` (then the event says ``forced``),
+    refuses a second bye in the same round, an absent or withdrawn player, and in McMahon, Swiss
+    and SwissCat tournaments a player who already had a bye in another round."""
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
         _check_round(state, round)
         p = find_player(state, player)
-        _check_available(state, p, round)
+        overridden: list[str] = []
+        _check_available(state, p, round, overridden if force else None)
         holders = state.byes.get(round, {})
-        if holders and not force:
+        if holders:
             other = state.players[next(iter(holders))]
-            raise CommandRejected(
-                f"round {round} already has its bye ({other.id} {other.full_name}); use --force for a second bye"
-            )
+            if not force:
+                raise CommandRejected(
+                    f"round {round} already has its bye ({other.id} {other.full_name}); use --force for a second bye"
+                )
+            overridden.append("a second bye in the round")
+        earlier = sorted(r for r, byes in state.byes.items() if r != round and p.id in byes)
+        if earlier and state.settings.system in _REPEATS_REFUSED:
+            if not force:
+                raise CommandRejected(f"{p.id} {p.full_name} already had the bye in round {earlier[0]}; use --force "
+                                      "to give him another")
+            overridden.append(f"{p.id}'s bye of round {earlier[0]}")
         _check_system(state, ev.ByeAssigned(round=round, player_id=p.id))
-        return [ev.ByeAssigned(round=round, player_id=p.id)], f"{p.id} {p.full_name} has the bye in round {round}"
+        forced = f" (forced: {', '.join(overridden)})" if overridden else ""
+        return [ev.ByeAssigned(round=round, player_id=p.id, forced=bool(overridden))], (
+            f"{p.id} {p.full_name} has the bye in round {round}{forced}")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -660,13 +686,17 @@ def pair(
     handicap: int = 0,
     komi: str | None = None,
     color_known: bool = True,
+    force: bool = False,
     *,
     actor: str = "",
     reason: str = "",
     expected_head: int | None = None,
     retry: bool = False,
 ) -> Outcome:
-    """Pair two players at a table (default: the next free table of the round)."""
+    """Pair two players at a table (default: the next free table of the round). Unless
+    ``force`` (then the event says ``forced``), refuses a pair forbidden in this round
+    (``goledger forbid``), an absent or withdrawn player, and in McMahon, Swiss and SwissCat
+    tournaments a repeat of a game of another round."""
     if not 0 <= handicap <= 9:
         raise CommandRejected(f"handicap {handicap} is outside 0..9")
     komi_text = _parse_komi(komi)
@@ -677,8 +707,20 @@ def pair(
         b = find_player(state, black)
         if w.id == b.id:
             raise CommandRejected(f"{w.id} {w.full_name} cannot play himself")
-        _check_available(state, w, round)
-        _check_available(state, b, round)
+        overridden: list[str] = []
+        _check_available(state, w, round, overridden if force else None)
+        _check_available(state, b, round, overridden if force else None)
+        met = sorted(g.round for g in state.all_games() if g.round != round and {g.white, g.black} == {w.id, b.id})
+        if met and state.settings.system in _REPEATS_REFUSED:
+            if not force:
+                raise CommandRejected(f"{w.id} {w.full_name} and {b.id} {b.full_name} already played in round "
+                                      f"{met[0]}; use --force to pair them again")
+            overridden.append(f"a repeat of round {met[0]}")
+        if state.constraint_in(w.id, b.id, round) == "forbidden":
+            if not force:
+                raise CommandRejected(f"{w.id} {w.full_name} and {b.id} {b.full_name} must not be paired in round "
+                                      f"{round} (goledger forbid); use --force to pair them anyway")
+            overridden.append("a forbidden pair")
         tables = state.games.get(round, {})
         number = table if table is not None else max(tables, default=0) + 1
         if number < 1:
@@ -688,10 +730,11 @@ def pair(
             raise CommandRejected(f"table {number} of round {round} is taken ({g.white} vs {g.black})")
         event = ev.GamePaired(
             round=round, table=number, white=w.id, black=b.id, handicap=handicap, komi=komi_text,
-            color_known=color_known,
+            color_known=color_known, forced=bool(overridden),
         )
         _check_system(state, event)
-        return [event], f"round {round} table {number}: {w.full_name} (W) – {b.full_name} (B)"
+        forced = f" (forced: {', '.join(overridden)})" if overridden else ""
+        return [event], f"round {round} table {number}: {w.full_name} (W) – {b.full_name} (B){forced}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -844,6 +887,14 @@ def change_rules(
         effective, phrases = resolve_changes(state, changes)
         if not effective:
             raise CommandRejected("these settings already have these values; nothing to change")
+        if "policy" in effective:
+            from goledger.replay.policies import get_policy
+
+            get_policy(effective["policy"])
+        if "pairing" in effective:
+            from goledger.pairing import check_parameters
+
+            check_parameters(effective["pairing"])
         event = ev.RulesChanged(changes=effective, from_round=from_round)
         check_views_after(state, event)
         scope = "retroactively" if from_round is None else f"from round {from_round}"

@@ -26,7 +26,7 @@ __all__ = ["Subject", "describe_event", "describe_subject", "subjects"]
 
 Subject = tuple[Any, ...]
 """``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
-``("team", id)`` or ``("rules",)``."""
+``("team", id)``, ``("round", round)`` (a whole round's pairing) or ``("rules",)``."""
 
 NameOf = Callable[[str], str]
 
@@ -56,12 +56,12 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"registration of {who(pid)} cancelled"
         case ev.ParticipationChanged(player_id=pid, round=r, participating=participating):
             return f"{who(pid)} {'present' if participating else 'absent'} in round {r}"
-        case ev.ByeAssigned(player_id=pid, round=r):
-            return f"{who(pid)} has the bye in round {r}"
+        case ev.ByeAssigned(player_id=pid, round=r, forced=forced):
+            return f"{who(pid)} has the bye in round {r}" + (" (forced)" if forced else "")
         case ev.ByeRemoved(player_id=pid, round=r):
             return f"bye of {who(pid)} in round {r} removed"
-        case ev.GamePaired(round=r, table=t, white=w, black=b):
-            return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired"
+        case ev.GamePaired(round=r, table=t, white=w, black=b, forced=forced):
+            return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired" + (" (forced)" if forced else "")
         case ev.PairingRemoved(round=r, table=t):
             return f"round {r} table {t}: unpaired"
         case ev.ResultRecorded(round=r, table=t, result=result, by_default=by_default, margin=margin):
@@ -72,9 +72,22 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
                     + (" by default" if by_default and margin != "F" else ""))
         case ev.PairingAnnotated(round=r, table=t, bye=bye):
             return f"bye of {who(bye)} in round {r} annotated" if bye else f"round {r} table {t}: pairing annotated"
-        case ev.PairingConstraintSet(player_a=a, player_b=b, constraint=constraint):
-            return f"{who(a)} and {who(b)}: pairing {constraint}" if constraint != "none" else (
+        case ev.PairingConstraintSet(player_a=a, player_b=b, constraint=constraint, from_round=low, until_round=high):
+            scope = (f" from round {low}" if low is not None else "") + (f" until round {high}" if high is not None
+                                                                         else "")
+            return f"{who(a)} and {who(b)}: pairing {constraint}{scope}" if constraint != "none" else (
                 f"{who(a)} and {who(b)}: pairing constraint lifted")
+        case ev.PairingFixed(round=r, player_a=a, player_b=b, table=t, lifted=lifted):
+            at = f" at table {t}" if t is not None else ""
+            return (f"round {r}: fixed pairing of {who(a)} and {who(b)} lifted" if lifted
+                    else f"round {r}: {who(a)} and {who(b)} fixed to play{at}")
+        case ev.TableFixed(player_id=pid, table=t, from_round=r):
+            return (f"{who(pid)} plays at table {t} from round {r}" if t is not None
+                    else f"{who(pid)} no longer fixed to a table from round {r}")
+        case ev.RoundPaired(round=r, engine=engine, tables=tables, bye=bye):
+            return f"round {r} paired by {engine}: {len(tables)} games" + (f", bye {who(bye)}" if bye else "")
+        case ev.RoundUnpaired(round=r):
+            return f"round {r}: pairing withdrawn"
         case ev.TeamRegistered(team_id=tid, name=name):
             return f"team {tid} {name} registered"
         case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board):
@@ -115,6 +128,14 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("player in round", bye, r)} if bye else {("table", r, t)}
         case ev.PairingConstraintSet(player_a=a, player_b=b):
             return {("player", a), ("player", b)}
+        case ev.PairingFixed(round=r, player_a=a, player_b=b):
+            return {("player in round", a, r), ("player in round", b, r)}
+        case ev.TableFixed(player_id=pid):
+            return {("player", pid)}
+        case ev.RoundPaired(round=r, players=players):
+            return {("player in round", p, r) for p in players}
+        case ev.RoundUnpaired(round=r):
+            return {("round", r)}
     return set()
 
 
@@ -130,6 +151,8 @@ def describe_subject(subject: Subject, name_of: NameOf | None = None) -> str:
         return who(subject[1])
     if kind == "team":
         return f"team {subject[1]}"
+    if kind == "round":
+        return f"the pairing of round {subject[1]}"
     return "the tournament rules"
 
 

@@ -13,8 +13,8 @@ Rules for the vocabulary:
 * no floats: points are integer half-points (``points2``), komi is an exact string.
 
 >>> e = GamePaired(round=1, table=3, white="p0001", black="p0002", handicap=2)
->>> canonical_bytes(e)[:60]
-b'{"black":"p0002","color_known":true,"handicap":2,"komi":null'
+>>> canonical_bytes(e)[:63]
+b'{"black":"p0002","color_known":true,"forced":false,"handicap":2'
 >>> decode_event("GamePaired", 1, canonical_bytes(e)) == e
 True
 """
@@ -40,6 +40,7 @@ __all__ = [
     "HiddenEvent",
     "PairingAnnotated",
     "PairingConstraintSet",
+    "PairingFixed",
     "PairingRemoved",
     "ParticipationChanged",
     "PlayerRegistered",
@@ -50,9 +51,12 @@ __all__ = [
     "PseudonymisedCopy",
     "ResultCorrected",
     "ResultRecorded",
+    "RoundPaired",
+    "RoundUnpaired",
     "RulesChanged",
     "SourceImported",
     "StartGroup",
+    "TableFixed",
     "TeamMemberAssigned",
     "TeamRegistered",
     "TimeSettings",
@@ -277,11 +281,13 @@ class ParticipationChanged(Event, frozen=True, kw_only=True, tag="ParticipationC
 
 
 class ByeAssigned(Event, frozen=True, kw_only=True, tag="ByeAssigned"):
-    """The pairing bye of a round (OpenGotha's ``ByePlayer``; FIDE's pairing-allocated bye)."""
+    """The pairing bye of a round (OpenGotha's ``ByePlayer``; FIDE's pairing-allocated bye).
+    ``forced``: the director overrode a refusal (a second bye, an absent or withdrawn player)."""
 
     round: int
     player_id: str
     points2: int | None = None
+    forced: bool = False
 
 
 class ByeRemoved(Event, frozen=True, kw_only=True, tag="ByeRemoved"):
@@ -304,6 +310,9 @@ class GamePaired(Event, frozen=True, kw_only=True, tag="GamePaired"):
     handicap: int = 0
     komi: str | None = None
     color_known: bool = True
+    forced: bool = False
+    """The director overrode a refusal (a repeat, a forbidden pair, an absent or withdrawn
+    player: ``goledger pair --force``); added later with a default, old payloads read unchanged."""
 
 
 class PairingRemoved(Event, frozen=True, kw_only=True, tag="PairingRemoved"):
@@ -370,6 +379,66 @@ class PairingConstraintSet(Event, frozen=True, kw_only=True, tag="PairingConstra
     player_a: str
     player_b: str
     constraint: Literal["unwanted", "forbidden", "none"]
+    from_round: int | None = None
+    """The first round it binds (``None``: every round); ``goledger forbid --from-round``."""
+    until_round: int | None = None
+    """The last round it binds (``None``: to the end): "not before round R" is ``until_round = R − 1``."""
+
+
+class PairingFixed(Event, frozen=True, kw_only=True, tag="PairingFixed"):
+    """In ``round``, ``player_a`` must play ``player_b`` (at ``table`` when given; the engine
+    still chooses colours and handicap). ``lifted=True`` takes the fixed pairing back. Every
+    pairing engine places fixed pairs first (``goledger fix-pairing``)."""
+
+    round: int
+    player_a: str
+    player_b: str
+    table: int | None = None
+    lifted: bool = False
+
+
+class TableFixed(Event, frozen=True, kw_only=True, tag="TableFixed"):
+    """From ``from_round`` on, ``player_id`` plays at ``table`` (``None``: the engine chooses
+    again), e.g. a player who cannot move between tables (``goledger fix-table``)."""
+
+    player_id: str
+    table: int | None
+    from_round: int = 1
+
+
+class RoundPaired(Event, frozen=True, kw_only=True, tag="RoundPaired"):
+    """An engine paired round ``round`` (``goledger pair-round``); the ``GamePaired`` and
+    ``ByeAssigned`` events it produced follow in the same transaction, at ``tables``.
+
+    It keeps everything needed to re-derive the decision from the log before it: the engine's
+    ``name`` and ``version``, every ``parameters`` value it used (defaults included), the
+    ``seed``, the ``players`` it was asked to pair, and what it found: the sizes of the groups
+    it matched (``chunks``), the matching's ``total_weight`` (an integer, as text: it may
+    exceed 64 bits), the ``bye`` with its ``bye_candidates`` (best first, each with the
+    integer the rule compared) and the ``bye_rule`` in one sentence (DESIGN §8)."""
+
+    round: int
+    engine: str
+    version: str
+    parameters: dict[str, str] = msgspec.field(default_factory=dict)
+    seed: int = 0
+    players: tuple[str, ...] = ()
+    chunks: tuple[int, ...] = ()
+    total_weight: str = "0"
+    tables: tuple[int, ...] = ()
+    bye: str | None = None
+    bye_candidates: tuple[tuple[str, int], ...] = ()
+    bye_rule: str = ""
+
+
+class RoundUnpaired(Event, frozen=True, kw_only=True, tag="RoundUnpaired"):
+    """The pairing of round ``round`` is withdrawn so that it can be paired again
+    (``goledger unpair-round``): the ``PairingRemoved``/``ByeRemoved`` events of its games and
+    byes follow in the same transaction; earlier ``RoundPaired`` events of the round stop
+    being in force."""
+
+    round: int
+    reason: str = ""
 
 
 # --------------------------------------------------------------------------- teams
@@ -463,6 +532,10 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ResultCorrected,
     PairingAnnotated,
     PairingConstraintSet,
+    PairingFixed,
+    TableFixed,
+    RoundPaired,
+    RoundUnpaired,
     TeamRegistered,
     TeamMemberAssigned,
     SourceImported,

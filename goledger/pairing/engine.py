@@ -91,7 +91,11 @@ class PairTerms(msgspec.Struct, frozen=True, kw_only=True):
 
 class Engine(Protocol):
     """A pairing engine. ``name`` is what ``--engine`` and ``RoundPaired`` say; ``version``
-    changes whenever the same inputs could give another pairing."""
+    changes whenever the same inputs could give another pairing.
+
+    Optional: ``best_alternative(state, request, player, exclude) -> PairTerms | None``, the
+    heaviest pair of ``player`` with anyone of the request but ``exclude`` (``explain-pairing``
+    calls it when present, else it compares :meth:`pair_terms` over every player)."""
 
     name: str
     version: str

@@ -139,6 +139,15 @@ class TournamentState(msgspec.Struct, kw_only=True):
     """round → player id → annotation of his bye (``PairingAnnotated``)."""
     pairing_constraints: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
     """player a → player b → ``"unwanted"`` or ``"forbidden"``, with a < b (``PairingConstraintSet``)."""
+    constraint_rounds: dict[str, dict[str, list[int | None]]] = msgspec.field(default_factory=dict)
+    """player a → player b → ``[from_round, until_round]`` of a constraint bound to some rounds
+    (absent: every round); see :meth:`constraint_in`."""
+    fixed_pairs: dict[int, dict[str, tuple[str, int | None]]] = msgspec.field(default_factory=dict)
+    """round → player a → (player b, table or ``None``), a < b (``PairingFixed``)."""
+    fixed_tables: dict[str, dict[int, int | None]] = msgspec.field(default_factory=dict)
+    """player → from round → table (``None``: lifted) (``TableFixed``); see :meth:`fixed_table`."""
+    round_pairings: dict[int, list[int]] = msgspec.field(default_factory=dict)
+    """round → sequence numbers of its ``RoundPaired`` events in force (``RoundUnpaired`` clears)."""
     teams: dict[str, TeamState] = msgspec.field(default_factory=dict)
     table_of: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
     """round → player id → table of his (first) game in that round: an index over ``games``."""
@@ -191,6 +200,28 @@ class TournamentState(msgspec.Struct, kw_only=True):
         if round_ in player.absences:
             return "absent"
         return "not-assigned"
+
+    def constraint_in(self, a: str, b: str, round_: int) -> str | None:
+        """The constraint (``"unwanted"``/``"forbidden"``) between ``a`` and ``b`` binding
+        round ``round_``, or ``None``."""
+        x, y = (a, b) if a < b else (b, a)
+        kind = self.pairing_constraints.get(x, {}).get(y)
+        if kind is None:
+            return None
+        bounds = self.constraint_rounds.get(x, {}).get(y)
+        if bounds is not None:
+            low, high = bounds
+            if (low is not None and round_ < low) or (high is not None and round_ > high):
+                return None
+        return kind
+
+    def fixed_table(self, player_id: str, round_: int) -> int | None:
+        """The table ``player_id`` must play at in ``round_`` (``TableFixed``), or ``None``."""
+        table: int | None = None
+        for start, value in sorted(self.fixed_tables.get(player_id, {}).items()):
+            if start <= round_:
+                table = value
+        return table
 
     def last_round_with_games(self) -> int:
         """The highest round that has a game or a bye (0 when nothing is paired yet)."""
@@ -504,6 +535,45 @@ def _on_constraint(state: TournamentState, e: ev.PairingConstraintSet) -> None:
             state.pairing_constraints.pop(a, None)
     else:
         state.pairing_constraints.setdefault(a, {})[b] = e.constraint
+    rounds = state.constraint_rounds.get(a, {})
+    rounds.pop(b, None)
+    if e.constraint != "none" and (e.from_round is not None or e.until_round is not None):
+        rounds[b] = [e.from_round, e.until_round]
+    if rounds:
+        state.constraint_rounds[a] = rounds
+    else:
+        state.constraint_rounds.pop(a, None)
+
+
+def _on_fixed_pair(state: TournamentState, e: ev.PairingFixed) -> None:
+    if _player(state, e.player_a, "PairingFixed") is None or _player(state, e.player_b, "PairingFixed") is None:
+        return
+    if e.player_a == e.player_b:
+        _anomaly(state, f"PairingFixed names {e.player_a} twice")
+        return
+    a, b = sorted((e.player_a, e.player_b))
+    fixed = state.fixed_pairs.setdefault(e.round, {})
+    if e.lifted:
+        fixed.pop(a, None)
+    else:
+        for x in [x for x, (y, _) in fixed.items() if {x, y} & {a, b}]:
+            del fixed[x]  # a player has one fixed opponent per round: the later one replaces
+        fixed[a] = (b, e.table)
+    if not fixed:
+        state.fixed_pairs.pop(e.round, None)
+
+
+def _on_fixed_table(state: TournamentState, e: ev.TableFixed) -> None:
+    if _player(state, e.player_id, "TableFixed") is not None:
+        state.fixed_tables.setdefault(e.player_id, {})[e.from_round] = e.table
+
+
+def _on_round_paired(state: TournamentState, e: ev.RoundPaired) -> None:
+    state.round_pairings.setdefault(e.round, []).append(state.seq)
+
+
+def _on_round_unpaired(state: TournamentState, e: ev.RoundUnpaired) -> None:
+    state.round_pairings.pop(e.round, None)
 
 
 def _on_team(state: TournamentState, e: ev.TeamRegistered) -> None:
@@ -540,6 +610,10 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.ResultCorrected: _on_result,
     ev.PairingAnnotated: _on_annotated,
     ev.PairingConstraintSet: _on_constraint,
+    ev.PairingFixed: _on_fixed_pair,
+    ev.TableFixed: _on_fixed_table,
+    ev.RoundPaired: _on_round_paired,
+    ev.RoundUnpaired: _on_round_unpaired,
     ev.TeamRegistered: _on_team,
     ev.TeamMemberAssigned: _on_team_member,
     ev.Checkpoint: _on_checkpoint,

@@ -1,0 +1,488 @@
+"""Automatic pairing: ``pair-round``, ``unpair-round``, ``explain-pairing`` and ``pair-round
+--check`` (DESIGN §8, spec ``pairing.md``; issue 15).
+
+:func:`pair_round` folds the ledger, asks the tournament's engine
+(:func:`goledger.systems.engine_for`: ``--engine``, else the system's default) to pair the
+players who still have no game or bye in the round
+(:func:`goledger.pairing.participants.players_to_pair`, or ``players``), and appends in one
+transaction one ``RoundPaired`` event — the engine's name and version, every parameter it used,
+the seed, the chunks, the total weight, the bye's candidates and rule, the players it was asked
+to pair — followed by the ``GamePaired``/``ByeAssigned`` events. The engine is a pure function
+of the log before that event, so :func:`check_pairings` can ask it again and compare, and
+:func:`explain_pairing` can show the weights it compared.
+
+The JSON of an outcome (``PairRoundOutcome.to_dict``, also with ``--dry-run``)::
+
+    {"round": 3, "engine": "egf", "total_weight": "1500223…", "bye": PLAYER | null,
+     "games": [{"table": 1, "white": PLAYER, "black": PLAYER, "handicap": 0, "komi": "7.5"}]}
+
+where PLAYER is ``{"id": "p0001", "surname": "…", "first_name": "…"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from goledger.commands.record import PathLike, _check_available, _check_round, _run
+from goledger.errors import CommandRejected, LedgerError
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger, Record
+from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
+
+__all__ = [
+    "GameExplanation",
+    "PairRoundOutcome",
+    "PairingCheck",
+    "PairingExplanation",
+    "RoundCheck",
+    "check_pairings",
+    "explain_pairing",
+    "pair_round",
+    "unpair_round",
+]
+
+
+def _player_json(state: Any, pid: str) -> dict[str, str]:
+    p = state.players[pid]
+    return {"id": pid, "surname": p.surname, "first_name": p.first_name}
+
+
+class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``pair-round`` decided (and, unless ``dry_run``, appended: ``records``).
+    ``names`` maps every placed player to ``{"id", "surname", "first_name"}``; ``komi`` is
+    the tournament's komi, which a game without its own komi plays."""
+
+    round: int
+    pairing: Pairing
+    names: dict[str, dict[str, str]]
+    komi: str
+    dry_run: bool = False
+    records: list[Record] = msgspec.field(default_factory=list)
+    message: str = ""
+
+    @property
+    def seqs(self) -> list[int]:
+        return [r.seq for r in self.records]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The issue's JSON shape (see the module docstring)."""
+        bye = self.pairing.bye
+        return {
+            "round": self.round,
+            "engine": self.pairing.engine,
+            "total_weight": str(self.pairing.total_weight),
+            "bye": self.names[bye.player] if bye is not None else None,
+            "games": [
+                {"table": g.table, "white": self.names[g.white], "black": self.names[g.black],
+                 "handicap": g.handicap, "komi": g.komi if g.komi is not None else self.komi}
+                for g in self.pairing.games
+            ],
+        }
+
+
+def _request(state: Any, round_: int, players: Sequence[str] | None, seed: int | None) -> PairingRequest:
+    from goledger.pairing.participants import players_to_pair
+    from goledger.replay.players import find_player
+
+    ids: list[str] = []
+    if players is None:
+        ids = list(players_to_pair(state, round_))
+    else:
+        for ref in players:
+            p = find_player(state, ref)
+            if p.status != "final":
+                raise CommandRejected(f"{p.id} {p.full_name} is a preliminary entry; confirm him before pairing")
+            _check_available(state, p, round_)
+            if p.id in ids:
+                raise CommandRejected(f"{p.id} {p.full_name} is named twice in --players")
+            ids.append(p.id)
+    if not ids:
+        raise CommandRejected(f"round {round_} has nobody left to pair (every player has a game, the bye, "
+                              "an absence or has withdrawn)")
+    return PairingRequest(round=round_, players=tuple(ids), seed=0 if seed is None else seed)
+
+
+def _check_output(request: PairingRequest, pairing: Pairing, state: Any) -> None:
+    """An engine's answer must place every requested player exactly once, on free tables."""
+    placed = pairing.players()
+    if sorted(placed) != sorted(request.players):
+        raise LedgerError(f"engine {pairing.engine} did not place every player once; nothing was written")
+    tables = [g.table for g in pairing.games]
+    if len(set(tables)) != len(tables) or set(tables) & set(state.games.get(request.round, {})) or (
+            tables and min(tables) < 1):
+        raise LedgerError(f"engine {pairing.engine} used a table twice; nothing was written")
+    # Constraints bind every engine: the command checks what the engine promised.
+    pairs = {frozenset((g.white, g.black)) for g in pairing.games}
+    for g in pairing.games:
+        if state.constraint_in(g.white, g.black, request.round) == "forbidden":
+            raise CommandRejected(f"engine {pairing.engine} paired {g.white} with {g.black}, a forbidden pair; "
+                                  "nothing was written")
+    wanted = set(request.players)
+    for a, (b, _) in state.fixed_pairs.get(request.round, {}).items():
+        if a in wanted and b in wanted and frozenset((a, b)) not in pairs:
+            raise CommandRejected(f"engine {pairing.engine} did not place the fixed pairing of {a} and {b}; "
+                                  "nothing was written")
+
+
+def _events(request: PairingRequest, pairing: Pairing) -> list[ev.Event]:
+    bye = pairing.bye
+    out: list[ev.Event] = [ev.RoundPaired(
+        round=request.round, engine=pairing.engine, version=pairing.version, parameters=dict(pairing.parameters),
+        seed=request.seed, players=request.players, chunks=pairing.chunks, total_weight=str(pairing.total_weight),
+        tables=tuple(g.table for g in pairing.games), bye=bye.player if bye else None,
+        bye_candidates=bye.candidates if bye else (), bye_rule=bye.rule if bye else "",
+    )]
+    out += [ev.GamePaired(round=request.round, table=g.table, white=g.white, black=g.black, handicap=g.handicap,
+                          komi=g.komi) for g in pairing.games]
+    if bye is not None:
+        out.append(ev.ByeAssigned(round=request.round, player_id=bye.player))
+    return out
+
+
+def pair_round(
+    db: PathLike,
+    round_: int,
+    *,
+    dry_run: bool = False,
+    engine: str | None = None,
+    seed: int | None = None,
+    players: Sequence[str] | None = None,
+    expected_head: int | None = None,
+    actor: str = "",
+    reason: str = "",
+) -> PairRoundOutcome:
+    """Pair round ``round_`` with the tournament's engine (or ``engine``) and append
+    ``RoundPaired`` + its games and bye in one transaction; ``dry_run`` writes nothing.
+    ``players`` (references) pairs only these; ``seed`` (default 0) seeds every random choice.
+    Refuses a round out of range, nobody to pair, an unknown engine, and whatever the engine
+    refuses (no pairing respects the constraints)."""
+    from goledger.systems import engine_for
+
+    found: list[PairRoundOutcome] = []
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        _check_round(state, round_)
+        chosen = engine_for(state, engine)
+        request = _request(state, round_, players, seed)
+        pairing = chosen.pair(state, request)
+        _check_output(request, pairing, state)
+        names = {pid: _player_json(state, pid) for pid in pairing.players()}
+        settings = state.settings_for_round(round_)
+        bye = f", bye {pairing.bye.player}" if pairing.bye else ""
+        message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}, "
+                   f"total weight {pairing.total_weight}")
+        found.append(PairRoundOutcome(round=round_, pairing=pairing, names=names, komi=settings.komi,
+                                      dry_run=dry_run, message=message))
+        return _events(request, pairing), message
+
+    if dry_run:
+        from goledger.replay.load import load_state
+
+        with Ledger.open(db) as ledger:
+            state = load_state(ledger)
+            if state.settings is None:
+                raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+            build(state)
+        return msgspec.structs.replace(found[0], message="(dry run, nothing written) " + found[0].message)
+    outcome = _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    return msgspec.structs.replace(found[-1], records=outcome.records)
+
+
+def unpair_round(
+    db: PathLike,
+    round_: int,
+    reason: str,
+    *,
+    expected_head: int | None = None,
+    actor: str = "",
+) -> Any:
+    """Withdraw every pairing of round ``round_`` (its games and byes, automatic or manual)
+    so that it can be paired again: ``RoundUnpaired`` then a ``PairingRemoved`` per table and a
+    ``ByeRemoved`` per bye. Refuses without a reason, a round with nothing paired, or a round
+    with a recorded result (unpair those tables one by one if that is really meant)."""
+    if not reason.strip():
+        raise CommandRejected("unpair-round needs a reason")
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        from goledger.ledger.values import Result
+
+        _check_round(state, round_)
+        games = state.games_of_round(round_)
+        byes = list(state.byes.get(round_, {}))
+        if not games and not byes:
+            raise CommandRejected(f"round {round_} has no pairing to remove")
+        done = [g.table for g in games if g.result is not Result.UNKNOWN]
+        if done:
+            listed = ", ".join(str(t) for t in done[:5]) + (" …" if len(done) > 5 else "")
+            raise CommandRejected(f"round {round_} already has results (tables {listed}); unpair those tables with "
+                                  "goledger unpair if they really must go")
+        events: list[ev.Event] = [ev.RoundUnpaired(round=round_, reason=reason)]
+        events += [ev.PairingRemoved(round=round_, table=g.table) for g in games]
+        events += [ev.ByeRemoved(round=round_, player_id=p) for p in byes]
+        return events, f"round {round_} unpaired: {len(games)} games and {len(byes)} byes removed ({reason})"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+
+
+# --------------------------------------------------------------------------- check
+
+
+class RoundCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """One stored ``RoundPaired`` (event ``seq``) re-derived: ``differences`` in sentences
+    (empty: the engine gives exactly what the log says). ``in_force``: no later
+    ``RoundUnpaired`` withdrew it, so the round's current games were compared too."""
+
+    round: int
+    seq: int
+    engine: str
+    in_force: bool
+    differences: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+
+class PairingCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """Every stored ``RoundPaired`` re-derived from the log before it."""
+
+    rounds: tuple[RoundCheck, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.rounds)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "rounds": [
+            {"round": r.round, "seq": r.seq, "engine": r.engine, "in_force": r.in_force, "ok": r.ok,
+             "differences": list(r.differences)} for r in self.rounds]}
+
+
+def _games_text(game: tuple[int, str, str, int, str | None]) -> str:
+    table, white, black, handicap, komi = game
+    extra = (f", handicap {handicap}" if handicap else "") + (f", komi {komi}" if komi is not None else "")
+    return f"table {table}: {white} (W) – {black} (B){extra}"
+
+
+def _compare(derived: Pairing, games: set[tuple[int, str, str, int, str | None]], bye: str | None,
+             where: str) -> list[str]:
+    out: list[str] = []
+    expected = {(g.table, g.white, g.black, g.handicap, g.komi) for g in derived.games}
+    for game in sorted(expected - games):
+        out.append(f"the engine gives {_games_text(game)}, but {where} does not have it")
+    for game in sorted(games - expected):
+        out.append(f"{where} has {_games_text(game)}, which the engine does not give")
+    want = derived.bye.player if derived.bye else None
+    if want != bye:
+        out.append(f"the engine gives the bye to {want or 'nobody'}, {where} to {bye or 'nobody'}")
+    return out
+
+
+def _load_events(db: PathLike) -> list[ev.Event]:
+    with Ledger.open(db) as ledger:
+        return ledger.events()
+
+
+def _stored_games(events: Sequence[ev.Event], start: int, count: int) -> tuple[
+        set[tuple[int, str, str, int, str | None]], str | None]:
+    """The games and bye that followed a ``RoundPaired`` at list index ``start``."""
+    games: set[tuple[int, str, str, int, str | None]] = set()
+    bye: str | None = None
+    for e in events[start + 1: start + 1 + count + 1]:
+        if isinstance(e, ev.GamePaired) and len(games) < count:
+            games.add((e.table, e.white, e.black, e.handicap, e.komi))
+        elif isinstance(e, ev.ByeAssigned) and bye is None:
+            bye = e.player_id
+        else:
+            break
+    return games, bye
+
+
+def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
+    """Re-derive every stored ``RoundPaired`` (of ``round_``, or all) from the log before it
+    with the engine and seed it names, and compare the parameters, total weight, chunks and
+    bye it recorded, the games that followed it, and — while it is in force — the round's
+    current games of its players (a game swapped by hand after it shows here)."""
+    from goledger.pairing import get_engine
+    from goledger.replay.state import apply, fold
+
+    events = _load_events(db)
+    final = fold(events)
+    if final.settings is None:
+        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+    if round_ is not None:
+        _check_round(final, round_)
+    wanted = [k for k, e in enumerate(events) if isinstance(e, ev.RoundPaired)
+              and (round_ is None or e.round == round_)]
+    checks: list[RoundCheck] = []
+    state = fold([])
+    done = 0
+    for k in wanted:
+        for e in events[done:k]:
+            apply(state, e)
+        done = k
+        stored = events[k]
+        assert isinstance(stored, ev.RoundPaired)
+        seq = k + 1
+        in_force = seq in final.round_pairings.get(stored.round, [])
+        diffs: list[str] = []
+        try:
+            engine = get_engine(stored.engine)
+            if engine.version != stored.version:
+                diffs.append(f"recorded by {stored.engine} version {stored.version}; this goledger has version "
+                             f"{engine.version}, which may pair differently")
+            request = PairingRequest(round=stored.round, players=stored.players, seed=stored.seed)
+            derived = engine.pair(state, request)
+        except CommandRejected as exc:
+            checks.append(RoundCheck(round=stored.round, seq=seq, engine=stored.engine, in_force=in_force,
+                                     differences=(*diffs, f"the engine now refuses this round: {exc.message}")))
+            continue
+        if dict(derived.parameters) != dict(stored.parameters):
+            changed = sorted(set(derived.parameters.items()) ^ set(stored.parameters.items()))
+            diffs.append(f"the parameters differ: {', '.join(sorted({name for name, _ in changed}))}")
+        if str(derived.total_weight) != stored.total_weight:
+            diffs.append(f"the total weight is {derived.total_weight}, the log says {stored.total_weight}")
+        if tuple(derived.chunks) != tuple(stored.chunks):
+            diffs.append(f"the chunks are {list(derived.chunks)}, the log says {list(stored.chunks)}")
+        games, bye = _stored_games(events, k, len(stored.tables))
+        diffs += _compare(derived, games, bye, f"event {seq}'s pairing")
+        if in_force:
+            mine = set(stored.players)
+            now = {(g.table, g.white, g.black, g.handicap, g.komi) for g in final.games_of_round(stored.round)
+                   if g.white in mine or g.black in mine}
+            holder = next((p for p in final.byes.get(stored.round, {}) if p in mine), None)
+            diffs += [d for d in _compare(derived, now, holder, "the log now")
+                      if d not in diffs]
+        checks.append(RoundCheck(round=stored.round, seq=seq, engine=stored.engine, in_force=in_force,
+                                 differences=tuple(diffs)))
+    return PairingCheck(rounds=tuple(checks))
+
+
+# --------------------------------------------------------------------------- explain
+
+
+class GameExplanation(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a game was paired: its weight term by term, and each player's heaviest other
+    opponent in the same request (``None``: nobody else could be paired with him)."""
+
+    table: int
+    white: str
+    black: str
+    chosen: PairTerms
+    white_alternative: PairTerms | None = None
+    black_alternative: PairTerms | None = None
+
+    def sentences(self) -> list[str]:
+        """Why A met B and not C, one sentence per player."""
+        if "fixed" in self.chosen.terms:
+            return ["a fixed pairing (goledger fix-pairing): placed before the matching"]
+        out = []
+        for who, alt in ((self.white, self.white_alternative), (self.black, self.black_alternative)):
+            opponent = self.black if who == self.white else self.white
+            if alt is None:
+                out.append(f"{who}: no other opponent was possible")
+                continue
+            other = alt.second if alt.first == who else alt.first
+            gap = alt.total - self.chosen.total
+            if gap > 0:
+                out.append(f"{who}: {other} weighs {gap} more than {opponent}, but the matching as a whole was "
+                           f"heavier with {other} elsewhere")
+            elif gap == 0:
+                out.append(f"{who}: {opponent} weighs as much as his best other choice, {other}")
+            else:
+                out.append(f"{who}: {opponent} weighs {-gap} more than his best other choice, {other}")
+        return out
+
+
+class PairingExplanation(msgspec.Struct, frozen=True, kw_only=True):
+    """The weights behind a round's automatic pairing (event ``seq``)."""
+
+    round: int
+    seq: int
+    engine: str
+    games: tuple[GameExplanation, ...] = ()
+    bye: str | None = None
+    bye_candidates: tuple[tuple[str, int], ...] = ()
+    bye_rule: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        def terms(t: PairTerms | None) -> dict[str, Any] | None:
+            if t is None:
+                return None
+            return {"first": t.first, "second": t.second, "total": str(t.total),
+                    "terms": {k: str(v) for k, v in t.terms.items()}}
+
+        return {
+            "round": self.round, "seq": self.seq, "engine": self.engine,
+            "games": [{"table": g.table, "white": g.white, "black": g.black, "chosen": terms(g.chosen),
+                       "white_alternative": terms(g.white_alternative),
+                       "black_alternative": terms(g.black_alternative), "why": g.sentences()} for g in self.games],
+            "bye": self.bye, "bye_candidates": [[p, w] for p, w in self.bye_candidates], "bye_rule": self.bye_rule,
+        }
+
+
+NEIGHBOUR_TABLES = 3
+"""Without the engine's own ``best_alternative``, a player's alternatives are the players of
+the tables this many above and below his (the scores nearest his) and the bye."""
+
+
+def _alternative(engine: Any, state: Any, request: PairingRequest, player: str, exclude: str,
+                 near: Sequence[str]) -> PairTerms | None:
+    best = getattr(engine, "best_alternative", None)
+    if best is not None:
+        result: PairTerms | None = best(state, request, player, (exclude,))
+        return result
+    options = [engine.pair_terms(state, request, player, other) for other in near if other not in (player, exclude)]
+    return max(options, key=lambda t: t.total, default=None)
+
+
+def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> PairingExplanation:
+    """The cost terms of round ``round_``'s automatic pairing (its last ``RoundPaired`` in
+    force): for each of its games (or ``player``'s only) the chosen pair's terms and each
+    player's heaviest alternative (among all the players the engine matched when it offers
+    ``best_alternative``, else among the neighbouring tables), and the bye's candidates and rule."""
+    from goledger.pairing import get_engine
+    from goledger.replay.players import find_player
+    from goledger.replay.state import fold
+
+    events = _load_events(db)
+    final = fold(events)
+    if final.settings is None:
+        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+    _check_round(final, round_)
+    in_force = final.round_pairings.get(round_, [])
+    if not in_force:
+        raise CommandRejected(f"round {round_} has no automatic pairing in force (pair it with goledger pair-round)")
+    who = find_player(final, player).id if player is not None else None
+    chosen_seq = in_force[-1]
+    if who is not None:
+        for seq in in_force:
+            stored_event = events[seq - 1]
+            if isinstance(stored_event, ev.RoundPaired) and who in stored_event.players:
+                chosen_seq = seq
+    stored = events[chosen_seq - 1]
+    assert isinstance(stored, ev.RoundPaired)
+    explained: list[GameExplanation] = []
+    if who is not None and who not in stored.players:
+        raise CommandRejected(f"{who} was not paired by pair-round in round {round_}")
+    state = fold(events[: chosen_seq - 1])
+    engine = get_engine(stored.engine)
+    request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
+    mine = set(stored.players)
+    games = [g for g in final.games_of_round(round_) if g.white in mine and g.black in mine]
+    for k, g in enumerate(games):
+        if who is not None and who not in (g.white, g.black):
+            continue
+        near = [p for h in games[max(0, k - NEIGHBOUR_TABLES): k + NEIGHBOUR_TABLES + 1] for p in (h.white, h.black)]
+        near += [stored.bye] if stored.bye else []
+        explained.append(GameExplanation(
+            table=g.table, white=g.white, black=g.black,
+            chosen=engine.pair_terms(state, request, g.white, g.black),
+            white_alternative=_alternative(engine, state, request, g.white, g.black, near),
+            black_alternative=_alternative(engine, state, request, g.black, g.white, near),
+        ))
+    return PairingExplanation(round=round_, seq=chosen_seq, engine=stored.engine, games=tuple(explained),
+                              bye=stored.bye, bye_candidates=stored.bye_candidates, bye_rule=stored.bye_rule)
