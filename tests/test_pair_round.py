@@ -473,7 +473,7 @@ def test_the_rank_gap_is_hard_in_a_handicap_tournament(tmp_path: Path) -> None:
 def test_a_rematch_is_refused_only_where_the_system_forbids_it(tmp_path: Path) -> None:
     """Round robins (double ones) repeat games by design: there ``pair`` does not refuse a rematch."""
     path = tmp_path / "rr.db"
-    commands.new(path, "Double Round Robin", 2, system="round-robin")
+    commands.new(path, "Double Round Robin", 2, system="round-robin", options={"cycles": "2"})
     commands.register(path, "A", "X", "1d")
     commands.register(path, "B", "X", "2d")
     commands.pair(path, 1, "p0001", "p0002")
