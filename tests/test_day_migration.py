@@ -72,7 +72,16 @@ def test_the_summary_fits_80_columns_and_keeps_distinctive_ends(tmp_path: Path) 
     assert any("spring-2019.xml" in e for e in ends) and any("autumn-2019.xml" in e for e in ends)
 
 
-def test_force_needs_into(tmp_path: Path) -> None:
+def test_force_on_a_single_import_replaces_only_its_report(tmp_path: Path) -> None:
+    """Outside --into, --force lets the import write over an existing --report file; the
+    ledger itself is never replaced."""
     (tmp_path / "small.xml").write_bytes(SMALL)
-    refused = run_cli("import", "opengotha", tmp_path / "small.xml", "--force", cwd=tmp_path)
-    assert refused.code == 2 and "--force applies to --into" in refused.err
+    (tmp_path / "small.json").write_text("old")
+    refused = run_cli("import", "opengotha", tmp_path / "small.xml", "--report", tmp_path / "small.json", cwd=tmp_path)
+    assert refused.code == 1 and (tmp_path / "small.json").read_text() == "old"
+    done = run_cli("import", "opengotha", tmp_path / "small.xml", "--report", tmp_path / "small.json", "--force",
+                   cwd=tmp_path)
+    assert done.code == 0, done
+    assert json.loads((tmp_path / "small.json").read_text())["format"] == "opengotha"
+    again = run_cli("import", "opengotha", tmp_path / "small.xml", "--force", cwd=tmp_path)
+    assert again.code == 1 and "already exists" in again.err

@@ -180,7 +180,9 @@ def migrate_opengotha(
                     continue
                 backup = db.with_name(db.name + ".bak")
                 os.replace(db, backup)
-            outcome = import_opengotha(file, db, report_path, strict, allow_errors, actor=actor)
+            # The folder's <stem>.report.json belongs to this migration: a new or replaced ledger
+            # writes its report over the one a failed or older import left.
+            outcome = import_opengotha(file, db, report_path, strict, allow_errors, actor=actor, force=True)
         except GoledgerError as exc:
             if backup is not None and not db.exists():
                 os.replace(backup, db)
