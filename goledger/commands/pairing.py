@@ -30,6 +30,7 @@ from goledger.commands.record import PathLike, _check_available, _check_round, _
 from goledger.errors import CommandRejected, LedgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
+from goledger.ledger.values import effective_komi
 from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
 
 __all__ = [
@@ -77,7 +78,7 @@ class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
             "bye": self.names[bye.player] if bye is not None else None,
             "games": [
                 {"table": g.table, "white": self.names[g.white], "black": self.names[g.black],
-                 "handicap": g.handicap, "komi": g.komi if g.komi is not None else self.komi}
+                 "handicap": g.handicap, "komi": effective_komi(self.komi, g.komi, g.handicap)}
                 for g in self.pairing.games
             ],
         }

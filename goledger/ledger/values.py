@@ -260,3 +260,15 @@ def parse_points2(text: str) -> int:
     if value.denominator != 1:
         raise ValueError(f"{text!r} is not a whole or half point")
     return int(value)
+
+
+def effective_komi(default: str, komi: str | None, handicap: int) -> str:
+    """The komi a game is played with: its own, else ½ in a handicap game (the EGF's rule for
+    handicap games), else the tournament's ``default``.
+
+    >>> effective_komi("7.5", None, 0), effective_komi("7.5", None, 2), effective_komi("7.5", "6.5", 2)
+    ('7.5', '0.5', '6.5')
+    """
+    if komi is not None:
+        return komi
+    return "0.5" if handicap else default

@@ -161,10 +161,9 @@ class PairingList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _komi(state: TournamentState, game: GameState) -> str:
-    if game.komi is not None:
-        return game.komi
-    settings = state.settings_for_round(game.round)
-    return "0.5" if game.handicap else settings.komi
+    from goledger.ledger.values import effective_komi
+
+    return effective_komi(state.settings_for_round(game.round).komi, game.komi, game.handicap)
 
 
 def pairing_list_of(state: TournamentState, round: int) -> PairingList:  # noqa: A002

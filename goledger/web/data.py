@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from goledger.ledger.values import Result, format_points
+from goledger.ledger.values import Result, effective_komi, format_points
 from goledger.replay.players import fold_name
 from goledger.replay.standings import Standings
 from goledger.replay.state import GameState, PlayerState, TournamentState
@@ -68,7 +68,7 @@ def pairings_dict(state: TournamentState, round_: int) -> dict[str, Any]:
             "white": player_dict(state.players[g.white]),
             "black": player_dict(state.players[g.black]),
             "handicap": g.handicap,
-            "komi": g.komi if g.komi is not None else komi,
+            "komi": effective_komi(komi, g.komi, g.handicap) if komi is not None else g.komi,
         }
         for g in state.games_of_round(round_)
     ]
