@@ -22,7 +22,7 @@ from goledger.cli.common import (
     run,
 )
 
-RoundArg = Annotated[int, typer.Argument(help="Round number (1-based).")]
+RoundArg = Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")]
 PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 
