@@ -243,6 +243,18 @@ class _Pages:
             return None
         return HTMLResponse(hit[1])
 
+    async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
+        """A players' page: refused without a ledger, served from the per-head cache when it
+        holds the page, else built (``build``, off the event loop) and rendered."""
+        if (missing := self._no_ledger(request)) is not None:
+            return missing
+        if (cached := self.cached(request)) is not None:
+            return cached
+        data = await self.read(request, build)
+        if isinstance(data, Response):
+            return data
+        return self.public(request, name, data)
+
     def public(self, request: Request, name: str, data: dict[str, Any]) -> Response:
         response = self.render(request, name, **data)
         key = self._public_key(request)
@@ -253,11 +265,6 @@ class _Pages:
         return response
 
     async def players_view(self, request: Request) -> Response:
-        if (missing := self._no_ledger(request)) is not None:
-            return missing
-        if (cached := self.cached(request)) is not None:
-            return cached
-
         def build() -> dict[str, Any]:
             from goledger.web.data import current_round, game_rows
 
@@ -267,17 +274,9 @@ class _Pages:
             return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
                     "head": state.seq}
 
-        data = await self.read(request, build)
-        if isinstance(data, Response):
-            return data
-        return self.public(request, "public_round.html", data)
+        return await self.public_page(request, "public_round.html", build)
 
     async def public_standings(self, request: Request) -> Response:
-        if (missing := self._no_ledger(request)) is not None:
-            return missing
-        if (cached := self.cached(request)) is not None:
-            return cached
-
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
             from goledger.web.data import standings_rows
@@ -286,17 +285,9 @@ class _Pages:
             return {"table": table, "rows": standings_rows(table), "link": "/player/", "state": self.desk.state(),
                     "head": table.as_of_seq}
 
-        data = await self.read(request, build)
-        if isinstance(data, Response):
-            return data
-        return self.public(request, "public_standings.html", data)
+        return await self.public_page(request, "public_standings.html", build)
 
     async def public_player(self, request: Request) -> Response:
-        if (missing := self._no_ledger(request)) is not None:
-            return missing
-        if (cached := self.cached(request)) is not None:
-            return cached
-
         def build() -> dict[str, Any]:
             from goledger.replay.players import find_player
             from goledger.web.data import player_games
@@ -305,10 +296,7 @@ class _Pages:
             player = find_player(state, request.path_params["pid"])
             return {"state": state, "player": player, "games": player_games(state, player.id), "head": state.seq}
 
-        data = await self.read(request, build)
-        if isinstance(data, Response):
-            return data
-        return self.public(request, "public_player.html", data)
+        return await self.public_page(request, "public_player.html", build)
 
     async def head_events(self, request: Request) -> Response:
         """Server-sent events: ``event: head`` with the ledger's last sequence number, sent at
