@@ -36,3 +36,17 @@ def test_a_tournament_without_players_is_written() -> None:
     data, report = write_trf(_field(0), source="template")
     assert data.startswith(b"012 Big") and b"\n001 " not in data
     assert not report.warnings
+
+
+def test_a_player_count_of_thousands_of_digits_is_an_inconsistency_not_a_crash() -> None:
+    """Found by the long TRF fuzz run: ``062`` with 5,000 digits made ``int()`` raise (Python's
+    limit on integer string conversion); it is reported as a count that does not match."""
+    from goledger.formats.report import InterchangeReport
+    from goledger.formats.trf.read import read_trf
+
+    players = ("001    1      Sato, Ken                                                          1.0       0002 w 1\n"
+               "001    2      Ito, Mai                                                           0.0       0001 b 0\n")
+    data = ("012 Cup\n062 " + "1" * 5000 + "\nXXR 1\n" + players).encode()
+    result = read_trf(data, "huge.trf")
+    report: InterchangeReport = result.report
+    assert any("record 062 says" in e.message for e in report.entries)

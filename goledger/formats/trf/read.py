@@ -727,7 +727,9 @@ def _check_counts(doc: TrfDocument, players: list[TrfPlayer], report: Interchang
         if not raw:
             continue
         match = re.match(r"\d+", raw)
-        if match and int(match.group()) != actual:
+        # ascii_int: a count of more than MAX_DIGITS digits is not a count (and int() of 5,000
+        # digits raises); it is reported as a mismatch like any other.
+        if match and ascii_int(match.group()) != actual:
             report.info("inconsistency", f"record {code} says {match.group()} {what}; the file lists {actual}")
 
 
