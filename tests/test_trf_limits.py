@@ -50,3 +50,14 @@ def test_a_player_count_of_thousands_of_digits_is_an_inconsistency_not_a_crash()
     result = read_trf(data, "huge.trf")
     report: InterchangeReport = result.report
     assert any("record 062 says" in e.message for e in report.entries)
+
+
+def test_a_control_character_in_an_opponent_column_is_reported_not_raised() -> None:
+    """Found by the long TRF fuzz run: ``\\x1c004`` passed the number check (``str.strip``
+    removes ``\\x1c``) and then made ``int()`` raise."""
+    from goledger.formats.trf.read import read_trf
+
+    players = ("001    1      Sato, Ken                                                          1.0       \x1c002 w 1\n"
+               "001    2      Ito, Mai                                                           0.0       0001 b 0\n")
+    result = read_trf(("012 Cup\nXXR 1\n" + players).encode(), "ctrl.trf")
+    assert any("is not a pairing number" in e.message for e in result.report.entries)

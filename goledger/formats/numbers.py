@@ -25,11 +25,20 @@ _UNSIGNED: Final = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 _SIGNED: Final = re.compile(f"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 
 
+BLANKS: Final = " \t\r\n"
+"""The blanks a number may stand between (``str.strip()`` would also take the C0 separators
+``\x1c``–``\x1f``, which ``int()`` refuses)."""
+
+
 def is_ascii_number(text: str, signed: bool = False) -> bool:
-    """Whether ``text`` (surrounding blanks ignored) is a plain ASCII integer ``int`` reads."""
-    return (_SIGNED if signed else _UNSIGNED).fullmatch(text.strip()) is not None
+    """Whether ``text`` (surrounding blanks ignored) is a plain ASCII integer ``int`` reads.
+
+    >>> is_ascii_number(" 0042 "), is_ascii_number("\x1c004"), is_ascii_number("1" * 19)
+    (True, False, False)
+    """
+    return (_SIGNED if signed else _UNSIGNED).fullmatch(text.strip(BLANKS)) is not None
 
 
 def ascii_int(text: str, signed: bool = False) -> int | None:
     """The plain ASCII integer in ``text`` (surrounding blanks ignored), else ``None``."""
-    return int(text.strip()) if is_ascii_number(text, signed) else None
+    return int(text.strip(BLANKS)) if is_ascii_number(text, signed) else None
