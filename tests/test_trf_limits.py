@@ -57,7 +57,8 @@ def test_a_control_character_in_an_opponent_column_is_reported_not_raised() -> N
     removes ``\\x1c``) and then made ``int()`` raise."""
     from goledger.formats.trf.read import read_trf
 
-    players = ("001    1      Sato, Ken                                                          1.0       \x1c002 w 1\n"
+    players = ("001    1      Sato, Ken                                                          1.0       "
+               "\x1c002 w 1\n"
                "001    2      Ito, Mai                                                           0.0       0001 b 0\n")
     result = read_trf(("012 Cup\nXXR 1\n" + players).encode(), "ctrl.trf")
     assert any("is not a pairing number" in e.message for e in result.report.entries)
