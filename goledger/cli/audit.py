@@ -14,6 +14,7 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    PlayerArg,
     ReasonOption,
     RetryOption,
     default_db,
@@ -285,7 +286,7 @@ def register_commands(app: typer.Typer) -> None:
 
     @app.command()
     def history(
-        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")],
+        player: PlayerArg,
         round_: RoundOpt = None,
         policy: PolicyOpt = None,
         criteria: CriteriaOpt = None,

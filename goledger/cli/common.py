@@ -37,6 +37,7 @@ ExpectedHeadOption = Annotated[
 RetryOption = Annotated[
     bool, typer.Option("--retry", help="With --expected-head: re-check against the new events and append.")
 ]
+PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 
 def default_db() -> Path:

@@ -14,6 +14,7 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    PlayerArg,
     ReasonOption,
     RetryOption,
     default_db,
@@ -88,7 +89,7 @@ def register_commands(app: typer.Typer) -> None:
 
     @app.command()
     def unregister(
-        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")],
+        player: PlayerArg,
         reason: ReasonOption = "",
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
+from goledger.cli.common import DbOption, JsonOption, PlayerArg, default_db, echo, print_json, run
 
 
 def render_explanation(result: Any) -> None:
@@ -66,7 +66,7 @@ def render_explanation(result: Any) -> None:
 def register_commands(app: typer.Typer) -> None:
     @app.command()
     def explain(
-        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")],
+        player: PlayerArg,
         criterion: Annotated[str | None, typer.Option("--criterion", "-c", help="Only this criterion.")] = None,
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,

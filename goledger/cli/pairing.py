@@ -13,6 +13,7 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    PlayerArg,
     ReasonOption,
     default_db,
     echo,
@@ -23,7 +24,6 @@ from goledger.cli.common import (
 )
 
 RoundArg = Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")]
-PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 
 def _name(player: dict[str, str]) -> str:

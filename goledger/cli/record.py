@@ -12,6 +12,7 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    PlayerArg,
     ReasonOption,
     RetryOption,
     default_db,
@@ -43,7 +44,6 @@ def parse_settings(texts: list[str]) -> dict[str, object]:
         fail(exc.message, 2)
 
 
-PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 
 
 RESULT_FORMS = (

@@ -9,7 +9,17 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, render_text_table, run
+from goledger.cli.common import (
+    DbOption,
+    JsonOption,
+    PlayerArg,
+    default_db,
+    echo,
+    fail,
+    print_json,
+    render_text_table,
+    run,
+)
 
 
 def render_places(places: Any, fmt: str) -> None:
@@ -61,7 +71,7 @@ def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str)
 def register_commands(app: typer.Typer) -> None:
     @app.command()
     def place(
-        player: Annotated[str, typer.Argument(help="Player id, EGD PIN or unique name.")],
+        player: PlayerArg,
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
         db: DbOption = None,  # type: ignore[assignment]
