@@ -104,10 +104,11 @@ def _views(policy: str | None, published: bool) -> Callable[[TournamentState], A
 
 
 def _evaluator(round_: int, policy: str | None, criteria: Sequence[str] | None,
-               published: bool = False) -> Callable[[TournamentState], Standings]:
+               published: bool = False, only: Collection[str] | None = None) -> Callable[[TournamentState], Standings]:
+    """The standings a trace computes at each point (of the players ``only``, when given)."""
     resolve = _views(policy, published)
     names = list(criteria) if criteria else None
-    return lambda state: standings(state, round_, resolve(state), names)
+    return lambda state: standings(state, round_, resolve(state), names, only)
 
 
 def _causes(tr: Trace, index: EventIndex, opponents: dict[str, set[str]],
@@ -444,8 +445,8 @@ def history_events(
     opponents = opponents_by_player(end, round_)
     near = {pid, *opponents.get(pid, set())}
     isolate = [s for s in range(start + 1, len(events) + 1) if near.intersection(index.involved(s))]
-    tr = trace(base, span, _evaluator(round_, policy, criteria), isolate=isolate, max_replays=max_replays,
-               focus=[pid], view_round=round_)
+    tr = trace(base, span, _evaluator(round_, policy, criteria, only=[pid]), isolate=isolate,
+               max_replays=max_replays, focus=[pid], view_round=round_)
     entries = _causes(tr, index, opponents, [pid]).get(pid, [])
     p = end.players[pid]
     return History(

@@ -130,17 +130,36 @@ class RoundTable:
         self._accumulate()
         self.seq = state.seq
         """The state's sequence number when the table was built (the state object moves on)."""
+        self.parent: RoundTable | None = None
+        """The table this one was derived from (:meth:`derived`), whose contexts' values the
+        contexts of this one update (:meth:`ScoringContext.dirty`); older ones are dropped."""
+        self.changed: frozenset[str] | None = None
+        """The players whose rows differ from :attr:`parent`'s (``None``: not derived, or
+        derived with new players or several games of a player in a round)."""
+        self.views: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        """Per standings round, the values and memo of the latest context on this table."""
+        self._listed_members: frozenset[str] | None = None
+
+    def previous_view(self, round_: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The values and memo of the parent's context of ``round_``, when this table's rows
+        are the parent's but for :attr:`changed`."""
+        if self.parent is None or self.changed is None:
+            return None
+        return self.parent.views.get(round_)
 
     @classmethod
     def derived(cls, previous: RoundTable, state: TournamentState, settings: TournamentSettings,
-                touched: set[str], players_changed: bool = True) -> RoundTable:
+                touched: set[str], players_changed: bool = True,
+                cells: dict[str, set[int]] | None = None) -> RoundTable:
         """The table of ``state`` from ``previous`` (the table of the same state object some
         events ago, or of the state it is an unchanged copy of, same policy and size) when those
         events touched only the players ``touched`` (see :func:`note_event`): their rows are
         rebuilt, the others' are shared (tables are read-only). Start scores are recomputed,
         and the players whose score moved rebuilt too, only when one of the events is a
         player's own (``players_changed``: registration, update, withdrawal, absence);
-        ``settings`` are those in force for the new state (equal to ``previous``'s)."""
+        ``settings`` are those in force for the new state (equal to ``previous``'s).
+        ``cells``: players only some of whose rounds the events touched (games and byes of
+        those rounds), whose other rounds are kept."""
         from goledger.replay.start_scores import start_scores
 
         if previous.policy.several_games_in_round == "opengotha" and _has_several_games(state):
@@ -148,6 +167,8 @@ class RoundTable:
             # tournament (its HashMap's size): no row can be kept from the previous table.
             return cls(state, previous.policy, settings, previous.size)
         table = cls.__new__(cls)
+        table.parent, table.changed, table.views, table._listed_members = previous, None, {}, None
+        previous.parent = None  # a chain of two tables: the previous point, no older one
         table.extra2, table.extra_played2, table.extra_games = {}, {}, {}
         table.state, table.policy, table.settings = state, previous.policy, settings
         table.size, table.round_down_scope = previous.size, previous.round_down_scope
@@ -161,10 +182,18 @@ class RoundTable:
         if not redo.issubset(previous.status):
             # New players: rows in registration order, as a full build lists them.
             redo = [pid for pid in state.players if pid in redo]  # type: ignore[assignment]
+        elif not _has_several_games(state):  # else a player's opponents may not all see him
+            table.changed = frozenset(redo)
         table.status, table.game, table.opp = dict(previous.status), dict(previous.game), dict(previous.opp)
         table.res2, table.hd = dict(previous.res2), dict(previous.hd)
-        table._fill_players(redo)
-        table.listed = table._listed()
+        if cells and table.changed is not None:
+            whole = [pid for pid in redo if pid not in cells]
+            size = table.size  # an event of a round past the table (ignored by the fold) changes no cell
+            table._fill_cells({pid: [i for i in cells[pid] if i < size] for pid in redo if pid in cells})
+        else:
+            whole = list(redo)
+        table._fill_players(whole)
+        table.listed = table._listed_after(previous, redo)
         table.unpaired_nbw2, table.unpaired_mms2 = dict(previous.unpaired_nbw2), dict(previous.unpaired_mms2)
         table.nbw2, table.mms2 = dict(previous.nbw2), dict(previous.mms2)
         table._accumulate(redo)
@@ -173,11 +202,9 @@ class RoundTable:
 
     def _fill_players(self, players: Iterable[str]) -> None:
         """Rebuild the round rows of ``players`` (what :meth:`_fill_rounds` gives them)."""
-        state, size = self.state, self.size
-        jigo2 = self.policy.jigo2
-        byes = [set(self.bye_players(r)) for r in range(1, size + 1)]
+        size = self.size
         for pid in players:
-            player = state.players[pid]
+            player = self.state.players[pid]
             status: list[RoundStatus] = ["not-assigned"] * size
             for r in player.absences:
                 if 1 <= r <= size:
@@ -185,19 +212,47 @@ class RoundTable:
             if player.withdrawn_from is not None:
                 for r in range(max(player.withdrawn_from, 1), size + 1):
                     status[r - 1] = "withdrawn"
-            games: list[GameState | None] = [None] * size
-            opp: list[str | None] = [None] * size
-            res2, hd = [0] * size, [0] * size
-            for i in range(size):
-                if pid in byes[i]:
+            self.status[pid], self.game[pid], self.opp[pid], self.res2[pid], self.hd[pid] = (
+                status, [None] * size, [None] * size, [0] * size, [0] * size)
+        self._fill_cells({pid: range(size) for pid in players}, fresh=True)
+
+    def _fill_cells(self, cells: dict[str, Iterable[int]], fresh: bool = False) -> None:
+        """Recompute round ``i`` (0-based) of each player's rows for the ``i`` of ``cells``,
+        keeping the others (copied first unless ``fresh``: rows are shared between tables).
+        A cell is what :meth:`_fill_rounds` gives it: the player's status from his absences
+        and withdrawal, then the bye, then his game of the round (first in table order)."""
+        state = self.state
+        jigo2 = self.policy.jigo2
+        byes: dict[int, set[str]] = {}
+        table_of, games_of, players = state.table_of, state.games, state.players
+        for pid, rounds_ in cells.items():
+            if fresh:
+                status, games, opp, res2, hd = (self.status[pid], self.game[pid], self.opp[pid], self.res2[pid],
+                                                self.hd[pid])
+            else:
+                status, games, opp = list(self.status[pid]), list(self.game[pid]), list(self.opp[pid])
+                res2, hd = list(self.res2[pid]), list(self.hd[pid])
+                player = players[pid]
+                for i in rounds_:
+                    status[i] = ("withdrawn" if player.withdrawn_from is not None
+                                 and i + 1 >= max(player.withdrawn_from, 1) else
+                                 "absent" if i + 1 in player.absences else "not-assigned")
+                    games[i], opp[i], res2[i], hd[i] = None, None, 0, 0
+            for i in rounds_:
+                round_ = i + 1
+                on_bye = byes.get(round_)
+                if on_bye is None:
+                    on_bye = byes[round_] = set(self.bye_players(round_))
+                if pid in on_bye:
                     status[i] = "bye"
-                table_no = state.table_of.get(i + 1, {}).get(pid)
+                of_round = table_of.get(round_)
+                table_no = of_round.get(pid) if of_round is not None else None
                 if table_no is None:
                     continue
-                g = state.games[i + 1][table_no]
+                g = games_of[round_][table_no]
                 white = g.white == pid
                 other = g.black if white else g.white
-                known = state.players.get(other)
+                known = players.get(other)
                 w2, b2 = (jigo2, jigo2) if g.result is Result.JIGO else g.result.points2()
                 status[i] = "paired"
                 games[i] = g
@@ -309,6 +364,27 @@ class RoundTable:
         extra = self.extra2.get(player_id)
         res2 = self.res2[player_id]
         return res2 if extra is None else [a + b for a, b in zip(res2, extra, strict=True)]
+
+    def _listed_after(self, previous: RoundTable, redo: Iterable[str]) -> tuple[str, ...]:
+        """:meth:`_listed` of a derived table: ``previous``'s list when no player of ``redo``
+        (the players whose rows were rebuilt) entered or left it."""
+        if self.policy.listed_players == "all" or self.changed is None or min(self.state.games, default=1) < 1:
+            return self._listed()
+        byes: set[str] = set()
+        for round_ in self.state.byes:
+            byes.update(self.bye_players(round_))
+        before = previous._listed_set()
+        game = self.game
+        if all((pid in byes or any(game[pid])) == (pid in before) for pid in redo):
+            self._listed_members = before
+            return previous.listed
+        return self._listed()
+
+    def _listed_set(self) -> frozenset[str]:
+        found = self._listed_members
+        if found is None:
+            found = self._listed_members = frozenset(self.listed)
+        return found
 
     def _listed(self) -> tuple[str, ...]:
         """Every player, or under ``listed_players="implied"`` those with a game or a bye in
@@ -493,18 +569,30 @@ class _Touches:
         self.start = state.seq
         self.touched: list[frozenset[str] | None] = []  # per event after ``start``; None: structural
         self.own: list[bool] = []  # per event: one of the player's own (registration, update, withdrawal…)
+        self.rounds: list[int | None] = []  # per event: the one round it touches (games, byes), else None
 
-    def between(self, after: int, upto: int) -> tuple[set[str], bool] | None:
-        """Players touched by events ``after+1 … upto``, and whether one of them is a
-        player's own event (``None``: rebuild the table)."""
+    def between(self, after: int, upto: int) -> tuple[set[str], bool, dict[str, set[int]]] | None:
+        """Players touched by events ``after+1 … upto``, whether one of them is a player's
+        own event, and the rounds (0-based) touched of the players only games and byes
+        touched (``None``: rebuild the table)."""
         if after < self.start or upto > self.start + len(self.touched):
             return None
         out: set[str] = set()
-        for players in self.touched[after - self.start:upto - self.start]:
+        cells: dict[str, set[int]] = {}
+        whole: set[str] = set()
+        lo, hi = after - self.start, upto - self.start
+        for players, round_ in zip(self.touched[lo:hi], self.rounds[lo:hi], strict=True):
             if players is None:
                 return None
             out.update(players)
-        return out, any(self.own[after - self.start:upto - self.start])
+            if round_ is None or round_ < 1:
+                whole.update(players)
+                continue
+            for pid in players:
+                cells.setdefault(pid, set()).add(round_ - 1)
+        for pid in whole:
+            cells.pop(pid, None)
+        return out, any(self.own[lo:hi]), cells
 
 
 _TOUCHED: dict[int, _Touches] = {}
@@ -535,9 +623,10 @@ def note_event(state: TournamentState, event: Any) -> None:
     if record is None or record.state is not state:
         return
     if record.start + len(record.touched) != state.seq:
-        record.start, record.touched, record.own = state.seq, [], []
+        record.start, record.touched, record.own, record.rounds = state.seq, [], [], []
     name = type(event).__name__
     players: frozenset[str] | None
+    round_of: int | None = None
     if name in _STRUCTURAL:
         players = None
     elif name in _NEUTRAL:
@@ -551,12 +640,15 @@ def note_event(state: TournamentState, event: Any) -> None:
         if name == "GamePaired":
             found.update((event.white, event.black))
         players = frozenset(found)
+        round_of = round_
     elif name in ("ByeAssigned", "ByeRemoved"):
         round_ = event.round
         players = frozenset({event.player_id, *state.byes.get(round_, {})})
+        round_of = round_
     elif name in ("PlayerRegistered", "PlayerUpdated", "PlayerWithdrew", "PlayerReinstated", "ParticipationChanged"):
         players = frozenset({event.player_id})
     else:
         players = None
     record.touched.append(players)
     record.own.append(name in _OWN)
+    record.rounds.append(round_of if isinstance(round_of, int) else None)

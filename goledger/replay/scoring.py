@@ -46,14 +46,17 @@ correction is the player's current one (retroactive, spec §2.7.8).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.ledger.values import Result
 from goledger.replay.policies import Policy
 from goledger.replay.rounds import rank_value, round_table, rounded, start_mms
 from goledger.replay.state import GameState, RoundStatus, TournamentState
+
+if TYPE_CHECKING:
+    from goledger.replay.criteria import Criterion
 
 __all__ = ["RoundEntry", "ScoringContext", "category_index", "rank_value", "rounded", "start_mms"]
 
@@ -163,6 +166,11 @@ class ScoringContext:
         read it only through the context's lists, which stop at R)."""
         self.smms: dict[str, int] = table.smms
         self.players: list[str] = list(table.listed)
+        self._previous = table.previous_view(round_)
+        """``(values, memo)`` of a context of the same round on the table this one was derived
+        from (an audit's previous point), or ``None``: see :meth:`dirty`."""
+        table.views[round_] = (self.values, self.memo)
+        self._dirty: dict[int, set[str]] = {}
 
     # The per-round lists and score rows, cut at round R (built on first use; criteria in a
     # hurry read ``self.table`` directly and bound their loops by ``self.round``).
@@ -280,10 +288,15 @@ class ScoringContext:
         return g is not None and not g.by_default and g.result is not Result.UNKNOWN
 
     def score2(self, family: str) -> dict[str, int]:
-        """Every player's accumulated ``"nbw"`` or ``"mms"`` score at round R (half-points)."""
+        """Every player's accumulated ``"nbw"`` or ``"mms"`` score at round R (half-points);
+        shared, read-only."""
         rows = self.table.nbw2 if family == "nbw" else self.table.mms2
         r = self.round
-        return {pid: row[r] for pid, row in rows.items()}
+
+        def build_for(players: Collection[str]) -> dict[str, int]:
+            return {pid: rows[pid][r] for pid in players}
+
+        return self.per_player(f"score2-{family}", 0, build_for)
 
     def opponent_score2(self, family: str) -> dict[str, int]:
         """The score an opponent brings to the SOS family at round R: the virtual score with
@@ -305,9 +318,52 @@ class ScoringContext:
             crit = get_criterion(criterion)
             found = self.values.get(crit.name)
             if found is None:
-                found = crit.compute(self)
+                found = self._compute(crit)
                 self.values[crit.name] = found
             self.values[criterion] = found
+        return found
+
+    def _compute(self, crit: Criterion) -> dict[str, int]:
+        """A criterion's values: the previous point's, updated for the players :meth:`dirty`
+        at the criterion's depth, when it declares one; else computed for everyone."""
+        if crit.compute_for is not None and crit.depth is not None and self._previous is not None:
+            before = self._previous[0].get(crit.name)
+            if before is not None:
+                found = dict(before)
+                found.update(crit.compute_for(self, self._dirty_at(crit.depth)))
+                return found
+        return crit.compute(self)
+
+    def dirty(self, depth: int) -> set[str] | None:
+        """The players whose values of ``depth`` (see :class:`~goledger.replay.criteria.Criterion`)
+        may differ from those at the previous point of an audit's forward pass: at depth 0 the
+        players whose rows changed (:attr:`RoundTable.changed`), at depth d + 1 those and their
+        opponents of rounds 1..R, before and after (a game is seen from both sides, so a
+        player is dirty when an opponent is). ``None`` when this context follows no other:
+        every value is computed."""
+        if self._previous is None:
+            return None
+        return self._dirty_at(depth)
+
+    def _dirty_at(self, depth: int) -> set[str]:
+        found = self._dirty.get(depth)
+        if found is None:
+            table, parent = self.table, self.table.parent
+            assert table.changed is not None and parent is not None
+            if depth == 0:
+                found = set(table.changed)
+            else:
+                inner = self._dirty_at(depth - 1)
+                r = self.round
+                reached: set[str | None] = set(inner)
+                for rows in (table.opp, parent.opp):
+                    for pid in inner:
+                        row = rows.get(pid)
+                        if row is not None:
+                            reached.update(row[:r])
+                reached.discard(None)
+                found = {pid for pid in reached if pid is not None and pid in table.status}
+            self._dirty[depth] = found
         return found
 
     def memoized(self, key: str, build: Callable[[], Any]) -> Any:
@@ -315,6 +371,49 @@ class ScoringContext:
         if key not in self.memo:
             self.memo[key] = build()
         return self.memo[key]
+
+    def values_for(self, criterion: str, players: Collection[str]) -> Mapping[str, int]:
+        """Values of a criterion for at least ``players``: every player's when they are known
+        or when ``players`` are many, else only those of ``players`` (and of any asked for
+        before), with the criterion's ``compute_for``. One player's place needs the second
+        criterion of the players equal with him on the first only, and so on
+        (:func:`~goledger.replay.standings.rank_players` with ``only``)."""
+        from goledger.replay.criteria import get_criterion
+
+        crit = get_criterion(criterion)
+        found = self.values.get(crit.name)
+        if found is not None:
+            return found
+        if crit.compute_for is None or crit.depth is None or 2 * len(players) >= len(self.all_players):
+            return self.value(crit.name)
+        part: dict[str, int] = self.memo.setdefault(f"part:{crit.name}", {})
+        missing = [pid for pid in players if pid not in part]
+        if missing:
+            part.update(crit.compute_for(self, missing))
+        return part
+
+    def per_player(self, key: str, depth: int | None, build_for: Callable[[Collection[str]], dict[str, Any]],
+                   players: Collection[str] | None = None) -> dict[str, Any]:
+        """:meth:`memoized` for a result with one entry per player whose entries reach ``depth``
+        (as a criterion's values do): ``build_for(players)`` gives the entries of ``players``;
+        following a previous point, only the :meth:`dirty` players' are rebuilt. With
+        ``players`` (fewer than half the field), only their entries are sure to be there."""
+        found = self.memo.get(key)
+        if found is None and players is not None and 2 * len(players) < len(self.all_players):
+            part: dict[str, Any] = self.memo.setdefault(f"part:{key}", {})
+            missing = [pid for pid in players if pid not in part]
+            if missing:
+                part.update(build_for(missing))
+            return part
+        if found is None:
+            before = self._previous[1].get(key) if self._previous is not None and depth is not None else None
+            if before is not None and depth is not None:
+                found = dict(before)
+                found.update(build_for(self._dirty_at(depth)))
+            else:
+                found = build_for(self.all_players)
+            self.memo[key] = found
+        return found
 
     def placement_criteria(self) -> tuple[str, ...]:
         """The placement list these values serve: the context's, else the tournament's,

@@ -16,7 +16,7 @@ UTF-16 code units, case-sensitive).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -229,10 +229,12 @@ def standings(
     round: int | None = None,  # noqa: A002 - the CLI option is --round
     policy: str | Policy | None = None,
     criteria: Sequence[str] | None = None,
+    only: Collection[str] | None = None,
 ) -> Standings:
     """The standings after ``round`` (default: the latest paired round) under ``policy``.
 
-    Only rounds 1..round count; opponents' values are taken at that round.
+    Only rounds 1..round count; opponents' values are taken at that round. With ``only``,
+    the rows of those players alone, with their places among all (:func:`rank_players`).
     """
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
@@ -240,21 +242,29 @@ def standings(
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)
     ctx = ScoringContext(state, round_, pol, names)
-    return rank_players(ctx, names)
+    return rank_players(ctx, names, only)
 
 
 @nogc
-def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
-    """Order the listed players of a context on ``names`` and give places."""
+def rank_players(ctx: ScoringContext, names: Sequence[str], only: Collection[str] | None = None) -> Standings:
+    """Order the listed players of a context on ``names`` and give places.
+
+    With ``only``, just the rows of those of ``only`` who are listed, in standings order, each
+    with the place the whole table gives him (``1 +`` the players strictly ahead; without
+    place sharing, also those equal ahead in the tie order): no table is sorted, which is
+    what an audit following one player needs at every point (``goledger history``).
+    """
     state = ctx.state
     if ctx.criteria != tuple(names):
         # Values around DC/DE depend on the placement list: start afresh for this one.
         ctx.criteria = tuple(names)
         ctx.values.clear()
         ctx.memo.clear()
-    columns = [ctx.value(name) for name in names]
     players = state.players
     tie = tie_key(ctx)
+    if only is not None:
+        return _standings(ctx, names, _places_of(ctx, names, tie, [p for p in only if p in players]))
+    columns = [ctx.value(name) for name in names]
     listed = ctx.players
     # One flat tuple per player (negated values, tie key, listed position), built column by
     # column and sorted once: the order of sorting on (values…, tie key), stable.
@@ -263,16 +273,58 @@ def rank_players(ctx: ScoringContext, names: Sequence[str]) -> Standings:
     order = sorted(range(count), key=list(zip(*negated, [tie(pid) for pid in listed], strict=True)).__getitem__)
     values_of = list(zip(*([col[pid] for pid in listed] for col in columns), strict=True)) if columns else (
         [()] * count)
-    rows: list[StandingRow] = []
     previous: tuple[int, ...] | None = None
     place = 0
     share = ctx.policy.place_sharing != "none"
+    placed: list[tuple[int, str, tuple[int, ...]]] = []
     for position, index in enumerate(order, start=1):
-        pid = listed[index]
         values = values_of[index]
         if values != previous or not share:
             place = position
             previous = values
+        placed.append((place, listed[index], values))
+    return _standings(ctx, names, placed)
+
+
+def _places_of(ctx: ScoringContext, names: Sequence[str], tie: TieKey, wanted: list[str]
+               ) -> list[tuple[int, str, tuple[int, ...]]]:
+    """``(place, player, values)`` of the listed players of ``wanted``, in standings order,
+    counted column by column: the players ahead on the first criterion, then among those
+    equal on it the ones ahead on the second, and so on (then the tie order, when places are
+    not shared). A criterion is computed for the players still level only, when it can be
+    (:meth:`~goledger.replay.scoring.ScoringContext.values_for`)."""
+    listed = ctx.players
+    share = ctx.policy.place_sharing != "none"
+    found = []
+    for pid in wanted:
+        try:
+            me = listed.index(pid)
+        except ValueError:  # not listed
+            continue
+        ahead, level = 0, listed
+        values: list[int] = []
+        for name in names:
+            col = ctx.values_for(name, level)
+            mine = col[pid]
+            values.append(mine)
+            row = [col[q] for q in level]
+            ahead += len([v for v in row if v > mine])
+            level = [q for q, v in zip(level, row, strict=True) if v == mine]
+        if not share:
+            key = (tie(pid), me)
+            ahead += len([q for q in level if (tie(q), listed.index(q)) < key])
+        found.append((ahead + 1, pid, tuple(values), (tuple(-v for v in values), tie(pid), me)))
+    found.sort(key=lambda item: item[3])
+    return [(place, pid, values) for place, pid, values, _ in found]
+
+
+def _standings(ctx: ScoringContext, names: Sequence[str], placed: list[tuple[int, str, tuple[int, ...]]]
+               ) -> Standings:
+    """The :class:`Standings` of ``(place, player, values)`` rows in their order."""
+    state = ctx.state
+    players = state.players
+    rows: list[StandingRow] = []
+    for place, pid, values in placed:
         p = players[pid]
         rows.append(
             StandingRow(

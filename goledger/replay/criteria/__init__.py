@@ -14,7 +14,7 @@ Higher values rank better; a criterion where lower is better (CAT) stores negate
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -52,17 +52,28 @@ class Explanation:
 
 
 Compute = Callable[["ScoringContext"], dict[str, int]]
+ComputeFor = Callable[["ScoringContext", Collection[str]], dict[str, int]]
 Explain = Callable[["ScoringContext", str], Explanation]
 
 
 @dataclass(frozen=True)
 class Criterion:
+    """A placement criterion. ``depth`` and ``compute_for`` let an audit's forward pass
+    update values instead of recomputing them (:meth:`ScoringContext.value`): ``depth`` says
+    how far a player's value reaches — 0 his own rounds only, 1 his opponents' rounds too
+    (SOS), 2 their opponents' as well (SOSOS) — and ``compute_for(ctx, players)`` gives the
+    values of ``players`` alone, with the same rule as ``compute`` (which is then
+    ``compute_for(ctx, ctx.all_players)``). ``depth=None``: a value may depend on any player
+    (direct confrontation, a group's rating…), computed in full at every point."""
+
     name: str
     scale: int
     compute: Compute
     explain: Explain | None = None
     description: str = ""
     aliases: tuple[str, ...] = ()
+    depth: int | None = None
+    compute_for: ComputeFor | None = None
 
 
 CRITERIA: dict[str, Criterion] = {}

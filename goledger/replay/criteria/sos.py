@@ -22,8 +22,8 @@ unpaired round gives ``2·smms·R`` in the M family (``sosos_unplayed``), 0 in t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, cast
 
 from goledger.errors import CommandRejected
 from goledger.ledger.values import Result
@@ -68,17 +68,20 @@ def _unplayed_value(ctx: ScoringContext, family: str, player_id: str) -> int:
     )
 
 
-def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:
-    """Per player, the SOS contribution of each round 1..R (see the module docstring)."""
+def contributions(ctx: ScoringContext, family: str, players: Collection[str] | None = None
+                  ) -> dict[str, list[int]]:
+    """Per player (at least of ``players``), the SOS contribution of each round 1..R (see the
+    module docstring): depth 1, a player's own rounds and his opponents' values (the STS
+    family's bonus is a group's, so it is rebuilt in full)."""
 
-    def build() -> dict[str, list[int]]:
+    def build_for(players: Collection[str]) -> dict[str, list[int]]:
         values = opponent_values(ctx, family)
         handicap = family != "nbw" and ctx.policy.sos_handicap_correction
         r = ctx.round
         table = ctx.table
         out: dict[str, list[int]] = {}
         value_of = cast("Callable[[str | None], int]", values.__getitem__)  # None raises KeyError
-        for pid in ctx.all_players:
+        for pid in players:
             opp = table.opp[pid]
             if len(opp) > r:
                 opp = opp[:r]
@@ -96,22 +99,30 @@ def contributions(ctx: ScoringContext, family: str) -> dict[str, list[int]]:
             out[pid] = row
         return out
 
-    return ctx.memoized(f"sos-contrib-{family}", build)
+    if family == "sts":
+        return ctx.per_player("sos-contrib-sts", None, build_for)
+    return ctx.per_player(f"sos-contrib-{family}", 1, build_for, players)
 
 
-def _sos(family: str):
-    def compute(ctx: ScoringContext) -> dict[str, int]:
-        return {pid: sum(row) for pid, row in contributions(ctx, family).items()}
-
-    return compute
+Values = Callable[[ScoringContext, Collection[str]], dict[str, int]]
 
 
-def _cut(family: str, drop: int):
-    def compute(ctx: ScoringContext) -> dict[str, int]:
+def _sos(family: str) -> Values:
+    def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
+        contrib = contributions(ctx, family, players)
+        return {pid: sum(contrib[pid]) for pid in players}
+
+    return compute_for
+
+
+def _cut(family: str, drop: int) -> Values:
+    def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
         if family == "mms" and ctx.policy.quirk_sosm_cut_early_rounds and ctx.round <= 2:
-            return dict.fromkeys(ctx.all_players, 0)
+            return dict.fromkeys(players, 0)
+        contrib = contributions(ctx, family, players)
         out = {}
-        for pid, row in contributions(ctx, family).items():
+        for pid in players:
+            row = contrib[pid]
             if len(row) <= drop:
                 out[pid] = 0
             elif drop == 1:
@@ -120,7 +131,7 @@ def _cut(family: str, drop: int):
                 out[pid] = sum(sorted(row)[drop:])
         return out
 
-    return compute
+    return compute_for
 
 
 def sodos_factor2(ctx: ScoringContext, player_id: str, round_: int) -> int:
@@ -137,33 +148,38 @@ def sodos_factor2(ctx: ScoringContext, player_id: str, round_: int) -> int:
     return points
 
 
-def _sodos(family: str):
-    def compute(ctx: ScoringContext) -> dict[str, int]:
-        contrib = contributions(ctx, family)
+def _sodos(family: str) -> Values:
+    def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
+        contrib = contributions(ctx, family, players)
         out = {}
         if ctx.policy.sodos_weighting == "decisive-wins":
-            for pid in ctx.all_players:
+            for pid in players:
                 row = contrib[pid]
                 out[pid] = sum(row[r - 1] * f for r in range(1, ctx.round + 1) if (f := sodos_factor2(ctx, pid, r)))
             return out
-        for pid in ctx.all_players:
+        for pid in players:
             row, res2, opp = contrib[pid], ctx.table.res2[pid], ctx.table.opp[pid]
             out[pid] = sum(row[i] * res2[i] for i in range(ctx.round) if opp[i] is not None and res2[i])
         return out
 
-    return compute
+    return compute_for
 
 
-def _sosos(family: str):
+def _sosos(family: str) -> Values:
     sos_name = _SOS_NAME[family]
 
-    def compute(ctx: ScoringContext) -> dict[str, int]:
-        sos = ctx.value(sos_name)
+    def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
+        r = ctx.round
+        sos: Mapping[str, int]
+        if 2 * len(players) < len(ctx.all_players):
+            rows = ctx.table.opp
+            sos = ctx.values_for(sos_name, {o for pid in players for o in rows[pid][:r] if o is not None})
+        else:
+            sos = ctx.value(sos_name)
         per_round_unplayed = family == "mms" and ctx.policy.sosos_unplayed == "start-score-times-round"
         out = {}
-        r = ctx.round
         sos_of = cast("Callable[[str | None], int]", sos.__getitem__)  # None raises KeyError
-        for pid in ctx.all_players:
+        for pid in players:
             opp = ctx.table.opp[pid]
             if len(opp) > r:
                 opp = opp[:r]
@@ -175,7 +191,12 @@ def _sosos(family: str):
             out[pid] = total
         return out
 
-    return compute
+    return compute_for
+
+
+def _everyone(compute_for: Values) -> Callable[[ScoringContext], dict[str, int]]:
+    """The values of every player: ``compute_for`` on all of them."""
+    return lambda ctx: compute_for(ctx, ctx.all_players)
 
 
 # ----------------------------------------------------------------------------- explain
@@ -288,17 +309,23 @@ def _explain_sosos(family: str):
     return explain
 
 
+def _register(name: str, scale: int, compute_for: Values, explain: Any, description: str, depth: int | None,
+              aliases: tuple[str, ...] = ()) -> None:
+    register(Criterion(name, scale, _everyone(compute_for), explain, description, aliases, depth,
+                       compute_for if depth is not None else None))
+
+
 for _fam in ("nbw", "mms"):
     _base = _SOS_NAME[_fam]
     _label = "NBW" if _fam == "nbw" else "MMS"
-    register(Criterion(_base, 2, _sos(_fam), _explain_sos(_fam, 0), f"sum of opponents' {_label}"))
-    register(Criterion(f"{_base}-1", 2, _cut(_fam, 1), _explain_sos(_fam, 1),
-                       f"sum of opponents' {_label} minus the smallest round value", aliases=(f"{_base}M1",)))
-    register(Criterion(f"{_base}-2", 2, _cut(_fam, 2), _explain_sos(_fam, 2),
-                       f"sum of opponents' {_label} minus the two smallest round values", aliases=(f"{_base}M2",)))
-    register(Criterion("SODOSW" if _fam == "nbw" else "SODOSM", 4,
-                       _sodos(_fam), _explain_sodos(_fam), f"sum of defeated opponents' {_label}"))
-    register(Criterion(f"SOSOS{'W' if _fam == 'nbw' else 'M'}", 2, _sosos(_fam), _explain_sosos(_fam),
-                       f"sum of opponents' {_base}"))
+    _register(_base, 2, _sos(_fam), _explain_sos(_fam, 0), f"sum of opponents' {_label}", 1)
+    _register(f"{_base}-1", 2, _cut(_fam, 1), _explain_sos(_fam, 1),
+              f"sum of opponents' {_label} minus the smallest round value", 1, (f"{_base}M1",))
+    _register(f"{_base}-2", 2, _cut(_fam, 2), _explain_sos(_fam, 2),
+              f"sum of opponents' {_label} minus the two smallest round values", 1, (f"{_base}M2",))
+    _register("SODOSW" if _fam == "nbw" else "SODOSM", 4, _sodos(_fam), _explain_sodos(_fam),
+              f"sum of defeated opponents' {_label}", 1)
+    _register(f"SOSOS{'W' if _fam == 'nbw' else 'M'}", 2, _sosos(_fam), _explain_sosos(_fam),
+              f"sum of opponents' {_base}", 2)
 
-register(Criterion("SOSTS", 2, _sos("sts"), _explain_sos("sts", 0), "sum of opponents' STS"))
+_register("SOSTS", 2, _sos("sts"), _explain_sos("sts", 0), "sum of opponents' STS", None)
