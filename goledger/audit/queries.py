@@ -30,14 +30,14 @@ from typing import Any
 
 import msgspec
 
-from goledger.audit.compare import Cause, PlayerChange, Snapshot, changed_players
+from goledger.audit.compare import Cause, PlayerChange, RowView, Snapshot, changed_players
 from goledger.audit.event_index import EventIndex
 from goledger.audit.published import PUBLISHED_LABEL, load_published, policy_for
 from goledger.audit.trace import AUTO, Trace, trace
 from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
-from goledger.replay.standings import Standings, check_round, resolve_policy, standings
+from goledger.replay.standings import StandingRow, Standings, check_round, resolve_policy, standings
 from goledger.replay.state import TournamentState, fold
 
 __all__ = [
@@ -141,7 +141,30 @@ def _merged_scales(snapshots: Iterable[Snapshot]) -> dict[str, int]:
 
 
 def compare_tables(before: Standings, after: Standings) -> list[PlayerChange]:
-    """Players whose place or values differ between two standings tables (no causes)."""
+    """Players whose place or values differ between two standings tables (no causes), in
+    the order of :func:`~goledger.audit.compare.changed_players`."""
+    if tuple(before.criteria) == tuple(after.criteria):
+        # Same criteria: rows compare as they are (the values of a row are its criteria's).
+        old_rows = {row.player_id: row for row in before.rows}
+        new_ids = set()
+        found: list[tuple[int, int, str, StandingRow | None, StandingRow | None]] = []
+        for row in after.rows:
+            pid = row.player_id
+            new_ids.add(pid)
+            old = old_rows.get(pid)
+            if old is None or old.place != row.place or old.values != row.values:
+                found.append((row.place, old.place if old is not None else 1 << 30, pid, old, row))
+        found += [(1 << 30, old.place, pid, old, None) for pid, old in old_rows.items() if pid not in new_ids]
+        found.sort(key=lambda item: item[:3])
+        changes = []
+        for _, _, pid, old, new in found:
+            named = new if new is not None else old
+            assert named is not None
+            changes.append(PlayerChange(
+                player_id=pid, surname=named.surname, first_name=named.first_name,
+                before=RowView(place=old.place, values=dict(old.values)) if old is not None else None,
+                after=RowView(place=new.place, values=dict(new.values)) if new is not None else None))
+        return changes
     a, b = Snapshot.of(before), Snapshot.of(after)
     changes = []
     for pid in changed_players(a, b):

@@ -271,32 +271,63 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
 
 
 def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Standings,
-                   view: View, step: Callable[[int], None] | None = None) -> tuple[Any, int]:
-    """Each audited event: the diff when it was recorded and its effect on the final standings."""
-    from goledger.audit.queries import compare_tables, diff_events
+                   view: View, step: Callable[[int], None] | None = None,
+                   state: TournamentState | None = None) -> tuple[Any, int]:
+    """Each audited event: the diff when it was recorded and its effect on the final standings.
+
+    One state walks the log forward (its tables derived point to point); the diff when an
+    event was recorded compares the standings just before and just after it, after the
+    round the log had reached (``goledger diff --from SEQ-1 --to SEQ``). The final standings
+    without it come from the final ``state`` with the event's one game or player taken back
+    (:func:`goledger.replay.without.scoring_state_without`), else from a refold."""
+    from goledger.audit.queries import compare_tables
+    from goledger.replay.rounds import derive_table, note_event, round_table, track, untrack
+    from goledger.replay.standings import check_round, resolve_policy
+    from goledger.replay.without import PlayerEvents, scoring_state_without
 
     parts: list[Any] = [E.H2("Withdrawals, corrections and rule changes")]
     count = 0
+    final_state = state if state is not None else fold(events)
+    final_policy = resolve_policy(final_state, view.policy)
+    final_table = round_table(final_state, final_policy, final_state.settings_for_round(max(final.round, 1)),
+                              final.round)
+    own_events = PlayerEvents(events)
     before = TournamentState()  # the state after event ``before.seq``, folded forward once
-    for record in records:
-        if record.type not in AUDITED_TYPES:
-            continue
-        count += 1
-        if step is not None:
-            step(count)
-        seq = record.seq
-        for event in events[before.seq:seq - 1]:
-            apply(before, event)
-        parts.append(E.H3(E.A(f"Event {seq}", href=f"#event-{seq}"), f" {record.type}: {index.describe(seq)}"))
-        if record.reason:
-            parts.append(E.P(f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
-        when = diff_events(events, [record], seq - 1, seq, None, view.policy, view.criteria, base=before)
-        parts.append(E.P(f"When recorded — standings after round {when.round}, as of event {seq - 1} → {seq}:"))
-        parts.append(_changes_table(when.changes, when.scales))
-        without = fold(events[seq:], start=before)
-        hypothetical = standings(without, final.round, view.policy, view.criteria)
-        parts.append(E.P(f"Effect on the final standings after round {final.round} (with → without this event):"))
-        parts.append(_changes_table(compare_tables(final, hypothetical), {**final.scales, **hypothetical.scales}))
+    track(before)
+    try:
+        for record in records:
+            if record.type not in AUDITED_TYPES:
+                continue
+            count += 1
+            if step is not None:
+                step(count)
+            seq = record.seq
+            for event in events[before.seq:seq - 1]:
+                note_event(before, event)
+                apply(before, event)
+            parts.append(E.H3(E.A(f"Event {seq}", href=f"#event-{seq}"), f" {record.type}: {index.describe(seq)}"))
+            if record.reason:
+                parts.append(E.P(f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
+            earlier = standings(before, check_round(before, None), view.policy, view.criteria)
+            note_event(before, events[seq - 1])
+            apply(before, events[seq - 1])
+            round_ = check_round(before, None)
+            if round_ != earlier.round:  # the event moved the round looked at: both sides at the later one
+                earlier = standings(fold(events[:seq - 1]), round_, view.policy, view.criteria)
+            later = standings(before, round_, view.policy, view.criteria)
+            parts.append(E.P(f"When recorded — standings after round {round_}, as of event {seq - 1} → {seq}:"))
+            parts.append(_changes_table(compare_tables(earlier, later), {**earlier.scales, **later.scales}))
+            local = scoring_state_without(final_state, own_events, seq)
+            if local is None:
+                without = fold([*events[:seq - 1], *events[seq:]])
+            else:
+                without, touched, own = local
+                derive_table(final_table, without, touched, own)
+            hypothetical = standings(without, final.round, view.policy, view.criteria)
+            parts.append(E.P(f"Effect on the final standings after round {final.round} (with → without this event):"))
+            parts.append(_changes_table(compare_tables(final, hypothetical), {**final.scales, **hypothetical.scales}))
+    finally:
+        untrack(before)
     if count == 0:
         parts.append(E.P("There were no withdrawals, corrections, player updates or rule changes."))
     return H.section(*parts, id="audit"), count
@@ -362,7 +393,7 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     leaders = [(row.player_id, f"{row.surname} {row.first_name}".strip()) for row in final.rows[: max(0, top)]]
     published, n_published = _published_section(events, records)
     audit, n_audited = _audit_section(events, records, index, final, view,
-                                      lambda n: tell(last + n, total, f"audited event {n} of {audited}"))
+                                      lambda n: tell(last + n, total, f"audited event {n} of {audited}"), state)
     title = f"Audit report: {state.settings.name}"
     rounds_parts: list[Any] = [E.H2("Standings after each round")]
     for r, table in per_round.items():

@@ -47,8 +47,8 @@ from goledger.nogc import nogc
 from goledger.replay.policies import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
-__all__ = ["RoundTable", "note_event", "rank_value", "round_table", "rounded", "score_settings", "start_mms", "track",
-           "untrack"]
+__all__ = ["RoundTable", "derive_table", "note_event", "rank_value", "round_table", "rounded", "score_settings",
+           "start_mms", "track", "untrack"]
 
 
 @lru_cache(maxsize=512)
@@ -542,6 +542,19 @@ def round_table(state: TournamentState, policy: Policy, settings: TournamentSett
     if table is None:
         table = RoundTable(state, policy, settings, size)
     _CACHE[key] = table
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return table
+
+
+def derive_table(previous: RoundTable, state: TournamentState, touched: set[str], players_changed: bool
+                 ) -> RoundTable:
+    """The table of ``state`` (same policy, settings and size as ``previous``), a state whose
+    rows are those of ``previous.state`` but for the players ``touched`` (a state without one
+    event, :mod:`goledger.replay.without`), derived from ``previous`` and cached where
+    :func:`round_table` finds it, so that the criteria of ``previous``'s contexts update."""
+    table = RoundTable.derived(previous, state, previous.settings, touched, players_changed)
+    _CACHE[(id(state), state.seq, previous.policy, id(previous.settings), previous.size)] = table
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return table
