@@ -284,7 +284,7 @@ def render_history(result: Any) -> None:
 def _json_of(result: Any) -> dict[str, Any]:
     """``result.to_dict()`` with the garbage collector paused (:func:`goledger.nogc.nogc`): the
     JSON of a congress's diff is some 200,000 new dicts and lists, none of them garbage, and
-    the collections they would trigger walk every live object (twice the time of the
+    the collections they would trigger walk every live object (they took longer than the
     conversion itself)."""
     from goledger.nogc import nogc
 
