@@ -141,10 +141,23 @@ def changed_columns(changes: Sequence[PlayerChange], order: Sequence[str]) -> li
 
 
 def row_json(view: RowView | None, scales: dict[str, int]) -> dict[str, Any] | None:
-    """``{"place": …, "values": {criterion: number}}`` with exact JSON numbers."""
+    """``{"place": …, "values": {criterion: number}}`` with exact JSON numbers.
+
+    The common values are :func:`~goledger.replay.standings.json_number` computed inline
+    (a diff of a congress converts 160,000): a whole number, and a half or quarter (a scale
+    that is a power of two), which ``value / scale``, correctly rounded, gives exactly."""
     if view is None:
         return None
-    return {"place": view.place, "values": {c: json_number(v, scales[c]) for c, v in view.values.items()}}
+    values: dict[str, Any] = {}
+    for name, value in view.values.items():
+        scale = scales[name]
+        if value % scale == 0:
+            values[name] = value // scale
+        elif scale & (scale - 1) == 0:
+            values[name] = value / scale
+        else:
+            values[name] = json_number(value, scale)
+    return {"place": view.place, "values": values}
 
 
 class Cause(msgspec.Struct, kw_only=True):

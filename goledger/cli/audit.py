@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,6 +20,7 @@ from goledger.cli.common import (
     RetryOption,
     default_db,
     echo,
+    echo_lines,
     fail,
     print_json,
     progress_bar,
@@ -45,95 +47,175 @@ def _criteria(text: str | None) -> list[str] | None:
     return [c.strip() for c in text.split(",") if c.strip()] if text else None
 
 
-def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) -> str:
-    from goledger.ledger.values import format_points
+_MISSING: Any = object()
+"""A value a row does not have (shown as ``–``)."""
 
-    if values is None or name not in values:
-        return "–"
-    return format_points(values[name], scales[name])
+
+class _Texts(dict[Any, str]):
+    """One criterion's values as text (``format_points``), each computed once, on first use
+    (``–`` for :data:`_MISSING`): the diff of a congress prints some 170,000 values, of a
+    few thousand distinct ones."""
+
+    __slots__ = ("_format", "_scale")
+
+    def __init__(self, scale: int) -> None:
+        from goledger.ledger.values import format_points
+
+        super().__init__({_MISSING: "–"})
+        self._format = format_points
+        self._scale = scale
+
+    def __missing__(self, value: int) -> str:
+        text = self[value] = self._format(value, self._scale)
+        return text
+
+
+class _Points:
+    """The criteria's values as text (one :class:`_Texts` each) for one rendering."""
+
+    __slots__ = ("scales", "texts")
+
+    def __init__(self, scales: dict[str, int]) -> None:
+        self.scales = scales
+        self.texts = {name: _Texts(scale) for name, scale in scales.items()}
+
+    def text(self, values: dict[str, int] | None, name: str) -> str:
+        """``values[name]`` as text, ``–`` when there is no such value."""
+        if values is None or name not in values:
+            return "–"
+        return self.texts[name][values[name]]
+
+    def names(self, old: dict[str, int], new: dict[str, int]) -> Iterable[str]:
+        """The criteria of two rows' values: those of the scales, then any other (as first met)."""
+        scales = self.scales
+        if new.keys() == old.keys() == scales.keys():  # the usual case, in the order of the scales
+            return scales
+        return dict.fromkeys([*scales, *new, *old])
 
 
 def _arrow(old: str, new: str) -> str:
     return new if old == new else f"{old} → {new}"
 
 
-def _row_text(view: Any, scales: dict[str, int], names: list[str]) -> str:
+def _row_text(view: Any, points: _Points) -> str:
+    """``place 3, MMS 35, SOSM 70`` (``not listed`` for no row)."""
     if view is None:
         return "not listed"
-    parts = [f"place {view.place}"] + [f"{c} {_points(view.values, c, scales)}" for c in names if c in view.values]
+    parts = [f"place {view.place}"] + [f"{c} {points.text(view.values, c)}" for c in points.scales
+                                       if c in view.values]
     return ", ".join(parts)
 
 
-def _change_text(before: Any, after: Any, scales: dict[str, int]) -> str:
+def _change_text(before: Any, after: Any, points: _Points) -> str:
     """``place 3 → 5, SOSM 70 → 69`` listing only what differs."""
     if before is None or after is None:
-        return f"{_row_text(before, scales, list(scales))} → {_row_text(after, scales, list(scales))}"
+        return f"{_row_text(before, points)} → {_row_text(after, points)}"
     parts = [] if before.place == after.place else [f"place {before.place} → {after.place}"]
-    for name in dict.fromkeys([*scales, *after.values, *before.values]):
-        old, new = _points(before.values, name, scales), _points(after.values, name, scales)
-        if old != new:
-            parts.append(f"{name} {old} → {new}")
+    old_values, new_values = before.values, after.values
+    texts = points.texts
+    for name in points.names(old_values, new_values):
+        old, new = old_values.get(name, _MISSING), new_values.get(name, _MISSING)
+        if old != new:  # equal values (or none on both sides) read the same
+            named = texts[name]
+            old_text, new_text = named[old], named[new]
+            if old_text != new_text:
+                parts.append(f"{name} {old_text} → {new_text}")
     return ", ".join(parts) or "unchanged"
 
 
-def _changes_table(changes: list[Any], scales: dict[str, int], order: list[str]) -> str:
+def _changes_table(changes: list[Any], points: _Points, order: list[str]) -> str:
+    """The changed players, old → new place and the values of the criteria that changed."""
     from goledger.audit.compare import changed_columns
 
-    columns = changed_columns(changes, [*order, *scales])
+    columns = changed_columns(changes, [*order, *points.scales])
+    text = points.text
     rows = []
     for c in changes:
-        old_place = str(c.before.place) if c.before else "–"
-        new_place = str(c.after.place) if c.after else "–"
+        before = c.before.values if c.before else None
+        after = c.after.values if c.after else None
         rows.append([
-            _arrow(old_place, new_place), c.player_id, f"{c.surname} {c.first_name}".strip(),
-            *(_arrow(_points(c.before.values if c.before else None, n, scales),
-                     _points(c.after.values if c.after else None, n, scales)) for n in columns),
+            _arrow(str(c.before.place) if c.before else "–", str(c.after.place) if c.after else "–"),
+            c.player_id, f"{c.surname} {c.first_name}".strip(),
+            *(_arrow(text(before, n), text(after, n)) for n in columns),
         ])
     return render_text_table(["Place", "Id", "Name", *columns], rows, {0, *range(3, 3 + len(columns))})
 
 
-def _cause_line(cause: Any, scales: dict[str, int]) -> str:
+def _cause_line(cause: Any, points: _Points) -> str:
+    """``    event 812 ResultRecorded (own result): round 3 table 2: … — place 4 → 2``."""
     where = f"event {cause.last_seq}" if cause.first_seq == cause.last_seq else (
         f"events {cause.first_seq}–{cause.last_seq}")
     kind = f" {cause.types[0]} ({cause.relation})" if cause.relation else ""
-    return f"    {where}{kind}: {cause.summary} — {_change_text(cause.before, cause.after, scales)}"
+    return f"    {where}{kind}: {cause.summary} — {_change_text(cause.before, cause.after, points)}"
+
+
+def _payload(text: str) -> Any:
+    """An event's JSON payload, decoded by msgspec (the stdlib's :mod:`json` for what msgspec
+    refuses, such as a number out of range: the same values either way)."""
+    import msgspec
+
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.MsgspecError:
+        import json
+
+        return json.loads(text)
+
+
+_EMPTY: tuple[Any, ...] = ("", None, {}, [])
+"""Payload values an event line leaves out (compared by ``==``; never changed)."""
 
 
 def _event_line(record: Any) -> str:
-    import json
-
-    payload = json.loads(record.payload)
+    """``   812  2026-03-01T10:12:00  ResultRecorded         result=white round=3 table=2``."""
+    payload = _payload(record.payload)
     payload.pop("type", None)
-    summary = " ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, []))
+    summary = " ".join(f"{k}={v}" for k, v in payload.items() if v not in _EMPTY)
     return f"{record.seq:>6}  {record.recorded_at[:19]}  {record.type:<22} {summary[:110]}"
 
 
-def render_diff(result: Any) -> None:
+def _diff_head(result: Any) -> str:
+    """The first line of ``goledger diff``: the two points compared, the policy, the criteria."""
     if result.published:
         p = result.published
         head = (f"Standings after round {result.round} as published at event {p['seq']} (as of event "
                 f"{p['event_count']}) → as of event {result.to_seq}")
     else:
         head = f"Standings after round {result.round}: as of event {result.from_seq} → as of event {result.to_seq}"
-    echo(f"{head} · policy {result.policy} · {', '.join(result.criteria)}")
+    return f"{head} · policy {result.policy} · {', '.join(result.criteria)}"
+
+
+def _causes_lines(result: Any, points: _Points) -> list[str]:
+    """``Caused by:`` and, for every changed player, his change and the events that caused it."""
+    lines = ["Caused by:"]
+    for c in result.changes:
+        who = f"  {c.player_id} {c.surname} {c.first_name}".rstrip()
+        lines.append(f"{who}: {_change_text(c.before, c.after, points)}")
+        lines.extend(_cause_line(cause, points) for cause in c.causes)
+    if not result.complete:
+        lines.append(f"(attribution stopped after {result.replays} standings computations: ranges of events are "
+                     "listed where it did not split further; raise --max-replays for single events)")
+    return lines
+
+
+def _diff_lines(result: Any) -> list[str]:
+    """The lines ``goledger diff`` prints for an :class:`~goledger.audit.queries.AuditDiff`
+    (each escaped as :func:`~goledger.cli.common.echo` does when printed)."""
+    lines = [_diff_head(result)]
     if not result.changes:
-        echo("no player's place or values changed")
+        lines.append("no player's place or values changed")
     else:
-        echo(_changes_table(result.changes, result.scales, list(result.criteria)))
-        echo("")
-        echo("Caused by:")
-        for c in result.changes:
-            who = f"  {c.player_id} {c.surname} {c.first_name}".rstrip()
-            echo(f"{who}: {_change_text(c.before, c.after, result.scales)}")
-            for cause in c.causes:
-                echo(_cause_line(cause, result.scales))
-        if not result.complete:
-            echo(f"(attribution stopped after {result.replays} standings computations: ranges of events are "
-                 "listed where it did not split further; raise --max-replays for single events)")
-    echo("")
-    echo(f"Events between ({len(result.records)}):")
-    for record in result.records:
-        echo(_event_line(record))
+        points = _Points(result.scales)
+        lines += [_changes_table(result.changes, points, list(result.criteria)), ""]
+        lines += _causes_lines(result, points)
+    lines += ["", f"Events between ({len(result.records)}):"]
+    lines += [_event_line(record) for record in result.records]
+    return lines
+
+
+def render_diff(result: Any) -> None:
+    """Print ``goledger diff`` (in one write: the diff of a congress is some 36,000 lines)."""
+    echo_lines(_diff_lines(result))
 
 
 def render_what_if(result: Any) -> None:
@@ -172,28 +254,42 @@ def render_what_if(result: Any) -> None:
 
 
 def render_history(result: Any) -> None:
+    """Print ``goledger history``: one row for each event that changed the player's place or values."""
     from goledger.outputs import shown
 
-    scales = result.scales
+    points = _Points(result.scales)
     echo(f"History of {result.player_id} {shown(result.surname)} {shown(result.first_name)}".rstrip()
          + f" in the standings after round {result.round} · policy {result.policy} · {', '.join(result.criteria)}")
     rows = []
     for e in result.entries:
         where = str(e.last_seq) if e.first_seq == e.last_seq else f"{e.first_seq}–{e.last_seq}"
         after = e.after
+        values = after.values if after else None
         rows.append([
             where, e.types[0] if len(e.types) == 1 else "+".join(e.types), e.relation,
             str(after.place) if after else "–",
-            *(_points(after.values if after else None, c, scales) for c in result.criteria),
+            *(points.text(values, c) for c in result.criteria),
             e.summary,
         ])
     if not rows:
         echo("no event changed his place or values (a player is listed once he is paired, under some policies)")
         return
-    echo(render_text_table(["Event", "Type", "Relation", "Place", *result.criteria, "What"], rows,
-                           {0, 3, *range(4, 4 + len(result.criteria))}))
+    lines: list[str] = [render_text_table(["Event", "Type", "Relation", "Place", *result.criteria, "What"], rows,
+                                          {0, 3, *range(4, 4 + len(result.criteria))})]
     if not result.complete:
-        echo(f"(attribution stopped after {result.replays} standings computations; raise --max-replays)")
+        lines.append(f"(attribution stopped after {result.replays} standings computations; raise --max-replays)")
+    echo_lines(lines)
+
+
+def _json_of(result: Any) -> dict[str, Any]:
+    """``result.to_dict()`` with the garbage collector paused (:func:`goledger.nogc.nogc`): the
+    JSON of a congress's diff is some 200,000 new dicts and lists, none of them garbage, and
+    the collections they would trigger walk every live object (they took longer than the
+    conversion itself)."""
+    from goledger.nogc import nogc
+
+    data: dict[str, Any] = nogc(result.to_dict)()
+    return data
 
 
 def _seqs(text: str) -> list[int]:
@@ -235,7 +331,7 @@ def register_commands(app: typer.Typer) -> None:
         result = run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
                                        published, _budget(max_replays)))
         if as_json:
-            print_json(result.to_dict())
+            print_json(_json_of(result))
         else:
             render_diff(result)
 
@@ -300,7 +396,7 @@ def register_commands(app: typer.Typer) -> None:
         result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
                                           _budget(max_replays)))
         if as_json:
-            print_json(result.to_dict())
+            print_json(_json_of(result))
         else:
             render_history(result)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["json_text", "outcome_json"]
+__all__ = ["json_text", "msgspec_json", "outcome_json"]
 
 
 def json_text(data: Any) -> str:
@@ -29,12 +29,23 @@ def json_text(data: Any) -> str:
       ]
     }
     """
+    encoded = msgspec_json(data)
+    return encoded.decode("utf-8") if encoded is not None else json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def msgspec_json(data: Any) -> bytes | None:
+    """:func:`json_text` as UTF-8 bytes, written by msgspec; ``None`` for the rare data only
+    the :mod:`json` module writes (a lone surrogate, a type msgspec does not know).
+
+    >>> msgspec_json({"name": "Šimon"}), msgspec_json("\\ud800")
+    (b'{\\n  "name": "\\xc5\\xa0imon"\\n}', None)
+    """
     import msgspec
 
     try:
-        return msgspec.json.format(msgspec.json.encode(data), indent=2).decode("utf-8")
+        return msgspec.json.format(msgspec.json.encode(data), indent=2)
     except (TypeError, ValueError, OverflowError):
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return None
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:
