@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from goledger.replay.standings import Standings, json_number
+from goledger.replay.standings import Ranking, Standings, json_number
 
 __all__ = ["Cause", "PlayerChange", "RowView", "Snapshot", "changed_players", "row_json"]
 
@@ -62,7 +62,7 @@ class Snapshot:
     so that many snapshots of a large tournament stay small.
     """
 
-    __slots__ = ("as_of_seq", "criteria", "names", "policy", "round", "rows", "scales")
+    __slots__ = ("_views", "as_of_seq", "criteria", "names", "policy", "round", "rows", "scales")
 
     def __init__(self, round_: int, as_of_seq: int, policy: str, criteria: tuple[str, ...],
                  scales: dict[str, int], rows: dict[str, Row], names: dict[str, tuple[str, str]]) -> None:
@@ -73,11 +73,14 @@ class Snapshot:
         self.scales = scales
         self.rows = rows
         self.names = names
+        self._views: dict[str, RowView] = {}
 
     @classmethod
-    def of(cls, standings: Standings, previous: Snapshot | None = None) -> Snapshot:
+    def of(cls, standings: Standings | Ranking, previous: Snapshot | None = None) -> Snapshot:
         criteria = tuple(standings.criteria)
         shared = previous.rows if previous is not None and previous.criteria == criteria else {}
+        if isinstance(standings, Ranking):
+            return cls._of_ranking(standings, criteria, shared, previous)
         rows: dict[str, Row] = {}
         names: dict[str, tuple[str, str]] = {}
         old_names = previous.names if previous is not None else {}
@@ -92,15 +95,33 @@ class Snapshot:
         return cls(standings.round, standings.as_of_seq, standings.policy, criteria,
                    dict(standings.scales), rows, names)
 
+    @classmethod
+    def _of_ranking(cls, ranking: Ranking, criteria: tuple[str, ...], shared: dict[str, Row],
+                    previous: Snapshot | None) -> Snapshot:
+        rows: dict[str, Row] = {}
+        for place, pid, values in ranking.placed:
+            new = (place, values)
+            old = shared.get(pid)
+            rows[pid] = old if old == new else new
+        old_names = previous.names if previous is not None else {}
+        names = {pid: known if (known := old_names.get(pid)) == name else name for pid, name in ranking.names.items()}
+        return cls(ranking.round, ranking.as_of_seq, ranking.policy, criteria, dict(ranking.scales), rows, names)
+
     def key(self, player_id: str) -> tuple[tuple[str, ...], Row | None]:
         """What is compared for one player: the criteria and his row (``None`` if not listed)."""
         return self.criteria, self.rows.get(player_id)
 
     def view(self, player_id: str) -> RowView | None:
-        row = self.rows.get(player_id)
-        if row is None:
-            return None
-        return RowView(place=row[0], values=dict(zip(self.criteria, row[1], strict=True)))
+        """The player's row as a :class:`RowView` (one object per snapshot and player: a
+        snapshot between two attributed intervals is the after of one and the before of the
+        next)."""
+        found = self._views.get(player_id)
+        if found is None:
+            row = self.rows.get(player_id)
+            if row is None:
+                return None
+            found = self._views[player_id] = RowView(place=row[0], values=dict(zip(self.criteria, row[1], strict=True)))
+        return found
 
     def same_as(self, other: Snapshot, focus: Collection[str] | None = None) -> bool:
         """True when no player (or no player of ``focus``) differs between the two."""

@@ -37,7 +37,16 @@ from goledger.audit.trace import AUTO, Trace, trace
 from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
-from goledger.replay.standings import StandingRow, Standings, check_round, resolve_policy, standings
+from goledger.nogc import nogc
+from goledger.replay.standings import (
+    Ranking,
+    StandingRow,
+    Standings,
+    check_round,
+    ranking,
+    resolve_policy,
+    standings,
+)
 from goledger.replay.state import TournamentState, fold
 
 __all__ = [
@@ -104,11 +113,11 @@ def _views(policy: str | None, published: bool) -> Callable[[TournamentState], A
 
 
 def _evaluator(round_: int, policy: str | None, criteria: Sequence[str] | None,
-               published: bool = False, only: Collection[str] | None = None) -> Callable[[TournamentState], Standings]:
+               published: bool = False, only: Collection[str] | None = None) -> Callable[[TournamentState], Ranking]:
     """The standings a trace computes at each point (of the players ``only``, when given)."""
     resolve = _views(policy, published)
     names = list(criteria) if criteria else None
-    return lambda state: standings(state, round_, resolve(state), names, only)
+    return lambda state: ranking(state, round_, resolve(state), names, only)
 
 
 def _causes(tr: Trace, index: EventIndex, opponents: dict[str, set[str]],
@@ -206,6 +215,7 @@ class AuditDiff(msgspec.Struct, kw_only=True):
         }
 
 
+@nogc
 def diff_events(
     events: Sequence[ev.Event],
     records: Sequence[Record],
@@ -445,6 +455,7 @@ class History(msgspec.Struct, kw_only=True):
         }
 
 
+@nogc
 def history_events(
     events: Sequence[ev.Event],
     player: str,

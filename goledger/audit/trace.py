@@ -42,7 +42,7 @@ from typing import Final
 from goledger.audit.compare import Snapshot
 from goledger.ledger import events as ev
 from goledger.replay.rounds import note_event, track, untrack
-from goledger.replay.standings import Standings
+from goledger.replay.standings import Ranking, Standings
 from goledger.replay.state import TournamentState, apply, fold
 
 __all__ = ["AUTO", "ISOLATED_TYPES", "REPLAY_WORK", "Trace", "replay_budget", "trace"]
@@ -69,7 +69,7 @@ ISOLATED_TYPES: Final = frozenset({
 })
 """Event types always evaluated on their own: each is reported as an exact cause."""
 
-Evaluate = Callable[[TournamentState], Standings]
+Evaluate = Callable[[TournamentState], Standings | Ranking]
 
 
 class Trace:

@@ -186,17 +186,22 @@ class RoundTable:
             table.changed = frozenset(redo)
         table.status, table.game, table.opp = dict(previous.status), dict(previous.game), dict(previous.opp)
         table.res2, table.hd = dict(previous.res2), dict(previous.hd)
+        since: dict[str, int] = {}
         if cells and table.changed is not None:
             whole = [pid for pid in redo if pid not in cells]
             size = table.size  # an event of a round past the table (ignored by the fold) changes no cell
-            table._fill_cells({pid: [i for i in cells[pid] if i < size] for pid in redo if pid in cells})
+            patched = {pid: [i for i in cells[pid] if i < size] for pid in redo if pid in cells}
+            table._fill_cells(patched)
+            old_smms = previous.smms
+            since = {pid: min(found, default=size) for pid, found in patched.items()
+                     if table.smms[pid] == old_smms.get(pid) and pid not in previous.extra2}
         else:
             whole = list(redo)
         table._fill_players(whole)
         table.listed = table._listed_after(previous, redo)
         table.unpaired_nbw2, table.unpaired_mms2 = dict(previous.unpaired_nbw2), dict(previous.unpaired_mms2)
         table.nbw2, table.mms2 = dict(previous.nbw2), dict(previous.mms2)
-        table._accumulate(redo)
+        table._accumulate(redo, since)
         table.seq = state.seq
         return table
 
@@ -453,15 +458,22 @@ class RoundTable:
             })
         return out
 
-    def _accumulate(self, only: Iterable[str] | None = None) -> None:
-        """The score rows of every player (of ``only``, when given)."""
+    def _accumulate(self, only: Iterable[str] | None = None, since: dict[str, int] | None = None) -> None:
+        """The score rows of every player (of ``only``, when given). ``since``: players whose
+        rows before round index ``k`` are unchanged (same start score, cells from ``k`` on
+        only): their rows are kept up to ``k`` and continued from the sums there."""
         scope, size = self.round_down_scope, self.size
         exact = scope != "whole-score"  # game points alone are never rounded
         defaults = self._unpaired_defaults()
         byes, players = self.state.byes, self.state.players
+        since = since or {}
         for pid in (players if only is None else only):
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.game_points2(pid)
+            first = since.get(pid, 0)
+            if first:
+                self._continue(pid, first, base, status, res2, defaults)
+                continue
             if exact and status.count("paired") == size:
                 # Paired in every round (most players): plain running sums.
                 nbw_row = list(accumulate(res2, initial=0))
@@ -501,6 +513,39 @@ class RoundTable:
             self.mms2[pid] = mms_row
             self.unpaired_nbw2[pid] = un_nbw
             self.unpaired_mms2[pid] = un_mms
+
+    def _continue(self, pid: str, first: int, base: int, status: list[RoundStatus], res2: list[int],
+                  defaults: list[dict[str, tuple[int, int]]]) -> None:
+        """:meth:`_accumulate` of one player from round index ``first`` on, his rows before it
+        (those of the table this one is derived from) kept: the same sums, resumed."""
+        scope, size = self.round_down_scope, self.size
+        byes, absences = self.state.byes, self.state.players[pid].absences
+        un_nbw, un_mms = self.unpaired_nbw2[pid][:first] + [0] * (size - first), self.unpaired_mms2[pid][:first] + [
+            0] * (size - first)
+        nbw_row, mms_row = self.nbw2[pid][:first + 1] + [0] * (size - first), self.mms2[pid][:first + 1] + [
+            0] * (size - first)
+        g, s_nbw, s_mms = sum(res2[:first]), sum(un_nbw[:first]), sum(un_mms[:first])
+        for i in range(first, size):
+            st = status[i]
+            if st == "paired":
+                g += res2[i]
+            else:
+                override = (byes.get(i + 1, {}).get(pid) if st == "bye"
+                            else absences.get(i + 1) if st == "absent" else None)
+                if override is None:
+                    v_nbw, v_mms = defaults[i][st]
+                else:
+                    v_nbw = v_mms = override
+                un_nbw[i] = v_nbw
+                un_mms[i] = v_mms
+                s_nbw += v_nbw
+                s_mms += v_mms
+            nbw_row[i + 1] = rounded(g, s_nbw, scope)
+            mms_row[i + 1] = base + rounded(g, s_mms, scope)
+        self.nbw2[pid] = nbw_row
+        self.mms2[pid] = mms_row
+        self.unpaired_nbw2[pid] = un_nbw
+        self.unpaired_mms2[pid] = un_mms
 
 
 _CACHE: OrderedDict[tuple[int, int, Policy, int, int], RoundTable] = OrderedDict()

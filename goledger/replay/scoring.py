@@ -352,6 +352,8 @@ class ScoringContext:
             assert table.changed is not None and parent is not None
             if depth == 0:
                 found = set(table.changed)
+            elif 2 * len(self._dirty_at(depth - 1)) > len(self.all_players):
+                found = set(self.all_players)  # most of the field: no point in telling the rest apart
             else:
                 inner = self._dirty_at(depth - 1)
                 r = self.round

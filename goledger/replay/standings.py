@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -31,9 +31,11 @@ from goledger.replay.scoring import ScoringContext
 from goledger.replay.state import TournamentState
 
 __all__ = [
+    "Ranking",
     "StandingRow",
     "Standings",
     "main_score",
+    "ranking",
     "register_tie_order",
     "resolve_criteria",
     "resolve_policy",
@@ -245,6 +247,42 @@ def standings(
     return rank_players(ctx, names, only)
 
 
+class Ranking(NamedTuple):
+    """Standings reduced to what a comparison reads (:mod:`goledger.audit.compare`): the
+    ``(place, player, values)`` rows in order, values in the order of ``criteria``, and each
+    listed player's ``(surname, first name)``. An audit computes one at every point it looks
+    at (:func:`ranking`), without the :class:`StandingRow` objects of a table to show."""
+
+    round: int
+    as_of_seq: int
+    policy: str
+    criteria: tuple[str, ...]
+    scales: dict[str, int]
+    placed: list[tuple[int, str, tuple[int, ...]]]
+    names: dict[str, tuple[str, str]]
+
+
+@nogc
+def ranking(
+    state: TournamentState,
+    round: int | None = None,  # noqa: A002
+    policy: str | Policy | None = None,
+    criteria: Sequence[str] | None = None,
+    only: Collection[str] | None = None,
+) -> Ranking:
+    """:func:`standings` as a :class:`Ranking`."""
+    if state.settings is None:
+        raise CommandRejected("the ledger has no tournament yet")
+    round_ = check_round(state, round)
+    pol = resolve_policy(state, policy)
+    names = resolve_criteria(state, pol, criteria)
+    ctx = ScoringContext(state, round_, pol, names)
+    placed = _placements(ctx, names, only)
+    players = state.players
+    return Ranking(round_, state.seq, pol.name, tuple(names), {name: get_criterion(name).scale for name in names},
+                   placed, {pid: (players[pid].surname, players[pid].first_name) for _, pid, _ in placed})
+
+
 @nogc
 def rank_players(ctx: ScoringContext, names: Sequence[str], only: Collection[str] | None = None) -> Standings:
     """Order the listed players of a context on ``names`` and give places.
@@ -254,6 +292,12 @@ def rank_players(ctx: ScoringContext, names: Sequence[str], only: Collection[str
     place sharing, also those equal ahead in the tie order): no table is sorted, which is
     what an audit following one player needs at every point (``goledger history``).
     """
+    return _standings(ctx, names, _placements(ctx, names, only))
+
+
+def _placements(ctx: ScoringContext, names: Sequence[str], only: Collection[str] | None
+                ) -> list[tuple[int, str, tuple[int, ...]]]:
+    """``(place, player, values)`` of the listed players (of ``only``) in standings order."""
     state = ctx.state
     if ctx.criteria != tuple(names):
         # Values around DC/DE depend on the placement list: start afresh for this one.
@@ -263,7 +307,7 @@ def rank_players(ctx: ScoringContext, names: Sequence[str], only: Collection[str
     players = state.players
     tie = tie_key(ctx)
     if only is not None:
-        return _standings(ctx, names, _places_of(ctx, names, tie, [p for p in only if p in players]))
+        return _places_of(ctx, names, tie, [p for p in only if p in players])
     columns = [ctx.value(name) for name in names]
     listed = ctx.players
     # One flat tuple per player (negated values, tie key, listed position), built column by
@@ -283,7 +327,7 @@ def rank_players(ctx: ScoringContext, names: Sequence[str], only: Collection[str
             place = position
             previous = values
         placed.append((place, listed[index], values))
-    return _standings(ctx, names, placed)
+    return placed
 
 
 def _places_of(ctx: ScoringContext, names: Sequence[str], tie: TieKey, wanted: list[str]
