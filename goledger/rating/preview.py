@@ -211,8 +211,7 @@ def _grade(player: PlayerState) -> Rank:
     return Rank.parse("30k")
 
 
-def _start(player: PlayerState, options: GorOptions) -> tuple[Decimal, str, list[str]]:
-    grade = _grade(player)
+def _start(player: PlayerState, grade: Rank, options: GorOptions) -> tuple[Decimal, str, list[str]]:
     value = Decimal(grade_value(grade))
     flags: list[str] = []
     if player.rating is None:
@@ -240,6 +239,14 @@ def _player_result(result: Result, white: bool) -> str:
     if result in (Result.WHITE, Result.BLACK):
         return "win" if (result is Result.WHITE) == white else "loss"
     return result.value
+
+
+_PLAYER_RESULT: Final = {(result, white): _player_result(result, white) for result in Result for white in (True, False)}
+"""A game's result as one player's (``win``, ``loss``, ``jigo`` or the board result), by colour."""
+
+_SA_VALUE: Final = {"win": Sa.WIN.value, "jigo": Sa.JIGO.value}
+_LOSS: Final = Sa.LOSS.value
+_ONE: Final = Decimal(1)
 
 
 def _class_of(state: TournamentState, egd_class: str | None) -> tuple[str, str]:
@@ -271,11 +278,13 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
         size = state.settings.board_size
         tournament_reason = f"the EGD rates 19×19 games only, not {size}×{size}"
 
-    starts = {pid: _start(p, options) for pid, p in state.players.items()}
+    grades = {pid: _grade(p) for pid, p in state.players.items()}
+    starts = {pid: _start(p, grades[pid], options) for pid, p in state.players.items()}
+    rating = {pid: start[0] for pid, start in starts.items()}
     con_bonus: dict[Decimal, tuple[Decimal, Decimal]] = {}
 
     def terms(pid: str) -> tuple[Decimal, Decimal]:
-        r = starts[pid][0]
+        r = rating[pid]
         found = con_bonus.get(r)
         if found is None:
             found = con_bonus[r] = (gor.con(r), gor.bonus(r))
@@ -304,19 +313,18 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
                     reason = f"{g.result.value}: not a result the EGD rates"
             se_white: Decimal | None = None
             for pid, opp, white in ((g.white, g.black, True), (g.black, g.white, False)):
-                result = _player_result(g.result, white)
+                result = _PLAYER_RESULT[g.result, white]
                 colour = "white" if white else "black"
                 if reason:
                     lines[pid].append(GameChange(round=rnd, opponent=opp, colour=colour, handicap=g.handicap,
                                                  result=result, rated=False, reason=reason))
                     continue
-                own, other = starts[pid][0], starts[opp][0]
-                sa = Sa.WIN if result == "win" else Sa.JIGO if result == "jigo" else Sa.LOSS
+                own, other = rating[pid], rating[opp]
                 if se_white is None:  # Black's expectation is White's complement
                     se_white = gor.expected(own, other, g.handicap)
-                se = se_white if white else c.subtract(Decimal(1), se_white)
+                se = se_white if white else c.subtract(_ONE, se_white)
                 k, b = terms(pid)
-                swing = c.multiply(k, c.subtract(sa.value, se))
+                swing = c.multiply(k, c.subtract(_SA_VALUE.get(result, _LOSS), se))
                 if options.weight_on == "con":
                     delta = c.add(c.multiply(weight, swing), b)
                 else:
@@ -342,7 +350,7 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
             total = Decimal(-options.loss_cap)
         after = max(FLOOR, c.add(before, total))
         players.append(PlayerPreview(
-            id=pid, surname=p.surname, first_name=p.first_name, grade=str(_grade(p)), egd_pin=p.egd_pin,
+            id=pid, surname=p.surname, first_name=p.first_name, grade=str(grades[pid]), egd_pin=p.egd_pin,
             rating_before=before, start=start, change=c.subtract(after, before), rating_after=after,
             games=tuple(lines[pid]), flags=tuple(flags)))
     players.sort(key=lambda x: (-x.rating_after, x.surname, x.first_name, x.id))

@@ -2,8 +2,14 @@
 
 The file needs nothing but itself: styles are inline, the chart is inline SVG, there is no
 script, no font, no image and no link to anything outside the document (only ``#anchors``).
-Every text comes from the ledger and goes through lxml's serializer, which escapes it, so a
-player called ``<script>`` stays a name.
+Every text comes from the ledger and is escaped as it is written, so a player called
+``<script>`` stays a name: the page is written as text by :mod:`goledger.render.html_text`,
+whose functions are the only makers of markup (:data:`~goledger.render.html_text.Html`, which
+mypy keeps apart from plain strings) and escape every text and attribute value they are given,
+byte for byte as lxml's HTML serializer did when the page was an lxml tree
+(``tests/test_html_text.py`` holds the two against each other). The one part drawn as a tree
+elsewhere, a bracket's SVG (:mod:`goledger.render.bracket`), still goes through lxml's
+serializer.
 
 Sections: the tournament and the verification of its hash chain; every registered player;
 the final standings and the standings after every round; a chart of the places of the top
@@ -23,8 +29,6 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 import msgspec
-from lxml import etree
-from lxml.html import builder as E
 
 from goledger.audit.compare import PlayerChange, changed_columns
 from goledger.audit.event_index import EventIndex
@@ -32,13 +36,25 @@ from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
+from goledger.nogc import nogc
+from goledger.render.html_text import (
+    Html,
+    anchor,
+    attribute_value,
+    element,
+    escape,
+    from_tree,
+    join,
+    page_bytes,
+    text,
+    text_element,
+)
+from goledger.render.html_text import table as html_table
 from goledger.render.printouts import PRINT_CSS
 from goledger.replay.standings import Standings, standings
 from goledger.replay.state import TournamentState, apply, fold
 
 __all__ = ["AUDITED_TYPES", "render_report", "report", "standings_page"]
-
-H = E.E  # the element maker, for HTML5 tags the builder has no constant for
 
 AUDITED_TYPES: Final = ("PlayerWithdrew", "PlayerReinstated", "ResultCorrected", "PlayerUpdated", "RulesChanged")
 """Events whose effect the report shows one by one."""
@@ -62,30 +78,23 @@ svg text { font-size: 11px; font-family: system-ui, sans-serif; }
 # --------------------------------------------------------------------------- helpers
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], numeric: set[int] | None = None,
-           **attrs: str) -> Any:
-    numeric = numeric or set()
-    head = E.TR(*(E.TH(h) for h in headers))
-    body = []
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            if isinstance(cell, etree._Element):
-                cells.append(E.TD(cell))
-            else:
-                cells.append(E.TD(str(cell), E.CLASS("num")) if i in numeric else E.TD(str(cell)))
-        body.append(E.TR(*cells))
-    return E.TABLE(E.THEAD(head), E.TBODY(*body), **attrs)
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: set[int] | None = None,
+           **attrs: str) -> Html:
+    """A table of ``rows`` (each cell shown with ``str``) under ``headers``; the columns in
+    ``numeric`` right-aligned."""
+    return html_table(headers, [[str(cell) for cell in row] for row in rows], numeric or (), attrs)
 
 
-def _standings_table(table: Standings, **attrs: str) -> Any:
+def _standings_table(table: Standings, **attrs: str) -> Html:
+    """A standings table: place, id, name, rank and each criterion's value."""
+    criteria = table.criteria
+    scales = [table.scales[c] for c in criteria]
     rows = [
-        [row.place, row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
-         *(format_points(row.values[c], table.scales[c]) for c in table.criteria)]
+        [str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
+         *(format_points(row.values[c], scale) for c, scale in zip(criteria, scales, strict=True))]
         for row in table.rows
     ]
-    return _table(["Place", "Id", "Name", "Rank", *table.criteria], rows,
-                  {0, *range(4, 4 + len(table.criteria))}, **attrs)
+    return html_table(["Place", "Id", "Name", "Rank", *criteria], rows, {0, *range(4, 4 + len(criteria))}, attrs)
 
 
 def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) -> str:
@@ -94,9 +103,10 @@ def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) ->
     return format_points(values[name], scales[name])
 
 
-def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> Any:
+def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> Html:
+    """The players whose place or values changed, each change shown ``old → new``."""
     if not changes:
-        return E.P("No player's place or values changed.")
+        return text_element("p", "No player's place or values changed.")
     columns = changed_columns(changes, list(scales))
     rows = []
     for c in changes:
@@ -109,10 +119,15 @@ def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> A
             *(arrow(_points(c.before.values if c.before else None, n, scales),
                     _points(c.after.values if c.after else None, n, scales)) for n in columns),
         ])
-    return _table(["Place", "Id", "Name", *columns], rows, {0, *range(3, 3 + len(columns))})
+    return html_table(["Place", "Id", "Name", *columns], rows, {0, *range(3, 3 + len(columns))})
 
 
-def _places_chart(per_round: dict[int, Standings], players: Sequence[tuple[str, str]]) -> Any:
+def _svg(tag: str, attrs: dict[str, str], *content: Html) -> Html:
+    """An SVG element, its attributes first (the order the chart writes them in)."""
+    return element(tag, *content, attrs=attrs)
+
+
+def _places_chart(per_round: dict[int, Standings], players: Sequence[tuple[str, str]]) -> Html:
     """Inline SVG: one line per player, place (1 on top) against round."""
     rounds = sorted(per_round)
     places: dict[str, dict[int, int]] = {pid: {} for pid, _ in players}
@@ -130,20 +145,18 @@ def _places_chart(per_round: dict[int, Standings], players: Sequence[tuple[str, 
     def y(place: int) -> float:
         return top + (plot_h * (place - 1) / max(1, worst - 1) if worst > 1 else plot_h / 2)
 
-    svg = etree.Element("svg", width=str(width), height=str(height), role="img",
-                        viewBox=f"0 0 {width} {height}")
-    etree.SubElement(svg, "title").text = "Place by round of the top players"
+    parts = [text_element("title", "Place by round of the top players")]
     axis = {"stroke": "#999", "stroke-width": "1"}
-    etree.SubElement(svg, "line", x1=str(left), y1=str(top), x2=str(left), y2=str(top + plot_h), **axis)
-    etree.SubElement(svg, "line", x1=str(left), y1=str(top + plot_h), x2=str(left + plot_w), y2=str(top + plot_h),
-                     **axis)
+    parts.append(_svg("line", {"x1": str(left), "y1": str(top), "x2": str(left), "y2": str(top + plot_h), **axis}))
+    parts.append(_svg("line", {"x1": str(left), "y1": str(top + plot_h), "x2": str(left + plot_w),
+                               "y2": str(top + plot_h), **axis}))
     for r in rounds:
-        label = etree.SubElement(svg, "text", x=f"{x(r):.1f}", y=str(top + plot_h + 16), **{"text-anchor": "middle"})
-        label.text = f"R{r}"
+        parts.append(text_element("text", f"R{r}", {"x": f"{x(r):.1f}", "y": str(top + plot_h + 16),
+                                                     "text-anchor": "middle"}))
     ticks = sorted({1, worst, *range(5, worst, 5)})
     for place in ticks:
-        label = etree.SubElement(svg, "text", x=str(left - 6), y=f"{y(place) + 4:.1f}", **{"text-anchor": "end"})
-        label.text = str(place)
+        parts.append(text_element("text", str(place), {"x": str(left - 6), "y": f"{y(place) + 4:.1f}",
+                                                        "text-anchor": "end"}))
     for number, (pid, name) in enumerate(players):
         colour = _PALETTE[number % len(_PALETTE)]
         series = places[pid]
@@ -157,32 +170,41 @@ def _places_chart(per_round: dict[int, Standings], players: Sequence[tuple[str, 
                 segment = []
         if segment:
             segments.append(segment)
-        group = etree.SubElement(svg, "g", **{"data-player": pid})
-        for seg in segments:
-            etree.SubElement(group, "polyline", points=" ".join(seg), fill="none", stroke=colour,
-                             **{"stroke-width": "2"})
-        for r, place in series.items():
-            dot = etree.SubElement(group, "circle", cx=f"{x(r):.1f}", cy=f"{y(place):.1f}", r="3", fill=colour)
-            etree.SubElement(dot, "title").text = f"{name}: place {place} after round {r}"
+        lines = [_svg("polyline", {"points": " ".join(seg), "fill": "none", "stroke": colour, "stroke-width": "2"})
+                 for seg in segments]
+        dots = [_svg("circle", {"cx": f"{x(r):.1f}", "cy": f"{y(place):.1f}", "r": "3", "fill": colour},
+                     text_element("title", f"{name}: place {place} after round {r}"))
+                for r, place in series.items()]
+        parts.append(_svg("g", {"data-player": pid}, *lines, *dots))
         ly = top + 14 * number + 6
-        etree.SubElement(svg, "line", x1=str(left + plot_w + 16), y1=str(ly), x2=str(left + plot_w + 34), y2=str(ly),
-                         stroke=colour, **{"stroke-width": "3"})
-        legend = etree.SubElement(svg, "text", x=str(left + plot_w + 40), y=str(ly + 4))
+        parts.append(_svg("line", {"x1": str(left + plot_w + 16), "y1": str(ly), "x2": str(left + plot_w + 34),
+                                   "y2": str(ly), "stroke": colour, "stroke-width": "3"}))
         final = series.get(rounds[-1])
-        legend.text = f"{final if final is not None else '–'}. {name} ({pid})"
-    return svg
+        parts.append(text_element("text", f"{final if final is not None else '–'}. {name} ({pid})",
+                                  {"x": str(left + plot_w + 40), "y": str(ly + 4)}))
+    return _svg("svg", {"width": str(width), "height": str(height), "role": "img",
+                        "viewBox": f"0 0 {width} {height}"}, *parts)
+
+
+def _section(section_id: str, *parts: Html) -> Html:
+    return element("section", *parts, attrs={"id": section_id})
+
+
+def _status(message: str, kind: str, tag: str = "span") -> Html:
+    """``message`` marked ``ok`` or ``bad``."""
+    return text_element(tag, message, {"class": kind})
 
 
 # --------------------------------------------------------------------------- content
 
 
-def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path) -> Any:
+def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path) -> Html:
     s = state.settings
     assert s is not None
     from goledger.audit.published import verify_message
 
-    status = (E.SPAN(f"verified: {verify.events} events, chain head {verify.head}", E.CLASS("ok")) if verify.ok
-              else E.SPAN(f"VERIFICATION FAILED: {verify_message(verify)}", E.CLASS("bad")))
+    status = (_status(f"verified: {verify.events} events, chain head {verify.head}", "ok") if verify.ok
+              else _status(f"VERIFICATION FAILED: {verify_message(verify)}", "bad"))
     facts = [
         ("Tournament", s.name), ("Place", s.location), ("Dates", f"{s.begin_date} – {s.end_date}".strip(" –")),
         ("System", s.system + "".join(f", {k}={v}" for k, v in sorted(s.system_options.items()))),
@@ -191,12 +213,12 @@ def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequ
         ("Events", str(len(records))),
         ("First / last event", f"{records[0].recorded_at} / {records[-1].recorded_at}" if records else "–"),
     ]
-    rows = [E.TR(E.TH(k), E.TD(v)) for k, v in facts]
-    rows.append(E.TR(E.TH("Hash chain"), E.TD(status)))
-    return H.section(E.H2("Tournament"), E.TABLE(E.TBODY(*rows)), id="summary")
+    rows = [element("tr", text_element("th", k), text_element("td", v)) for k, v in facts]
+    rows.append(element("tr", text_element("th", "Hash chain"), element("td", status)))
+    return _section("summary", text_element("h2", "Tournament"), element("table", element("tbody", *rows)))
 
 
-def _system_section(state: TournamentState) -> Any:
+def _system_section(state: TournamentState) -> Html:
     """The tournament system's own places (knockout, Paramus, match…) with their reasons, and
     its bracket or ladder as inline SVG; for the other systems, a line saying the places are
     the standings below."""
@@ -208,39 +230,38 @@ def _system_section(state: TournamentState) -> Any:
     try:
         places = places_of(state)
     except CommandRejected as exc:
-        return H.section(E.H2(f"System: {system}"), E.P(str(exc)), id="system")
+        return _section("system", text_element("h2", f"System: {system}"), text_element("p", str(exc)))
     if places is None:
-        return H.section(E.H2(f"System: {system}"), E.P("The places are the standings below."), id="system")
+        return _section("system", text_element("h2", f"System: {system}"),
+                        text_element("p", "The places are the standings below."))
     rows = [("in" if r.active else f"{'=' if r.shared else ''}{r.place}", r.player_id, r.name, r.why)
             for r in places.rows]
-    parts: list[Any] = [E.H2(f"System: {system} ({'final' if places.finished else 'so far'})"),
-                        *(E.P(note) for note in places.notes),
-                        _table(["Place", "Id", "Name", "Why"], rows, id="system-places")]
+    parts: list[Html] = [text_element("h2", f"System: {system} ({'final' if places.finished else 'so far'})"),
+                         *(text_element("p", note) for note in places.notes),
+                         _table(["Place", "Id", "Name", "Why"], rows, id="system-places")]
     if system in ("knockout", "double-knockout", "paramus"):
         from goledger.render.bracket import bracket_svg
         from goledger.systems.views import bracket_of
 
-        parts.extend(bracket_svg(bracket_of(state)))
-    return H.section(*parts, id="system")
+        parts.append(from_tree(*bracket_svg(bracket_of(state))))
+    return _section("system", *parts)
 
 
-def _players_section(state: TournamentState) -> Any:
+def _players_section(state: TournamentState) -> Html:
     rows = []
     for pid, p in state.players.items():
         status = f"withdrew from round {p.withdrawn_from}" if p.withdrawn_from else p.status
         rows.append([pid, p.full_name, p.rank, p.country, p.club, p.egd_pin, status])
-    return H.section(E.H2(f"Players ({len(rows)})"),
-                       _table(["Id", "Name", "Rank", "Country", "Club", "EGD PIN", "Status"], rows,
-                              id="players-table"),
-                       id="players")
+    return _section("players", text_element("h2", f"Players ({len(rows)})"),
+                    _table(["Id", "Name", "Rank", "Country", "Club", "EGD PIN", "Status"], rows, id="players-table"))
 
 
-def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) -> tuple[Any, int]:
+def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) -> tuple[Html, int]:
     """Each published checkpoint: its digest re-checked, and as published versus now."""
     from goledger.audit.published import PUBLISHED_LABEL, published_standings
     from goledger.audit.queries import diff_events
 
-    parts: list[Any] = [E.H2("Published standings")]
+    parts: list[Html] = [text_element("h2", "Published standings")]
     count = 0
     for record in records:
         if record.type != "Checkpoint":
@@ -250,29 +271,29 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
         if cp.label != PUBLISHED_LABEL or cp.round is None:
             continue
         count += 1
-        parts.append(E.H3(f"Round {cp.round} as published at event {record.seq} ({record.recorded_at}, "
-                          f"by {record.actor or 'unknown'})"))
+        parts.append(text_element("h3", f"Round {cp.round} as published at event {record.seq} "
+                                        f"({record.recorded_at}, by {record.actor or 'unknown'})"))
         if cp.note:
-            parts.append(E.P(f"Note: {cp.note}"))
+            parts.append(text_element("p", f"Note: {cp.note}"))
         try:
             published_standings(events, cp)
         except GoledgerError as exc:
-            parts.append(E.P(exc.message, E.CLASS("bad")))
+            parts.append(_status(exc.message, "bad", "p"))
             continue
-        parts.append(E.P(E.SPAN(f"digest {cp.digest} reproduced from events 1..{cp.event_count}", E.CLASS("ok"))))
+        parts.append(element("p", _status(f"digest {cp.digest} reproduced from events 1..{cp.event_count}", "ok")))
         later = list(records[cp.event_count:])
         change = diff_events(events, later, cp.event_count, None, cp.round, cp.policy or None, cp.criteria,
                              published_view=True)
-        parts.append(E.P(f"As published versus as corrected now (event {change.to_seq}):"))
+        parts.append(text_element("p", f"As published versus as corrected now (event {change.to_seq}):"))
         parts.append(_changes_table(change.changes, change.scales))
     if count == 0:
-        parts.append(E.P("No standings were published (goledger publish)."))
-    return H.section(*parts, id="published"), count
+        parts.append(text_element("p", "No standings were published (goledger publish)."))
+    return _section("published", *parts), count
 
 
 def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Standings,
                    view: View, step: Callable[[int], None] | None = None,
-                   state: TournamentState | None = None) -> tuple[Any, int]:
+                   state: TournamentState | None = None) -> tuple[Html, int]:
     """Each audited event: the diff when it was recorded and its effect on the final standings.
 
     One state walks the log forward (its tables derived point to point); the diff when an
@@ -285,7 +306,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     from goledger.replay.standings import check_round, resolve_policy
     from goledger.replay.without import PlayerEvents, scoring_state_without
 
-    parts: list[Any] = [E.H2("Withdrawals, corrections and rule changes")]
+    parts: list[Html] = [text_element("h2", "Withdrawals, corrections and rule changes")]
     count = 0
     final_state = state if state is not None else fold(events)
     final_policy = resolve_policy(final_state, view.policy)
@@ -305,9 +326,10 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
             for event in events[before.seq:seq - 1]:
                 note_event(before, event)
                 apply(before, event)
-            parts.append(E.H3(E.A(f"Event {seq}", href=f"#event-{seq}"), f" {record.type}: {index.describe(seq)}"))
+            parts.append(element("h3", anchor(f"Event {seq}", f"event-{seq}"),
+                                 text(f" {record.type}: {index.describe(seq)}")))
             if record.reason:
-                parts.append(E.P(f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
+                parts.append(text_element("p", f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
             earlier = standings(before, check_round(before, None), view.policy, view.criteria)
             note_event(before, events[seq - 1])
             apply(before, events[seq - 1])
@@ -315,7 +337,8 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
             if round_ != earlier.round:  # the event moved the round looked at: both sides at the later one
                 earlier = standings(fold(events[:seq - 1]), round_, view.policy, view.criteria)
             later = standings(before, round_, view.policy, view.criteria)
-            parts.append(E.P(f"When recorded — standings after round {round_}, as of event {seq - 1} → {seq}:"))
+            parts.append(text_element("p", f"When recorded — standings after round {round_}, "
+                                           f"as of event {seq - 1} → {seq}:"))
             parts.append(_changes_table(compare_tables(earlier, later), {**earlier.scales, **later.scales}))
             local = scoring_state_without(final_state, own_events, seq)
             if local is None:
@@ -324,30 +347,38 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                 without, touched, own = local
                 derive_table(final_table, without, touched, own)
             hypothetical = standings(without, final.round, view.policy, view.criteria)
-            parts.append(E.P(f"Effect on the final standings after round {final.round} (with → without this event):"))
+            parts.append(text_element("p", f"Effect on the final standings after round {final.round} "
+                                           "(with → without this event):"))
             parts.append(_changes_table(compare_tables(final, hypothetical), {**final.scales, **hypothetical.scales}))
     finally:
         untrack(before)
     if count == 0:
-        parts.append(E.P("There were no withdrawals, corrections, player updates or rule changes."))
-    return H.section(*parts, id="audit"), count
+        parts.append(text_element("p", "There were no withdrawals, corrections, player updates or rule changes."))
+    return _section("audit", *parts), count
 
 
-def _log_section(records: Sequence[Record], index: EventIndex) -> Any:
-    rows = []
-    for r in records:
-        row = E.TR(
-            E.TD(str(r.seq), E.CLASS("num")), E.TD(r.recorded_at), E.TD(r.actor), E.TD(r.type),
-            E.TD(index.describe(r.seq)), E.TD(r.reason), E.TD(r.hash, E.CLASS("hash"), title=f"prev {r.prev_hash}"),
-            E.TD(E.CODE(r.payload)), id=f"event-{r.seq}",
-        )
-        row.set("data-seq", str(r.seq))
-        rows.append(row)
-    head = E.TR(*(E.TH(h) for h in ("Seq", "Recorded (UTC)", "Actor", "Type", "What", "Reason", "Hash", "Payload")))
-    return H.section(E.H2(f"Event log ({len(records)} events)"),
-                       E.P("Each hash is SHA-256 over the previous hash and the whole envelope "
-                           "(algorithm sha256-chain-v1); hover a hash for the previous one."),
-                       E.TABLE(E.THEAD(head), E.TBODY(*rows), id="event-log"), id="log")
+_LOG_HEADERS: Final = ("Seq", "Recorded (UTC)", "Actor", "Type", "What", "Reason", "Hash", "Payload")
+
+
+def _log_row(r: Record, what: str) -> str:
+    """One event of the log: seq, time, actor, type, what it did, reason, hash (the previous
+    one as its title) and payload; every text escaped (:func:`escape`)."""
+    return (f'<tr id="event-{r.seq}" data-seq="{r.seq}"><td class="num">{r.seq}</td>'
+            f"<td>{escape(r.recorded_at)}</td><td>{escape(r.actor)}</td><td>{escape(r.type)}</td>"
+            f"<td>{escape(what)}</td><td>{escape(r.reason)}</td>"
+            f'<td title={attribute_value(f"prev {r.prev_hash}")} class="hash">{escape(r.hash)}</td>'
+            f"<td><code>{escape(r.payload)}</code></td></tr>")
+
+
+def _log_section(records: Sequence[Record], index: EventIndex) -> Html:
+    """The full event log, one row per record (:func:`_log_row`)."""
+    head = element("tr", *(text_element("th", h) for h in _LOG_HEADERS))
+    intro = join([text_element("h2", f"Event log ({len(records)} events)"),
+                  text_element("p", "Each hash is SHA-256 over the previous hash and the whole envelope "
+                                    "(algorithm sha256-chain-v1); hover a hash for the previous one.")])
+    # the section written in one piece: its rows are most of the report
+    return Html("".join([f'<section id="log">{intro}<table id="event-log"><thead>{head}</thead><tbody>',
+                         *[_log_row(r, index.describe(r.seq)) for r in records], "</tbody></table></section>"]))
 
 
 class View(NamedTuple):
@@ -357,12 +388,57 @@ class View(NamedTuple):
     criteria: Sequence[str] | None = None
 
 
-def _rating_section(state: TournamentState) -> Any:
+def _rating_section(state: TournamentState) -> Html:
     """What the EGD's GoR 2021 would make of the tournament (:mod:`goledger.render.rating`)."""
     from goledger.rating.preview import preview_state
     from goledger.render.rating import preview_section
 
     return preview_section(preview_state(state), id="rating")
+
+
+def _rounds_section(per_round: dict[int, Standings]) -> Html:
+    """The standings after each round, folded but for the last round's."""
+    last = max(per_round, default=0)
+    parts = [text_element("h2", "Standings after each round")]
+    for r, table in per_round.items():
+        parts.append(element("details", text_element("summary", f"After round {r}"),
+                             _standings_table(table, id=f"standings-round-{r}"),
+                             attrs={"open": "open"} if r == last else None))
+    return _section("rounds", *parts)
+
+
+_NAV: Final = (("Tournament", "summary"), ("Players", "players"), ("System", "system"), ("Final standings", "final"),
+               ("Chart", "chart"), ("By round", "rounds"), ("Rating", "rating"), ("Published", "published"),
+               ("Audit", "audit"), ("Event log", "log"))
+
+
+@nogc
+def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path,
+          per_round: dict[int, Standings], final: Standings, top: int, index: EventIndex, published: Html,
+          audit: Html) -> bytes:
+    """The whole page around the published and audit sections (written before, with their
+    replays). The collector is paused (:func:`goledger.nogc.nogc`): the tables' rows are
+    hundreds of thousands of short-lived lists, none of them garbage in a cycle, and each
+    collection of the old generation would walk every object of the folded tournament."""
+    assert state.settings is not None
+    title = f"Audit report: {state.settings.name}"
+    leaders = [(row.player_id, f"{row.surname} {row.first_name}".strip()) for row in final.rows[: max(0, top)]]
+    return page_bytes(
+        title, _STYLE,
+        text_element("h1", title), element("nav", *(anchor(label, target) for label, target in _NAV)),
+        _summary_section(state, verify, records, path),
+        _players_section(state),
+        _system_section(state),
+        _section("final", text_element("h2", f"Final standings (after round {final.round}, policy {final.policy})"),
+                 _standings_table(final, id="final-standings")),
+        _section("chart", text_element("h2", f"Places by round of the top {len(leaders)}"),
+                 _places_chart(per_round, leaders) if per_round
+                 else text_element("p", "No round has been paired yet.")),
+        _rounds_section(per_round),
+        _rating_section(state),
+        published, audit,
+        _log_section(records, index),
+    )
 
 
 Progress = Callable[[int, int, str], None]
@@ -390,38 +466,10 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     tell(last, total, "audited events")
     final = per_round[last] if last else standings(state, 0, view.policy, view.criteria)
     index = EventIndex(fold(()), events, {pid: p.full_name for pid, p in state.players.items()})
-    leaders = [(row.player_id, f"{row.surname} {row.first_name}".strip()) for row in final.rows[: max(0, top)]]
     published, n_published = _published_section(events, records)
     audit, n_audited = _audit_section(events, records, index, final, view,
                                       lambda n: tell(last + n, total, f"audited event {n} of {audited}"), state)
-    title = f"Audit report: {state.settings.name}"
-    rounds_parts: list[Any] = [E.H2("Standings after each round")]
-    for r, table in per_round.items():
-        block = H.details(H.summary(f"After round {r}"), _standings_table(table, id=f"standings-round-{r}"))
-        if r == last:
-            block.set("open", "open")
-        rounds_parts.append(block)
-    nav = H.nav(*(E.A(label, href=f"#{target}") for label, target in (
-        ("Tournament", "summary"), ("Players", "players"), ("System", "system"), ("Final standings", "final"),
-        ("Chart", "chart"), ("By round", "rounds"), ("Rating", "rating"), ("Published", "published"),
-        ("Audit", "audit"), ("Event log", "log"))))
-    body = E.BODY(
-        E.H1(title), nav,
-        _summary_section(state, verify, records, path),
-        _players_section(state),
-        _system_section(state),
-        H.section(E.H2(f"Final standings (after round {final.round}, policy {final.policy})"),
-                    _standings_table(final, id="final-standings"), id="final"),
-        H.section(E.H2(f"Places by round of the top {len(leaders)}"),
-                    _places_chart(per_round, leaders) if per_round else E.P("No round has been paired yet."),
-                    id="chart"),
-        H.section(*rounds_parts, id="rounds"),
-        _rating_section(state),
-        published, audit,
-        _log_section(records, index),
-    )
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
-    data = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    data = _page(state, verify, records, path, per_round, final, top, index, published, audit)
     summary = {"path": str(path), "players": len(state.players), "rounds": last, "events": len(records),
                "audited": n_audited, "published": n_published, "verified": verify.ok}
     return data, summary
@@ -459,9 +507,8 @@ def standings_page(table: Standings, title: str) -> bytes:
     table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
     title = shown(title)
     caption = (f"after round {table.round} · policy {table.policy} · as of event {table.as_of_seq}")
-    body = E.BODY(E.H1(title), E.P(caption), _standings_table(table, id="standings"))
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
-    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    return page_bytes(title, _STYLE, text_element("h1", title), text_element("p", caption),
+                      _standings_table(table, id="standings"))
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
-
-from lxml import etree
-from lxml.html import builder as E
 
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
 from goledger.rating.preview import PlayerPreview, RatingPreview
+from goledger.render.html_text import Html, element, page_bytes, table, text_element
 
 __all__ = ["HEADERS", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows", "preview_section",
            "preview_text"]
@@ -104,26 +101,20 @@ def not_rated_summary(preview: RatingPreview) -> dict[str, int]:
     return {reason: (n if reason.startswith("bye") else (n + 1) // 2) for reason, n in counts.items()}
 
 
-def preview_section(preview: RatingPreview, **attrs: str) -> Any:
+def preview_section(preview: RatingPreview, **attrs: str) -> Html:
     """The preview as an HTML ``section`` element: caption, per-player table, not-rated counts."""
-    numeric = {5, 7, 8, 9}
-    head = E.TR(*(E.TH(h.replace("_", " ")) for h in HEADERS))
-    body = []
-    for row in preview_rows(preview):
-        body.append(E.TR(*(E.TD(cell, E.CLASS("num")) if i in numeric else E.TD(cell) for i, cell in enumerate(row))))
-    parts: list[Any] = [E.H2("Rating preview (EGD GoR 2021)"), E.P(_caption(preview)),
-                        E.TABLE(E.THEAD(head), E.TBODY(*body), id="rating-preview")]
+    parts = [text_element("h2", "Rating preview (EGD GoR 2021)"), text_element("p", _caption(preview)),
+             table([h.replace("_", " ") for h in HEADERS], preview_rows(preview), {5, 7, 8, 9},
+                   {"id": "rating-preview"})]
     skipped = not_rated_summary(preview)
     if skipped:
-        parts.append(E.P("Not rated: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))))
-    section = E.E.section(*parts, **attrs)
-    return section
+        parts.append(text_element("p", "Not rated: " + "; ".join(f"{reason} ({n})"
+                                                                 for reason, n in sorted(skipped.items()))))
+    return element("section", *parts, attrs=attrs)
 
 
 def preview_html(preview: RatingPreview, title: str) -> bytes:
     """The preview as a self-contained HTML page (inline styles, nothing fetched)."""
     from goledger.render.audit_report import _STYLE
 
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)),
-                      E.BODY(E.H1(title), preview_section(preview, id="rating")), lang="en")
-    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
+    return page_bytes(title, _STYLE, text_element("h1", title), preview_section(preview, id="rating"))

@@ -34,7 +34,7 @@ pairing annotations force a full rebuild. The derived table equals the one built
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
@@ -221,7 +221,7 @@ class RoundTable:
                 status, [None] * size, [None] * size, [0] * size, [0] * size)
         self._fill_cells({pid: range(size) for pid in players}, fresh=True)
 
-    def _fill_cells(self, cells: dict[str, Iterable[int]], fresh: bool = False) -> None:
+    def _fill_cells(self, cells: Mapping[str, Iterable[int]], fresh: bool = False) -> None:
         """Recompute round ``i`` (0-based) of each player's rows for the ``i`` of ``cells``,
         keeping the others (copied first unless ``fresh``: rows are shared between tables).
         A cell is what :meth:`_fill_rounds` gives it: the player's status from his absences
