@@ -103,9 +103,12 @@ class Snapshot:
             new = (place, values)
             old = shared.get(pid)
             rows[pid] = old if old == new else new
-        old_names = previous.names if previous is not None else {}
-        names = {pid: known if (known := old_names.get(pid)) == name else name for pid, name in ranking.names.items()}
-        return cls(ranking.round, ranking.as_of_seq, ranking.policy, criteria, dict(ranking.scales), rows, names)
+        return cls(ranking.round, ranking.as_of_seq, ranking.policy, criteria, dict(ranking.scales), rows,
+                   ranking.names)
+
+    def name(self, player_id: str) -> tuple[str, str] | None:
+        """``(surname, first name)`` of a listed player (``None``: not listed here)."""
+        return self.names.get(player_id) if player_id in self.rows else None
 
     def key(self, player_id: str) -> tuple[tuple[str, ...], Row | None]:
         """What is compared for one player: the criteria and his row (``None`` if not listed)."""

@@ -177,7 +177,7 @@ def compare_tables(before: Standings, after: Standings) -> list[PlayerChange]:
     a, b = Snapshot.of(before), Snapshot.of(after)
     changes = []
     for pid in changed_players(a, b):
-        surname, first_name = b.names.get(pid) or a.names.get(pid) or (pid, "")
+        surname, first_name = b.name(pid) or a.name(pid) or (pid, "")
         changes.append(PlayerChange(player_id=pid, surname=surname, first_name=first_name,
                                     before=a.view(pid), after=b.view(pid)))
     return changes
@@ -258,7 +258,7 @@ def diff_events(
     before, after = tr.before, tr.after
     changes = []
     for pid in changed_players(before, after):
-        surname, first_name = after.names.get(pid) or before.names.get(pid) or (pid, "")
+        surname, first_name = after.name(pid) or before.name(pid) or (pid, "")
         changes.append(PlayerChange(player_id=pid, surname=surname, first_name=first_name,
                                     before=before.view(pid), after=after.view(pid), causes=causes.get(pid, [])))
     return AuditDiff(

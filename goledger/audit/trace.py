@@ -41,7 +41,7 @@ from typing import Final
 
 from goledger.audit.compare import Snapshot
 from goledger.ledger import events as ev
-from goledger.replay.rounds import note_event, track, untrack
+from goledger.replay.rounds import forget, note_event, track, untrack
 from goledger.replay.standings import Ranking, Standings
 from goledger.replay.state import TournamentState, apply, fold
 
@@ -136,15 +136,16 @@ def level0_cuts(events: Sequence[ev.Event], from_seq: int, isolate: Iterable[int
 
 
 def _evaluate_at(base: TournamentState, events: Sequence[ev.Event], targets: list[int], evaluate: Evaluate,
-                 points: dict[int, Snapshot]) -> None:
-    """Compute snapshots after each sequence number of ``targets`` (sorted) in one forward pass."""
+                 points: dict[int, Snapshot], lineage: object = None) -> None:
+    """Compute snapshots after each sequence number of ``targets`` (sorted) in one forward pass
+    (``lineage``: shared by the passes of one trace, whose tables serve one another)."""
     if not targets:
         return
     state = fold((), start=base)
     known = sorted(points)
     wanted = iter(targets)
     target = next(wanted)
-    track(state, base)  # consecutive points share the round rows of the players no event touched
+    track(state, base, lineage)  # nearby points share the round rows of the players no event touched
     try:
         for event in events:
             note_event(state, event)
@@ -185,7 +186,23 @@ def trace(
     if max_replays is None or len(optional) <= max_replays // 2:
         mandatory |= optional
         spent = len(optional)
-    _evaluate_at(base, events, sorted(mandatory), evaluate, points)
+    lineage = object()
+    try:
+        replays, complete = _refine(base, events, evaluate, points, sorted(mandatory), max_replays, spent, focus,
+                                    lineage)
+    finally:
+        forget(lineage)
+    ordered = sorted(points)
+    intervals = [(a, b) for a, b in pairwise(ordered) if not points[a].same_as(points[b], focus)]
+    return Trace(from_seq, to_seq, points, intervals, replays, complete, focus)
+
+
+def _refine(base: TournamentState, events: Sequence[ev.Event], evaluate: Evaluate, points: dict[int, Snapshot],
+            first: list[int], max_replays: int | None, spent: int, focus: Collection[str] | None,
+            lineage: object) -> tuple[int, bool]:
+    """Level 0 at ``first``, then the refinement levels (see the module doc): the number of
+    standings computed and whether every differing interval is a single event."""
+    _evaluate_at(base, events, first, evaluate, points, lineage)
     replays = len(points)
     complete = False
     while True:
@@ -201,9 +218,7 @@ def trace(
                 break
             open_ = sorted(open_, key=lambda ab: (ab[0] - ab[1], ab[0]))[:room]
         middles = sorted((a + b) // 2 for a, b in open_)
-        _evaluate_at(base, events, middles, evaluate, points)
+        _evaluate_at(base, events, middles, evaluate, points, lineage)
         spent += len(middles)
         replays += len(middles)
-    ordered = sorted(points)
-    intervals = [(a, b) for a, b in pairwise(ordered) if not points[a].same_as(points[b], focus)]
-    return Trace(from_seq, to_seq, points, intervals, replays, complete, focus)
+    return replays, complete

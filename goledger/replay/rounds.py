@@ -34,7 +34,7 @@ pairing annotations force a full rebuild. The derived table equals the one built
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
@@ -47,8 +47,19 @@ from goledger.nogc import nogc
 from goledger.replay.policies import Policy
 from goledger.replay.state import GameState, RoundStatus, TournamentState
 
-__all__ = ["RoundTable", "derive_table", "note_event", "rank_value", "round_table", "rounded", "score_settings",
-           "start_mms", "track", "untrack"]
+__all__ = [
+    "RoundTable",
+    "derive_table",
+    "forget",
+    "note_event",
+    "rank_value",
+    "round_table",
+    "rounded",
+    "score_settings",
+    "start_mms",
+    "track",
+    "untrack",
+]
 
 
 @lru_cache(maxsize=512)
@@ -139,6 +150,28 @@ class RoundTable:
         self.views: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
         """Per standings round, the values and memo of the latest context on this table."""
         self._listed_members: frozenset[str] | None = None
+        self._cached: dict[str, dict[str, Any]] = {}
+
+    def cached(self, key: str, build_for: Callable[[Iterable[str]], dict[str, Any]]) -> dict[str, Any]:
+        """A per-player fact of the table's state that depends on the player's own record only
+        (his names…), for every registered player: ``build_for(players)`` gives it; a derived
+        table copies its parent's and rebuilds the :attr:`changed` players' only. Read only."""
+        found = self._cached.get(key)
+        if found is None:
+            parent = self.parent
+            before = parent._cached.get(key) if parent is not None and self.changed is not None else None
+            if before is not None and self.changed is not None:
+                found = dict(before)
+                found.update(build_for(self.changed))
+            else:
+                found = build_for(self.state.players)
+            self._cached[key] = found
+        return found
+
+    def names(self) -> dict[str, tuple[str, str]]:
+        """Every registered player's ``(surname, first name)`` (:meth:`cached`)."""
+        players = self.state.players
+        return self.cached("names", lambda ids: {pid: (players[pid].surname, players[pid].first_name) for pid in ids})
 
     def previous_view(self, round_: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The values and memo of the parent's context of ``round_``, when this table's rows
@@ -168,6 +201,7 @@ class RoundTable:
             return cls(state, previous.policy, settings, previous.size)
         table = cls.__new__(cls)
         table.parent, table.changed, table.views, table._listed_members = previous, None, {}, None
+        table._cached = {}
         previous.parent = None  # a chain of two tables: the previous point, no older one
         table.extra2, table.extra_played2, table.extra_games = {}, {}, {}
         table.state, table.policy, table.settings = state, previous.policy, settings
@@ -186,22 +220,17 @@ class RoundTable:
             table.changed = frozenset(redo)
         table.status, table.game, table.opp = dict(previous.status), dict(previous.game), dict(previous.opp)
         table.res2, table.hd = dict(previous.res2), dict(previous.hd)
-        since: dict[str, int] = {}
         if cells and table.changed is not None:
             whole = [pid for pid in redo if pid not in cells]
             size = table.size  # an event of a round past the table (ignored by the fold) changes no cell
-            patched = {pid: [i for i in cells[pid] if i < size] for pid in redo if pid in cells}
-            table._fill_cells(patched)
-            old_smms = previous.smms
-            since = {pid: min(found, default=size) for pid, found in patched.items()
-                     if table.smms[pid] == old_smms.get(pid) and pid not in previous.extra2}
+            table._fill_cells({pid: [i for i in cells[pid] if i < size] for pid in redo if pid in cells})
         else:
             whole = list(redo)
         table._fill_players(whole)
         table.listed = table._listed_after(previous, redo)
         table.unpaired_nbw2, table.unpaired_mms2 = dict(previous.unpaired_nbw2), dict(previous.unpaired_mms2)
         table.nbw2, table.mms2 = dict(previous.nbw2), dict(previous.mms2)
-        table._accumulate(redo, since)
+        table._accumulate(redo)
         table.seq = state.seq
         return table
 
@@ -458,22 +487,15 @@ class RoundTable:
             })
         return out
 
-    def _accumulate(self, only: Iterable[str] | None = None, since: dict[str, int] | None = None) -> None:
-        """The score rows of every player (of ``only``, when given). ``since``: players whose
-        rows before round index ``k`` are unchanged (same start score, cells from ``k`` on
-        only): their rows are kept up to ``k`` and continued from the sums there."""
+    def _accumulate(self, only: Iterable[str] | None = None) -> None:
+        """The score rows of every player (of ``only``, when given)."""
         scope, size = self.round_down_scope, self.size
         exact = scope != "whole-score"  # game points alone are never rounded
         defaults = self._unpaired_defaults()
         byes, players = self.state.byes, self.state.players
-        since = since or {}
         for pid in (players if only is None else only):
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.game_points2(pid)
-            first = since.get(pid, 0)
-            if first:
-                self._continue(pid, first, base, status, res2, defaults)
-                continue
             if exact and status.count("paired") == size:
                 # Paired in every round (most players): plain running sums.
                 nbw_row = list(accumulate(res2, initial=0))
@@ -514,39 +536,6 @@ class RoundTable:
             self.unpaired_nbw2[pid] = un_nbw
             self.unpaired_mms2[pid] = un_mms
 
-    def _continue(self, pid: str, first: int, base: int, status: list[RoundStatus], res2: list[int],
-                  defaults: list[dict[str, tuple[int, int]]]) -> None:
-        """:meth:`_accumulate` of one player from round index ``first`` on, his rows before it
-        (those of the table this one is derived from) kept: the same sums, resumed."""
-        scope, size = self.round_down_scope, self.size
-        byes, absences = self.state.byes, self.state.players[pid].absences
-        un_nbw, un_mms = self.unpaired_nbw2[pid][:first] + [0] * (size - first), self.unpaired_mms2[pid][:first] + [
-            0] * (size - first)
-        nbw_row, mms_row = self.nbw2[pid][:first + 1] + [0] * (size - first), self.mms2[pid][:first + 1] + [
-            0] * (size - first)
-        g, s_nbw, s_mms = sum(res2[:first]), sum(un_nbw[:first]), sum(un_mms[:first])
-        for i in range(first, size):
-            st = status[i]
-            if st == "paired":
-                g += res2[i]
-            else:
-                override = (byes.get(i + 1, {}).get(pid) if st == "bye"
-                            else absences.get(i + 1) if st == "absent" else None)
-                if override is None:
-                    v_nbw, v_mms = defaults[i][st]
-                else:
-                    v_nbw = v_mms = override
-                un_nbw[i] = v_nbw
-                un_mms[i] = v_mms
-                s_nbw += v_nbw
-                s_mms += v_mms
-            nbw_row[i + 1] = rounded(g, s_nbw, scope)
-            mms_row[i + 1] = base + rounded(g, s_mms, scope)
-        self.nbw2[pid] = nbw_row
-        self.mms2[pid] = mms_row
-        self.unpaired_nbw2[pid] = un_nbw
-        self.unpaired_mms2[pid] = un_mms
-
 
 _CACHE: OrderedDict[tuple[int, int, Policy, int, int], RoundTable] = OrderedDict()
 _CACHE_SIZE = 6
@@ -573,6 +562,7 @@ def round_table(state: TournamentState, policy: Policy, settings: TournamentSett
     since = _TOUCHED.get(id(state))
     if since is not None and since.state is state:
         origin = since.origin
+        parent: RoundTable | None = None
         for (_, _, pol, sett, sz), cached in reversed(_CACHE.items()):
             if pol != policy or sz != size:
                 continue
@@ -580,12 +570,21 @@ def round_table(state: TournamentState, policy: Policy, settings: TournamentSett
             copied = (origin is not None and cached.state is origin and cached.seq == origin.seq == since.start
                       and cached.settings == settings)
             if same or copied:
-                found = since.between(cached.seq, state.seq)
-                if found is not None:
-                    table = RoundTable.derived(cached, state, settings, *found)
+                parent = cached
                 break
+        for earlier in _LINEAGES.get(since.lineage, ()) if since.lineage is not None else ():
+            # A table of an earlier pass over the same events: nearer points derive cheaper.
+            if (since.start <= earlier.seq <= state.seq and (parent is None or earlier.seq > parent.seq)
+                    and earlier.policy == policy and earlier.size == size and earlier.settings == settings):
+                parent = earlier
+        if parent is not None:
+            found = since.between(parent.seq, state.seq)
+            if found is not None:
+                table = RoundTable.derived(parent, state, settings, *found)
     if table is None:
         table = RoundTable(state, policy, settings, size)
+    if since is not None and since.state is state and since.lineage is not None:
+        _LINEAGES.setdefault(since.lineage, []).append(table)
     _CACHE[key] = table
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -621,9 +620,10 @@ _NEUTRAL = frozenset({"PairingConstraintSet", "TeamRegistered", "TeamMemberAssig
 class _Touches:
     """The players each event applied to one state object touched, from ``start`` on."""
 
-    def __init__(self, state: TournamentState, origin: TournamentState | None) -> None:
+    def __init__(self, state: TournamentState, origin: TournamentState | None, lineage: object = None) -> None:
         self.state = state
         self.origin = origin
+        self.lineage = lineage
         self.start = state.seq
         self.touched: list[frozenset[str] | None] = []  # per event after ``start``; None: structural
         self.own: list[bool] = []  # per event: one of the player's own (registration, update, withdrawal…)
@@ -662,17 +662,29 @@ def _has_several_games(state: TournamentState) -> bool:
     return any(len(state.table_of.get(r, ())) < 2 * len(tables) for r, tables in state.games.items())
 
 
-def track(state: TournamentState, origin: TournamentState | None = None) -> None:
+_LINEAGES: dict[object, list[RoundTable]] = {}
+"""Per lineage (:func:`track`), the tables built while states of it were tracked."""
+
+
+def track(state: TournamentState, origin: TournamentState | None = None, lineage: object = None) -> None:
     """Start recording what events applied to ``state`` touch, so that :func:`round_table`
     can derive its tables from earlier ones (one forward pass of an audit); call
     :func:`note_event` before applying each event and :func:`untrack` when done.
     ``origin``: a state ``state`` is an unchanged copy of right now, whose tables at this
-    sequence number may serve as the first ones."""
-    _TOUCHED[id(state)] = _Touches(state, origin)
+    sequence number may serve as the first ones. ``lineage``: a token shared by passes
+    that apply the same events to copies of one origin (the levels of a bisection): a table
+    of one pass may then serve the next, from the nearest earlier point; :func:`forget`
+    the token when the passes are over."""
+    _TOUCHED[id(state)] = _Touches(state, origin, lineage)
 
 
 def untrack(state: TournamentState) -> None:
     _TOUCHED.pop(id(state), None)
+
+
+def forget(lineage: object) -> None:
+    """Drop the tables kept for ``lineage``."""
+    _LINEAGES.pop(lineage, None)
 
 
 def note_event(state: TournamentState, event: Any) -> None:

@@ -368,6 +368,11 @@ class ScoringContext:
             self._dirty[depth] = found
         return found
 
+    def previous_memo(self, key: str) -> Any:
+        """What the context of the previous point of an audit's forward pass memoized under
+        ``key`` (``None``: nothing, or no previous point)."""
+        return self._previous[1].get(key) if self._previous is not None else None
+
     def memoized(self, key: str, build: Callable[[], Any]) -> Any:
         """Share an intermediate result between criteria of this context."""
         if key not in self.memo:

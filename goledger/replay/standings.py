@@ -16,7 +16,7 @@ UTF-16 code units, case-sensitive).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -204,11 +204,10 @@ def register_tie_order(name: str, build: Callable[[ScoringContext], TieKey]) -> 
 def _by_name(ctx: ScoringContext) -> TieKey:
     players = ctx.state.players
 
-    def key(pid: str) -> tuple[Any, ...]:
-        p = players[pid]
-        return (_name_key(p.surname), _name_key(p.first_name))
+    def build_for(ids: Iterable[str]) -> dict[str, tuple[Any, ...]]:
+        return {pid: (_name_key(players[pid].surname), _name_key(players[pid].first_name)) for pid in ids}
 
-    return key
+    return ctx.table.cached("tie-by-name", build_for).__getitem__
 
 
 register_tie_order("name", _by_name)
@@ -250,8 +249,9 @@ def standings(
 class Ranking(NamedTuple):
     """Standings reduced to what a comparison reads (:mod:`goledger.audit.compare`): the
     ``(place, player, values)`` rows in order, values in the order of ``criteria``, and each
-    listed player's ``(surname, first name)``. An audit computes one at every point it looks
-    at (:func:`ranking`), without the :class:`StandingRow` objects of a table to show."""
+    registered player's ``(surname, first name)`` (shared with the round table: read only).
+    An audit computes one at every point it looks at (:func:`ranking`), without the
+    :class:`StandingRow` objects of a table to show."""
 
     round: int
     as_of_seq: int
@@ -278,9 +278,8 @@ def ranking(
     names = resolve_criteria(state, pol, criteria)
     ctx = ScoringContext(state, round_, pol, names)
     placed = _placements(ctx, names, only)
-    players = state.players
     return Ranking(round_, state.seq, pol.name, tuple(names), {name: get_criterion(name).scale for name in names},
-                   placed, {pid: (players[pid].surname, players[pid].first_name) for _, pid, _ in placed})
+                   placed, ctx.table.names())
 
 
 @nogc
@@ -311,10 +310,17 @@ def _placements(ctx: ScoringContext, names: Sequence[str], only: Collection[str]
     columns = [ctx.value(name) for name in names]
     listed = ctx.players
     # One flat tuple per player (negated values, tie key, listed position), built column by
-    # column and sorted once: the order of sorting on (values…, tie key), stable.
+    # column: the order of sorting on (values…, tie key), listed position last. Following an
+    # audit's previous point (same listing), its order is sorted again: nearly sorted
+    # already, which Python's sort does in close to one pass.
     count = len(listed)
     negated = [[-col[pid] for pid in listed] for col in columns]
-    order = sorted(range(count), key=list(zip(*negated, [tie(pid) for pid in listed], strict=True)).__getitem__)
+    keys = list(zip(*negated, [tie(pid) for pid in listed], range(count), strict=True))
+    memo_key = "order:" + "\x1f".join(names)
+    before = ctx.previous_memo(memo_key)
+    start = before[1] if before is not None and before[0] is ctx.table.listed else range(count)
+    order = sorted(start, key=keys.__getitem__)
+    ctx.memo[memo_key] = (ctx.table.listed, order)
     values_of = list(zip(*([col[pid] for pid in listed] for col in columns), strict=True)) if columns else (
         [()] * count)
     previous: tuple[int, ...] | None = None
