@@ -55,6 +55,7 @@ __all__ = [
     "WhatIf",
     "after_round",
     "as_of",
+    "compare_snapshots",
     "compare_tables",
     "diff",
     "diff_events",
@@ -174,7 +175,11 @@ def compare_tables(before: Standings, after: Standings) -> list[PlayerChange]:
                 before=RowView(place=old.place, values=dict(old.values)) if old is not None else None,
                 after=RowView(place=new.place, values=dict(new.values)) if new is not None else None))
         return changes
-    a, b = Snapshot.of(before), Snapshot.of(after)
+    return compare_snapshots(Snapshot.of(before), Snapshot.of(after))
+
+
+def compare_snapshots(a: Snapshot, b: Snapshot) -> list[PlayerChange]:
+    """:func:`compare_tables` of two snapshots (of standings or rankings)."""
     changes = []
     for pid in changed_players(a, b):
         surname, first_name = b.name(pid) or a.name(pid) or (pid, "")

@@ -301,9 +301,10 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     round the log had reached (``goledger diff --from SEQ-1 --to SEQ``). The final standings
     without it come from the final ``state`` with the event's one game or player taken back
     (:func:`goledger.replay.without.scoring_state_without`), else from a refold."""
-    from goledger.audit.queries import compare_tables
+    from goledger.audit.compare import Snapshot
+    from goledger.audit.queries import compare_snapshots
     from goledger.replay.rounds import derive_table, note_event, round_table, track, untrack
-    from goledger.replay.standings import check_round, resolve_policy
+    from goledger.replay.standings import check_round, ranking, resolve_policy
     from goledger.replay.without import PlayerEvents, scoring_state_without
 
     parts: list[Html] = [text_element("h2", "Withdrawals, corrections and rule changes")]
@@ -313,6 +314,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     final_table = round_table(final_state, final_policy, final_state.settings_for_round(max(final.round, 1)),
                               final.round)
     own_events = PlayerEvents(events)
+    final_snapshot = Snapshot.of(ranking(final_state, final.round, view.policy, view.criteria))
     before = TournamentState()  # the state after event ``before.seq``, folded forward once
     track(before)
     try:
@@ -330,26 +332,29 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                                  text(f" {record.type}: {index.describe(seq)}")))
             if record.reason:
                 parts.append(text_element("p", f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
-            earlier = standings(before, check_round(before, None), view.policy, view.criteria)
+            earlier = ranking(before, check_round(before, None), view.policy, view.criteria)
             note_event(before, events[seq - 1])
             apply(before, events[seq - 1])
             round_ = check_round(before, None)
             if round_ != earlier.round:  # the event moved the round looked at: both sides at the later one
-                earlier = standings(fold(events[:seq - 1]), round_, view.policy, view.criteria)
-            later = standings(before, round_, view.policy, view.criteria)
+                earlier = ranking(fold(events[:seq - 1]), round_, view.policy, view.criteria)
+            earlier_snapshot = Snapshot.of(earlier)
+            later = ranking(before, round_, view.policy, view.criteria)
             parts.append(text_element("p", f"When recorded — standings after round {round_}, "
                                            f"as of event {seq - 1} → {seq}:"))
-            parts.append(_changes_table(compare_tables(earlier, later), {**earlier.scales, **later.scales}))
+            parts.append(_changes_table(compare_snapshots(earlier_snapshot, Snapshot.of(later, earlier_snapshot)),
+                                        {**earlier.scales, **later.scales}))
             local = scoring_state_without(final_state, own_events, seq)
             if local is None:
                 without = fold([*events[:seq - 1], *events[seq:]])
             else:
                 without, touched, own = local
                 derive_table(final_table, without, touched, own)
-            hypothetical = standings(without, final.round, view.policy, view.criteria)
+            hypothetical = ranking(without, final.round, view.policy, view.criteria)
             parts.append(text_element("p", f"Effect on the final standings after round {final.round} "
                                            "(with → without this event):"))
-            parts.append(_changes_table(compare_tables(final, hypothetical), {**final.scales, **hypothetical.scales}))
+            parts.append(_changes_table(compare_snapshots(final_snapshot, Snapshot.of(hypothetical, final_snapshot)),
+                                        {**final.scales, **hypothetical.scales}))
     finally:
         untrack(before)
     if count == 0:

@@ -80,18 +80,19 @@ def contributions(ctx: ScoringContext, family: str, players: Collection[str] | N
         r = ctx.round
         table = ctx.table
         out: dict[str, list[int]] = {}
-        value_of = cast("Callable[[str | None], int]", values.__getitem__)  # None raises KeyError
+        value_of = cast("Callable[[str | None], int]", values.__getitem__)
+        rows, hds = table.opp, table.hd
         for pid in players:
-            opp = table.opp[pid]
+            opp = rows[pid]
             if len(opp) > r:
                 opp = opp[:r]
-            try:
-                row = list(map(value_of, opp))
-            except KeyError:  # a round without an opponent (None)
+            if None in opp:  # a round without an opponent
                 own = _unplayed_value(ctx, family, pid)
                 row = [own if o is None else values[o] for o in opp]
+            else:
+                row = list(map(value_of, opp))
             if handicap:
-                hd = table.hd[pid]
+                hd = hds[pid]
                 if any(hd):
                     for i, o in enumerate(opp):
                         if o is not None and hd[i]:
@@ -178,16 +179,17 @@ def _sosos(family: str) -> Values:
             sos = ctx.value(sos_name)
         per_round_unplayed = family == "mms" and ctx.policy.sosos_unplayed == "start-score-times-round"
         out = {}
-        sos_of = cast("Callable[[str | None], int]", sos.__getitem__)  # None raises KeyError
+        sos_of = cast("Callable[[str | None], int]", sos.__getitem__)
+        rows = ctx.table.opp
         for pid in players:
-            opp = ctx.table.opp[pid]
+            opp = rows[pid]
             if len(opp) > r:
                 opp = opp[:r]
-            try:
-                total = sum(map(sos_of, opp))
-            except KeyError:  # a round without an opponent (None)
+            if None in opp:  # a round without an opponent
                 unplayed = 2 * ctx.smms[pid] * r if per_round_unplayed else 0
                 total = sum(map(sos_of, [o for o in opp if o is not None])) + unplayed * opp.count(None)
+            else:
+                total = sum(map(sos_of, opp))
             out[pid] = total
         return out
 
