@@ -28,6 +28,7 @@ from goledger.cli.common import (
     report_outcome,
     run,
 )
+from goledger.nogc import nogc
 
 RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
 PolicyOpt = Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")]
@@ -311,6 +312,7 @@ def _seqs(text: str) -> list[int]:
 
 def register_commands(app: typer.Typer) -> None:
     @app.command()
+    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
     def diff(
         from_seq: Annotated[int | None, typer.Option("--from", help="Earlier point: as of this event.")] = None,
         to_seq: Annotated[int | None, typer.Option("--to", help="Later point (default: the last event).")] = None,
@@ -336,6 +338,7 @@ def register_commands(app: typer.Typer) -> None:
             render_diff(result)
 
     @app.command("what-if")
+    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
     def what_if(
         without: Annotated[str | None, typer.Option(
             "--without", help="Leave out these events: SEQ[,SEQ…] or ranges A-B.")] = None,
@@ -381,6 +384,7 @@ def register_commands(app: typer.Typer) -> None:
         )
 
     @app.command()
+    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
     def history(
         player: PlayerArg,
         round_: RoundOpt = None,
@@ -401,6 +405,7 @@ def register_commands(app: typer.Typer) -> None:
             render_history(result)
 
     @app.command()
+    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
     def report(
         html: Annotated[Path, typer.Option("--html", help="Write a self-contained HTML audit report here.")],
         top: Annotated[int, typer.Option("--top", help="Players drawn in the chart of places by round.")] = 10,

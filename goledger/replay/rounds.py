@@ -584,7 +584,9 @@ def round_table(state: TournamentState, policy: Policy, settings: TournamentSett
     if table is None:
         table = RoundTable(state, policy, settings, size)
     if since is not None and since.state is state and since.lineage is not None:
-        _LINEAGES.setdefault(since.lineage, []).append(table)
+        kept = _LINEAGES.setdefault(since.lineage, [])
+        if len(kept) * max(1, len(state.players)) < LINEAGE_ROWS:
+            kept.append(table)
     _CACHE[key] = table
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -664,6 +666,11 @@ def _has_several_games(state: TournamentState) -> bool:
 
 _LINEAGES: dict[object, list[RoundTable]] = {}
 """Per lineage (:func:`track`), the tables built while states of it were tracked."""
+LINEAGE_ROWS = 150_000
+"""Player rows of the tables a lineage keeps, at most (a table of 1,500 players holds about
+1 MB): the first ones built are kept, later ones derive from them or from their pass."""
+_LINEAGE_TOUCHES: dict[object, _Touches] = {}
+"""Per lineage, the first pass's record of what each event touched (shared by the next)."""
 
 
 def track(state: TournamentState, origin: TournamentState | None = None, lineage: object = None) -> None:
@@ -675,7 +682,13 @@ def track(state: TournamentState, origin: TournamentState | None = None, lineage
     that apply the same events to copies of one origin (the levels of a bisection): a table
     of one pass may then serve the next, from the nearest earlier point; :func:`forget`
     the token when the passes are over."""
-    _TOUCHED[id(state)] = _Touches(state, origin, lineage)
+    record = _Touches(state, origin, lineage)
+    earlier = _LINEAGE_TOUCHES.get(lineage) if lineage is not None else None
+    if earlier is not None and earlier.start == record.start:  # the same events again: what they touch is known
+        record.touched, record.own, record.rounds = earlier.touched, earlier.own, earlier.rounds
+    elif lineage is not None:
+        _LINEAGE_TOUCHES[lineage] = record
+    _TOUCHED[id(state)] = record
 
 
 def untrack(state: TournamentState) -> None:
@@ -683,8 +696,9 @@ def untrack(state: TournamentState) -> None:
 
 
 def forget(lineage: object) -> None:
-    """Drop the tables kept for ``lineage``."""
+    """Drop the tables (and touches) kept for ``lineage``."""
     _LINEAGES.pop(lineage, None)
+    _LINEAGE_TOUCHES.pop(lineage, None)
 
 
 def note_event(state: TournamentState, event: Any) -> None:
@@ -692,7 +706,10 @@ def note_event(state: TournamentState, event: Any) -> None:
     record = _TOUCHED.get(id(state))
     if record is None or record.state is not state:
         return
-    if record.start + len(record.touched) != state.seq:
+    position = state.seq - record.start
+    if 0 <= position < len(record.touched):
+        return  # known from an earlier pass over the same events (one lineage)
+    if position != len(record.touched):
         record.start, record.touched, record.own, record.rounds = state.seq, [], [], []
     name = type(event).__name__
     players: frozenset[str] | None
