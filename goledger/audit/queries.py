@@ -129,13 +129,12 @@ def _causes(tr: Trace, index: EventIndex, opponents: dict[str, set[str]],
     for a, b in tr.intervals:
         pa, pb = tr.points[a], tr.points[b]
         types = tuple(dict.fromkeys(index.event(s).type_name() for s in range(a + 1, b + 1)))
+        single = b == a + 1
+        summary = index.describe(b) if single else f"{b - a} events ({', '.join(types)}) not attributed one by one"
+        relation = ""
         for pid in changed_players(pa, pb, focus_list):
-            if b == a + 1:
+            if single:
                 relation = index.relation(b, pid, opponents.get(pid, set()))
-                summary = index.describe(b)
-            else:
-                relation = ""
-                summary = f"{b - a} events ({', '.join(types)}) not attributed one by one"
             out.setdefault(pid, []).append(Cause(
                 first_seq=a + 1, last_seq=b, types=types, relation=relation, summary=summary,
                 before=pa.view(pid), after=pb.view(pid),

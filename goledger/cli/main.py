@@ -127,7 +127,27 @@ def _group() -> None:
 
 
 def main() -> None:
+    """Run the command of ``sys.argv``, then leave without tearing the interpreter down.
+
+    A command holds everything it read until it ends (a congress's audit: some 200 MB of
+    objects); freeing them one by one at exit costs a tenth of a second and serves nothing,
+    since every file was closed and every output written when the command returned. So the
+    process flushes its streams and exits at once (``os._exit``), with the command's code."""
+    import os
+
     from goledger.cli.common import json_errors_for
 
     json_errors_for(sys.argv[1:])
-    invoked_app(sys.argv[1:])()
+    code = 0
+    try:
+        invoked_app(sys.argv[1:])()
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        if isinstance(done.code, str):
+            sys.stderr.write(done.code + "\n")
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):  # the reader went away, or a stream was closed
+        code = code or 1
+    os._exit(code)
