@@ -682,7 +682,21 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             raise damaged(self.path, exc) from None
 
-    def _verify(self) -> VerifyReport:
+    def read_verified(self) -> tuple[VerifyReport, list[Record], list[Event]]:
+        """:meth:`verify`, then every record and decoded event, read once: the records and
+        events the verification went through. When it fails, they are read again as
+        :meth:`records` and :meth:`events` give them (which refuses what cannot be decoded)."""
+        records: list[Record] = []
+        events: list[Event] = []
+        try:
+            report = self._verify(records, events)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
+        if not report.ok or len(events) != report.events:
+            return report, list(self.records()), self.events()
+        return report, records, events
+
+    def _verify(self, records: list[Record] | None = None, events: list[Event] | None = None) -> VerifyReport:
         conn = self._conn
         missing, altered = protection_problems(conn)
         foreign = foreign_objects(conn)
@@ -704,9 +718,13 @@ class Ledger:
                     problem = f"event {rec.seq} ({rec.type}) was altered: its hash does not match its content"
                 else:
                     try:
-                        rec.event  # noqa: B018 - decoding is the check
+                        event = rec.event  # decoding is the check
                     except (ValueError, msgspec.ValidationError, msgspec.DecodeError) as exc:
                         problem = f"event {rec.seq} ({rec.type}) cannot be decoded: {exc}"
+                    else:
+                        if records is not None and events is not None:
+                            records.append(rec)
+                            events.append(event)
             if problem:
                 return VerifyReport(
                     ok=False, events=_count(conn), head=_read_head(conn).hash,

@@ -304,7 +304,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     from goledger.audit.compare import Snapshot
     from goledger.audit.queries import compare_snapshots
     from goledger.replay.rounds import derive_table, note_event, round_table, track, untrack
-    from goledger.replay.standings import check_round, ranking, resolve_policy
+    from goledger.replay.standings import Ranking, check_round, ranking, resolve_policy
     from goledger.replay.without import PlayerEvents, scoring_state_without
 
     parts: list[Html] = [text_element("h2", "Withdrawals, corrections and rule changes")]
@@ -316,6 +316,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     own_events = PlayerEvents(events)
     final_snapshot = Snapshot.of(ranking(final_state, final.round, view.policy, view.criteria))
     before = TournamentState()  # the state after event ``before.seq``, folded forward once
+    last: tuple[int, Ranking, Snapshot] | None = None  # (seq, ranking, snapshot) of the latest later side
     track(before)
     try:
         for record in records:
@@ -332,17 +333,23 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                                  text(f" {record.type}: {index.describe(seq)}")))
             if record.reason:
                 parts.append(text_element("p", f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
-            earlier = ranking(before, check_round(before, None), view.policy, view.criteria)
+            if last is not None and last[0] == before.seq and last[1].round == check_round(before, None):
+                earlier, earlier_snapshot = last[1], last[2]  # the previous audited event's later side
+            else:
+                earlier = ranking(before, check_round(before, None), view.policy, view.criteria)
+                earlier_snapshot = Snapshot.of(earlier)
             note_event(before, events[seq - 1])
             apply(before, events[seq - 1])
             round_ = check_round(before, None)
             if round_ != earlier.round:  # the event moved the round looked at: both sides at the later one
                 earlier = ranking(fold(events[:seq - 1]), round_, view.policy, view.criteria)
-            earlier_snapshot = Snapshot.of(earlier)
+                earlier_snapshot = Snapshot.of(earlier)
             later = ranking(before, round_, view.policy, view.criteria)
+            later_snapshot = Snapshot.of(later, earlier_snapshot)
+            last = (before.seq, later, later_snapshot)
             parts.append(text_element("p", f"When recorded — standings after round {round_}, "
                                            f"as of event {seq - 1} → {seq}:"))
-            parts.append(_changes_table(compare_snapshots(earlier_snapshot, Snapshot.of(later, earlier_snapshot)),
+            parts.append(_changes_table(compare_snapshots(earlier_snapshot, later_snapshot),
                                         {**earlier.scales, **later.scales}))
             local = scoring_state_without(final_state, own_events, seq)
             if local is None:
@@ -527,9 +534,7 @@ def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 
 
     target = check_output(html, [db], force=force, what="report")
     with Ledger.open(db) as ledger:
-        verify = ledger.verify()
-        records = list(ledger.records())
-        events = ledger.events()
+        verify, records, events = ledger.read_verified()
     data, summary = render_report(records, events, verify, Path(db), top, View(policy, criteria), progress)
     summary["path"] = str(target)
     write_output(data, target, [db], force=force, what="report")
