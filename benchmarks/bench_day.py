@@ -107,7 +107,7 @@ def audit(runs: int, players: int) -> list[str]:
             ("`goledger history p0001`", goledger("history", "p0001", "--db", str(db))),
             (f"`goledger diff --from {middle:,}`".replace(",", ""), goledger("diff", "--from", str(middle), "--db",
                                                                           str(db))),
-            ("`goledger report --html`", goledger("report", "--html", str(report), "--db", str(db))),
+            ("`goledger report --html`", goledger("report", "--html", str(report), "--force", "--db", str(db))),
         ]
         lines = [f"Ledger: {players:,} players × 12 rounds, {len(events):,} events (`generate.py --seed 1`).", "",
                  "| whole process | wall ms, median (min–max) | CPU ms, median | peak RSS MB | target 1 s |",

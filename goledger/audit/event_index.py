@@ -140,6 +140,8 @@ class EventIndex:
         """One line saying what event ``seq`` recorded."""
         e = self.event(seq)
         name = self.name
+        if isinstance(e, ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected):
+            return self._describe_game(seq, e)  # most of a log: looked at first
         if isinstance(e, ev.TournamentCreated):
             s = e.settings
             return f"tournament {s.name!r} created ({s.system}, {s.rounds} rounds, policy {s.policy})"
@@ -167,23 +169,25 @@ class EventIndex:
             return f"{e.player_id} {name(e.player_id)} has the bye of round {e.round}"
         if isinstance(e, ev.ByeRemoved):
             return f"bye of {e.player_id} {name(e.player_id)} in round {e.round} removed"
-        players = self.involved(seq)
-        board = f"round {e.round} table {e.table}" if isinstance(
-            e, ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected) else ""
-        if len(players) == 2:
-            board += f": {name(players[0])} (W) – {name(players[1])} (B)"
-        if isinstance(e, ev.GamePaired):
-            return board + (f", handicap {e.handicap}" if e.handicap else "")
-        if isinstance(e, ev.PairingRemoved):
-            return board + ": pairing removed"
-        if isinstance(e, ev.ResultRecorded):
-            return board + f": {e.result.value}" + (" by default" if e.by_default else "")
-        if isinstance(e, ev.ResultCorrected):
-            why = f" ({e.reason})" if e.reason else ""
-            return board + f": corrected to {e.result.value}" + (" by default" if e.by_default else "") + why
         if isinstance(e, ev.Checkpoint):
             rnd = f" round {e.round}" if e.round is not None else ""
             return f"checkpoint {e.label}{rnd} at event {e.event_count}" + (f": {e.note}" if e.note else "")
         if isinstance(e, ev.SourceImported):
             return f"imported {e.format} file {e.filename}"
         return e.type_name()
+
+    def _describe_game(self, seq: int, e: ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected
+                       ) -> str:
+        """:meth:`describe` of a pairing or a result: the board, its players, what happened."""
+        players = self.involved(seq)
+        board = f"round {e.round} table {e.table}"
+        if len(players) == 2:
+            board += f": {self.name(players[0])} (W) – {self.name(players[1])} (B)"
+        if isinstance(e, ev.GamePaired):
+            return board + (f", handicap {e.handicap}" if e.handicap else "")
+        if isinstance(e, ev.PairingRemoved):
+            return board + ": pairing removed"
+        if isinstance(e, ev.ResultRecorded):
+            return board + f": {e.result.value}" + (" by default" if e.by_default else "")
+        why = f" ({e.reason})" if e.reason else ""
+        return board + f": corrected to {e.result.value}" + (" by default" if e.by_default else "") + why

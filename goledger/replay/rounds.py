@@ -493,9 +493,19 @@ class RoundTable:
         exact = scope != "whole-score"  # game points alone are never rounded
         defaults = self._unpaired_defaults()
         byes, players = self.state.byes, self.state.players
+        memo: dict[tuple[tuple[str, ...], tuple[int, ...]], tuple[list[int], list[int], list[int], list[int]]] = {}
         for pid in (players if only is None else only):
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.game_points2(pid)
+            plain = "bye" not in status and "absent" not in status  # no round with a value of its own
+            if plain:
+                key = (tuple(status), tuple(res2))
+                known = memo.get(key)
+                if known is not None:  # another player's rounds exactly: his rows, moved by the start score
+                    nbw_row, mms_row, un_nbw, un_mms = known
+                    self.nbw2[pid], self.unpaired_nbw2[pid], self.unpaired_mms2[pid] = nbw_row, un_nbw, un_mms
+                    self.mms2[pid] = [base + v for v in mms_row]
+                    continue
             if exact and status.count("paired") == size:
                 # Paired in every round (most players): plain running sums.
                 nbw_row = list(accumulate(res2, initial=0))
@@ -535,6 +545,8 @@ class RoundTable:
             self.mms2[pid] = mms_row
             self.unpaired_nbw2[pid] = un_nbw
             self.unpaired_mms2[pid] = un_mms
+            if plain:
+                memo[key] = (nbw_row, [v - base for v in mms_row], un_nbw, un_mms)
 
 
 _CACHE: OrderedDict[tuple[int, int, Policy, int, int], RoundTable] = OrderedDict()
