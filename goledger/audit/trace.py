@@ -41,7 +41,7 @@ from typing import Final
 
 from goledger.audit.compare import Snapshot
 from goledger.ledger import events as ev
-from goledger.replay.rounds import forget, note_event, track, untrack
+from goledger.replay.rounds import forget, keep_only, note_event, track, untrack
 from goledger.replay.standings import Ranking, Standings
 from goledger.replay.state import TournamentState, apply, fold
 
@@ -209,6 +209,7 @@ def _refine(base: TournamentState, events: Sequence[ev.Event], evaluate: Evaluat
         ordered = sorted(points)
         open_ = [(a, b) for a, b in pairwise(ordered)
                  if b - a > 1 and not points[a].same_as(points[b], focus)]
+        keep_only(lineage, {a for a, _ in open_})  # a middle derives from its interval's first point
         if not open_:
             complete = True
             break

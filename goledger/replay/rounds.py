@@ -34,7 +34,7 @@ pairing annotations force a full rebuild. The derived table equals the one built
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
@@ -705,6 +705,14 @@ def track(state: TournamentState, origin: TournamentState | None = None, lineage
 
 def untrack(state: TournamentState) -> None:
     _TOUCHED.pop(id(state), None)
+
+
+def keep_only(lineage: object, seqs: Collection[int]) -> None:
+    """Keep, of the tables of ``lineage``, those at the sequence numbers ``seqs`` (the points
+    later passes may still derive from)."""
+    kept = _LINEAGES.get(lineage)
+    if kept is not None:
+        kept[:] = [table for table in kept if table.seq in seqs]
 
 
 def forget(lineage: object) -> None:
