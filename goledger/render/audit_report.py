@@ -314,7 +314,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     final_table = round_table(final_state, final_policy, final_state.settings_for_round(max(final.round, 1)),
                               final.round)
     own_events = PlayerEvents(events)
-    final_snapshot = Snapshot.of(ranking(final_state, final.round, view.policy, view.criteria))
+    final_snapshot = Snapshot.of(final)
     before = TournamentState()  # the state after event ``before.seq``, folded forward once
     last: tuple[int, Ranking, Snapshot] | None = None  # (seq, ranking, snapshot) of the latest later side
     track(before)
