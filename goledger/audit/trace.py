@@ -26,6 +26,12 @@ The result is a partition of ``a … b`` into evaluated intervals. For each play
 intervals where his row differs telescope exactly to his total change ``a → b``; each is one
 event (an exact cause) or, when the budget ran out, a short range of events.
 
+Each point is a :class:`~goledger.replay.standings.Ranking` (no table rows to show). The
+passes of one trace share a *lineage* (:func:`goledger.replay.rounds.track`): a point's round
+table derives from the nearest point computed before it, in this pass or an earlier one
+(only the rows of the players the events in between touched are rebuilt), and its criteria
+update from that point's values (:meth:`~goledger.replay.scoring.ScoringContext.dirty`).
+
 Cost: one standings computation per cut plus two per changed event at most, and one fold of
 the stretch per refinement level. Sparse changes (a correction in a long log) cost a handful
 of computations; a stretch where every event changes something costs about two per event
@@ -51,7 +57,9 @@ AUTO: Final = "auto"
 """``max_replays`` value: a budget from the size of the field (:func:`replay_budget`)."""
 
 REPLAY_WORK: Final = 60_000
-"""Player rows of standings the automatic budget spends (a row costs ~0.1 ms)."""
+"""Player rows of standings the automatic budget spends (chosen when a row cost ~0.1 ms; on a
+congress, incremental replay now computes one in about 5 µs: 40 rankings of 1,500 players
+in about 0.3 s). The budget sets how far attribution goes, so it stays as documented."""
 
 
 def replay_budget(players: int) -> int:
