@@ -237,13 +237,19 @@ def standings(
     Only rounds 1..round count; opponents' values are taken at that round. With ``only``,
     the rows of those players alone, with their places among all (:func:`rank_players`).
     """
+    ctx, names = _context(state, round, policy, criteria)
+    return rank_players(ctx, names, only)
+
+
+def _context(state: TournamentState, round_: int | None, policy: str | Policy | None,
+             criteria: Sequence[str] | None) -> tuple[ScoringContext, tuple[str, ...]]:
+    """The scoring context of a view (round, policy and criteria resolved) and its criteria."""
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
-    round_ = check_round(state, round)
+    checked = check_round(state, round_)
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)
-    ctx = ScoringContext(state, round_, pol, names)
-    return rank_players(ctx, names, only)
+    return ScoringContext(state, checked, pol, names), names
 
 
 class Ranking(NamedTuple):
@@ -271,15 +277,10 @@ def ranking(
     only: Collection[str] | None = None,
 ) -> Ranking:
     """:func:`standings` as a :class:`Ranking`."""
-    if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
-    round_ = check_round(state, round)
-    pol = resolve_policy(state, policy)
-    names = resolve_criteria(state, pol, criteria)
-    ctx = ScoringContext(state, round_, pol, names)
+    ctx, names = _context(state, round, policy, criteria)
     placed = _placements(ctx, names, only)
-    return Ranking(round_, state.seq, pol.name, tuple(names), {name: get_criterion(name).scale for name in names},
-                   placed, ctx.table.names())
+    return Ranking(ctx.round, state.seq, ctx.policy.name, tuple(names),
+                   {name: get_criterion(name).scale for name in names}, placed, ctx.table.names())
 
 
 @nogc
