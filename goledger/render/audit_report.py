@@ -89,9 +89,17 @@ def _standings_table(table: Standings, **attrs: str) -> Html:
     """A standings table: place, id, name, rank and each criterion's value."""
     criteria = table.criteria
     scales = [table.scales[c] for c in criteria]
+    shown: dict[tuple[int, int], str] = {}  # a table repeats its values: each is formatted once
+
+    def points(value: int, scale: int) -> str:
+        found = shown.get((value, scale))
+        if found is None:
+            found = shown[value, scale] = format_points(value, scale)
+        return found
+
     rows = [
         [str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
-         *(format_points(row.values[c], scale) for c, scale in zip(criteria, scales, strict=True))]
+         *[points(row.values[c], scale) for c, scale in zip(criteria, scales, strict=True)]]
         for row in table.rows
     ]
     return html_table(["Place", "Id", "Name", "Rank", *criteria], rows, {0, *range(4, 4 + len(criteria))}, attrs)
