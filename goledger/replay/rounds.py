@@ -54,12 +54,13 @@ from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, Result
 from goledger.nogc import nogc
 from goledger.replay.policies import Policy
-from goledger.replay.state import GameState, RoundStatus, TournamentState
+from goledger.replay.state import GameState, PlayerState, RoundStatus, TournamentState
 
 __all__ = [
     "RoundTable",
     "derive_table",
     "forget",
+    "keep_only",
     "note_event",
     "rank_value",
     "round_table",
@@ -167,11 +168,11 @@ class RoundTable:
         table copies its parent's and rebuilds the :attr:`changed` players' only. Read only."""
         found = self._cached.get(key)
         if found is None:
-            parent = self.parent
-            before = parent._cached.get(key) if parent is not None and self.changed is not None else None
-            if before is not None and self.changed is not None:
+            changed, parent = self.changed, self.parent
+            before = parent._cached.get(key) if parent is not None and changed is not None else None
+            if before is not None and changed is not None:
                 found = dict(before)
-                found.update(build_for(self.changed))
+                found.update(build_for(changed))
             else:
                 found = build_for(self.state.players)
             self._cached[key] = found
@@ -247,16 +248,8 @@ class RoundTable:
         """Rebuild the round rows of ``players`` (what :meth:`_fill_rounds` gives them)."""
         size = self.size
         for pid in players:
-            player = self.state.players[pid]
-            status: list[RoundStatus] = ["not-assigned"] * size
-            for r in player.absences:
-                if 1 <= r <= size:
-                    status[r - 1] = "absent"
-            if player.withdrawn_from is not None:
-                for r in range(max(player.withdrawn_from, 1), size + 1):
-                    status[r - 1] = "withdrawn"
             self.status[pid], self.game[pid], self.opp[pid], self.res2[pid], self.hd[pid] = (
-                status, [None] * size, [None] * size, [0] * size, [0] * size)
+                _base_statuses(self.state.players[pid], size), [None] * size, [None] * size, [0] * size, [0] * size)
         self._fill_cells({pid: range(size) for pid in players}, fresh=True)
 
     def _fill_cells(self, cells: Mapping[str, Iterable[int]], fresh: bool = False) -> None:
@@ -275,11 +268,9 @@ class RoundTable:
             else:
                 status, games, opp = list(self.status[pid]), list(self.game[pid]), list(self.opp[pid])
                 res2, hd = list(self.res2[pid]), list(self.hd[pid])
-                player = players[pid]
+                base = _base_statuses(players[pid], self.size)
                 for i in rounds_:
-                    status[i] = ("withdrawn" if player.withdrawn_from is not None
-                                 and i + 1 >= max(player.withdrawn_from, 1) else
-                                 "absent" if i + 1 in player.absences else "not-assigned")
+                    status[i] = base[i]
                     games[i], opp[i], res2[i], hd[i] = None, None, 0, 0
             for i in rounds_:
                 round_ = i + 1
@@ -325,14 +316,7 @@ class RoundTable:
         rows: dict[str, tuple[list[RoundStatus], list[GameState | None], list[str | None], list[int], list[int], str]]
         rows = {}
         for pid, player in state.players.items():
-            status: list[RoundStatus] = ["not-assigned"] * size
-            for r in player.absences:
-                if 1 <= r <= size:
-                    status[r - 1] = "absent"
-            if player.withdrawn_from is not None:
-                for r in range(max(player.withdrawn_from, 1), size + 1):
-                    status[r - 1] = "withdrawn"
-            rows[pid] = (status, [None] * size, [None] * size, [0] * size, [0] * size, pid)
+            rows[pid] = (_base_statuses(player, size), [None] * size, [None] * size, [0] * size, [0] * size, pid)
         several: dict[tuple[str, int], list[GameState]] | None = (
             {} if self.policy.several_games_in_round == "opengotha" else None)
         for r in range(1, size + 1):
@@ -558,6 +542,19 @@ class RoundTable:
                 memo[key] = (nbw_row, [v - base for v in mms_row], un_nbw, un_mms)
 
 
+def _base_statuses(player: PlayerState, size: int) -> list[RoundStatus]:
+    """A player's status in rounds 1..``size`` before byes and games: ``withdrawn`` from his
+    withdrawal on, else ``absent`` where he announced it, else ``not-assigned``."""
+    status: list[RoundStatus] = ["not-assigned"] * size
+    for r in player.absences:
+        if 1 <= r <= size:
+            status[r - 1] = "absent"
+    if player.withdrawn_from is not None:
+        for r in range(max(player.withdrawn_from, 1), size + 1):
+            status[r - 1] = "withdrawn"
+    return status
+
+
 _CACHE: OrderedDict[tuple[int, int, Policy, int, int], RoundTable] = OrderedDict()
 _CACHE_SIZE = 6
 
@@ -608,10 +605,15 @@ def round_table(state: TournamentState, policy: Policy, settings: TournamentSett
         kept = _LINEAGES.setdefault(since.lineage, [])
         if len(kept) * max(1, len(state.players)) < LINEAGE_ROWS:
             kept.append(table)
+    _cache_put(key, table)
+    return table
+
+
+def _cache_put(key: tuple[int, int, Policy, int, int], table: RoundTable) -> None:
+    """Keep ``table`` under ``key``, dropping the oldest beyond :data:`_CACHE_SIZE`."""
     _CACHE[key] = table
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
-    return table
 
 
 def derive_table(previous: RoundTable, state: TournamentState, touched: set[str], players_changed: bool
@@ -621,9 +623,7 @@ def derive_table(previous: RoundTable, state: TournamentState, touched: set[str]
     event, :mod:`goledger.replay.without`), derived from ``previous`` and cached where
     :func:`round_table` finds it, so that the criteria of ``previous``'s contexts update."""
     table = RoundTable.derived(previous, state, previous.settings, touched, players_changed)
-    _CACHE[(id(state), state.seq, previous.policy, id(previous.settings), previous.size)] = table
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    _cache_put((id(state), state.seq, previous.policy, id(previous.settings), previous.size), table)
     return table
 
 

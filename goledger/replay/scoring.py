@@ -326,13 +326,34 @@ class ScoringContext:
     def _compute(self, crit: Criterion) -> dict[str, int]:
         """A criterion's values: the previous point's, updated for the players :meth:`dirty`
         at the criterion's depth, when it declares one; else computed for everyone."""
-        if crit.compute_for is not None and crit.depth is not None and self._previous is not None:
+        compute_for, depth = crit.compute_for, crit.depth
+        if compute_for is not None and depth is not None and self._previous is not None:
             before = self._previous[0].get(crit.name)
             if before is not None:
-                found = dict(before)
-                found.update(crit.compute_for(self, self._dirty_at(crit.depth)))
-                return found
+                return self._updated(before, depth, lambda players: compute_for(self, players))
         return crit.compute(self)
+
+    def _updated(self, before: dict[str, Any], depth: int, build_for: Callable[[Collection[str]], dict[str, Any]]
+                 ) -> dict[str, Any]:
+        """The previous point's entries ``before``, those of the players :meth:`dirty` at
+        ``depth`` rebuilt."""
+        found = dict(before)
+        found.update(build_for(self._dirty_at(depth)))
+        return found
+
+    def few(self, players: Collection[str]) -> bool:
+        """Whether ``players`` are under half the field: then a result is built for them
+        alone (:meth:`values_for`); else for everyone, which costs about the same."""
+        return 2 * len(players) < len(self.all_players)
+
+    def _part(self, key: str, players: Collection[str], build_for: Callable[[Collection[str]], dict[str, Any]]
+              ) -> dict[str, Any]:
+        """Entries of ``players`` (and of any asked for before) under ``key``, built as needed."""
+        part: dict[str, Any] = self.memo.setdefault(f"part:{key}", {})
+        missing = [pid for pid in players if pid not in part]
+        if missing:
+            part.update(build_for(missing))
+        return part
 
     def dirty(self, depth: int) -> set[str] | None:
         """The players whose values of ``depth`` (see :class:`~goledger.replay.criteria.Criterion`)
@@ -363,7 +384,6 @@ class ScoringContext:
                         row = rows.get(pid)
                         if row is not None:
                             reached.update(row[:r])
-                reached.discard(None)
                 found = {pid for pid in reached if pid is not None and pid in table.status}
             self._dirty[depth] = found
         return found
@@ -391,13 +411,10 @@ class ScoringContext:
         found = self.values.get(crit.name)
         if found is not None:
             return found
-        if crit.compute_for is None or crit.depth is None or 2 * len(players) >= len(self.all_players):
+        compute_for = crit.compute_for
+        if compute_for is None or crit.depth is None or not self.few(players):
             return self.value(crit.name)
-        part: dict[str, int] = self.memo.setdefault(f"part:{crit.name}", {})
-        missing = [pid for pid in players if pid not in part]
-        if missing:
-            part.update(crit.compute_for(self, missing))
-        return part
+        return self._part(crit.name, players, lambda missing: compute_for(self, missing))
 
     def per_player(self, key: str, depth: int | None, build_for: Callable[[Collection[str]], dict[str, Any]],
                    players: Collection[str] | None = None) -> dict[str, Any]:
@@ -406,19 +423,12 @@ class ScoringContext:
         following a previous point, only the :meth:`dirty` players' are rebuilt. With
         ``players`` (fewer than half the field), only their entries are sure to be there."""
         found = self.memo.get(key)
-        if found is None and players is not None and 2 * len(players) < len(self.all_players):
-            part: dict[str, Any] = self.memo.setdefault(f"part:{key}", {})
-            missing = [pid for pid in players if pid not in part]
-            if missing:
-                part.update(build_for(missing))
-            return part
+        if found is None and players is not None and self.few(players):
+            return self._part(key, players, build_for)
         if found is None:
-            before = self._previous[1].get(key) if self._previous is not None and depth is not None else None
-            if before is not None and depth is not None:
-                found = dict(before)
-                found.update(build_for(self._dirty_at(depth)))
-            else:
-                found = build_for(self.all_players)
+            before = self.previous_memo(key) if depth is not None else None
+            found = self._updated(before, depth, build_for) if before is not None and depth is not None else (
+                build_for(self.all_players))
             self.memo[key] = found
         return found
 

@@ -172,7 +172,7 @@ def _sosos(family: str) -> Values:
     def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
         r = ctx.round
         sos: Mapping[str, int]
-        if 2 * len(players) < len(ctx.all_players):
+        if ctx.few(players):
             rows = ctx.table.opp
             sos = ctx.values_for(sos_name, {o for pid in players for o in rows[pid][:r] if o is not None})
         else:
