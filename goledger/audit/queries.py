@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from goledger.audit.compare import Cause, PlayerChange, RowView, Snapshot, changed_players
+from goledger.audit.compare import Cause, PlayerChange, Snapshot, changed_players
 from goledger.audit.event_index import EventIndex
 from goledger.audit.published import PUBLISHED_LABEL, load_published, policy_for
 from goledger.audit.trace import AUTO, Trace, trace
@@ -40,7 +40,6 @@ from goledger.ledger.store import Ledger, Record
 from goledger.nogc import nogc
 from goledger.replay.standings import (
     Ranking,
-    StandingRow,
     Standings,
     check_round,
     ranking,
@@ -152,38 +151,19 @@ def _merged_scales(snapshots: Iterable[Snapshot]) -> dict[str, int]:
 def compare_tables(before: Standings, after: Standings) -> list[PlayerChange]:
     """Players whose place or values differ between two standings tables (no causes), in
     the order of :func:`~goledger.audit.compare.changed_players`."""
-    if tuple(before.criteria) == tuple(after.criteria):
-        # Same criteria: rows compare as they are (the values of a row are its criteria's).
-        old_rows = {row.player_id: row for row in before.rows}
-        new_ids = set()
-        found: list[tuple[int, int, str, StandingRow | None, StandingRow | None]] = []
-        for row in after.rows:
-            pid = row.player_id
-            new_ids.add(pid)
-            old = old_rows.get(pid)
-            if old is None or old.place != row.place or old.values != row.values:
-                found.append((row.place, old.place if old is not None else 1 << 30, pid, old, row))
-        found += [(1 << 30, old.place, pid, old, None) for pid, old in old_rows.items() if pid not in new_ids]
-        found.sort(key=lambda item: item[:3])
-        changes = []
-        for _, _, pid, old, new in found:
-            named = new if new is not None else old
-            assert named is not None
-            changes.append(PlayerChange(
-                player_id=pid, surname=named.surname, first_name=named.first_name,
-                before=RowView(place=old.place, values=dict(old.values)) if old is not None else None,
-                after=RowView(place=new.place, values=dict(new.values)) if new is not None else None))
-        return changes
     return compare_snapshots(Snapshot.of(before), Snapshot.of(after))
 
 
-def compare_snapshots(a: Snapshot, b: Snapshot) -> list[PlayerChange]:
-    """:func:`compare_tables` of two snapshots (of standings or rankings)."""
+def compare_snapshots(a: Snapshot, b: Snapshot, causes: dict[str, list[Cause]] | None = None
+                      ) -> list[PlayerChange]:
+    """:func:`compare_tables` of two snapshots (of standings or rankings), each change with
+    its ``causes`` when given (:func:`diff_events`)."""
     changes = []
     for pid in changed_players(a, b):
         surname, first_name = b.name(pid) or a.name(pid) or (pid, "")
         changes.append(PlayerChange(player_id=pid, surname=surname, first_name=first_name,
-                                    before=a.view(pid), after=b.view(pid)))
+                                    before=a.view(pid), after=b.view(pid),
+                                    causes=causes.get(pid, []) if causes is not None else []))
     return changes
 
 
@@ -260,11 +240,7 @@ def diff_events(
         opponents.setdefault(pid, set()).update(opps)
     causes = _causes(tr, index, opponents, None)
     before, after = tr.before, tr.after
-    changes = []
-    for pid in changed_players(before, after):
-        surname, first_name = after.name(pid) or before.name(pid) or (pid, "")
-        changes.append(PlayerChange(player_id=pid, surname=surname, first_name=first_name,
-                                    before=before.view(pid), after=after.view(pid), causes=causes.get(pid, [])))
+    changes = compare_snapshots(before, after, causes)
     return AuditDiff(
         from_seq=from_seq, to_seq=to, round=round_, policy=after.policy, criteria=after.criteria,
         scales=_merged_scales(tr.points.values()), changes=changes, records=list(records),

@@ -341,10 +341,11 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                                  text(f" {record.type}: {index.describe(seq)}")))
             if record.reason:
                 parts.append(text_element("p", f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
-            if last is not None and last[0] == before.seq and last[1].round == check_round(before, None):
+            round_before = check_round(before, None)
+            if last is not None and last[0] == before.seq and last[1].round == round_before:
                 earlier, earlier_snapshot = last[1], last[2]  # the previous audited event's later side
             else:
-                earlier = ranking(before, check_round(before, None), view.policy, view.criteria)
+                earlier = ranking(before, round_before, view.policy, view.criteria)
                 earlier_snapshot = Snapshot.of(earlier)
             note_event(before, events[seq - 1])
             apply(before, events[seq - 1])
