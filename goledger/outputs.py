@@ -138,8 +138,13 @@ def shown(text: str, *, keep_lines: bool = False) -> str:
     >>> shown("a\\nb"), shown("a\\nb", keep_lines=True)
     ('a b', 'a\\nb')
     """
-    if text.isascii() and text.isprintable():
+    if text.isprintable():  # every character escaped or blanked below is unprintable
         return text
+    return _escaped(text, keep_lines)
+
+
+def _escaped(text: str, keep_lines: bool) -> str:
+    """:func:`shown` of any text (its slow path)."""
     out = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
     return out if keep_lines else _LINE.sub(" ", out)
 

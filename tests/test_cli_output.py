@@ -23,7 +23,7 @@ from goledger.cli.common import SafeText, _safe, echo, echo_lines, print_json
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import format_points
-from goledger.outputs import shown
+from goledger.outputs import _escaped, shown
 from goledger.render.json_text import json_text, msgspec_json
 from goledger.replay.standings import json_number
 
@@ -55,6 +55,7 @@ def test_safe_is_shown_line_by_line(text: str) -> None:
 def test_every_printable_character_is_its_own_escape() -> None:
     printable = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isprintable())
     assert shown(printable) == printable
+    assert _escaped(printable, keep_lines=False) == printable  # what lets shown skip its escaping
 
 
 @given(st.lists(AWKWARD, max_size=6))

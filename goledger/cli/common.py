@@ -200,8 +200,8 @@ def echo_lines(messages: Iterable[str]) -> None:
 
 def _safe(message: str) -> str:
     """``message`` as :func:`echo` prints it: a :class:`SafeText` as it is, any other text
-    line by line through ``goledger.outputs.shown``. A printable line (most) is its own
-    escape, since every character ``shown`` escapes or blanks is unprintable."""
+    line by line through ``goledger.outputs.shown`` (which gives a printable line, most of
+    them, as it is: here without splitting it first)."""
     if isinstance(message, SafeText) or message.isprintable():
         return message
     from goledger.outputs import shown
@@ -241,7 +241,7 @@ def render_text_table(headers: list[str], rows: list[list[str]], right: set[int]
     from goledger.outputs import shown
 
     right = right or set()
-    rows = [[c if c.isprintable() else shown(c) for c in r] for r in rows]  # printable: its own escape
+    rows = [[shown(c) for c in r] for r in rows]
     widths = [len(h) for h in headers]
     for r in rows:
         for i, cell in enumerate(r):
