@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,15 +87,19 @@ def _is_sqlite(path: Path) -> bool:
         return False
 
 
-def write_output(data: bytes, target: PathLike, protect: Iterable[PathLike] = (), *, force: bool = False,
-                 what: str = "output") -> None:
-    """Write ``data`` to ``target`` as the module says: protected files refused, an existing
-    file replaced only with ``force``, exclusive unpredictable temporary file, then rename."""
+def write_output(data: bytes | Sequence[bytes], target: PathLike, protect: Iterable[PathLike] = (), *,
+                 force: bool = False, what: str = "output") -> None:
+    """Write ``data`` (bytes, or the parts of a large output one after the other) to
+    ``target`` as the module says: protected files refused, an existing file replaced only
+    with ``force``, exclusive unpredictable temporary file, then rename."""
     path = check_output(target, protect, force=force, what=what)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".writing", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             os.fsync(fh.fileno())
         umask = os.umask(0)

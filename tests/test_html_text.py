@@ -199,7 +199,8 @@ def test_the_report_is_the_lxml_renderers(ledger: Path, top: int, view: audit_re
         verify = opened.verify()
         records = list(opened.records())
         events = opened.events()
-    ours, summary = audit_report.render_report(records, events, verify, ledger, top, view)
+    chunks, summary = audit_report.render_report(records, events, verify, ledger, top, view)
+    ours = b"".join(chunks)
     theirs, expected = report_reference.render_report(records, events, verify, ledger, top, view)
     assert summary == expected
     assert ours == theirs

@@ -376,3 +376,20 @@ def test_mge_through_the_command_line(tmp_path: Path, cli) -> None:  # type: ign
     assert missing.code == 1 and "needs --parameters FILE" in missing.err
     table = cli("rating-preview", "--db", db, "--system", "mge", "--parameters", params)
     assert table.code == 0 and table.out.startswith("mge: constant 20")
+
+
+def test_con_is_correctly_rounded() -> None:
+    """``con`` (an exact fifth root) equals ``x ^ 1.6`` computed with 60 digits and rounded to
+    the 40 of the GoR context, over the whole scale and at its ends."""
+    import decimal
+
+    wide = decimal.Context(prec=60)
+    ratings = [D(r) for r in range(-900, 3300, 7)] + [D("3299.999"), D("-900"), D("1406.791"), D("2099.5")]
+    for rating in ratings:
+        x = wide.divide(wide.subtract(gor.CEILING, rating), D(200))
+        reference = gor.context().plus(wide.exp(wide.multiply(D("1.6"), wide.ln(x))))
+        assert gor.con(rating) == reference, rating
+    assert gor.con(D(3100)) == 1  # exact: (200 / 200) ^ 1.6
+    assert gor.con(D(3300 - 200 * 32)) == 256  # exact: 32 ^ 1.6 = 2 ^ 8
+    with pytest.raises(ValueError):
+        gor.con(D(3300))

@@ -88,6 +88,12 @@ def _players_named(event: ev.Event, tables: dict[tuple[int, int], tuple[str, str
     return ()
 
 
+_BOARD_EVENTS: Final = (ev.PairingRemoved, ev.ResultRecorded, ev.ResultCorrected)
+"""Events about the game at a (round, table): its players are the board's."""
+_GAME_EVENTS: Final = (ev.GamePaired, *_BOARD_EVENTS)
+"""Events described as a board (a tuple: ``isinstance`` with a union would build it per call)."""
+
+
 class EventIndex:
     """Players and descriptions of the events ``first_seq = base.seq + 1`` … of a stretch."""
 
@@ -108,7 +114,7 @@ class EventIndex:
             if isinstance(event, ev.GamePaired):
                 tables[(event.round, event.table)] = (event.white, event.black)
                 self._players.append((event.white, event.black))
-            elif isinstance(event, ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected):
+            elif isinstance(event, _BOARD_EVENTS):
                 self._players.append(tables.get((event.round, event.table), ()))
                 if isinstance(event, ev.PairingRemoved):
                     tables.pop((event.round, event.table), None)
@@ -140,7 +146,7 @@ class EventIndex:
         """One line saying what event ``seq`` recorded."""
         e = self.event(seq)
         name = self.name
-        if isinstance(e, ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected):
+        if isinstance(e, _GAME_EVENTS):
             return self._describe_game(seq, e)  # most of a log: looked at first
         if isinstance(e, ev.TournamentCreated):
             s = e.settings
@@ -179,15 +185,18 @@ class EventIndex:
     def _describe_game(self, seq: int, e: ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected
                        ) -> str:
         """:meth:`describe` of a pairing or a result: the board, its players, what happened."""
-        players = self.involved(seq)
+        players = self._players[seq - self.first_seq]
+        names = self._names
         board = f"round {e.round} table {e.table}"
         if len(players) == 2:
-            board += f": {self.name(players[0])} (W) – {self.name(players[1])} (B)"
-        if isinstance(e, ev.GamePaired):
+            white, black = players
+            board += f": {names.get(white, white)} (W) – {names.get(black, black)} (B)"
+        if type(e) is ev.GamePaired:  # the exact types (events are final): cheaper than isinstance
             return board + (f", handicap {e.handicap}" if e.handicap else "")
-        if isinstance(e, ev.PairingRemoved):
+        if type(e) is ev.PairingRemoved:
             return board + ": pairing removed"
-        if isinstance(e, ev.ResultRecorded):
+        if type(e) is ev.ResultRecorded:
             return board + f": {e.result.value}" + (" by default" if e.by_default else "")
+        assert type(e) is ev.ResultCorrected
         why = f" ({e.reason})" if e.reason else ""
         return board + f": corrected to {e.result.value}" + (" by default" if e.by_default else "") + why

@@ -24,7 +24,7 @@ with each event's hash, previous hash and payload.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -38,20 +38,23 @@ from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
 from goledger.nogc import nogc
 from goledger.render.html_text import (
+    Encoded,
     Html,
     anchor,
     attribute_value,
     element,
+    encoded_rows,
     escape,
     from_tree,
     join,
     page_bytes,
+    page_chunks,
     text,
     text_element,
 )
 from goledger.render.html_text import table as html_table
 from goledger.render.printouts import PRINT_CSS
-from goledger.replay.standings import Standings, standings
+from goledger.replay.standings import Ranking, Standings, ranking
 from goledger.replay.state import TournamentState, apply, fold
 
 __all__ = ["AUDITED_TYPES", "render_report", "report", "standings_page"]
@@ -85,8 +88,10 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: se
     return html_table(headers, [[str(cell) for cell in row] for row in rows], numeric or (), attrs)
 
 
-def _standings_table(table: Standings, **attrs: str) -> Html:
-    """A standings table: place, id, name, rank and each criterion's value."""
+def _standings_table(table: Standings | Ranking, ranks: Mapping[str, str] | None = None, **attrs: str) -> Html:
+    """A standings table: place, id, name, rank and each criterion's value. A
+    :class:`~goledger.replay.standings.Ranking` (which the report computes, without the row
+    objects of a table to show) takes the players' ``ranks``."""
     criteria = table.criteria
     scales = [table.scales[c] for c in criteria]
     shown: dict[tuple[int, int], str] = {}  # a table repeats its values: each is formatted once
@@ -97,11 +102,20 @@ def _standings_table(table: Standings, **attrs: str) -> Html:
             found = shown[value, scale] = format_points(value, scale)
         return found
 
-    rows = [
-        [str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
-         *[points(row.values[c], scale) for c, scale in zip(criteria, scales, strict=True)]]
-        for row in table.rows
-    ]
+    if isinstance(table, Ranking):
+        assert ranks is not None
+        names = table.names
+        rows = [
+            [str(place), pid, f"{names[pid][0]} {names[pid][1]}".strip(), ranks[pid],
+             *[points(value, scale) for value, scale in zip(values, scales, strict=True)]]
+            for place, pid, values in table.placed
+        ]
+    else:
+        rows = [
+            [str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
+             *[points(row.values[c], scale) for c, scale in zip(criteria, scales, strict=True)]]
+            for row in table.rows
+        ]
     return html_table(["Place", "Id", "Name", "Rank", *criteria], rows, {0, *range(4, 4 + len(criteria))}, attrs)
 
 
@@ -135,14 +149,14 @@ def _svg(tag: str, attrs: dict[str, str], *content: Html) -> Html:
     return element(tag, *content, attrs=attrs)
 
 
-def _places_chart(per_round: dict[int, Standings], players: Sequence[tuple[str, str]]) -> Html:
+def _places_chart(per_round: dict[int, Ranking], players: Sequence[tuple[str, str]]) -> Html:
     """Inline SVG: one line per player, place (1 on top) against round."""
     rounds = sorted(per_round)
     places: dict[str, dict[int, int]] = {pid: {} for pid, _ in players}
     for r in rounds:
-        for row in per_round[r].rows:
-            if row.player_id in places:
-                places[row.player_id][r] = row.place
+        for place, pid, _ in per_round[r].placed:
+            if pid in places:
+                places[pid][r] = place
     worst = max([p for d in places.values() for p in d.values()] or [1])
     left, top, plot_w, plot_h, legend_w = 48, 20, 560, 300, 230
     width, height = left + plot_w + legend_w, top + plot_h + 40
@@ -299,7 +313,7 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
     return _section("published", *parts), count
 
 
-def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Standings,
+def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Ranking,
                    view: View, step: Callable[[int], None] | None = None,
                    state: TournamentState | None = None) -> tuple[Html, int]:
     """Each audited event: the diff when it was recorded and its effect on the final standings.
@@ -312,7 +326,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     from goledger.audit.compare import Snapshot
     from goledger.audit.queries import compare_snapshots
     from goledger.replay.rounds import derive_table, note_event, round_table, track, untrack
-    from goledger.replay.standings import Ranking, check_round, ranking, resolve_policy
+    from goledger.replay.standings import check_round, ranking, resolve_policy
     from goledger.replay.without import PlayerEvents, scoring_state_without
 
     parts: list[Html] = [text_element("h2", "Withdrawals, corrections and rule changes")]
@@ -383,23 +397,32 @@ _LOG_HEADERS: Final = ("Seq", "Recorded (UTC)", "Actor", "Type", "What", "Reason
 
 def _log_row(r: Record, what: str) -> str:
     """One event of the log: seq, time, actor, type, what it did, reason, hash (the previous
-    one as its title) and payload; every text escaped (:func:`escape`)."""
+    one as its title) and payload; every text escaped (:func:`escape`, and
+    :func:`attribute_value` for the title), which most rows need not: their texts are looked
+    at together first."""
+    texts: tuple[str, ...] = (r.recorded_at, r.actor, r.type, what, r.reason, r.hash, r.payload)
+    joined = "".join((*texts, r.prev_hash))
+    if "&" in joined or "<" in joined or ">" in joined or '"' in r.prev_hash:
+        texts = tuple(map(escape, texts))
+        title = attribute_value(f"prev {r.prev_hash}")
+    else:  # nothing to escape, and a hash without quotes is written in double quotes
+        title = f'"prev {r.prev_hash}"'
+    recorded_at, actor, type_, what, reason, hash_, payload = texts
     return (f'<tr id="event-{r.seq}" data-seq="{r.seq}"><td class="num">{r.seq}</td>'
-            f"<td>{escape(r.recorded_at)}</td><td>{escape(r.actor)}</td><td>{escape(r.type)}</td>"
-            f"<td>{escape(what)}</td><td>{escape(r.reason)}</td>"
-            f'<td title={attribute_value(f"prev {r.prev_hash}")} class="hash">{escape(r.hash)}</td>'
-            f"<td><code>{escape(r.payload)}</code></td></tr>")
+            f"<td>{recorded_at}</td><td>{actor}</td><td>{type_}</td><td>{what}</td><td>{reason}</td>"
+            f'<td title={title} class="hash">{hash_}</td><td><code>{payload}</code></td></tr>')
 
 
-def _log_section(records: Sequence[Record], index: EventIndex) -> Html:
-    """The full event log, one row per record (:func:`_log_row`)."""
+def _log_section(records: Sequence[Record], index: EventIndex) -> Encoded:
+    """The full event log, one row per record (:func:`_log_row`), encoded row by row: its
+    rows are most of the report (:func:`~goledger.render.html_text.encoded_rows`)."""
     head = element("tr", *(text_element("th", h) for h in _LOG_HEADERS))
     intro = join([text_element("h2", f"Event log ({len(records)} events)"),
                   text_element("p", "Each hash is SHA-256 over the previous hash and the whole envelope "
                                     "(algorithm sha256-chain-v1); hover a hash for the previous one.")])
-    # the section written in one piece: its rows are most of the report
-    return Html("".join([f'<section id="log">{intro}<table id="event-log"><thead>{head}</thead><tbody>',
-                         *[_log_row(r, index.describe(r.seq)) for r in records], "</tbody></table></section>"]))
+    describe = index.describe
+    return encoded_rows([f'<section id="log">{intro}<table id="event-log"><thead>{head}</thead><tbody>',
+                         *(_log_row(r, describe(r.seq)) for r in records), "</tbody></table></section>"])
 
 
 class View(NamedTuple):
@@ -417,13 +440,13 @@ def _rating_section(state: TournamentState) -> Html:
     return preview_section(preview_state(state), id="rating")
 
 
-def _rounds_section(per_round: dict[int, Standings]) -> Html:
+def _rounds_section(per_round: dict[int, Ranking], ranks: Mapping[str, str]) -> Html:
     """The standings after each round, folded but for the last round's."""
     last = max(per_round, default=0)
     parts = [text_element("h2", "Standings after each round")]
     for r, table in per_round.items():
         parts.append(element("details", text_element("summary", f"After round {r}"),
-                             _standings_table(table, id=f"standings-round-{r}"),
+                             _standings_table(table, ranks, id=f"standings-round-{r}"),
                              attrs={"open": "open"} if r == last else None))
     return _section("rounds", *parts)
 
@@ -435,27 +458,29 @@ _NAV: Final = (("Tournament", "summary"), ("Players", "players"), ("System", "sy
 
 @nogc
 def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path,
-          per_round: dict[int, Standings], final: Standings, top: int, index: EventIndex, published: Html,
-          audit: Html) -> bytes:
+          per_round: dict[int, Ranking], final: Ranking, top: int, index: EventIndex, published: Html,
+          audit: Html) -> list[bytes]:
     """The whole page around the published and audit sections (written before, with their
     replays). The collector is paused (:func:`goledger.nogc.nogc`): the tables' rows are
     hundreds of thousands of short-lived lists, none of them garbage in a cycle, and each
     collection of the old generation would walk every object of the folded tournament."""
     assert state.settings is not None
     title = f"Audit report: {state.settings.name}"
-    leaders = [(row.player_id, f"{row.surname} {row.first_name}".strip()) for row in final.rows[: max(0, top)]]
-    return page_bytes(
+    names = final.names
+    leaders = [(pid, f"{names[pid][0]} {names[pid][1]}".strip()) for _, pid, _ in final.placed[: max(0, top)]]
+    ranks = {pid: p.rank for pid, p in state.players.items()}
+    return page_chunks(
         title, _STYLE,
         text_element("h1", title), element("nav", *(anchor(label, target) for label, target in _NAV)),
         _summary_section(state, verify, records, path),
         _players_section(state),
         _system_section(state),
         _section("final", text_element("h2", f"Final standings (after round {final.round}, policy {final.policy})"),
-                 _standings_table(final, id="final-standings")),
+                 _standings_table(final, ranks, id="final-standings")),
         _section("chart", text_element("h2", f"Places by round of the top {len(leaders)}"),
                  _places_chart(per_round, leaders) if per_round
                  else text_element("p", "No round has been paired yet.")),
-        _rounds_section(per_round),
+        _rounds_section(per_round, ranks),
         _rating_section(state),
         published, audit,
         _log_section(records, index),
@@ -468,9 +493,10 @@ Progress = Callable[[int, int, str], None]
 
 def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify: VerifyReport, path: Path,
                   top: int = 10, view: View | None = None,
-                  progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
-    """The report's bytes and a summary (counts) of what it holds; ``progress`` is told of
-    each round's standings and each audited event."""
+                  progress: Progress | None = None) -> tuple[list[bytes], dict[str, Any]]:
+    """The report's bytes, as the parts that make the page one after the other (written as
+    they are, never joined: a congress's report is some 15 MB), and a summary (counts) of what
+    it holds; ``progress`` is told of each round's standings and each audited event."""
     view = view or View()
     records, events = _safe_log(records, events)
     state = fold(events)
@@ -483,9 +509,9 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     per_round = {}
     for r in range(1, last + 1):
         tell(r - 1, total, f"standings after round {r}")
-        per_round[r] = standings(state, r, view.policy, view.criteria)
+        per_round[r] = ranking(state, r, view.policy, view.criteria)
     tell(last, total, "audited events")
-    final = per_round[last] if last else standings(state, 0, view.policy, view.criteria)
+    final = per_round[last] if last else ranking(state, 0, view.policy, view.criteria)
     index = EventIndex(fold(()), events, {pid: p.full_name for pid, p in state.players.items()})
     published, n_published = _published_section(events, records)
     audit, n_audited = _audit_section(events, records, index, final, view,

@@ -640,6 +640,10 @@ _NEUTRAL = frozenset({"PairingConstraintSet", "TeamRegistered", "TeamMemberAssig
 """Event types that change no round row."""
 
 
+_BOARD = frozenset({"GamePaired", "PairingRemoved", "ResultRecorded", "ResultCorrected"})
+"""Event types about the game at a (round, table): they touch its players, old and new."""
+
+
 class _Touches:
     """The players each event applied to one state object touched, from ``start`` on."""
 
@@ -743,20 +747,20 @@ def note_event(state: TournamentState, event: Any) -> None:
     name = type(event).__name__
     players: frozenset[str] | None
     round_of: int | None = None
-    if name in _STRUCTURAL:
+    if name in _BOARD:  # most of a log: looked at first
+        round_, table = event.round, event.table
+        of_round = state.games.get(round_)
+        game = of_round.get(table) if of_round is not None else None
+        if name == "GamePaired":
+            players = (frozenset((event.white, event.black)) if game is None
+                       else frozenset((game.white, game.black, event.white, event.black)))
+        else:
+            players = _NO_PLAYERS if game is None else frozenset((game.white, game.black))
+        round_of = round_
+    elif name in _STRUCTURAL:
         players = None
     elif name in _NEUTRAL:
         players = _NO_PLAYERS
-    elif name in ("GamePaired", "PairingRemoved", "ResultRecorded", "ResultCorrected"):
-        round_, table = event.round, event.table
-        found: set[str] = set()
-        game = state.games.get(round_, {}).get(table)
-        if game is not None:
-            found.update((game.white, game.black))
-        if name == "GamePaired":
-            found.update((event.white, event.black))
-        players = frozenset(found)
-        round_of = round_
     elif name in ("ByeAssigned", "ByeRemoved"):
         round_ = event.round
         players = frozenset({event.player_id, *state.byes.get(round_, {})})
