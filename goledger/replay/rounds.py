@@ -258,19 +258,27 @@ class RoundTable:
         A cell is what :meth:`_fill_rounds` gives it: the player's status from his absences
         and withdrawal, then the bye, then his game of the round (first in table order)."""
         state = self.state
-        jigo2 = self.policy.jigo2
+        points = {result: result.points2() for result in Result}
+        points[Result.JIGO] = (self.policy.jigo2, self.policy.jigo2)
         byes: dict[int, set[str]] = {}
         table_of, games_of, players = state.table_of, state.games, state.players
+        status_rows, game_rows, opp_rows, res2_rows, hd_rows = self.status, self.game, self.opp, self.res2, self.hd
         for pid, rounds_ in cells.items():
             if fresh:
-                status, games, opp, res2, hd = (self.status[pid], self.game[pid], self.opp[pid], self.res2[pid],
-                                                self.hd[pid])
+                status, games, opp, res2, hd = (status_rows[pid], game_rows[pid], opp_rows[pid], res2_rows[pid],
+                                                hd_rows[pid])
             else:
-                status, games, opp = list(self.status[pid]), list(self.game[pid]), list(self.opp[pid])
-                res2, hd = list(self.res2[pid]), list(self.hd[pid])
-                base = _base_statuses(players[pid], self.size)
+                status, games, opp = status_rows[pid][:], game_rows[pid][:], opp_rows[pid][:]
+                res2, hd = res2_rows[pid][:], hd_rows[pid][:]
+                player = players[pid]
+                if player.absences or player.withdrawn_from is not None:
+                    base = _base_statuses(player, self.size)
+                    for i in rounds_:
+                        status[i] = base[i]
+                else:  # what _base_statuses gives a player never absent nor withdrawn
+                    for i in rounds_:
+                        status[i] = "not-assigned"
                 for i in rounds_:
-                    status[i] = base[i]
                     games[i], opp[i], res2[i], hd[i] = None, None, 0, 0
             for i in rounds_:
                 round_ = i + 1
@@ -284,16 +292,19 @@ class RoundTable:
                 if table_no is None:
                     continue
                 g = games_of[round_][table_no]
-                white = g.white == pid
-                other = g.black if white else g.white
-                known = players.get(other)
-                w2, b2 = (jigo2, jigo2) if g.result is Result.JIGO else g.result.points2()
                 status[i] = "paired"
                 games[i] = g
+                if g.white == pid:
+                    other = g.black
+                    res2[i] = points[g.result][0]
+                    hd[i] = g.handicap
+                else:
+                    other = g.white
+                    res2[i] = points[g.result][1]
+                    hd[i] = -g.handicap
+                known = players.get(other)
                 opp[i] = other if known is None else known.id
-                res2[i] = w2 if white else b2
-                hd[i] = g.handicap if white else -g.handicap
-            self.status[pid], self.game[pid], self.opp[pid], self.res2[pid], self.hd[pid] = (
+            status_rows[pid], game_rows[pid], opp_rows[pid], res2_rows[pid], hd_rows[pid] = (
                 status, games, opp, res2, hd)
 
     def bye_players(self, round_: int) -> list[str]:
@@ -487,9 +498,18 @@ class RoundTable:
         defaults = self._unpaired_defaults()
         byes, players = self.state.byes, self.state.players
         memo: dict[tuple[tuple[str, ...], tuple[int, ...]], tuple[list[int], list[int], list[int], list[int]]] = {}
+        nothing_unpaired = [0] * size  # shared by every player paired in every round (rows are read only)
         for pid in (players if only is None else only):
             base = 2 * self.smms[pid]
             status, res2 = self.status[pid], self.game_points2(pid)
+            if exact and status.count("paired") == size:
+                # Paired in every round (most players): plain running sums.
+                nbw_row = list(accumulate(res2, initial=0))
+                self.nbw2[pid] = nbw_row
+                self.mms2[pid] = [base + v for v in nbw_row] if base else nbw_row[:]
+                self.unpaired_nbw2[pid] = nothing_unpaired
+                self.unpaired_mms2[pid] = nothing_unpaired
+                continue
             plain = "bye" not in status and "absent" not in status  # no round with a value of its own
             if plain:
                 key = (tuple(status), tuple(res2))
@@ -499,14 +519,6 @@ class RoundTable:
                     self.nbw2[pid], self.unpaired_nbw2[pid], self.unpaired_mms2[pid] = nbw_row, un_nbw, un_mms
                     self.mms2[pid] = [base + v for v in mms_row]
                     continue
-            if exact and status.count("paired") == size:
-                # Paired in every round (most players): plain running sums.
-                nbw_row = list(accumulate(res2, initial=0))
-                self.nbw2[pid] = nbw_row
-                self.mms2[pid] = [base + v for v in nbw_row] if base else nbw_row[:]
-                self.unpaired_nbw2[pid] = [0] * size
-                self.unpaired_mms2[pid] = [0] * size
-                continue
             g = s_nbw = s_mms = 0
             nbw_row = [0] * (size + 1)
             mms_row = [base] * (size + 1)
