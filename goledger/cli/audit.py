@@ -113,6 +113,8 @@ def _change_text(before: Any, after: Any, points: _Points) -> str:
         return f"{_row_text(before, points)} → {_row_text(after, points)}"
     parts = [] if before.place == after.place else [f"place {before.place} → {after.place}"]
     old_values, new_values = before.values, after.values
+    if old_values == new_values:  # a place moved by others' changes (most causes): no value differs
+        return parts[0] if parts else "unchanged"
     texts = points.texts
     for name in points.names(old_values, new_values):
         old, new = old_values.get(name, _MISSING), new_values.get(name, _MISSING)
@@ -142,12 +144,13 @@ def _changes_table(changes: list[Any], points: _Points, order: list[str]) -> str
     return render_text_table(["Place", "Id", "Name", *columns], rows, {0, *range(3, 3 + len(columns))})
 
 
-def _cause_line(cause: Any, points: _Points) -> str:
-    """``    event 812 ResultRecorded (own result): round 3 table 2: … — place 4 → 2``."""
+def _cause_head(cause: Any) -> str:
+    """A cause line up to its change (``    event 812 ResultRecorded (own result): round 3
+    table 2: … — `` before ``place 4 → 2``): the events, their kind and relation, what they did."""
     where = f"event {cause.last_seq}" if cause.first_seq == cause.last_seq else (
         f"events {cause.first_seq}–{cause.last_seq}")
     kind = f" {cause.types[0]} ({cause.relation})" if cause.relation else ""
-    return f"    {where}{kind}: {cause.summary} — {_change_text(cause.before, cause.after, points)}"
+    return f"    {where}{kind}: {cause.summary} — "
 
 
 def _payload(text: str) -> Any:
@@ -187,12 +190,20 @@ def _diff_head(result: Any) -> str:
 
 
 def _causes_lines(result: Any, points: _Points) -> list[str]:
-    """``Caused by:`` and, for every changed player, his change and the events that caused it."""
+    """``Caused by:`` and, for every changed player, his change and the events that caused it
+    (the head of a cause line is the same for every player an interval changed in the same
+    way: written once)."""
     lines = ["Caused by:"]
+    heads: dict[tuple[int, int, str], str] = {}
     for c in result.changes:
         who = f"  {c.player_id} {c.surname} {c.first_name}".rstrip()
         lines.append(f"{who}: {_change_text(c.before, c.after, points)}")
-        lines.extend(_cause_line(cause, points) for cause in c.causes)
+        for cause in c.causes:
+            key = (cause.first_seq, cause.last_seq, cause.relation)
+            head = heads.get(key)
+            if head is None:
+                head = heads[key] = _cause_head(cause)
+            lines.append(head + _change_text(cause.before, cause.after, points))
     if not result.complete:
         lines.append(f"(attribution stopped after {result.replays} standings computations: ranges of events are "
                      "listed where it did not split further; raise --max-replays for single events)")

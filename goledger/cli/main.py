@@ -104,6 +104,10 @@ def _only(source: typer.Typer, name: str) -> typer.Typer | None:
 def invoked_app(args: list[str]) -> typer.Typer:
     """The app to run for command-line ``args``: ``app`` trimmed to the command (and, for
     ``import``/``export``, the format) they name, else the whole ``app``."""
+    if args == ["--version"]:  # answered by the eager option before any command is looked at
+        bare = copy.copy(app)
+        bare.registered_commands, bare.registered_groups = [], []
+        return bare
     if not args or args[0].startswith("-"):
         return app
     trimmed = _only(app, args[0])

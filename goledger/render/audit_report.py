@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from operator import getitem
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -88,32 +89,54 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: se
     return html_table(headers, [[str(cell) for cell in row] for row in rows], numeric or (), attrs)
 
 
-def _standings_table(table: Standings | Ranking, ranks: Mapping[str, str] | None = None, **attrs: str) -> Html:
-    """A standings table: place, id, name, rank and each criterion's value. A
-    :class:`~goledger.replay.standings.Ranking` (which the report computes, without the row
-    objects of a table to show) takes the players' ``ranks``."""
-    criteria = table.criteria
-    scales = [table.scales[c] for c in criteria]
-    shown: dict[tuple[int, int], str] = {}  # a table repeats its values: each is formatted once
+class _PointTexts(dict[int, str]):
+    """One scale's values as text (:func:`format_points`), each formatted once, on first use:
+    a report's tables repeat a few thousand values some 80,000 times."""
 
-    def points(value: int, scale: int) -> str:
-        found = shown.get((value, scale))
+    __slots__ = ("scale",)
+
+    def __init__(self, scale: int) -> None:
+        super().__init__()
+        self.scale = scale
+
+    def __missing__(self, value: int) -> str:
+        text = self[value] = format_points(value, self.scale)
+        return text
+
+
+class _Cells:
+    """What the report's standings tables repeat, made once for all of them: each player's
+    name and rank cells (``people``: id → the two), and each scale's value texts."""
+
+    def __init__(self, people: Mapping[str, tuple[str, str]]) -> None:
+        self.people = people
+        self._texts: dict[int, _PointTexts] = {}
+
+    def texts(self, scale: int) -> _PointTexts:
+        found = self._texts.get(scale)
         if found is None:
-            found = shown[value, scale] = format_points(value, scale)
+            found = self._texts[scale] = _PointTexts(scale)
         return found
 
+
+def _cells_of(state: TournamentState) -> _Cells:
+    return _Cells({pid: (f"{p.surname} {p.first_name}".strip(), p.rank) for pid, p in state.players.items()})
+
+
+def _standings_table(table: Standings | Ranking, cells: _Cells | None = None, **attrs: str) -> Html:
+    """A standings table: place, id, name, rank and each criterion's value. A
+    :class:`~goledger.replay.standings.Ranking` (which the report computes, without the row
+    objects of a table to show) takes the players' name and rank ``cells``."""
+    criteria = table.criteria
+    cells = cells or _Cells({})
+    columns = [cells.texts(table.scales[c]) for c in criteria]
     if isinstance(table, Ranking):
-        assert ranks is not None
-        names = table.names
-        rows = [
-            [str(place), pid, f"{names[pid][0]} {names[pid][1]}".strip(), ranks[pid],
-             *[points(value, scale) for value, scale in zip(values, scales, strict=True)]]
-            for place, pid, values in table.placed
-        ]
+        people = cells.people
+        rows = [[str(place), pid, *people[pid], *map(getitem, columns, values)] for place, pid, values in table.placed]
     else:
         rows = [
             [str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
-             *[points(row.values[c], scale) for c, scale in zip(criteria, scales, strict=True)]]
+             *[texts[row.values[c]] for c, texts in zip(criteria, columns, strict=True)]]
             for row in table.rows
         ]
     return html_table(["Place", "Id", "Name", "Rank", *criteria], rows, {0, *range(4, 4 + len(criteria))}, attrs)
@@ -440,13 +463,13 @@ def _rating_section(state: TournamentState) -> Html:
     return preview_section(preview_state(state), id="rating")
 
 
-def _rounds_section(per_round: dict[int, Ranking], ranks: Mapping[str, str]) -> Html:
+def _rounds_section(per_round: dict[int, Ranking], cells: _Cells) -> Html:
     """The standings after each round, folded but for the last round's."""
     last = max(per_round, default=0)
     parts = [text_element("h2", "Standings after each round")]
     for r, table in per_round.items():
         parts.append(element("details", text_element("summary", f"After round {r}"),
-                             _standings_table(table, ranks, id=f"standings-round-{r}"),
+                             _standings_table(table, cells, id=f"standings-round-{r}"),
                              attrs={"open": "open"} if r == last else None))
     return _section("rounds", *parts)
 
@@ -468,7 +491,7 @@ def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record
     title = f"Audit report: {state.settings.name}"
     names = final.names
     leaders = [(pid, f"{names[pid][0]} {names[pid][1]}".strip()) for _, pid, _ in final.placed[: max(0, top)]]
-    ranks = {pid: p.rank for pid, p in state.players.items()}
+    cells = _cells_of(state)
     return page_chunks(
         title, _STYLE,
         text_element("h1", title), element("nav", *(anchor(label, target) for label, target in _NAV)),
@@ -476,11 +499,11 @@ def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record
         _players_section(state),
         _system_section(state),
         _section("final", text_element("h2", f"Final standings (after round {final.round}, policy {final.policy})"),
-                 _standings_table(final, ranks, id="final-standings")),
+                 _standings_table(final, cells, id="final-standings")),
         _section("chart", text_element("h2", f"Places by round of the top {len(leaders)}"),
                  _places_chart(per_round, leaders) if per_round
                  else text_element("p", "No round has been paired yet.")),
-        _rounds_section(per_round, ranks),
+        _rounds_section(per_round, cells),
         _rating_section(state),
         published, audit,
         _log_section(records, index),

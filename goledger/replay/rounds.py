@@ -674,18 +674,25 @@ class _Touches:
         touched (``None``: rebuild the table)."""
         if after < self.start or upto > self.start + len(self.touched):
             return None
-        out: set[str] = set()
-        cells: dict[str, set[int]] = {}
-        whole: set[str] = set()
         lo, hi = after - self.start, upto - self.start
+        by_round: dict[int | None, set[str]] = {}  # the players each round's events touched
         for players, round_ in zip(self.touched[lo:hi], self.rounds[lo:hi], strict=True):
             if players is None:
                 return None
-            out.update(players)
+            found = by_round.get(round_)
+            if found is None:
+                by_round[round_] = set(players)
+            else:
+                found.update(players)
+        whole: set[str] = set()
+        out: set[str] = set()
+        cells: dict[str, set[int]] = {}
+        for round_, of_round in by_round.items():
+            out.update(of_round)
             if round_ is None or round_ < 1:
-                whole.update(players)
+                whole.update(of_round)
                 continue
-            for pid in players:
+            for pid in of_round:
                 cells.setdefault(pid, set()).add(round_ - 1)
         for pid in whole:
             cells.pop(pid, None)

@@ -110,8 +110,31 @@ Values = Callable[[ScoringContext, Collection[str]], dict[str, int]]
 
 def _sos(family: str) -> Values:
     def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
-        contrib = contributions(ctx, family, players)
-        return {pid: sum(contrib[pid]) for pid in players}
+        """Σ of :func:`contributions`, summed as they are made (no row per player is kept):
+        the opponents' values, twice the handicaps of the games with the handicap term, and
+        the own value of each round without an opponent."""
+        values = opponent_values(ctx, family)
+        handicap = family != "nbw" and ctx.policy.sos_handicap_correction
+        r = ctx.round
+        rows, hds = ctx.table.opp, ctx.table.hd
+        value_of = cast("Callable[[str | None], int]", values.__getitem__)
+        out: dict[str, int] = {}
+        for pid in players:
+            opp = rows[pid]
+            if len(opp) > r:
+                opp = opp[:r]
+            if None in opp:  # a round without an opponent
+                own = _unplayed_value(ctx, family, pid)
+                total = sum([own if o is None else values[o] for o in opp])
+                if handicap:  # (a handicap row runs to the table's size, past R)
+                    total += 2 * sum([h for o, h in zip(opp, hds[pid], strict=False) if o is not None])
+            else:
+                total = sum(map(value_of, opp))
+                if handicap:
+                    hd = hds[pid]
+                    total += 2 * sum(hd[:r] if len(hd) > r else hd)
+            out[pid] = total
+        return out
 
     return compute_for
 
