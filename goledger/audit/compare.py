@@ -138,8 +138,10 @@ def changed_players(a: Snapshot, b: Snapshot, focus: Iterable[str] | None = None
     in ``a`` (players listed in neither order last), then id."""
     if focus is None:
         if a.criteria == b.criteria:
-            ids = [p for p in b.rows if a.rows.get(p) is not b.rows[p] and a.rows.get(p) != b.rows[p]]
-            ids += [p for p in a.rows if p not in b.rows]
+            before, after = a.rows, b.rows
+            get = before.get
+            ids = [p for p, row in after.items() if (old := get(p)) is not row and old != row]
+            ids += [p for p in before if p not in after]
         else:
             ids = list(dict.fromkeys([*b.rows, *a.rows]))
     else:

@@ -324,12 +324,16 @@ class ScoringContext:
         return found
 
     def _compute(self, crit: Criterion) -> dict[str, int]:
-        """A criterion's values: the previous point's, updated for the players :meth:`dirty`
-        at the criterion's depth, when it declares one; else computed for everyone."""
+        """A criterion's values: the previous point's, brought up to date by the criterion's
+        ``update`` or else for the players :meth:`dirty` at its depth, when it declares one;
+        else computed for everyone."""
         compute_for, depth = crit.compute_for, crit.depth
         if compute_for is not None and depth is not None and self._previous is not None:
             before = self._previous[0].get(crit.name)
             if before is not None:
+                found = crit.update(self, before) if crit.update is not None else None
+                if found is not None:
+                    return found
                 return self._updated(before, depth, lambda players: compute_for(self, players))
         return crit.compute(self)
 

@@ -53,6 +53,7 @@ class Explanation:
 
 Compute = Callable[["ScoringContext"], dict[str, int]]
 ComputeFor = Callable[["ScoringContext", Collection[str]], dict[str, int]]
+Update = Callable[["ScoringContext", dict[str, int]], dict[str, int] | None]
 Explain = Callable[["ScoringContext", str], Explanation]
 
 
@@ -64,7 +65,10 @@ class Criterion:
     (SOS), 2 their opponents' as well (SOSOS) — and ``compute_for(ctx, players)`` gives the
     values of ``players`` alone, with the same rule as ``compute`` (which is then
     ``compute_for(ctx, ctx.all_players)``). ``depth=None``: a value may depend on any player
-    (direct confrontation, a group's rating…), computed in full at every point."""
+    (direct confrontation, a group's rating…), computed in full at every point. ``update(ctx,
+    before)``, when given, turns the previous point's values ``before`` into this point's
+    from what changed in between (``None`` when it cannot tell: then the players dirty at
+    ``depth`` are computed again)."""
 
     name: str
     scale: int
@@ -74,6 +78,7 @@ class Criterion:
     aliases: tuple[str, ...] = ()
     depth: int | None = None
     compute_for: ComputeFor | None = None
+    update: Update | None = None
 
 
 CRITERIA: dict[str, Criterion] = {}

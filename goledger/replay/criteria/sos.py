@@ -139,6 +139,35 @@ def _sos(family: str) -> Values:
     return compute_for
 
 
+def _sos_update(family: str) -> Callable[[ScoringContext, dict[str, int]], dict[str, int] | None]:
+    """SOS from the previous point's: a player whose own rows did not change has the same
+    opponents and handicaps as there, so his SOS moves by what his opponents' values moved,
+    which only the players whose rows changed (:attr:`RoundTable.changed`) did; those are
+    summed again. Each changed player's move is added to the opponents of his rounds 1..R
+    (each game is in both players' rows): the work of his games, not of the whole field."""
+
+    def update(ctx: ScoringContext, before: dict[str, int]) -> dict[str, int] | None:
+        table = ctx.table
+        changed = table.changed
+        earlier = ctx.previous_memo(f"score2-{family}") if family != "sts" and not ctx.not_played_as_half else None
+        if changed is None or earlier is None:
+            return None
+        values = opponent_values(ctx, family)
+        found = dict(before)
+        r = ctx.round
+        rows = table.opp
+        for moved in changed:
+            delta = values[moved] - earlier[moved]
+            if delta:
+                for pid in rows[moved][:r]:
+                    if pid is not None and pid not in changed and pid in found:
+                        found[pid] += delta
+        found.update(_sos(family)(ctx, changed))
+        return found
+
+    return update
+
+
 def _cut(family: str, drop: int) -> Values:
     def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
         if family == "mms" and ctx.policy.quirk_sosm_cut_early_rounds and ctx.round <= 2:
@@ -335,15 +364,15 @@ def _explain_sosos(family: str):
 
 
 def _register(name: str, scale: int, compute_for: Values, explain: Any, description: str, depth: int | None,
-              aliases: tuple[str, ...] = ()) -> None:
+              aliases: tuple[str, ...] = (), update: Any = None) -> None:
     register(Criterion(name, scale, _everyone(compute_for), explain, description, aliases, depth,
-                       compute_for if depth is not None else None))
+                       compute_for if depth is not None else None, update))
 
 
 for _fam in ("nbw", "mms"):
     _base = _SOS_NAME[_fam]
     _label = "NBW" if _fam == "nbw" else "MMS"
-    _register(_base, 2, _sos(_fam), _explain_sos(_fam, 0), f"sum of opponents' {_label}", 1)
+    _register(_base, 2, _sos(_fam), _explain_sos(_fam, 0), f"sum of opponents' {_label}", 1, update=_sos_update(_fam))
     _register(f"{_base}-1", 2, _cut(_fam, 1), _explain_sos(_fam, 1),
               f"sum of opponents' {_label} minus the smallest round value", 1, (f"{_base}M1",))
     _register(f"{_base}-2", 2, _cut(_fam, 2), _explain_sos(_fam, 2),
