@@ -116,7 +116,16 @@ def audit(runs: int, players: int) -> list[str]:
             s = repeat(argv, runs, warmup=0)
             met = "yes" if s.cpu_median <= AUDIT_TARGET_S else "no"
             lines.append(f"| {label} | {cell(s.wall)} | {ms(s.cpu_median)} | {max(s.rss_mb):.0f} | {met} (CPU) |")
+        reference = repeat([sys.executable, "-c", REFERENCE_LOOP], runs, warmup=0)
+        lines += ["", f"Machine speed in the same run: `python -c` over a loop of 10⁷ additions (the reference "
+                      f"of pure-Python speed; this machine's varies by ±10 % from one hour to the next) took "
+                      f"{cell(reference.cpu)} ms of CPU (median, min–max)."]
     return lines
+
+
+REFERENCE_LOOP = "total = 0\nfor i in range(10_000_000):\n    total += i"
+"""A fixed pure-Python workload, timed beside the audit commands: numbers of two runs compare
+once divided by it."""
 
 
 def section(runs: int, audit_runs: int, players: int) -> str:

@@ -62,3 +62,19 @@ def test_a_control_character_in_an_opponent_column_is_reported_not_raised() -> N
                "001    2      Ito, Mai                                                           0.0       0001 b 0\n")
     result = read_trf(("012 Cup\nXXR 1\n" + players).encode(), "ctrl.trf")
     assert any("is not a pairing number" in e.message for e in result.report.entries)
+
+
+@pytest.mark.parametrize("points", ["8/0", "1e3", "-1.0", "1_0", "½"])
+def test_a_points_column_that_is_no_decimal_is_reported_not_raised(points: str) -> None:
+    """Found by the long TRF fuzz run: a points column ``8/0`` made ``Fraction`` raise
+    ``ZeroDivisionError``; ``Fraction`` also read ``1e3`` and ``1_0``. A points column is a
+    plain decimal (``2.5``, ``2,5``); anything else is reported and the player kept."""
+    from goledger.formats.trf.read import read_trf
+
+    first = "001    1      Sato, Ken                                                          1.0       0002 w 1"
+    first = first[:80] + f"{points:>4}" + first[84:]  # the points column, 81-84
+    players = (first + "\n"
+               "001    2      Ito, Mai                                                           0.0       0001 b 0\n")
+    result = read_trf(("012 Cup\nXXR 1\n" + players).encode(), "points.trf")
+    assert any(f"points {points!r} of player 1 is not a number" in e.message for e in result.report.entries)
+    assert sum(isinstance(e, ev.PlayerRegistered) for e in result.events) == 2

@@ -9,20 +9,28 @@ numbers; anything else is "not a number", to be reported by the caller.
 (42, 7, None, None, None, None)
 >>> ascii_int("-3", signed=True), ascii_int("+3", signed=True), ascii_int("1_000")
 (-3, 3, None)
+
+Decimals likewise (``Fraction("8/0")`` would raise ``ZeroDivisionError``, and ``Fraction`` also
+reads ``1e3``, ``3/2`` and ``1_0``, none of which a points column holds):
+
+>>> ascii_decimal("2.5"), ascii_decimal(" 3,5 "), ascii_decimal("8/0"), ascii_decimal("1e3"), ascii_decimal("-1")
+(Fraction(5, 2), Fraction(7, 2), None, None, None)
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Final
 
-__all__ = ["MAX_DIGITS", "ascii_int", "is_ascii_number"]
+__all__ = ["MAX_DIGITS", "ascii_decimal", "ascii_int", "is_ascii_number"]
 
 MAX_DIGITS: Final = 18
 """More digits than any count, round, table, rating or PIN a tournament file holds."""
 
 _UNSIGNED: Final = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 _SIGNED: Final = re.compile(f"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
+_DECIMAL: Final = re.compile(f"([0-9]{{1,{MAX_DIGITS}}})(?:[.,]([0-9]{{1,{MAX_DIGITS}}}))?")
 
 
 BLANKS: Final = " \t\r\n"
@@ -42,3 +50,15 @@ def is_ascii_number(text: str, signed: bool = False) -> bool:
 def ascii_int(text: str, signed: bool = False) -> int | None:
     """The plain ASCII integer in ``text`` (surrounding blanks ignored), else ``None``."""
     return int(text.strip(BLANKS)) if is_ascii_number(text, signed) else None
+
+
+def ascii_decimal(text: str) -> Fraction | None:
+    """The plain non-negative ASCII decimal in ``text`` (``2.5`` or ``2,5``; surrounding
+    blanks ignored) as an exact fraction, else ``None``."""
+    found = _DECIMAL.fullmatch(text.strip(BLANKS))
+    if found is None:
+        return None
+    whole, decimals = found.groups()
+    if not decimals:
+        return Fraction(int(whole))
+    return Fraction(int(whole + decimals), 10 ** len(decimals))

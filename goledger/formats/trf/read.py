@@ -43,7 +43,7 @@ from fractions import Fraction
 from typing import Final
 
 from goledger.errors import FormatError
-from goledger.formats.numbers import ascii_int, is_ascii_number
+from goledger.formats.numbers import ascii_decimal, ascii_int, is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
@@ -680,9 +680,8 @@ def _check_points(events: list[ev.Event], players: list[TrfPlayer], ids: dict[in
     for player in players:
         if not player.points:
             continue
-        try:
-            stated = Fraction(player.points.replace(",", "."))
-        except ValueError:
+        stated = ascii_decimal(player.points)
+        if stated is None:
             report.warning("invalid", f"points {player.points!r} of player {player.number} is not a number",
                            f"line {player.line}")
             continue
