@@ -150,8 +150,8 @@ def _sos_update(family: str) -> Callable[[ScoringContext, dict[str, int]], dict[
         table = ctx.table
         changed = table.changed
         earlier = ctx.previous_memo(f"score2-{family}") if family != "sts" and not ctx.not_played_as_half else None
-        if changed is None or earlier is None:
-            return None
+        if changed is None or earlier is None or not ctx.few(changed):
+            return None  # (most of the field changed: summing everyone's again costs less)
         values = opponent_values(ctx, family)
         found = dict(before)
         r = ctx.round
