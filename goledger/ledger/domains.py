@@ -178,6 +178,8 @@ def rank_problem(value: Any, what: str) -> str | None:
 
 def komi_problem(value: Any, what: str = "komi") -> str | None:
     """Why ``value`` is not a komi (a whole or half number written as text), or ``None``."""
+    if isinstance(value, str) and value in _VALID_KOMI:  # every game of a tournament has one of a few
+        return None
     if not isinstance(value, str) or not value.strip() or len(value) > 12:
         return f"{what} {value!r} is not a number such as 6.5 or 7"
     try:
@@ -186,7 +188,14 @@ def komi_problem(value: Any, what: str = "komi") -> str | None:
         return f"{what} {value!r} is not a number such as 6.5 or 7"
     if (number * 2).denominator != 1 or abs(number) > 999:
         return f"{what} {value!r} must be a whole or half number within ±999"
+    if len(_VALID_KOMI) < 1024:
+        _VALID_KOMI.add(value)
     return None
+
+
+_VALID_KOMI: set[str] = set()
+"""Komi texts already found valid (parsing one as a fraction costs some microseconds, and
+folding a congress checks the komi of every game)."""
 
 
 _VALID_RANKS: set[str] = set()

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from goledger.ledger.values import Result
 from goledger.replay.policies import Policy
@@ -388,7 +388,8 @@ class ScoringContext:
                         row = rows.get(pid)
                         if row is not None:
                             reached.update(row[:r])
-                found = {pid for pid in reached if pid is not None and pid in table.status}
+                reached.discard(None)
+                found = cast("set[str]", reached & table.status.keys())  # the registered ones
             self._dirty[depth] = found
         return found
 

@@ -433,33 +433,36 @@ def _on_bye_removed(state: TournamentState, e: ev.ByeRemoved) -> None:
 
 
 def _on_paired(state: TournamentState, e: ev.GamePaired) -> None:
-    if not 1 <= e.round <= 99 and _ignored(state, e, f"round {e.round} is outside 1..99"):
+    round_, table = e.round, e.table
+    if not 1 <= round_ <= 99 and _ignored(state, e, f"round {round_} is outside 1..99"):
         return
     if e.komi is not None and _ignored(state, e, komi_problem(e.komi)):
         return
-    white = _player(state, e.white, "GamePaired")
-    if white is None:
+    players = state.players  # (what _player does, inline: every pairing of a log comes here)
+    white, black = players.get(e.white), players.get(e.black)
+    if white is None or black is None:
+        _anomaly(state, f"GamePaired refers to unknown player {e.white if white is None else e.black}")
         return
-    black = _player(state, e.black, "GamePaired")
-    if black is None:
-        return
-    tables = state.games.setdefault(e.round, {})
-    replaced = e.table in tables
+    tables = state.games.setdefault(round_, {})
+    replaced = table in tables
     if replaced:
-        _anomaly(state, f"round {e.round} table {e.table} paired twice; the later pairing replaces the earlier")
+        _anomaly(state, f"round {round_} table {table} paired twice; the later pairing replaces the earlier")
     # The players' registered id objects, not the event's equal copies: lookups by one
     # shared string object skip the character comparison (scoring a congress does millions).
-    tables[e.table] = GameState(
-        round=e.round, table=e.table, white=white.id, black=black.id, handicap=e.handicap,
+    white_id, black_id = white.id, black.id
+    tables[table] = GameState(
+        round=round_, table=table, white=white_id, black=black_id, handicap=e.handicap,
         komi=e.komi, color_known=e.color_known, paired_seq=state.seq,
     )
     if replaced:
-        _reindex(state, e.round)
+        _reindex(state, round_)
     else:
-        index = state.table_of.setdefault(e.round, {})
-        for player in (white.id, black.id):  # the first game in table order is his game
-            if index.get(player, e.table) >= e.table:
-                index[player] = e.table
+        index = state.table_of.setdefault(round_, {})
+        # the first game in table order is his game
+        if index.get(white_id, table) >= table:
+            index[white_id] = table
+        if index.get(black_id, table) >= table:
+            index[black_id] = table
 
 
 def _reindex(state: TournamentState, round_: int) -> None:

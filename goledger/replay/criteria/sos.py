@@ -23,6 +23,7 @@ unpaired round gives ``2·smms·R`` in the M family (``sosos_unplayed``), 0 in t
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
 from typing import Any, cast
 
 from goledger.errors import CommandRejected
@@ -108,6 +109,13 @@ def contributions(ctx: ScoringContext, family: str, players: Collection[str] | N
 Values = Callable[[ScoringContext, Collection[str]], dict[str, int]]
 
 
+@lru_cache(maxsize=8)
+def _nones(rounds: int) -> tuple[list[None], ...]:
+    """``[None] * k`` for k = 0..rounds: the tail of an opponent row whose last k rounds have
+    no opponent (a standings view past the rounds played so far), compared in one step."""
+    return tuple([None] * k for k in range(rounds + 1))
+
+
 def _sos(family: str) -> Values:
     def compute_for(ctx: ScoringContext, players: Collection[str]) -> dict[str, int]:
         """Σ of :func:`contributions`, summed as they are made (no row per player is kept):
@@ -118,6 +126,7 @@ def _sos(family: str) -> Values:
         r = ctx.round
         rows, hds = ctx.table.opp, ctx.table.hd
         value_of = cast("Callable[[str | None], int]", values.__getitem__)
+        nones = _nones(r)
         out: dict[str, int] = {}
         for pid in players:
             opp = rows[pid]
@@ -125,9 +134,15 @@ def _sos(family: str) -> Values:
                 opp = opp[:r]
             if None in opp:  # a round without an opponent
                 own = _unplayed_value(ctx, family, pid)
-                total = sum([own if o is None else values[o] for o in opp])
-                if handicap:  # (a handicap row runs to the table's size, past R)
-                    total += 2 * sum([h for o, h in zip(opp, hds[pid], strict=False) if o is not None])
+                played = r - opp.count(None)
+                if opp[played:] == nones[r - played]:  # opponents up to a round, none after (a view past it)
+                    total = sum(map(value_of, opp[:played])) + own * (r - played)
+                    if handicap:
+                        total += 2 * sum(hds[pid][:played])
+                else:
+                    total = sum([own if o is None else values[o] for o in opp])
+                    if handicap:  # (a handicap row runs to the table's size, past R)
+                        total += 2 * sum([h for o, h in zip(opp, hds[pid], strict=False) if o is not None])
             else:
                 total = sum(map(value_of, opp))
                 if handicap:
@@ -233,13 +248,16 @@ def _sosos(family: str) -> Values:
         out = {}
         sos_of = cast("Callable[[str | None], int]", sos.__getitem__)
         rows = ctx.table.opp
+        nones = _nones(r)
         for pid in players:
             opp = rows[pid]
             if len(opp) > r:
                 opp = opp[:r]
             if None in opp:  # a round without an opponent
                 unplayed = 2 * ctx.smms[pid] * r if per_round_unplayed else 0
-                total = sum(map(sos_of, [o for o in opp if o is not None])) + unplayed * opp.count(None)
+                missing = opp.count(None)
+                played = opp[:r - missing] if opp[r - missing:] == nones[missing] else [o for o in opp if o is not None]
+                total = sum(map(sos_of, played)) + unplayed * missing
             else:
                 total = sum(map(sos_of, opp))
             out[pid] = total
