@@ -37,6 +37,7 @@ def events_with_every_kind(seed: int) -> list[ev.Event]:
         ev.ResultCorrected(round=g2.round, table=g2.table, result=Result.BOTH_WIN, by_default=True),
         ev.PlayerUpdated(player_id=ids[3], changes={"rank": "6d"}),
         ev.PlayerUpdated(player_id=ids[4], changes={"mm_correction": 2}),
+        ev.PlayerUpdated(player_id=ids[8], changes={"surname": "Renamed"}),  # names and the tie order move
         ev.ParticipationChanged(player_id=ids[5], round=5, participating=False, points2=1),
         ev.PlayerWithdrew(player_id=ids[6], from_round=4),
         ev.PlayerReinstated(player_id=ids[6], from_round=5),
@@ -81,6 +82,7 @@ def test_derived_tables_equal_fresh_ones(policy: str, seed: int) -> None:
             table = rounds.round_table(state, pol, settings, 5)
             fresh = rounds.RoundTable(state, pol, settings, rounds.table_size(state, 5))
             assert not same(table, fresh), (i, type(event).__name__, same(table, fresh))
+            assert table.names() == fresh.names(), (i, type(event).__name__)  # shared or rebuilt from the parent's
             derived += before > 0
     finally:
         rounds.untrack(state)

@@ -161,16 +161,22 @@ class RoundTable:
         """Per standings round, the values and memo of the latest context on this table."""
         self._listed_members: frozenset[str] | None = None
         self._cached: dict[str, dict[str, Any]] = {}
+        self._records_changed = True
+        """Whether a player's own record may differ from :attr:`parent`'s (one of the events
+        in between was a player's own): else every :meth:`cached` fact is the parent's."""
 
     def cached(self, key: str, build_for: Callable[[Iterable[str]], dict[str, Any]]) -> dict[str, Any]:
         """A per-player fact of the table's state that depends on the player's own record only
         (his names…), for every registered player: ``build_for(players)`` gives it; a derived
-        table copies its parent's and rebuilds the :attr:`changed` players' only. Read only."""
+        table shares its parent's when no player's own event came in between, else copies it
+        and rebuilds the :attr:`changed` players' only. Read only."""
         found = self._cached.get(key)
         if found is None:
             changed, parent = self.changed, self.parent
             before = parent._cached.get(key) if parent is not None and changed is not None else None
-            if before is not None and changed is not None:
+            if before is not None and not self._records_changed:
+                found = before
+            elif before is not None and changed is not None:
                 found = dict(before)
                 found.update(build_for(changed))
             else:
@@ -212,6 +218,7 @@ class RoundTable:
         table = cls.__new__(cls)
         table.parent, table.changed, table.views, table._listed_members = previous, None, {}, None
         table._cached = {}
+        table._records_changed = players_changed
         previous.parent = None  # a chain of two tables: the previous point, no older one
         table.extra2, table.extra_played2, table.extra_games = {}, {}, {}
         table.state, table.policy, table.settings = state, previous.policy, settings
