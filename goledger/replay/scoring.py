@@ -340,9 +340,12 @@ class ScoringContext:
     def _updated(self, before: dict[str, Any], depth: int, build_for: Callable[[Collection[str]], dict[str, Any]]
                  ) -> dict[str, Any]:
         """The previous point's entries ``before``, those of the players :meth:`dirty` at
-        ``depth`` rebuilt."""
+        ``depth`` rebuilt (all of them: built afresh, in the players' order)."""
+        dirty = self._dirty_at(depth)
+        if len(dirty) == len(self.all_players):
+            return build_for(self.all_players)
         found = dict(before)
-        found.update(build_for(self._dirty_at(depth)))
+        found.update(build_for(dirty))
         return found
 
     def few(self, players: Collection[str]) -> bool:
