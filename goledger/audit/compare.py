@@ -98,11 +98,11 @@ class Snapshot:
     @classmethod
     def _of_ranking(cls, ranking: Ranking, criteria: tuple[str, ...], shared: dict[str, Row],
                     previous: Snapshot | None) -> Snapshot:
-        rows: dict[str, Row] = {}
-        for place, pid, values in ranking.placed:
-            new = (place, values)
-            old = shared.get(pid)
-            rows[pid] = old if old == new else new
+        get = shared.get  # an unchanged row keeps the previous snapshot's tuple
+        rows: dict[str, Row] = {
+            pid: old if (old := get(pid)) is not None and old[0] == place and old[1] == values else (place, values)
+            for place, pid, values in ranking.placed
+        }
         return cls(ranking.round, ranking.as_of_seq, ranking.policy, criteria, dict(ranking.scales), rows,
                    ranking.names)
 

@@ -113,9 +113,19 @@ def _change_text(before: Any, after: Any, points: _Points) -> str:
         return f"{_row_text(before, points)} → {_row_text(after, points)}"
     parts = [] if before.place == after.place else [f"place {before.place} → {after.place}"]
     old_values, new_values = before.values, after.values
-    if old_values == new_values:  # a place moved by others' changes (most causes): no value differs
+    if old_values == new_values:  # a place moved by others' changes: no value differs
         return parts[0] if parts else "unchanged"
     texts = points.texts
+    scales = points.scales
+    if old_values.keys() == new_values.keys() == scales.keys():  # the usual case: every criterion on both sides
+        for name in scales:
+            old, new = old_values[name], new_values[name]
+            if old != new:
+                named = texts[name]
+                old_text, new_text = named[old], named[new]
+                if old_text != new_text:
+                    parts.append(f"{name} {old_text} → {new_text}")
+        return ", ".join(parts) or "unchanged"
     for name in points.names(old_values, new_values):
         old, new = old_values.get(name, _MISSING), new_values.get(name, _MISSING)
         if old != new:  # equal values (or none on both sides) read the same
@@ -167,6 +177,7 @@ def _payload(text: str) -> Any:
 
 
 _EMPTY: tuple[Any, ...] = ("", None, {}, [])
+
 """Payload values an event line leaves out (compared by ``==``; never changed)."""
 
 
