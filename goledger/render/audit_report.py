@@ -337,14 +337,14 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
 
 
 def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Ranking,
-                   view: View, step: Callable[[int], None] | None = None,
-                   state: TournamentState | None = None) -> tuple[Html, int]:
+                   view: View, final_state: TournamentState,
+                   step: Callable[[int], None] | None = None) -> tuple[Html, int]:
     """Each audited event: the diff when it was recorded and its effect on the final standings.
 
     One state walks the log forward (its tables derived point to point); the diff when an
     event was recorded compares the standings just before and just after it, after the
     round the log had reached (``goledger diff --from SEQ-1 --to SEQ``). The final standings
-    without it come from the final ``state`` with the event's one game or player taken back
+    without it come from ``final_state`` with the event's one game or player taken back
     (:func:`goledger.replay.without.scoring_state_without`), else from a refold."""
     from goledger.audit.compare import Snapshot
     from goledger.audit.queries import compare_snapshots
@@ -354,7 +354,6 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
 
     parts: list[Html] = [text_element("h2", "Withdrawals, corrections and rule changes")]
     count = 0
-    final_state = state if state is not None else fold(events)
     final_policy = resolve_policy(final_state, view.policy)
     final_table = round_table(final_state, final_policy, final_state.settings_for_round(max(final.round, 1)),
                               final.round)
@@ -537,8 +536,8 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     final = per_round[last] if last else ranking(state, 0, view.policy, view.criteria)
     index = EventIndex(fold(()), events, {pid: p.full_name for pid, p in state.players.items()})
     published, n_published = _published_section(events, records)
-    audit, n_audited = _audit_section(events, records, index, final, view,
-                                      lambda n: tell(last + n, total, f"audited event {n} of {audited}"), state)
+    audit, n_audited = _audit_section(events, records, index, final, view, state,
+                                      lambda n: tell(last + n, total, f"audited event {n} of {audited}"))
     data = _page(state, verify, records, path, per_round, final, top, index, published, audit)
     summary = {"path": str(path), "players": len(state.players), "rounds": last, "events": len(records),
                "audited": n_audited, "published": n_published, "verified": verify.ok}

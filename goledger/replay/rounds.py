@@ -415,15 +415,20 @@ class RoundTable:
         (the players whose rows were rebuilt) entered or left it."""
         if self.policy.listed_players == "all" or self.changed is None or min(self.state.games, default=1) < 1:
             return self._listed()
-        byes: set[str] = set()
-        for round_ in self.state.byes:
-            byes.update(self.bye_players(round_))
+        byes = self._players_with_byes()
         before = previous._listed_set()
         game = self.game
         if all((pid in byes or any(game[pid])) == (pid in before) for pid in redo):
             self._listed_members = before
             return previous.listed
         return self._listed()
+
+    def _players_with_byes(self) -> set[str]:
+        """The players who have the bye of some round (:meth:`bye_players`)."""
+        byes: set[str] = set()
+        for round_ in self.state.byes:
+            byes.update(self.bye_players(round_))
+        return byes
 
     def _listed_set(self) -> frozenset[str]:
         found = self._listed_members
@@ -437,9 +442,7 @@ class RoundTable:
         players = self.state.players
         if self.policy.listed_players == "all":
             return tuple(players)
-        byes: set[str] = set()
-        for round_ in self.state.byes:
-            byes.update(self.bye_players(round_))
+        byes = self._players_with_byes()
         if min(self.state.games, default=1) >= 1:
             # Every game of rounds 1..size has its players' rows (a player's first game of a
             # round is in his row, and a second game of the round leaves him implied anyway).

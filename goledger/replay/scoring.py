@@ -131,6 +131,11 @@ class RoundEntry:
         return f"RoundEntry(r{self.round} {self.status} vs {self.opponent} {self.game_points2})"
 
 
+def _score2_key(family: str) -> str:
+    """The memo key of :meth:`ScoringContext.score2` of ``family``."""
+    return f"score2-{family}"
+
+
 class ScoringContext:
     """A state seen at round ``round`` under ``policy``; see the module docstring.
 
@@ -296,7 +301,13 @@ class ScoringContext:
         def build_for(players: Collection[str]) -> dict[str, int]:
             return {pid: rows[pid][r] for pid in players}
 
-        return self.per_player(f"score2-{family}", 0, build_for)
+        return self.per_player(_score2_key(family), 0, build_for)
+
+    def previous_score2(self, family: str) -> dict[str, int] | None:
+        """:meth:`score2` at the previous point of an audit's forward pass, when it was computed
+        there for every player (``None`` otherwise)."""
+        found: dict[str, int] | None = self.previous_memo(_score2_key(family))
+        return found
 
     def opponent_score2(self, family: str) -> dict[str, int]:
         """The score an opponent brings to the SOS family at round R: the virtual score with

@@ -346,11 +346,11 @@ def _places_of(ctx: ScoringContext, names: Sequence[str], tie: TieKey, wanted: l
     (:meth:`~goledger.replay.scoring.ScoringContext.values_for`)."""
     listed = ctx.players
     share = ctx.policy.place_sharing != "none"
+    position = {pid: i for i, pid in enumerate(listed)}  # (the tie order's last key; a lookup, not a search)
     found = []
     for pid in wanted:
-        try:
-            me = listed.index(pid)
-        except ValueError:  # not listed
+        me = position.get(pid)
+        if me is None:  # not listed
             continue
         ahead, level = 0, listed
         values: list[int] = []
@@ -363,7 +363,7 @@ def _places_of(ctx: ScoringContext, names: Sequence[str], tie: TieKey, wanted: l
             level = [q for q, v in zip(level, row, strict=True) if v == mine]
         if not share:
             key = (tie(pid), me)
-            ahead += len([q for q in level if (tie(q), listed.index(q)) < key])
+            ahead += len([q for q in level if (tie(q), position[q]) < key])
         found.append((ahead + 1, pid, tuple(values), (tuple(-v for v in values), tie(pid), me)))
     found.sort(key=lambda item: item[3])
     return [(place, pid, values) for place, pid, values, _ in found]

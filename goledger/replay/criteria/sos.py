@@ -164,7 +164,8 @@ def _sos_update(family: str) -> Callable[[ScoringContext, dict[str, int]], dict[
     def update(ctx: ScoringContext, before: dict[str, int]) -> dict[str, int] | None:
         table = ctx.table
         changed = table.changed
-        earlier = ctx.previous_memo(f"score2-{family}") if family != "sts" and not ctx.not_played_as_half else None
+        # the opponents' values are the accumulated scores (not the virtual ones, nor STS)
+        earlier = ctx.previous_score2(family) if family != "sts" and not ctx.not_played_as_half else None
         if changed is None or earlier is None or not ctx.few(changed):
             return None  # (most of the field changed: summing everyone's again costs less)
         values = opponent_values(ctx, family)
