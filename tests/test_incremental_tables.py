@@ -6,6 +6,7 @@ results as without it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import msgspec
 import pytest
@@ -54,6 +55,25 @@ def events_with_every_kind(seed: int) -> list[ev.Event]:
     return out
 
 
+def tracked_points(events: list[ev.Event], rng: random.Random, skip: float
+                   ) -> Iterator[tuple[int, ev.Event, TournamentState]]:
+    """``(i, event, state)`` at the points an audit's forward pass looks at, on one tracked
+    state (:func:`rounds.note_event` before each event): after every event once the
+    tournament exists, but for runs of events between the points, as in a bisection (an
+    event is passed with probability ``skip``; the first two and the last are never)."""
+    state = TournamentState()
+    rounds.track(state)
+    try:
+        for i, event in enumerate(events):
+            rounds.note_event(state, event)
+            apply(state, event)
+            if state.settings is None or (i > 1 and rng.random() < skip and i != len(events) - 1):
+                continue
+            yield i, event, state
+    finally:
+        rounds.untrack(state)
+
+
 def same(a: rounds.RoundTable, b: rounds.RoundTable) -> list[str]:
     return [name for name in FIELDS if msgspec.to_builtins(getattr(a, name)) != msgspec.to_builtins(getattr(b, name))
             or list(getattr(a, name)) != list(getattr(b, name))]
@@ -66,26 +86,16 @@ def test_derived_tables_equal_fresh_ones(policy: str, seed: int) -> None:
     if policy == "egf":
         pol = pol.with_overrides({"not_assigned": "absent", "withdrawn": "zero"})
     events = events_with_every_kind(seed)
-    rng = random.Random(seed)
-    state = TournamentState()
     base = fold(events[:1])
     derived = 0
-    rounds.track(state)
-    try:
-        for i, event in enumerate(events):
-            rounds.note_event(state, event)
-            apply(state, event)
-            if state.settings is None or (i > 1 and rng.random() < 0.6 and i != len(events) - 1):
-                continue  # runs of events between the points, as in a bisection
-            settings = state.settings_for_round(5)
-            before = len(rounds._CACHE)
-            table = rounds.round_table(state, pol, settings, 5)
-            fresh = rounds.RoundTable(state, pol, settings, rounds.table_size(state, 5))
-            assert not same(table, fresh), (i, type(event).__name__, same(table, fresh))
-            assert table.names() == fresh.names(), (i, type(event).__name__)  # shared or rebuilt from the parent's
-            derived += before > 0
-    finally:
-        rounds.untrack(state)
+    for i, event, state in tracked_points(events, random.Random(seed), 0.6):
+        settings = state.settings_for_round(5)
+        before = len(rounds._CACHE)
+        table = rounds.round_table(state, pol, settings, 5)
+        fresh = rounds.RoundTable(state, pol, settings, rounds.table_size(state, 5))
+        assert not same(table, fresh), (i, type(event).__name__, same(table, fresh))
+        assert table.names() == fresh.names(), (i, type(event).__name__)  # shared or rebuilt from the parent's
+        derived += before > 0
     assert derived > 20
     assert base.settings is not None
 
