@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
+from goledger.render.html import make_environment
 from goledger.web.actions import ACTIONS
 from goledger.web.security import DeskKeys, UploadLimit
 
@@ -90,7 +91,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     """The desk's ASGI application over ledger ``db`` with director ``token``."""
     desk = Desk(Path(db), DeskKeys(token=token, secret=secret or secrets.token_bytes(32)), max_upload, poll,
                 lifetime)
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates = Jinja2Templates(env=make_environment(HERE / "templates"))
     templates.env.globals["EXPORTS"] = EXPORTS
     templates.env.globals["IMPORT_FORMATS"] = IMPORT_FORMATS
     from goledger.ledger.values import format_points
