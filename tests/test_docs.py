@@ -82,3 +82,35 @@ def test_readme_cites_only_files_of_the_repository() -> None:
             if "://" in target:
                 continue
             assert (path.parent / target).exists(), (path.name, target)
+
+
+def _readme_section(title: str) -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start: end if end != -1 else None]
+
+
+def test_readme_names_every_dependency_of_pyproject() -> None:
+    """README's Dependencies section names each runtime and test dependency ``pyproject.toml``
+    declares, and says sqlite-utils is a runtime dependency (issue 28)."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    names = {re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower() for spec in declared}
+    section = _readme_section("Dependencies").lower()
+    assert sorted(n for n in names if n not in section) == []
+    assert "sqlite-utils is nevertheless a runtime dependency" in section
+    assert "not a runtime dependency" not in section
+
+
+def test_readme_layout_table_has_no_duplicate_row() -> None:
+    """One row per folder, in one unbroken table (a blank line would split it in two)."""
+    lines = _readme_section("Layout").splitlines()
+    start = lines.index("| path | what |")
+    table = [line for line in lines[start:] if line.startswith("|")]
+    block = lines[start: start + len(table)]
+    assert block == table, "the Layout table is broken by a line that is not a row"
+    folders = [row.split("|")[1].strip() for row in table[2:]]
+    assert len(folders) == len(set(folders)), folders
