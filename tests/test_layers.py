@@ -23,7 +23,7 @@ BASE = frozenset({"errors", "nogc", "outputs", "__init__", "__main__"})
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"ledger"}),
     frozenset({"replay"}),
-    frozenset({"audit", "rating"}),
+    frozenset({"audit", "rating", "ratings"}),
     frozenset({"pairing"}),
     frozenset({"systems"}),
     frozenset({"commands"}),

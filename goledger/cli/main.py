@@ -63,6 +63,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.settings",
     "goledger.cli.day",
     "goledger.cli.pairing",
+    "goledger.cli.ratings",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

@@ -1,0 +1,90 @@
+"""``goledger ratings import|info|search``: thin shells over the ratings store
+(:func:`goledger.formats.ratinglists.import_list`, :func:`goledger.ratings.store.list_info`,
+:func:`goledger.ratings.store.search`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from goledger.cli.common import JsonOption, echo, print_json, render_text_table, run
+
+RatingsOption = Annotated[Path | None, typer.Option(
+    "--ratings", help="Ratings store (default: $GOLEDGER_RATINGS, else ratings.db in the user data directory).",
+    show_default=False)]
+SourceOption = Annotated[str, typer.Option("--source", help="List source (egd).")]
+
+
+def register_commands(app: typer.Typer) -> None:
+    group = typer.Typer(help="The rating lists on this machine (EGD): import, info, search.", no_args_is_help=True)
+    app.add_typer(group, name="ratings")
+
+    @group.command("import")
+    def import_list(
+        file: Annotated[Path, typer.Argument(help="The list file (EGD: allworld_lp.html).")],
+        source: SourceOption = "egd",
+        ratings: RatingsOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Import a rating list into the store: a no-op for the same file, an atomic replacement
+        of an older list; every player line is read or listed as unparsed."""
+        from goledger.formats.ratinglists import import_list as library
+        from goledger.ratings.store import import_json
+
+        outcome = run(lambda: library(file, source, ratings))
+        if as_json:
+            print_json(import_json(outcome))
+            return
+        info = outcome.info
+        verb = {"imported": "imported", "replaced": "replaced the older list with",
+                "unchanged": "already current, nothing written:"}[outcome.status]
+        echo(f"{verb} {info.ref.source} list of {info.ref.date}: {info.players} players, "
+             f"{len(info.unparsed)} unparsed lines (sha256 {info.ref.sha256}) in {outcome.path}")
+        for u in info.unparsed:
+            echo(f"  line {u.line}: {u.why}: {u.text.strip()}")
+
+    @group.command("info")
+    def info(
+        source: SourceOption = "egd",
+        ratings: RatingsOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The list in the store: its date, SHA-256, players and unparsed lines."""
+        from goledger.ratings.store import info_json, list_info, ratings_path
+
+        found = run(lambda: list_info(ratings, source))
+        if as_json:
+            print_json(info_json(found, str(ratings_path(ratings))))
+            return
+        echo(f"{found.ref.source} list of {found.ref.date} ({found.file}, imported {found.imported_at})\n"
+             f"players: {found.players}, unparsed lines: {len(found.unparsed)}\n"
+             f"sha256: {found.ref.sha256}\nstore: {ratings_path(ratings)}")
+
+    @group.command("search")
+    def search(
+        query: Annotated[str, typer.Argument(help="A name as the player says it (any order, accents, a typo), "
+                                                  "or a PIN.")],
+        limit: Annotated[int, typer.Option("--limit", help="Most results (1..1000).")] = 10,
+        country: Annotated[str | None, typer.Option("--country", help="Only this country (two letters).")] = None,
+        source: SourceOption = "egd",
+        ratings: RatingsOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Find players in the list by name: best first, homonyms together."""
+        from goledger.ratings.store import search as library
+        from goledger.ratings.store import search_json
+
+        result = run(lambda: library(query, limit, country, ratings, source))
+        if as_json:
+            print_json(search_json(result))
+            return
+        if not result.matches:
+            echo(f"no player of the {result.ref.source} list of {result.ref.date} matches {query!r}")
+            return
+        rows = [[m.player.pin, m.player.full_name, m.player.country, m.player.club, m.player.grade,
+                 "" if m.player.gor is None else str(m.player.gor), m.player.last_tournament, str(m.score)]
+                for m in result.matches]
+        echo(render_text_table(["PIN", "Name", "Country", "Club", "Grade", "GoR", "Last", "Score"], rows,
+                               right={5, 7}, title=f"{result.ref.source} list of {result.ref.date}"))

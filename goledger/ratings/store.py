@@ -1,0 +1,473 @@
+"""The ratings store: one SQLite file per machine holding the current list of each source
+(issue 34, point 1).
+
+Where: ``--ratings PATH``, else ``$GOLEDGER_RATINGS``, else ``ratings.db`` in the user data
+directory (``platformdirs.user_data_path("goledger")``: ``~/.local/share/goledger`` on
+Linux). The file is written through sqlite-utils (tables, the full-text index) and read with
+the standard ``sqlite3`` module alone: importing sqlite-utils costs 90 ms (it loads numpy),
+more than a whole search at the desk may take.
+
+Tables:
+
+* ``lists``: one row per imported list (source, date, SHA-256, player count, the unparsed
+  lines as JSON, file name, time of import), ``current`` = 1 for the list searches use;
+* ``players``: the list's players (``list`` = the list's id), with ``name_key``, the folded
+  words of the name (:func:`goledger.ratings.names.name_key`);
+* ``players_fts``: an FTS5 index of ``name_key`` (external content: the ``players`` rows);
+* ``vocab``: the distinct folded words of the current list by length, for the typo search.
+
+Replacing a list is atomic: the new rows are written first under a new list id that no
+search looks at, then one transaction makes the new list current, deletes the old rows and
+rebuilds the full-text index. A reader sees the old list or the new one, never half of one
+(SQLite's WAL mode gives every read transaction one snapshot). Re-importing the list already
+current (same source, same SHA-256) writes nothing; a list older than the current one is
+refused.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import msgspec
+
+from goledger.errors import CommandRejected
+from goledger.ratings.model import ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
+from goledger.ratings.names import collapse, name_key, tokens
+
+__all__ = [
+    "ENV_VAR",
+    "ImportOutcome",
+    "Match",
+    "RatingsStore",
+    "SearchResult",
+    "default_path",
+    "import_json",
+    "info_json",
+    "list_info",
+    "match_json",
+    "ratings_path",
+    "save_list",
+    "search",
+    "search_json",
+]
+
+ENV_VAR: Final = "GOLEDGER_RATINGS"
+_SCHEMA_VERSION: Final = 1
+
+PathLike = str | os.PathLike[str]
+
+
+def default_path() -> Path:
+    """``$GOLEDGER_RATINGS``, else ``ratings.db`` in the user data directory."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return platformdirs.user_data_path("goledger", appauthor=False) / "ratings.db"
+
+
+def ratings_path(path: PathLike | None) -> Path:
+    """The store's path: ``path`` when given, else :func:`default_path`."""
+    return Path(path) if path else default_path()
+
+
+class ImportOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``ratings import`` did: ``imported`` (first list of its source), ``replaced``
+    (a newer list took the place of ``previous``) or ``unchanged`` (the same file again)."""
+
+    status: Literal["imported", "replaced", "unchanged"]
+    info: ListInfo
+    path: str
+    previous: ListRef | None = None
+
+
+class Match(msgspec.Struct, frozen=True, kw_only=True):
+    """One search result: the list's player and how close his name is (100: exact)."""
+
+    player: RatedPlayer
+    score: int
+
+
+class SearchResult(msgspec.Struct, frozen=True, kw_only=True):
+    ref: ListRef
+    matches: list[Match]
+
+
+_UNPARSED_LIST: Final = msgspec.json.Decoder(list[Unparsed])
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _create_schema(db: Any) -> None:
+    """The tables (sqlite-utils), idempotent."""
+    if "lists" not in db.table_names():
+        db["lists"].create({
+            "id": int, "source": str, "date": str, "sha256": str, "players": int, "unparsed": str, "file": str,
+            "imported_at": str, "current": int,
+        }, pk="id")
+        db["lists"].create_index(["source", "current"])
+    if "players" not in db.table_names():
+        db["players"].create({
+            "id": int, "list": int, "pin": str, "surname": str, "first_name": str, "country": str, "club": str,
+            "grade": str, "promotion": str, "gor": int, "nt": int, "last_tournament": str, "last_date": str,
+            "line": int, "name_key": str,
+        }, pk="id")
+        db["players"].create_index(["list", "pin"])
+    if "vocab" not in db.table_names():
+        db["vocab"].create({"list": int, "length": int, "tokens": str}, pk=("list", "length"))
+    if "players_fts" not in db.table_names():
+        db.execute("CREATE VIRTUAL TABLE players_fts USING fts5(name_key, content='players', content_rowid='id', "
+                   "tokenize='unicode61 remove_diacritics 0', prefix='2 3')")
+    db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+
+
+def _vocab_rows(list_id: int, keys: list[str]) -> list[dict[str, Any]]:
+    """The distinct words by length (``length`` -1 holds the words :func:`collapse`
+    changes, as ``collapsed:word`` pairs)."""
+    words = {w for key in keys for w in key.split()}
+    by_len: dict[int, list[str]] = {}
+    for w in words:
+        by_len.setdefault(len(w), []).append(w)
+    rows = [{"list": list_id, "length": n, "tokens": " ".join(sorted(ws))} for n, ws in sorted(by_len.items())]
+    pairs = sorted(f"{collapse(w)}:{w}" for w in words if collapse(w) != w)
+    rows.append({"list": list_id, "length": -1, "tokens": " ".join(pairs)})
+    return rows
+
+
+def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) -> ImportOutcome:
+    """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
+    replacement, refusal of an older list)."""
+    import sqlite_utils
+
+    target = ratings_path(path)
+    ref = parsed.ref
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(target, isolation_level=None)
+    except (OSError, sqlite3.Error) as exc:
+        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA busy_timeout=10000")
+        db = sqlite_utils.Database(conn)
+        _create_schema(db)
+        row = conn.execute("SELECT id, date, sha256 FROM lists WHERE source = ? AND current = 1",
+                           (ref.source,)).fetchone()
+        previous = ListRef(source=ref.source, date=row[1], sha256=row[2]) if row else None
+        if previous is not None and previous.sha256 == ref.sha256:
+            return ImportOutcome(status="unchanged", info=_info(conn, ref.source), path=str(target), previous=previous)
+        if previous is not None and previous.date > ref.date:
+            raise CommandRejected(f"the store already holds a newer {ref.source} list ({previous.date}) than this one "
+                                  f"({ref.date}); nothing was imported")
+        conn.execute("DELETE FROM players WHERE list IN (SELECT id FROM lists WHERE source = ? AND current = 0)",
+                     (ref.source,))  # what an interrupted import left
+        conn.execute("DELETE FROM lists WHERE source = ? AND current = 0", (ref.source,))
+        lists = db.table("lists")
+        list_id: int = lists.insert({
+            "source": ref.source, "date": ref.date, "sha256": ref.sha256, "players": len(parsed.players),
+            "unparsed": msgspec.json.encode(parsed.unparsed).decode(), "file": file_name,
+            "imported_at": _now(), "current": 0,
+        }).last_pk  # type: ignore[assignment]
+        keys = [name_key(p.full_name) for p in parsed.players]
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "INSERT INTO players (list, pin, surname, first_name, country, club, grade, promotion, gor, nt, "
+            "last_tournament, last_date, line, name_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(list_id, p.pin, p.surname, p.first_name, p.country, p.club, p.grade, p.promotion, p.gor, p.nt,
+              p.last_tournament, p.last_date, p.line, key) for p, key in zip(parsed.players, keys, strict=True)])
+        conn.executemany("INSERT INTO vocab (list, length, tokens) VALUES (:list, :length, :tokens)",
+                         _vocab_rows(list_id, keys))
+        conn.execute("COMMIT")
+        # the switch: one transaction
+        conn.execute("BEGIN IMMEDIATE")
+        old = [r[0] for r in conn.execute("SELECT id FROM lists WHERE source = ? AND current = 1", (ref.source,))]
+        for old_id in old:
+            conn.execute("DELETE FROM players WHERE list = ?", (old_id,))
+            conn.execute("DELETE FROM vocab WHERE list = ?", (old_id,))
+            conn.execute("DELETE FROM lists WHERE id = ?", (old_id,))
+        conn.execute("UPDATE lists SET current = 1 WHERE id = ?", (list_id,))
+        conn.execute("INSERT INTO players_fts(players_fts) VALUES ('rebuild')")
+        conn.execute("COMMIT")
+        return ImportOutcome(status="replaced" if previous else "imported", info=_info(conn, ref.source),
+                             path=str(target), previous=previous)
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+    finally:
+        conn.close()
+
+
+def _info(conn: sqlite3.Connection, source: str) -> ListInfo:
+    row = conn.execute("SELECT source, date, sha256, players, unparsed, file, imported_at FROM lists "
+                       "WHERE source = ? AND current = 1", (source,)).fetchone()
+    if row is None:
+        raise CommandRejected(f"the ratings store holds no {source} list; import one with "
+                              f"'goledger ratings import FILE --source {source}'")
+    return ListInfo(ref=ListRef(source=row[0], date=row[1], sha256=row[2]), players=row[3],
+                    unparsed=_UNPARSED_LIST.decode(row[4]), file=row[5], imported_at=row[6])
+
+
+_COLUMNS: Final = ("pin, surname, first_name, country, club, grade, promotion, gor, nt, last_tournament, "
+                   "last_date, line, name_key")
+
+# scoring (see RatingsStore.search)
+_PREFIX, _TYPO, _MISSING, _EXTRA = 5, 10, 30, 2
+
+
+def _player_of(row: tuple[Any, ...]) -> RatedPlayer:
+    return RatedPlayer(pin=row[0], surname=row[1], first_name=row[2], country=row[3], club=row[4], grade=row[5],
+                       promotion=row[6], gor=row[7], nt=row[8], last_tournament=row[9], last_date=row[10],
+                       line=row[11])
+
+
+class _Vocabulary:
+    """The distinct words of one list, by length, and the German collapse pairs."""
+
+    def __init__(self, rows: list[tuple[int, str]]) -> None:
+        self.by_len: dict[int, list[str]] = {}
+        self.collapsed: dict[str, list[str]] = {}
+        for length, text in rows:
+            if length == -1:
+                for pair in text.split():
+                    c, _, w = pair.partition(":")
+                    self.collapsed.setdefault(c, []).append(w)
+            else:
+                self.by_len[length] = text.split()
+        self.words = {w for ws in self.by_len.values() for w in ws}
+
+    def expand(self, word: str) -> dict[str, int]:
+        """The list's words a spoken word may be, with their cost: 0 the same spelling (up to
+        accents and German ``ae``/``ä``/``a``), :data:`_TYPO` one typo (a letter missing,
+        doubled, wrong or two letters swapped: optimal-string-alignment distance 1, from
+        rapidfuzz, for words of 3 letters or more)."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        found: dict[str, int] = {}
+        if word in self.words:
+            found[word] = 0
+        folded = collapse(word)
+        if folded != word and folded in self.words:
+            found[folded] = 0
+        for w in self.collapsed.get(folded, ()):
+            found[w] = 0
+        if len(word) >= 3:
+            for n in (len(word) - 1, len(word), len(word) + 1):
+                choices = self.by_len.get(n)
+                if choices:
+                    for w, _, _ in process.extract(word, choices, scorer=OSA.distance, score_cutoff=1, limit=None):
+                        found.setdefault(w, _TYPO)
+        return found
+
+
+class RatingsStore:
+    """A read connection to the store (``sqlite3``, read-only). Keeps each list's vocabulary
+    once loaded, so repeated searches (the desk) cost only their own queries."""
+
+    def __init__(self, path: PathLike | None = None) -> None:
+        self.path = ratings_path(path)
+        if not self.path.is_file():
+            raise CommandRejected(f"no ratings store at {self.path}; import a list first with "
+                                  "'goledger ratings import FILE'")
+        try:
+            self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                         check_same_thread=False)
+            self._conn.execute("PRAGMA busy_timeout=10000")
+        except sqlite3.Error as exc:
+            raise CommandRejected(f"cannot read the ratings store {self.path}: {exc}") from None
+        self._vocab: dict[int, _Vocabulary] = {}
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> RatingsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _current(self, source: str) -> tuple[int, ListRef]:
+        try:
+            row = self._conn.execute("SELECT id, source, date, sha256 FROM lists WHERE source = ? AND current = 1",
+                                     (source,)).fetchone()
+        except sqlite3.Error as exc:
+            raise CommandRejected(f"{self.path} is not a ratings store ({exc})") from None
+        if row is None:
+            raise CommandRejected(f"the ratings store {self.path} holds no {source} list; import one with "
+                                  f"'goledger ratings import FILE --source {source}'")
+        return row[0], ListRef(source=row[1], date=row[2], sha256=row[3])
+
+    def info(self, source: str = "egd") -> ListInfo:
+        """The current list of ``source``: date, SHA-256, players, unparsed lines."""
+        return _info(self._conn, source)
+
+    def sources(self) -> list[str]:
+        try:
+            return [r[0] for r in self._conn.execute("SELECT source FROM lists WHERE current = 1 ORDER BY source")]
+        except sqlite3.Error as exc:
+            raise CommandRejected(f"{self.path} is not a ratings store ({exc})") from None
+
+    def lookup(self, pin: str, source: str = "egd") -> tuple[ListRef, RatedPlayer | None]:
+        """The current list and the player with this PIN in it (``None``: not in the list)."""
+        self._conn.execute("BEGIN")
+        try:
+            list_id, ref = self._current(source)
+            row = self._conn.execute(f"SELECT {_COLUMNS} FROM players WHERE list = ? AND pin = ?",
+                                     (list_id, pin)).fetchone()
+        finally:
+            self._conn.execute("COMMIT")
+        return ref, (_player_of(row) if row else None)
+
+    def search(self, query: str, limit: int = 10, country: str | None = None, source: str = "egd",
+               prefix: bool = True) -> SearchResult:
+        """The list's players whose name is closest to ``query``, best first.
+
+        The query's words are folded (:mod:`goledger.ratings.names`) and taken in any order
+        (``Barkin Celebican``, ``Celebican, Barkin``). Each word is expanded to the list's
+        words it may be (:meth:`_Vocabulary.expand`; with ``prefix`` the last one also as
+        the beginning of a word, for search as you type); the full-text index gives the
+        players having a word of every expansion (of any, when no one has all). A player's
+        score is 100 less 30 per query word he lacks, 10 per typo, 5 per word only begun and
+        2 per word of his name the query does not say; ties are ordered by closeness of the
+        whole name (rapidfuzz's ``ratio``), then the most recent last appearance first, so
+        homonyms come together, the active one first."""
+        words = tokens(query)
+        if limit < 1 or not words:
+            return SearchResult(ref=self._current(source)[1], matches=[])
+        self._conn.execute("BEGIN")
+        try:
+            list_id, ref = self._current(source)
+            if len(words) == 1 and len(words[0]) == 8 and words[0].isdigit():
+                row = self._conn.execute(f"SELECT {_COLUMNS} FROM players WHERE list = ? AND pin = ?",
+                                         (list_id, words[0])).fetchone()
+                return SearchResult(ref=ref, matches=[Match(player=_player_of(row), score=100)] if row else [])
+            vocab = self._vocab.get(list_id)
+            if vocab is None:
+                vocab = _Vocabulary(list(self._conn.execute("SELECT length, tokens FROM vocab WHERE list = ?",
+                                                            (list_id,))))
+                self._vocab = {list_id: vocab}
+            typing = prefix and not query[-1:].isspace() and query.rstrip()[-1:] not in (",", ".")
+            expansions = [vocab.expand(w) for w in words]
+            groups = []
+            for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
+                terms = [f'"{t}"' for t in sorted(found)]
+                if typing and i == len(words) - 1 and len(w) >= 2:
+                    terms.append(f'"{w}"*')
+                if terms:
+                    groups.append("(" + " OR ".join(terms) + ")")
+            rows: list[tuple[Any, ...]] = []
+            if groups:
+                # the index first (CROSS JOIN fixes the order): never a scan of the list
+                sql = (f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))} FROM players_fts "
+                       "CROSS JOIN players p ON p.id = players_fts.rowid WHERE players_fts MATCH ? AND p.list = ?"
+                       + (" AND p.country = ?" if country else "") + " LIMIT 5000")
+                args: tuple[Any, ...] = (list_id, country.upper()) if country else (list_id,)
+                rows = self._conn.execute(sql, (" AND ".join(groups), *args)).fetchall()
+                if not rows and len(groups) > 1:
+                    rows = self._conn.execute(sql, (" OR ".join(groups), *args)).fetchall()
+        finally:
+            self._conn.execute("COMMIT")
+        return SearchResult(ref=ref, matches=_ranked(words, expansions, rows, typing, limit))
+
+
+def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple[Any, ...]], typing: bool,
+            limit: int) -> list[Match]:
+    """Score and order candidate rows (:meth:`RatingsStore.search`)."""
+    from rapidfuzz import fuzz
+
+    query_key = " ".join(sorted(words))
+    last = len(words) - 1
+    scored: list[tuple[int, float, str, str, tuple[Any, ...]]] = []
+    for row in rows:
+        entry = row[12].split()
+        used = [False] * len(entry)
+        penalty = 0
+        for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
+            best, at = _MISSING, -1
+            for j, e in enumerate(entry):
+                if used[j]:
+                    continue
+                cost = found.get(e)
+                if cost is None and typing and i == last and e.startswith(w):
+                    cost = _PREFIX
+                if cost is not None and cost < best:
+                    best, at = cost, j
+                    if cost == 0:
+                        break
+            if at >= 0:
+                used[at] = True
+            penalty += best
+        penalty += _EXTRA * used.count(False)
+        closeness = fuzz.ratio(query_key, " ".join(sorted(entry)))
+        scored.append((max(0, 100 - penalty), closeness, row[10], row[0], row))
+    scored.sort(key=lambda s: (-s[0], -s[1], _negated(s[2]), s[3]))
+    return [Match(player=_player_of(s[4]), score=s[0]) for s in scored[:limit]]
+
+
+def _negated(date: str) -> str:
+    """A sort key ordering ISO dates newest first (no date last)."""
+    return "".join(chr(0x7F - ord(c)) for c in date) if date else "\x7f"
+
+
+# --------------------------------------------------------------------------- library entry points
+
+MAX_QUERY: Final = 200
+"""The longest query read (a name said at the desk is far shorter)."""
+
+
+def list_info(ratings: PathLike | None = None, source: str = "egd") -> ListInfo:
+    """``goledger ratings info``: the current list of ``source`` in the store."""
+    with RatingsStore(ratings) as store:
+        return store.info(source)
+
+
+def search(query: str, limit: int = 10, country: str | None = None, ratings: PathLike | None = None,
+           source: str = "egd") -> SearchResult:
+    """``goledger ratings search``: :meth:`RatingsStore.search` with its arguments checked."""
+    if len(query) > MAX_QUERY:
+        raise CommandRejected(f"the query is {len(query)} characters long; at most {MAX_QUERY} are read")
+    if not 1 <= limit <= 1000:
+        raise CommandRejected(f"--limit {limit} is outside 1..1000")
+    if country is not None and not (len(country) == 2 and country.isascii() and country.isalpha()):
+        raise CommandRejected(f"country {country[:20]!r} must be a two-letter code such as TR")
+    with RatingsStore(ratings) as store:
+        return store.search(query, limit, country, source)
+
+
+def ref_json(ref: ListRef) -> dict[str, Any]:
+    return {"source": ref.source, "date": ref.date, "sha256": ref.sha256}
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    p = match.player
+    return {"pin": p.pin, "surname": p.surname, "first_name": p.first_name, "country": p.country, "club": p.club,
+            "grade": p.grade, "gor": p.gor, "last_tournament": p.last_tournament, "score": match.score}
+
+
+def search_json(result: SearchResult) -> dict[str, Any]:
+    """The JSON of a search (the CLI's ``--json`` and the desk's ``/api/ratings/search``)."""
+    return {"list": ref_json(result.ref), "matches": [match_json(m) for m in result.matches]}
+
+
+def unparsed_json(unparsed: list[Unparsed]) -> list[dict[str, Any]]:
+    return [{"line": u.line, "text": u.text, "why": u.why} for u in unparsed]
+
+
+def import_json(outcome: ImportOutcome) -> dict[str, Any]:
+    """``ratings import --json``: the list's identity, its player count and every unparsed line."""
+    info = outcome.info
+    return {**ref_json(info.ref), "players": info.players, "unparsed": unparsed_json(info.unparsed),
+            "status": outcome.status, "store": outcome.path}
+
+
+def info_json(info: ListInfo, path: str) -> dict[str, Any]:
+    return {**ref_json(info.ref), "players": info.players, "unparsed": len(info.unparsed), "file": info.file,
+            "imported_at": info.imported_at, "store": path}
