@@ -52,7 +52,7 @@ def _same(a: Path, b: Path) -> bool:
         if a.resolve() == b.resolve():
             return True
         sa, sb = a.stat(), b.stat()  # follows symbolic links
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop (Python 3.11's resolve)
         return False
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 

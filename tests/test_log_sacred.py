@@ -92,8 +92,8 @@ def test_change_rules_outside_the_domain_is_refused(played: Path, cli, setting: 
     assert views(played, tmp_path, every_as_of=False, exports=False).get("ok", 0) >= 5
 
 
-def test_change_rules_criteria_empty_means_the_policy_default(played: Path, tmp_path: Path) -> None:
-    out = commands.change_rules(played, {"criteria": []})
+def test_change_rules_criteria_default_means_the_policy_default(played: Path, tmp_path: Path) -> None:
+    out = commands.change_rules(played, {"criteria": ["default"]})
     assert "criteria MMS,SOSM,SOSOSM → (none)" in out.message
     assert views(played, tmp_path, exports=False).get("refused", 0) == 0
 

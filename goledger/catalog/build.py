@@ -34,7 +34,7 @@ from goledger.ledger.values import Rank, RankError
 from goledger.replay.standings import standings
 from goledger.replay.state import TournamentState, fold
 
-__all__ = ["BuildSummary", "build", "ledger_files", "name_key", "tournament_rows"]
+__all__ = ["BuildSummary", "build", "check_targets", "ledger_files", "name_key", "tournament_rows"]
 
 PathLike = str | os.PathLike[str]
 
@@ -71,21 +71,130 @@ def name_key(surname: str, first_name: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text).strip()
 
 
+def _resolved(path: Path) -> Path | None:
+    """``path`` with every symbolic link resolved, or ``None`` for a link loop."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):  # "Symlink loop" (Python 3.11 raises RuntimeError)
+        return None
+
+
 def ledger_files(sources: Sequence[PathLike], exclude: Path | None = None) -> list[Path]:
     """The ledger files of ``sources``: files as given, folders searched (recursively) for
-    ``*.db``, hidden and partial files skipped, each file once, ``exclude`` (the archive) left out."""
+    ``*.db``, hidden and partial files skipped, each file once, ``exclude`` (the archive) left out.
+    A symbolic link loop stays in the list, to be reported as that file's failure."""
     found: list[Path] = []
     seen: set[Path] = set()
+    excluded = _resolved(exclude) if exclude is not None else None
     for source in map(Path, sources):
         candidates = sorted(p for p in source.rglob("*.db") if not p.name.startswith(".")) if source.is_dir() \
             else [source]
         for path in candidates:
-            resolved = path.resolve()
-            if resolved in seen or (exclude is not None and resolved == exclude.resolve()):
+            resolved = _resolved(path) or Path(os.path.abspath(path))
+            if resolved in seen or (excluded is not None and resolved == excluded):
                 continue
             seen.add(resolved)
             found.append(path)
     return found
+
+
+def _is_goledger_ledger(path: Path) -> bool:
+    """Whether ``path`` (links followed) is a goledger ledger: an SQLite file whose ``meta``
+    table names the ledger format. Read through a read-only, immutable connection."""
+    from goledger.ledger.store import STORE_FORMAT
+
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                return False
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    except (OSError, RuntimeError, ValueError, sqlite3.Error):
+        return False
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+    return bool(row) and row[0] == STORE_FORMAT
+
+
+def _archive_problem(path: Path) -> str | None:
+    """Why the existing file ``path`` cannot be refreshed as an archive, or ``None``: an
+    archive is an SQLite file holding the archive's ``tournaments`` table (or an empty file),
+    never a ledger and never another database."""
+    if path.stat().st_size == 0:
+        return None
+    if _is_goledger_ledger(path):
+        return f"{path} is a goledger ledger, not an archive; an archive is never written into a ledger"
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                return f"{path} is not an archive (not an SQLite database); choose another -o file"
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error) as exc:
+        return f"{path} is not an archive this command can write: {exc}"
+    if tables and "tournaments" not in tables:
+        return f"{path} is another SQLite database, not an archive; choose another -o file"
+    return None
+
+
+def check_targets(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | None = None) -> tuple[
+        Path, Path, bool]:
+    """Refuse, before anything is written, an archive or metadata file that would clobber
+    what must not be clobbered (:mod:`goledger.outputs`' rules): the archive is not one of the
+    input ledgers (by name, link or inode), not a symbolic link, not a ledger anywhere, not
+    another file, and its SQLite companions are not links; the metadata file is not the
+    archive, an input or a ledger, and an existing one is replaced only when it is a plain
+    file holding the metadata this command writes (a planted link is never followed).
+    Returns the archive path, the metadata path and whether that file may be replaced."""
+    from goledger.outputs import LEDGER_COMPANIONS, check_output
+
+    target = Path(output)
+    inputs = ledger_files(sources, exclude=target)
+    if target.is_symlink():
+        raise GoledgerError(f"-o {target} is a symbolic link; the archive is written only to a plain file "
+                            "(links are never followed)")
+    check_output(target, inputs, force=True, what="archive")
+    for suffix in LEDGER_COMPANIONS:
+        companion = target.with_name(target.name + suffix)
+        if companion.is_symlink():
+            raise GoledgerError(f"{companion} is a symbolic link; refusing to let SQLite write through it")
+    if target.exists():
+        problem = _archive_problem(target)
+        if problem:
+            raise GoledgerError(problem)
+    meta_path = Path(metadata) if metadata is not None else target.parent / "metadata.json"
+    check_output(meta_path, [target, *inputs], force=True, what="Datasette metadata")
+    replace = False
+    if meta_path.is_symlink():
+        raise GoledgerError(f"{meta_path} is a symbolic link; the metadata is written only to a plain file "
+                            "(links are never followed): remove it or give --metadata")
+    if meta_path.exists():
+        from goledger.catalog.metadata import is_metadata
+
+        if not is_metadata(meta_path):
+            raise GoledgerError(f"{meta_path} exists and is not a metadata file this command wrote; remove it "
+                                "or give --metadata another file")
+        replace = True
+    return target, meta_path, replace
+
+
+def _create_archive(target: Path) -> None:
+    """Create the empty archive file exclusively (``O_EXCL``, no link followed), so that
+    SQLite then opens the very file this command created."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        os.close(os.open(target, flags, 0o666))
+    except FileExistsError:
+        raise GoledgerError(f"{target} appeared while the archive was being created; run the build again") \
+            from None
+    except OSError as exc:
+        raise GoledgerError(f"cannot create {target}: {exc.strerror}") from None
 
 
 def _rank_value(text: str) -> int | None:
@@ -212,7 +321,10 @@ def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | No
         raise GoledgerError(f"-o {target} is a folder, not an archive file")
     if not target.parent.exists():
         raise GoledgerError(f"cannot write {target}: folder {target.parent} does not exist")
+    target, meta_path, replace_metadata = check_targets(sources, target, metadata)
     files = ledger_files(sources, exclude=target)
+    if not target.exists():
+        _create_archive(target)
     try:
         db = sqlite_utils.Database(target)
         db.execute("PRAGMA foreign_keys=ON")
@@ -240,9 +352,8 @@ def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | No
         if progress is not None:
             progress(path, True)
     total = db.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0]
-    meta_path = Path(metadata) if metadata is not None else target.parent / "metadata.json"
-    write_metadata(meta_path, target)
     db.close()
+    write_metadata(meta_path, target, protect=[target, *files], replace=replace_metadata)
     return BuildSummary(tournaments=total, refreshed=refreshed, unchanged=unchanged, failed=failed,
                         rows_written=written, archive=str(target), metadata=str(meta_path))
 
@@ -250,6 +361,8 @@ def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | No
 def _catalogue(db: Any, path: Path, heads: dict[str, tuple[str, str, int]],
                taken: dict[str, Path], written: dict[str, int]) -> bool:
     """Write one ledger's rows unless the archive holds its head already; ``True`` when written."""
+    if path.is_symlink() and _resolved(path) is None:
+        raise GoledgerError(f"{path} is a symbolic link loop (it never reaches a file)")
     if not path.is_file():
         raise GoledgerError(f"{path} is not a file")
     peeked = peek_head(path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -54,13 +55,36 @@ def metadata(archive: str | os.PathLike[str]) -> dict[str, Any]:
     """The metadata document for the archive file ``archive``."""
     database = Path(archive).stem
     return {
-        "title": "goledger federation archive",
+        "title": _TITLE,
         "description": "Every tournament of the catalogued goledger ledgers: players, games, byes, absences, "
                        "standings after every round, events. Built by `goledger catalog build`.",
         "databases": {database: {"queries": CANNED_QUERIES}},
     }
 
 
-def write_metadata(path: str | os.PathLike[str], archive: str | os.PathLike[str]) -> None:
-    """Write :func:`metadata` of ``archive`` to ``path`` (UTF-8 JSON, indented)."""
-    Path(path).write_text(json.dumps(metadata(archive), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+_TITLE: Final = "goledger federation archive"
+_MAX_METADATA_BYTES: Final = 1 << 20
+
+
+def is_metadata(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a plain file holding a metadata document this module wrote (JSON
+    under 1 MB titled as :func:`metadata` titles it): the only existing file a build replaces."""
+    target = Path(path)
+    try:
+        if target.is_symlink() or not target.is_file() or target.stat().st_size > _MAX_METADATA_BYTES:
+            return False
+        document = json.loads(target.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(document, dict) and document.get("title") == _TITLE
+
+
+def write_metadata(path: str | os.PathLike[str], archive: str | os.PathLike[str], *,
+                   protect: Iterable[str | os.PathLike[str]] = (), replace: bool = False) -> None:
+    """Write :func:`metadata` of ``archive`` to ``path`` (UTF-8 JSON, indented) through
+    :func:`goledger.outputs.write_output`: never onto ``protect`` (the archive and the
+    ledgers), an existing file replaced only when ``replace``, a link replaced itself."""
+    from goledger.outputs import write_output
+
+    data = (json.dumps(metadata(archive), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    write_output(data, path, [archive, *protect], force=replace, what="Datasette metadata")

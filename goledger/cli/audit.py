@@ -28,6 +28,7 @@ from goledger.cli.common import (
     report_outcome,
     run,
 )
+from goledger.ledger.values import bounded_int
 from goledger.nogc import nogc
 
 RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
@@ -315,6 +316,10 @@ def _json_of(result: Any) -> dict[str, Any]:
     return data
 
 
+MAX_RANGE = 10_000_000
+"""The widest ``--without A-B`` range: more events than any ledger holds."""
+
+
 def _seqs(text: str) -> list[int]:
     out: list[int] = []
     for part in text.replace(" ", "").split(","):
@@ -322,13 +327,20 @@ def _seqs(text: str) -> list[int]:
             continue
         if "-" in part:
             first, _, last = part.partition("-")
-            if not (first.isdigit() and last.isdigit()) or int(first) > int(last):
-                fail(f"--without: {part!r} is not a range like 12-15", 2)
-            out.extend(range(int(first), int(last) + 1))
-        elif part.isdigit():
-            out.append(int(part))
+            try:
+                low, high = bounded_int(first, signed=False), bounded_int(last, signed=False)
+            except ValueError:
+                low, high = 1, 0
+            if low > high:
+                fail(f"--without: {part[:32]!r} is not a range like 12-15", 2)
+            if high - low >= MAX_RANGE:  # a ledger holds far fewer events; never build a huge list
+                fail(f"--without: {part[:32]!r} spans more than {MAX_RANGE:,} events", 2)
+            out.extend(range(low, high + 1))
         else:
-            fail(f"--without: {part!r} is not an event sequence number", 2)
+            try:
+                out.append(bounded_int(part, signed=False))
+            except ValueError:
+                fail(f"--without: {part[:32]!r} is not an event sequence number", 2)
     return out
 
 

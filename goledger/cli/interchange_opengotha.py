@@ -52,6 +52,11 @@ def register_import(import_app: typer.Typer) -> None:
             if db is not None or report is not None:
                 fail("--db and --report apply to a single file; with --into each ledger and report goes into "
                      "the folder", 2)
+            if catalog is not None and into.is_dir():  # refuse an archive or metadata target before migrating
+                from goledger.catalog.build import check_targets
+
+                with errors_as_exit():
+                    check_targets([into], catalog)
             try:
                 _migrate(paths, into, strict, allow_errors, as_json, quiet=quiet, force=force)
             finally:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,11 @@ import msgspec
 from goledger.errors import CommandRejected, LedgerError, StaleHeadError
 from goledger.ledger import events as ev
 from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
-from goledger.ledger.domains import event_problem, identity_key, text_problem
+from goledger.ledger.domains import date_problem, event_problem, identity_key, text_problem
 from goledger.ledger.repair import RepairReport
 from goledger.ledger.result_notation import margin_words, parse_result_notation
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
-from goledger.ledger.values import Rank, RankError, Result, parse_points2
+from goledger.ledger.values import Rank, RankError, Result, parse_number, parse_points2
 from goledger.replay.players import find_player, fold_name, short_reference_clash
 
 __all__ = [
@@ -196,9 +195,9 @@ def _parse_komi(komi: str | None) -> str | None:
     if komi is None:
         return None
     try:
-        value = Fraction(komi.strip().replace(",", "."))
-    except (ValueError, ZeroDivisionError):
-        raise CommandRejected(f"komi {komi!r} is not a number such as 6.5 or 7") from None
+        value = parse_number(komi)  # bounded as text: Fraction("1e999999999") would take hours
+    except ValueError:
+        raise CommandRejected(f"komi {komi[:32]!r} is not a number such as 6.5 or 7") from None
     if (value * 2).denominator != 1:
         raise CommandRejected(f"komi {komi!r} must be a whole or half number")
     return komi.strip().replace(",", ".")
@@ -294,8 +293,9 @@ def new(
 
         preset["criteria"] = tuple(get_criterion(chosen.criterion_name(c)).name for c in criteria)
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
-        if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise CommandRejected(f"the {label} {text!r} is not a date like 2026-05-30")
+        problem = date_problem(text, f"the {label}")
+        if problem:
+            raise CommandRejected(problem)
     from goledger.commands.settings import handicap_settings, time_settings
     from goledger.systems import system_options
 

@@ -257,6 +257,8 @@ def resolve_changes(state: Any, changes: Mapping[str, Any]) -> tuple[dict[str, A
         overrides = dict(tournament.get("policy_overrides", settings_now.policy_overrides))
         overrides.update(policy_changes)
         tournament["policy_overrides"] = overrides
+    if "criteria" in tournament:
+        tournament["criteria"] = _criteria_change(tournament["criteria"])
     for name, value in tournament.items():
         problem = domains.setting_problem(name, value)
         if problem:
@@ -329,6 +331,21 @@ def _policy_value(info: SettingInfo, value: Any) -> Any:
     if problem:
         raise CommandRejected(problem)
     return result
+
+
+def _criteria_change(value: Any) -> Any:
+    """The placement criteria asked for: at least one name, or the word ``default`` (the
+    policy's default criteria, stored as an empty list). An empty value (``criteria=``) is
+    refused: it is a slip of the keyboard far more often than a wish."""
+    names = [value] if isinstance(value, str) else value
+    if isinstance(names, (list, tuple)):
+        words = [n.strip() for n in names if isinstance(n, str)]
+        if len(words) == len(names) and not any(words):
+            raise CommandRejected("criteria must name at least one criterion (`goledger criteria` lists them), "
+                                  "or be `default` for the policy's default criteria")
+        if [w.lower() for w in words] == ["default"]:
+            return []
+    return value
 
 
 def _check_criteria(merged: ev.TournamentSettings) -> None:

@@ -41,6 +41,6 @@ def parse_settings(texts: list[str]) -> dict[str, object]:
         else:
             try:
                 changes[key] = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested thousands of levels deep
                 changes[key] = raw
     return changes

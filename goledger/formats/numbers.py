@@ -23,6 +23,8 @@ import re
 from fractions import Fraction
 from typing import Final
 
+from goledger.ledger.values import bounded_int, parse_number
+
 __all__ = ["MAX_DIGITS", "ascii_decimal", "ascii_int", "is_ascii_number"]
 
 MAX_DIGITS: Final = 18
@@ -48,17 +50,17 @@ def is_ascii_number(text: str, signed: bool = False) -> bool:
 
 
 def ascii_int(text: str, signed: bool = False) -> int | None:
-    """The plain ASCII integer in ``text`` (surrounding blanks ignored), else ``None``."""
-    return int(text.strip(BLANKS)) if is_ascii_number(text, signed) else None
+    """The plain ASCII integer in ``text`` (surrounding blanks ignored), else ``None``
+    (:func:`goledger.ledger.values.bounded_int`, the one bounded reading of a whole number)."""
+    try:
+        return bounded_int(text, signed=signed, digits=MAX_DIGITS)
+    except ValueError:
+        return None
 
 
 def ascii_decimal(text: str) -> Fraction | None:
     """The plain non-negative ASCII decimal in ``text`` (``2.5`` or ``2,5``; surrounding
     blanks ignored) as an exact fraction, else ``None``."""
-    found = _DECIMAL.fullmatch(text.strip(BLANKS))
-    if found is None:
+    if _DECIMAL.fullmatch(text.strip(BLANKS)) is None:
         return None
-    whole, decimals = found.groups()
-    if not decimals:
-        return Fraction(int(whole))
-    return Fraction(int(whole + decimals), 10 ** len(decimals))
+    return parse_number(text, signed=False)  # the one bounded reading of a decimal

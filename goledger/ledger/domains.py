@@ -35,13 +35,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from typing import Any, Final
 
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.ledger.values import Rank, RankError
+from goledger.ledger.values import Rank, RankError, parse_number
 
 __all__ = [
     "IDENTITY_FIELDS",
@@ -51,10 +50,12 @@ __all__ = [
     "SQLITE_MIN",
     "check_event",
     "check_text",
+    "date_problem",
     "event_problem",
     "identity_key",
     "int_problem",
     "komi_problem",
+    "range_problem",
     "rank_problem",
     "setting_problem",
     "settings_problem",
@@ -183,8 +184,8 @@ def komi_problem(value: Any, what: str = "komi") -> str | None:
     if not isinstance(value, str) or not value.strip() or len(value) > 12:
         return f"{what} {value!r} is not a number such as 6.5 or 7"
     try:
-        number = Fraction(value.strip())
-    except (ValueError, ZeroDivisionError):
+        number = parse_number(value, comma=False)  # bounded as text: Fraction("1e999999999") would take hours
+    except ValueError:
         return f"{what} {value!r} is not a number such as 6.5 or 7"
     if (number * 2).denominator != 1 or abs(number) > 999:
         return f"{what} {value!r} must be a whole or half number within ±999"
@@ -226,6 +227,8 @@ def _value_problem(name: str, value: Any, what: str) -> str | None:
     if isinstance(value, msgspec.Struct):
         return _struct_problem(value, what)
     if isinstance(value, (list, tuple)):
+        if name in RANGE_FIELDS:
+            return range_problem(value, what)
         if name == "category_limits":
             return next((p for v in value if (p := rank_problem(v, "category limit"))), None)
         return next((p for v in value if (p := _value_problem(name, v, what))), None)
@@ -233,7 +236,10 @@ def _value_problem(name: str, value: Any, what: str) -> str | None:
         for key, item in value.items():
             if isinstance(key, str) and not (key.isascii() and key.isprintable()) and _bad_char(key):
                 return text_problem(key, f"{what} key")
-            problem = _value_problem(name, item, f"{what}[{key!r}]")
+            if name == "policy_overrides" and key in RANGE_FIELDS:  # a policy field, checked by its name
+                problem = range_problem(item, str(key).replace("_", " "))
+            else:
+                problem = _value_problem(name, item, f"{what}[{key!r}]")
             if problem:
                 return problem
         return None
@@ -313,15 +319,68 @@ def setting_problem(name: str, value: Any) -> str | None:
         typed = msgspec.convert({"name": "x", "rounds": 1, name: value}, ev.TournamentSettings)
     except msgspec.ValidationError as exc:
         return f"{name} {value!r} is not a valid value ({exc})"
-    if name in ("begin_date", "end_date") and value and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(value)):
-        return f"{name.replace('_', ' ')} {value!r} is not a date like 2026-05-30"
+    if name in ("begin_date", "end_date"):
+        return date_problem(value, name.replace("_", " "))
     return _value_problem(name, getattr(typed, name), name.replace("_", " "))
+
+
+def date_problem(value: Any, what: str = "date") -> str | None:
+    """Why ``value`` is not a calendar date written ``YYYY-MM-DD`` (or empty: not known), or
+    ``None``. The day must exist: ``2026-02-30`` is refused (the EGD export would drop it).
+
+    >>> date_problem("2026-02-28"), date_problem(""), date_problem("2026-02-30")
+    (None, None, "date '2026-02-30' is not a day of the calendar (2026-02 has no day 30)")
+    """
+    if value == "" or value is None:
+        return None
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return f"{what} {value!r} is not a date like 2026-05-30"
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        month = int(value[5:7])
+        if not 1 <= month <= 12:
+            return f"{what} {value!r} is not a day of the calendar (there is no month {month})"
+        return f"{what} {value!r} is not a day of the calendar ({value[:7]} has no day {int(value[8:])})"
+    return None
+
+
+def range_problem(value: Any, what: str) -> str | None:
+    """Why ``value`` is not an inclusive range ``(low, high)`` of integers with low ≤ high (a
+    rating clamp), or ``None``.
+
+    >>> range_problem((-900, 2949), "rating clamp"), range_problem((5000, -900), "rating clamp")
+    (None, 'rating clamp 5000,-900 is empty: its low end 5000 is above its high end -900')
+    """
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in value):
+        return f"{what} {value!r} is not two whole numbers LOW,HIGH"
+    low, high = value
+    for end in (low, high):
+        problem = int_problem(end, what, INT_DOMAINS["rating"])
+        if problem:
+            return problem
+    if low > high:
+        return f"{what} {low},{high} is empty: its low end {low} is above its high end {high}"
+    return None
+
+
+RANGE_FIELDS: Final = frozenset({"rating_clamp"})
+"""Policy fields holding an inclusive integer range ``(low, high)``."""
 
 
 def settings_problem(settings: msgspec.Struct) -> str | None:
     """Why a whole ``TournamentSettings`` is outside its domain, or ``None``: every field
     in its own domain. (A floor above the bar folds — start scores clamp — so an imported
     file may hold one; the commands refuse to set one.)"""
+    for name in ("begin_date", "end_date"):
+        problem = date_problem(getattr(settings, name, ""), name.replace("_", " "))
+        if problem:
+            return problem
     return _struct_problem(settings)
 
 

@@ -298,13 +298,21 @@ def protection_problems(conn: sqlite3.Connection) -> tuple[tuple[str, ...], tupl
     return missing, altered
 
 
+SQLITE_INTERNAL_TABLES: Final = frozenset({"sqlite_stat1", "sqlite_stat2", "sqlite_stat3", "sqlite_stat4"})
+"""Tables SQLite creates itself (``ANALYZE`` writes ``sqlite_stat1``, and ``sqlite_stat4``
+when compiled with it). No statement can create a table of that name otherwise, and their
+rows only choose query plans, so they are not foreign objects. (``sqlite_sequence`` is
+not listed: it exists only beside an ``AUTOINCREMENT`` table, which goledger never creates.)"""
+
+
 def foreign_objects(conn: sqlite3.Connection) -> tuple[str, ...]:
     """Schema objects goledger did not create, or whose definition changed, each as a phrase
     (``"trigger hide_results (not created by goledger)"``, ``"table events (definition
     changed)"``). The schema is checked whole: an extra ``BEFORE INSERT … RAISE(IGNORE)``
     trigger would make a command report an event it never stored, an extra view or index
     could shadow what tools read. Missing or changed append-only triggers are reported by
-    :func:`protection_problems`; the SQLite indexes of the primary keys are goledger's."""
+    :func:`protection_problems`; the SQLite indexes of the primary keys are goledger's, and
+    SQLite's statistics tables (:data:`SQLITE_INTERNAL_TABLES`) are SQLite's."""
     found: list[str] = []
     for kind, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
         kind, name, table = (v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
@@ -317,6 +325,8 @@ def foreign_objects(conn: sqlite3.Connection) -> tuple[str, ...]:
             continue  # protection_problems judges these
         elif kind == "index" and name.startswith("sqlite_autoindex_") and table in _TABLES and text is None:
             continue
+        elif kind == "table" and name in SQLITE_INTERNAL_TABLES:
+            continue  # SQLite's own statistics (ANALYZE): they steer the query planner, never a result
         else:
             found.append(f"{kind} {name} (not created by goledger)")
     return tuple(found)

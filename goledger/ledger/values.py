@@ -23,10 +23,13 @@ from functools import total_ordering
 from typing import Final
 
 __all__ = [
+    "MAX_NUMBER_DIGITS",
     "Rank",
     "RankError",
     "Result",
+    "bounded_int",
     "format_points",
+    "parse_number",
     "parse_points2",
 ]
 
@@ -239,6 +242,75 @@ def _format_quarters(quarters: int) -> str:
     return f"{sign}{whole}{glyph}"
 
 
+MAX_NUMBER_DIGITS: Final = 18
+"""Digits a number written by a person or a file may have before and after its decimal
+point: more than any komi, points, rating, count or PIN holds, and few enough that nothing
+built from it can take time or memory."""
+
+_NUMBER_TEXT: Final = re.compile(
+    f"([+-]?)([0-9]{{1,{MAX_NUMBER_DIGITS}}})(?:[.,]([0-9]{{0,{MAX_NUMBER_DIGITS}}}))?"
+    f"|([+-]?)[.,]([0-9]{{1,{MAX_NUMBER_DIGITS}}})"
+)
+_NUMBER_BLANKS: Final = " \t\r\n"
+
+
+def parse_number(text: str, *, signed: bool = True, comma: bool = True) -> Fraction:
+    """The exact value of a plain decimal number written as text (``"6.5"``, ``"-0,5"``,
+    ``"7"``, ``".5"``), bounded **as text** before any arithmetic: ASCII digits, at most
+    :data:`MAX_NUMBER_DIGITS` on each side of one decimal point or comma, an optional sign
+    (refused unless ``signed``), surrounding blanks ignored; a decimal comma only with
+    ``comma`` (a stored komi is written with a point). Everything else raises
+    :class:`ValueError` at once, with no number built: exponents (``Fraction("1e999999999")``
+    computes a billion-digit integer and takes hours), fractions (``8/0``), ``inf``/``nan``,
+    underscores, non-ASCII digits, long digit strings. Every number goledger reads from a
+    person or a file goes through here or :func:`bounded_int` (issue 27, point 3).
+
+    >>> parse_number("6.5"), parse_number(" -0,5 "), parse_number("7"), parse_number(".5")
+    (Fraction(13, 2), Fraction(-1, 2), Fraction(7, 1), Fraction(1, 2))
+    >>> parse_number("1e999999999")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e999999999' is not a plain decimal number (such as 6.5)
+    """
+    found = _NUMBER_TEXT.fullmatch(text.strip(_NUMBER_BLANKS)) if len(text) <= 64 else None
+    if found is None:
+        raise ValueError(f"{_short(text)!r} is not a plain decimal number (such as 6.5)")
+    if not comma and "," in text:
+        raise ValueError(f"{_short(text)!r} is not a plain decimal number with a decimal point (such as 6.5)")
+    sign, whole, decimals, sign2, only = found.groups()
+    sign = sign or sign2 or ""
+    if sign and not signed:
+        raise ValueError(f"{_short(text)!r} is not a plain decimal number without a sign")
+    if only is not None:
+        whole, decimals = "0", only
+    value = Fraction(int(whole + (decimals or "")), 10 ** len(decimals or ""))
+    return -value if sign == "-" else value
+
+
+def bounded_int(text: str, *, signed: bool = True, digits: int = MAX_NUMBER_DIGITS) -> int:
+    """The whole number written as ``text`` (ASCII digits, at most ``digits`` of them, an
+    optional sign unless not ``signed``, surrounding blanks ignored), checked as text before
+    ``int()`` sees it; anything else raises :class:`ValueError`.
+
+    >>> bounded_int(" 42 "), bounded_int("-3")
+    (42, -3)
+    >>> bounded_int("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    ValueError: '99999999999999999999999999999999…' is not a whole number of at most 18 digits
+    """
+    raw = text.strip(_NUMBER_BLANKS) if len(text) <= 64 else ""
+    body = raw[1:] if raw[:1] in ("+", "-") and signed else raw
+    if not (0 < len(body) <= digits and body.isascii() and body.isdigit()):
+        raise ValueError(f"{_short(text)!r} is not a whole number of at most {digits} digits")
+    return int(raw)
+
+
+def _short(text: str) -> str:
+    """``text`` cut to 32 characters for a message (the refused text may be megabytes)."""
+    return text if len(text) <= 32 else text[:32] + "…"
+
+
 def parse_points2(text: str) -> int:
     """Parse ``"0"``, ``"0.5"``, ``"1"``, ``"½"``, ``"1½"`` into half-points; refuse other fractions.
 
@@ -249,14 +321,14 @@ def parse_points2(text: str) -> int:
     ...
     ValueError: '0.3' is not a whole or half point
     """
-    raw = text.strip().replace(",", ".")
+    raw = text.strip()
     if raw.endswith("½"):
         head = raw[:-1] or "0"
         raw = f"{head}.5"
     try:
-        value = Fraction(raw) * 2
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text!r} is not a whole or half point") from None
+        value = parse_number(raw) * 2  # bounded as text: "1e999999999" is refused, not computed
+    except ValueError:
+        raise ValueError(f"{_short(text)!r} is not a whole or half point") from None
     if value.denominator != 1:
         raise ValueError(f"{text!r} is not a whole or half point")
     return int(value)

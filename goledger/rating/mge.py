@@ -34,13 +34,12 @@ import math
 import os
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.ledger.values import Rank, RankError, Result
+from goledger.ledger.values import Rank, RankError, Result, parse_number
 from goledger.replay.mge_rating import equalised_difference
 from goledger.replay.state import TournamentState
 
@@ -71,9 +70,11 @@ class MgeParameters(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
             raise CommandRejected("mge game_points must be rows (advantage, points) in strictly ascending order")
         for _, text in self.game_points:
             try:
-                value = Fraction(text)
-            except (ValueError, ZeroDivisionError):
-                raise CommandRejected(f"mge game points must be decimal strings, not {text!r}") from None
+                value = parse_number(text) if isinstance(text, str) else None  # bounded as text
+            except ValueError:
+                value = None
+            if value is None:
+                raise CommandRejected(f"mge game points must be decimal strings such as 0.75, not {str(text)[:32]!r}")
             if not 0 <= value <= 1:
                 raise CommandRejected(f"mge game points {text} are outside [0, 1]")
         if self.points_for_win(0) != Fraction(1, 2):
@@ -91,8 +92,8 @@ class MgeParameters(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
         ``advantage`` (negative: he was the underdog); beyond the last row, the last row's."""
         for bound, text in self.game_points:
             if advantage <= bound:
-                return Fraction(text)
-        return Fraction(self.game_points[-1][1])
+                return parse_number(text)
+        return parse_number(self.game_points[-1][1])
 
     def lower_limit(self, rank: Rank) -> int:
         found = self.lower_limits.get(str(rank))
@@ -296,12 +297,19 @@ def _advantage(white: str, black: str, handicap: int, rating: dict[str, int], ra
                                 parameters.lower_limit)
 
 
+_MAX_PARAMETERS_BYTES: Final = 1 << 20
+
+
 def load_parameters(path: str | os.PathLike[str]) -> MgeParameters:
     """:class:`MgeParameters` from a JSON file, refused with one sentence when malformed."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(_MAX_PARAMETERS_BYTES + 1)  # bounded: --parameters /dev/zero must not hang
     except OSError as exc:
         raise CommandRejected(f"cannot read the mge parameters {path}: {exc.strerror}") from None
+    if len(data) > _MAX_PARAMETERS_BYTES:
+        raise CommandRejected(f"the mge parameters {path} are over {_MAX_PARAMETERS_BYTES // 1024} KB; "
+                              "a parameter file is a few lines of JSON")
     try:
         return msgspec.json.decode(data, type=MgeParameters)
     except msgspec.ValidationError as exc:

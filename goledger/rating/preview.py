@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.ledger.values import Rank, RankError, Result
+from goledger.ledger.values import MAX_NUMBER_DIGITS, Rank, RankError, Result
 from goledger.rating import gor
 from goledger.rating.classes import adjusted_seconds, egf_class
 from goledger.rating.gor import FLOOR, Sa, shown
@@ -112,7 +112,7 @@ def parse_options(pairs: Mapping[str, str]) -> GorOptions:
         if name == "loss_cap":
             if text.lower() in ("", "none", "off"):
                 values[name] = None
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS:
                 values[name] = int(text)
             else:
                 raise CommandRejected(f"loss_cap must be a whole number of points or none, not {text!r}")

@@ -41,7 +41,7 @@ from goledger.formats.macmahon import layout
 from goledger.formats.numbers import is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
-from goledger.ledger.values import Result
+from goledger.ledger.values import Result, parse_number
 from goledger.replay.criteria import get_criterion
 from goledger.replay.macmahon_rules import (
     PREFIX,
@@ -197,7 +197,7 @@ class _Writer:
         values.update(effective_handicap(s))
         allow = self.extras.get(PREFIX + "AllowJigo")
         if allow is None or komi_for_allow_jigo(allow == "true") != s.komi:
-            whole = Fraction(s.komi).denominator == 1
+            whole = _whole_komi(s.komi)
             values["AllowJigo"] = bool_text(whole)
             if s.komi not in ("7", "7.5"):
                 self.report.info("approximated", f"komi {s.komi}: MacMahon stores only whether jigo is allowed "
@@ -481,7 +481,7 @@ class _Writer:
                     allow = x.get(PREFIX + "AllowJigo")
                     if allow is None:
                         if game.komi is not None:
-                            allow = bool_text(Fraction(game.komi).denominator == 1)
+                            allow = bool_text(_whole_komi(game.komi))
                         else:
                             allow = "true" if game.result is Result.JIGO else tournament_jigo
                     out.leaf("AllowJigo", allow)
@@ -583,3 +583,12 @@ def write_macmahon(state: TournamentState, *, source: str = "") -> tuple[bytes, 
     for kind in ("games", "byes", "unwanted pairings"):
         report.counts.setdefault(kind, {"read": 0, "recorded": 0})
     return data, report
+
+
+def _whole_komi(komi: str) -> bool:
+    """Whether ``komi`` is a whole number (jigo possible), read by the bounded
+    :func:`goledger.ledger.values.parse_number` (an old ledger's komi may be any text)."""
+    try:
+        return parse_number(komi).denominator == 1
+    except ValueError:
+        return False

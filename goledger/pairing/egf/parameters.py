@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.ledger.values import bounded_int
 
 __all__ = ["CHOICES", "EgfParameters"]
 
@@ -111,7 +112,7 @@ class EgfParameters(msgspec.Struct, frozen=True, kw_only=True):
                 values[name] = text
             else:
                 try:
-                    number = int(str(text).strip())
+                    number = bounded_int(str(text), digits=19)
                 except ValueError:
                     raise CommandRejected(f"egf parameter {name} must be a whole number, not {text!r}") from None
                 if number < 0 or (name == "chunk_size" and number < 2):

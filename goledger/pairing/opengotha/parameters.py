@@ -25,7 +25,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger.events import HandicapSettings
-from goledger.ledger.values import Rank
+from goledger.ledger.values import Rank, bounded_int
 
 __all__ = ["CRITERION_NAMES", "HANDICAP_DEFAULTS", "HANDICAP_NAMES", "PAIRING_DEFAULTS", "Parameters", "Weights",
            "resolve"]
@@ -183,7 +183,7 @@ def _bool(text: str) -> bool:
 
 def _int(name: str, text: str) -> int:
     try:
-        return int(text.strip())
+        return bounded_int(text, digits=19)  # OpenGotha's weights are Java longs
     except ValueError:
         raise CommandRejected(f"OpenGotha parameter {name} must be an integer, not {text!r}") from None
 

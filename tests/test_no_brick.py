@@ -1,0 +1,264 @@
+"""Issue 27, the second probe's breaks outside the desk: nothing a command line or a file on
+disk can do bricks a ledger or hangs a command. Each test goes through the door the attacker
+used (a ``goledger`` process, a planted file) and fails on the code before the fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from goledger import commands
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger
+
+from .conftest import run_cli
+
+HOSTILE_NUMBER = "1e999999999"
+"""Ten to the billionth: ``Fraction()`` of it computes a billion-digit integer (hours)."""
+
+QUICK = 20.0
+"""Seconds within which a refusal must come (a process start and the refusal itself)."""
+
+
+def _ledger(path: Path, players: int = 2) -> Path:
+    commands.new(path, f"Cup {path.stem}", 3)
+    for i in range(players):
+        commands.register(path, f"Player{i}", "Jan", f"{i + 1}k")
+    return path
+
+
+def _verifies(db: Path) -> bool:
+    done = run_cli("verify", "--db", db)
+    return done.code == 0 and done.out.startswith("ok:")
+
+
+# --------------------------------------------------------------------------- 1: the catalog
+
+
+def test_catalog_never_writes_into_an_input_ledger(tmp_path: Path) -> None:
+    folder = tmp_path / "ledgers"
+    folder.mkdir()
+    ledger = _ledger(folder / "a.db")
+    before = ledger.read_bytes()
+    done = run_cli("catalog", "build", folder, "-o", ledger)
+    assert done.code == 1 and "is a goledger ledger, not an archive" in done.err and "Traceback" not in done.err, done
+    assert ledger.read_bytes() == before and _verifies(ledger)
+    assert not (folder / "metadata.json").exists()
+
+
+def test_catalog_never_writes_through_a_link_to_a_ledger(tmp_path: Path) -> None:
+    ledger = _ledger(tmp_path / "a.db")
+    elsewhere = _ledger(tmp_path / "b.db")
+    before = elsewhere.read_bytes()
+    (tmp_path / "archive.db").symlink_to(elsewhere)
+    done = run_cli("catalog", "build", ledger, "-o", tmp_path / "archive.db")
+    assert done.code == 1 and "is a symbolic link" in done.err, done
+    assert elsewhere.read_bytes() == before and _verifies(elsewhere)
+    os.link(elsewhere, tmp_path / "hard.db")  # a hard link is the ledger itself
+    done = run_cli("catalog", "build", ledger, "-o", tmp_path / "hard.db")
+    assert done.code == 1 and "ledger" in done.err, done
+    assert elsewhere.read_bytes() == before and _verifies(elsewhere)
+
+
+def test_catalog_metadata_never_replaces_a_ledger(tmp_path: Path) -> None:
+    ledger = _ledger(tmp_path / "a.db")
+    other = _ledger(tmp_path / "other.db")
+    archive = tmp_path / "out" / "archive.db"
+    archive.parent.mkdir()
+    for victim in (ledger, other):
+        before = victim.read_bytes()
+        done = run_cli("catalog", "build", ledger, "-o", archive, "--metadata", victim)
+        assert (done.code == 1 and "must not be overwritten" in done.err) or "not a metadata file" in done.err, done
+        assert victim.read_bytes() == before and _verifies(victim)
+    planted = archive.parent / "metadata.json"
+    planted.symlink_to(other)
+    before = other.read_bytes()
+    done = run_cli("catalog", "build", ledger, "-o", archive)
+    assert done.code == 1 and "symbolic link" in done.err, done
+    assert other.read_bytes() == before and _verifies(other) and planted.is_symlink()
+    planted.unlink()
+    planted.write_text("my notes\n")
+    done = run_cli("catalog", "build", ledger, "-o", archive)
+    assert done.code == 1 and "not a metadata file" in done.err and planted.read_text() == "my notes\n", done
+    planted.unlink()
+    assert run_cli("catalog", "build", ledger, "-o", archive).code == 0
+    assert json.loads(planted.read_text())["title"] == "goledger federation archive"
+    again = run_cli("catalog", "build", ledger, "-o", archive)  # its own metadata is replaced
+    assert again.code == 0, again
+
+
+def test_catalog_refuses_another_database_and_keeps_its_own_archive(tmp_path: Path) -> None:
+    ledger = _ledger(tmp_path / "a.db")
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE accounts (id INTEGER)")
+    done = run_cli("catalog", "build", ledger, "-o", foreign)
+    assert done.code == 1 and "another SQLite database, not an archive" in done.err, done
+    text = tmp_path / "notes.db"
+    text.write_text("not a database")
+    done = run_cli("catalog", "build", ledger, "-o", text)
+    assert done.code == 1 and "not an archive" in done.err and text.read_text() == "not a database", done
+
+
+def test_migrate_with_catalog_never_replaces_a_ledger_through_a_planted_metadata_link(tmp_path: Path) -> None:
+    source = _ledger(tmp_path / "src.db")
+    xml = tmp_path / "cup.xml"
+    assert run_cli("export", "opengotha", "--db", source, "-o", xml).code == 0
+    into = tmp_path / "into"
+    assert run_cli("import", "opengotha", xml, "--into", into).code == 0
+    migrated = into / "cup.db"
+    assert _verifies(migrated)
+    before = migrated.read_bytes()
+    (into / "metadata.json").symlink_to(migrated)
+    done = run_cli("import", "opengotha", xml, "--into", into, "--catalog", into / "archive.db")
+    assert done.code == 1 and "must not be overwritten" in done.err and "Traceback" not in done.err, done
+    assert not (into / "archive.db").exists()
+    assert migrated.read_bytes() == before and _verifies(migrated)
+    done = run_cli("import", "opengotha", xml, "--into", into, "--catalog", migrated)
+    assert done.code == 1 and "ledger" in done.err, done
+    assert migrated.read_bytes() == before and _verifies(migrated)
+
+
+def test_a_symbolic_link_loop_among_the_inputs_is_reported_per_file(tmp_path: Path) -> None:
+    folder = tmp_path / "ledgers"
+    folder.mkdir()
+    _ledger(folder / "a.db")
+    (folder / "loop1.db").symlink_to("loop2.db")
+    (folder / "loop2.db").symlink_to("loop1.db")
+    done = run_cli("catalog", "build", folder, "-o", tmp_path / "archive.db", "--json")
+    assert done.code == 1 and "Traceback" not in done.err, done
+    report = json.loads(done.out)
+    assert report["tournaments"] == 1
+    assert sorted(Path(f["path"]).name for f in report["failed"]) == ["loop1.db", "loop2.db"]
+    assert all("symbolic link loop" in f["error"] for f in report["failed"])
+
+
+# --------------------------------------------------------------------------- 12: ANALYZE
+
+
+def test_analyze_statistics_are_not_tampering(tmp_path: Path) -> None:
+    db = _ledger(tmp_path / "t.db")
+    with sqlite3.connect(db) as conn:
+        conn.execute("ANALYZE")
+    with sqlite3.connect(db) as conn:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert "sqlite_stat1" in names
+    assert _verifies(db)
+    done = run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d")
+    assert done.code == 0, done
+    assert run_cli("players", "--db", db).code == 0
+    with sqlite3.connect(db) as conn:  # any other object is still foreign
+        conn.execute("CREATE TABLE stat1 (x)")
+    done = run_cli("verify", "--db", db)
+    assert done.code == 1 and "table stat1 (not created by goledger)" in done.err + done.out, done
+
+
+# --------------------------------------------------------------------------- 13: domain holes
+
+
+@pytest.mark.parametrize(("argv", "refusal"), [
+    (["change-rules", "begin_date=2026-02-30"], "2026-02 has no day 30"),
+    (["change-rules", "end_date=2026-13-01"], "there is no month 13"),
+    (["change-rules", "rating_clamp=5000,-900"], "its low end 5000 is above its high end -900"),
+    (["change-rules", "criteria="], "criteria must name at least one criterion"),
+    (["change-rules", "criteria= , "], "criteria must name at least one criterion"),
+])
+def test_domain_holes_are_refused(tmp_path: Path, argv: list[str], refusal: str) -> None:
+    db = _ledger(tmp_path / "t.db")
+    before = db.read_bytes()
+    done = run_cli(*argv, "--db", db)
+    assert done.code == 1 and refusal in done.err and "Traceback" not in done.err, done
+    assert db.read_bytes() == before
+
+
+def test_new_refuses_a_day_the_calendar_does_not_have(tmp_path: Path) -> None:
+    done = run_cli("new", "--db", tmp_path / "t.db", "--name", "T", "--rounds", "3", "--begin-date", "2026-02-30")
+    assert done.code == 1 and "2026-02 has no day 30" in done.err and not (tmp_path / "t.db").exists(), done
+    leap = run_cli("new", "--db", tmp_path / "t.db", "--name", "T", "--rounds", "3", "--begin-date", "2028-02-29")
+    assert leap.code == 0, leap
+
+
+def test_criteria_default_restores_the_policy_default(tmp_path: Path) -> None:
+    db = _ledger(tmp_path / "t.db")
+    assert run_cli("change-rules", "criteria=MMS", "--db", db).code == 0
+    done = run_cli("change-rules", "criteria=default", "--db", db)
+    assert done.code == 0 and "criteria MMS → (none)" in done.out, done
+
+
+def test_an_old_ledger_holding_an_empty_rating_clamp_still_folds(tmp_path: Path) -> None:
+    db = _ledger(tmp_path / "t.db")
+    with Ledger.open(db) as ledger, ledger.writing() as tx:
+        tx.append([ev.RulesChanged(changes={"policy_overrides": {"rating_clamp": [5000, -900]}})],
+                  actor="old-goledger", reason="")
+    done = run_cli("standings", "--db", db)
+    assert done.code == 0 and "rating clamp 5000,-900 is empty" in done.err, done
+
+
+# --------------------------------------------------------------------------- 3: hostile numbers
+
+
+@pytest.mark.parametrize("argv", [
+    ["absent", "p0001", "--round", "1", "--points", HOSTILE_NUMBER],
+    ["pair", "--round", "1", "--white", "p0001", "--black", "p0002", "--komi", HOSTILE_NUMBER],
+    ["change-rules", f"komi={HOSTILE_NUMBER}"],
+    ["change-rules", "komi=1e99999"],
+    ["what-if", "--without", "1-99999999999999999"],
+    ["what-if", "--without", "²"],
+], ids=["absence-points", "pair-komi", "rules-komi", "rules-komi-short", "what-if-range", "what-if-superscript"])
+def test_a_hostile_number_is_refused_at_once(tmp_path: Path, argv: list[str]) -> None:
+    db = _ledger(tmp_path / "t.db")
+    before = db.read_bytes()
+    done = run_cli(*argv, "--db", db, timeout=QUICK)
+    assert done.code in (1, 2) and "Traceback" not in done.err and done.err.startswith("error:"), done
+    assert db.read_bytes() == before
+
+
+def test_new_with_a_hostile_komi_is_refused_at_once(tmp_path: Path) -> None:
+    done = run_cli("new", "--db", tmp_path / "t.db", "--name", "T", "--rounds", "3", "--komi", HOSTILE_NUMBER,
+                   timeout=QUICK)
+    assert done.code == 1 and "is not a number such as 6.5" in done.err and not (tmp_path / "t.db").exists(), done
+
+
+def test_mge_game_points_with_a_hostile_number_are_refused_at_once(tmp_path: Path) -> None:
+    db = _ledger(tmp_path / "t.db")
+    params = tmp_path / "mge.json"
+    params.write_text(json.dumps({"lower_limits": {"1d": 1900}, "constant": 20,
+                                  "game_points": [[-1, HOSTILE_NUMBER], [0, "0.5"]]}))
+    done = run_cli("rating-preview", "--db", db, "--system", "mge", "--parameters", params, timeout=QUICK)
+    assert done.code == 1 and "mge game points must be decimal strings" in done.err, done
+
+
+def test_an_opengotha_file_with_a_hostile_komi_is_refused_at_once(tmp_path: Path) -> None:
+    source = _ledger(tmp_path / "src.db")
+    xml = tmp_path / "cup.xml"
+    assert run_cli("export", "opengotha", "--db", source, "-o", xml).code == 0
+    text = xml.read_text(encoding="utf-8")
+    assert 'komi="7.5"' in text
+    xml.write_text(text.replace('komi="7.5"', f'komi="{HOSTILE_NUMBER}"'), encoding="utf-8")
+    done = run_cli("import", "opengotha", xml, "--db", tmp_path / "new.db", timeout=QUICK)
+    assert "Traceback" not in done.err, done
+    assert done.code == 1 and "komi" in done.err and not (tmp_path / "new.db").exists(), done
+
+
+def test_an_old_ledger_holding_a_hostile_komi_folds_at_once(tmp_path: Path) -> None:
+    db = _ledger(tmp_path / "t.db")
+    with Ledger.open(db) as ledger, ledger.writing() as tx:  # what an older goledger let through
+        tx.append([ev.GamePaired(round=1, table=1, white="p0001", black="p0002", komi=HOSTILE_NUMBER)],
+                  actor="old-goledger", reason="")
+    done = run_cli("standings", "--db", db, timeout=QUICK)
+    assert done.code == 0 and "was ignored" in done.err, done
+    assert run_cli("pairings", "--db", db, "--round", "1", timeout=QUICK).code == 0
+
+
+def test_every_test_security_md_names_exists() -> None:
+    import re
+
+    repo = Path(__file__).resolve().parents[1]
+    named = set(re.findall(r"`(test_\w+)`", (repo / "SECURITY.md").read_text(encoding="utf-8")))
+    defined = {m for f in (repo / "tests").glob("*.py")
+               for m in re.findall(r"^(?:async )?def (test_\w+)", f.read_text(encoding="utf-8"), re.M)}
+    assert named and not named - defined, sorted(named - defined)
