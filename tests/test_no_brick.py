@@ -72,7 +72,7 @@ def test_catalog_metadata_never_replaces_a_ledger(tmp_path: Path) -> None:
     for victim in (ledger, other):
         before = victim.read_bytes()
         done = run_cli("catalog", "build", ledger, "-o", archive, "--metadata", victim)
-        assert (done.code == 1 and "must not be overwritten" in done.err) or "not a metadata file" in done.err, done
+        assert done.code == 1 and ("must not be overwritten" in done.err or "not a metadata file" in done.err), done
         assert victim.read_bytes() == before and _verifies(victim)
     planted = archive.parent / "metadata.json"
     planted.symlink_to(other)
