@@ -22,6 +22,8 @@ goledger.errors.GoledgerError: ... already exists; give --force to replace it
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import tempfile
@@ -31,7 +33,8 @@ from typing import Any
 
 from goledger.errors import GoledgerError
 
-__all__ = ["LEDGER_COMPANIONS", "check_output", "csv_cell", "ledger_files", "shown", "shown_deep", "write_output"]
+__all__ = ["LEDGER_COMPANIONS", "check_output", "csv_cell", "csv_text", "ledger_files", "one_line", "shown",
+           "shown_deep", "write_output"]
 
 PathLike = str | os.PathLike[str]
 
@@ -175,3 +178,57 @@ def csv_cell(text: str) -> str:
     if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
         text = "'" + text
     return shown(text)
+
+
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]{1,40}(?:[.,][0-9]{1,40})?[½¼¾]?")
+"""A cell that is a number (a signed rating change, ``-1``, ``2½``): a spreadsheet reads it
+as that number, never as a formula, so it is written as it is."""
+
+
+def _csv_value(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(int(value))
+    if not isinstance(value, str):
+        return shown(str(value))  # numbers (int, Fraction, Decimal) are written as they print
+    if _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return csv_cell(value)
+
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """Rows as CSV (``\\n`` line ends): **the** CSV writer of every goledger output
+    (standings, players, pairings, wall list, crosstable, rating preview, places). Every text
+    cell goes through :func:`csv_cell` — shown safely, and prefixed with ``'`` when a
+    spreadsheet would run it as a formula — except a cell that is a plain number, written as
+    it is; ``None`` is an empty cell, a bool ``0``/``1``.
+
+    >>> rows = [["place", "name", "delta"], [1, "=HYPERLINK(\\"x\\")", "-12.5"], [2, "@SUM(A1)", None]]
+    >>> print(csv_text(rows), end="")
+    place,name,delta
+    1,"'=HYPERLINK(""x"")",-12.5
+    2,'@SUM(A1),
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in rows:
+        writer.writerow([_csv_value(cell) for cell in row])
+    return buffer.getvalue()
+
+
+_LINE_BREAKS = re.compile("[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` for an output that gives each record one line (``goledger log``, a summary):
+    :func:`shown`, with every line break written as its escape (``\\n``), so free text (a
+    ``--reason``) can never start a line of its own that looks like another record.
+
+    >>> one_line("late\\n   7  ResultCorrected  forged"), one_line("plain")
+    ('late\\\\n   7  ResultCorrected  forged', 'plain')
+    """
+    if text.isprintable():
+        return text
+    return shown(_LINE_BREAKS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
+

@@ -262,3 +262,89 @@ def test_every_test_security_md_names_exists() -> None:
     defined = {m for f in (repo / "tests").glob("*.py")
                for m in re.findall(r"^(?:async )?def (test_\w+)", f.read_text(encoding="utf-8"), re.M)}
     assert named and not named - defined, sorted(named - defined)
+
+
+# --------------------------------------------------------------------------- 6, 7: old ledgers' names in every output
+
+CONTROLS = ("\x1b", "\x07", "\x00", "\x01", "\u202e")
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    """A ledger an older goledger wrote, before the domains refused controls in names:
+    ESC, BEL, NUL, SOH and a bidi override, and cells a spreadsheet would run as formulas."""
+    db = tmp_path / "old.db"
+    commands.new(db, "Old Open", 3)
+    commands.register(db, "Plain", "Ann", "3d")
+    with Ledger.open(db) as ledger, ledger.writing() as tx:
+        tx.append([
+            ev.PlayerRegistered(player_id="p0002", surname="Evil\x1b]0;pwn\x07\u202e\x00", first_name='=HYPERLINK("x")',
+                                rank="3d", club="@SUM(A1)", country="-x"),
+            ev.PlayerRegistered(player_id="p0003", surname="+cmd|' /C calc'!A0", first_name="\x01", rank="2k"),
+            ev.GamePaired(round=1, table=1, white="p0001", black="p0002"),
+            ev.ResultRecorded(round=1, table=1, result="white"),
+            ev.ByeAssigned(round=1, player_id="p0003"),
+        ], actor="old-goledger", reason="")
+    return db
+
+
+PRINTOUTS = [["players"], ["pairings", "--round", "1"], ["wall-list"], ["crosstable"], ["rating-preview"]]
+
+
+@pytest.mark.parametrize("argv", PRINTOUTS, ids=lambda a: a[0])
+def test_every_printout_csv_escapes_formulas(hostile: Path, argv: list[str]) -> None:
+    import csv
+    import io
+
+    done = run_cli(*argv, "--db", hostile, "--format", "csv")
+    assert done.code == 0, done
+    cells = [cell for row in csv.reader(io.StringIO(done.out)) for cell in row]
+    assert any("HYPERLINK" in c or "cmd|" in c for c in cells), done.out
+    for cell in cells:
+        if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+            assert cell.lstrip("+-").replace(".", "", 1).isdigit(), (argv, cell)  # only numbers
+    assert not any(c in done.out for c in CONTROLS), done.out
+
+
+@pytest.mark.parametrize("fmt", ["table", "html"])
+@pytest.mark.parametrize("argv", PRINTOUTS, ids=lambda a: a[0])
+def test_every_printout_escapes_what_an_old_ledger_holds(hostile: Path, argv: list[str], fmt: str) -> None:
+    done = run_cli(*argv, "--db", hostile, "--format", fmt)
+    assert done.code == 0 and "Traceback" not in done.err, done
+    assert not any(c in done.out for c in CONTROLS), (argv, fmt, done.out)
+    if argv[0] != "rating-preview":
+        assert "Evil\\x1b]0;pwn\\x07\\u202e\\x00" in done.out, done.out
+
+
+def test_export_opengotha_escapes_what_an_old_ledger_holds(hostile: Path, tmp_path: Path) -> None:
+    xml = tmp_path / "old.xml"
+    done = run_cli("export", "opengotha", "--db", hostile, "-o", xml)
+    assert done.code == 0 and "Traceback" not in done.err, done
+    data = xml.read_bytes()
+    assert b"\x1b" not in data and b"\x00" not in data and "\u202e".encode() not in data
+    assert b'name="Evil\\x1b]0;pwn\\x07\\u202e\\x00"' in data
+    back = run_cli("import", "opengotha", xml, "--db", tmp_path / "back.db")
+    assert back.code == 0, back
+
+
+# --------------------------------------------------------------------------- 10: one-line outputs
+
+
+FORGED = "slip\n     9  2026-12-01T19:00:00  ResultCorrected        round=1 table=1 result=white"
+
+
+def test_a_line_break_in_a_reason_cannot_forge_a_line(tmp_path: Path) -> None:
+    db = _ledger(tmp_path / "t.db")
+    for argv in (["pair", "--round", "1", "--white", "p0001", "--black", "p0002"],
+                 ["result", "--round", "1", "--table", "1", "black"]):
+        assert run_cli(*argv, "--db", db).code == 0
+    done = run_cli("correct", "--round", "1", "--table", "1", "white", "--reason", FORGED, "--db", db)
+    assert done.code == 0 and len(done.out.splitlines()) == 1 and "slip\\n" in done.out, done
+    assert run_cli("withdraw", "p0002", "--from-round", "2", "--reason", "ill\r\nreally", "--db", db).code == 0
+    log = run_cli("log", "--db", db)
+    assert log.code == 0 and len(log.out.splitlines()) == 7, log.out
+    assert all(line.lstrip()[:1].isdigit() for line in log.out.splitlines())
+    assert "ResultCorrected        round=1 table=1 result=white" not in log.out.splitlines()[-2].lstrip()[:60]
+    history = run_cli("history", "p0001", "--db", db)
+    assert history.code == 0 and "slip\\n" in history.out and not any(
+        line.lstrip().startswith("9  2026") for line in history.out.splitlines()), history.out

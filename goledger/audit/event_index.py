@@ -31,6 +31,7 @@ from collections.abc import Collection, Sequence
 from typing import Final
 
 from goledger.ledger import events as ev
+from goledger.outputs import one_line
 from goledger.replay.state import TournamentState
 
 __all__ = ["EventIndex", "relation_kind"]
@@ -161,12 +162,12 @@ class EventIndex:
             changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
             return f"{e.player_id} {name(e.player_id)} updated: {changes}"
         if isinstance(e, ev.PlayerWithdrew):
-            why = f" ({e.reason})" if e.reason else ""
+            why = f" ({one_line(e.reason)})" if e.reason else ""
             return f"{e.player_id} {name(e.player_id)} withdraws from round {e.from_round}{why}"
         if isinstance(e, ev.PlayerReinstated):
             return f"{e.player_id} {name(e.player_id)} plays again from round {e.from_round}"
         if isinstance(e, ev.PlayerUnregistered):
-            why = f" ({e.reason})" if e.reason else ""
+            why = f" ({one_line(e.reason)})" if e.reason else ""
             return f"registration of {e.player_id} {name(e.player_id)} cancelled{why}"
         if isinstance(e, ev.ParticipationChanged):
             what = "present" if e.participating else "absent"
@@ -177,7 +178,8 @@ class EventIndex:
             return f"bye of {e.player_id} {name(e.player_id)} in round {e.round} removed"
         if isinstance(e, ev.Checkpoint):
             rnd = f" round {e.round}" if e.round is not None else ""
-            return f"checkpoint {e.label}{rnd} at event {e.event_count}" + (f": {e.note}" if e.note else "")
+            return f"checkpoint {one_line(e.label)}{rnd} at event {e.event_count}" + (
+                f": {one_line(e.note)}" if e.note else "")
         if isinstance(e, ev.SourceImported):
             return f"imported {e.format} file {e.filename}"
         return e.type_name()
@@ -198,5 +200,5 @@ class EventIndex:
         if type(e) is ev.ResultRecorded:
             return board + f": {e.result.value}" + (" by default" if e.by_default else "")
         assert type(e) is ev.ResultCorrected
-        why = f" ({e.reason})" if e.reason else ""
+        why = f" ({one_line(e.reason)})" if e.reason else ""
         return board + f": corrected to {e.result.value}" + (" by default" if e.by_default else "") + why

@@ -28,7 +28,6 @@ from goledger.cli.common import (
     report_outcome,
     run,
 )
-from goledger.ledger.values import bounded_int
 from goledger.nogc import nogc
 
 RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
@@ -321,6 +320,8 @@ MAX_RANGE = 10_000_000
 
 
 def _seqs(text: str) -> list[int]:
+    from goledger.ledger.values import bounded_int
+
     out: list[int] = []
     for part in text.replace(" ", "").split(","):
         if not part:

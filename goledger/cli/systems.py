@@ -28,12 +28,11 @@ def render_places(places: Any, fmt: str) -> None:
         print_json(places.to_dict())
         return
     if fmt == "csv":
-        import csv
+        from goledger.outputs import csv_text
 
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["place", "shared", "still_in", "player_id", "name", "why"])
-        for row in places.rows:
-            writer.writerow([row.place, int(row.shared), int(row.active), row.player_id, row.name, row.why])
+        sys.stdout.write(csv_text([["place", "shared", "still_in", "player_id", "name", "why"],
+                                   *([row.place, row.shared, row.active, row.player_id, row.name, row.why]
+                                     for row in places.rows)]))
         return
     if fmt == "html":
         from goledger.render.bracket import places_page

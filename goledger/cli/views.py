@@ -25,17 +25,13 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
         print_json(result.to_dict())
         return
     if fmt == "csv":
-        import csv
+        from goledger.outputs import csv_text
 
-        from goledger.outputs import csv_cell
-
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["place", "player_id", "surname", "first_name", "rank", "egd_pin", *result.criteria])
-        for row in result.rows:  # text cells neutralised against spreadsheet formulas; values are numbers
-            writer.writerow([
-                row.place, *(csv_cell(t) for t in (row.player_id, row.surname, row.first_name, row.rank, row.egd_pin)),
-                *(decimal_text(row.values[c], result.scales[c]) for c in result.criteria),
-            ])
+        sys.stdout.write(csv_text([  # text cells neutralised against spreadsheet formulas; values are numbers
+            ["place", "player_id", "surname", "first_name", "rank", "egd_pin", *result.criteria],
+            *([row.place, row.player_id, row.surname, row.first_name, row.rank, row.egd_pin,
+               *(decimal_text(row.values[c], result.scales[c]) for c in result.criteria)] for row in result.rows),
+        ]))
         return
     if fmt == "html":
         from goledger.render.audit_report import standings_page
@@ -147,6 +143,7 @@ def register_commands(app: typer.Typer) -> None:
         import msgspec
 
         from goledger import commands
+        from goledger.outputs import one_line
 
         records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
         if as_json:
@@ -155,7 +152,7 @@ def register_commands(app: typer.Typer) -> None:
         for r in records:
             payload = json.loads(r.payload)
             payload.pop("type", None)
-            summary = " ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, []))
+            summary = one_line(" ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, [])))
             if not full and len(summary) > 110:
                 summary = summary[:109] + "…"
             echo(f"{r.seq:>6}  {r.recorded_at[:19]}  {r.type:<22} {summary}")

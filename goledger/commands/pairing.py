@@ -31,6 +31,7 @@ from goledger.errors import CommandRejected, LedgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import effective_komi
+from goledger.outputs import one_line
 from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
 
 __all__ = [
@@ -223,7 +224,7 @@ def unpair_round(
         events: list[ev.Event] = [ev.RoundUnpaired(round=round_, reason=reason)]
         events += [ev.PairingRemoved(round=round_, table=g.table) for g in games]
         events += [ev.ByeRemoved(round=round_, player_id=p) for p in byes]
-        return events, f"round {round_} unpaired: {len(games)} games and {len(byes)} byes removed ({reason})"
+        return events, f"round {round_} unpaired: {len(games)} games and {len(byes)} byes removed ({one_line(reason)})"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
 

@@ -32,6 +32,7 @@ from goledger.ledger.repair import RepairReport
 from goledger.ledger.result_notation import margin_words, parse_result_notation
 from goledger.ledger.store import Ledger, Record, VerifyReport, utc_now
 from goledger.ledger.values import Rank, RankError, Result, parse_number, parse_points2
+from goledger.outputs import one_line
 from goledger.replay.players import find_player, fold_name, short_reference_clash
 
 __all__ = [
@@ -857,7 +858,7 @@ def correct(
                                    margin=margin)
         _check_system(state, event)
         return [event], (f"round {round} table {table}: {game.result.value} → {outcome.value}{margin_words(margin)} "
-                         f"({reason})")
+                         f"({one_line(reason)})")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 

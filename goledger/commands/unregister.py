@@ -12,6 +12,7 @@ from typing import Any
 from goledger.commands.record import Outcome, PathLike, _run
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
+from goledger.outputs import one_line
 from goledger.replay.players import find_player
 
 __all__ = ["unregister"]
@@ -42,7 +43,7 @@ def unregister(
             if p.id in state.byes[r]:
                 raise CommandRejected(
                     f"{p.id} {p.full_name} has the bye of round {r}; remove it (unbye) or withdraw him instead")
-        why = f" ({reason})" if reason else ""
+        why = f" ({one_line(reason)})" if reason else ""
         return [ev.PlayerUnregistered(player_id=p.id, reason=reason)], (
             f"registration of {p.id} {p.full_name} cancelled{why}; he no longer appears anywhere")
 

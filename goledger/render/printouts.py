@@ -20,8 +20,6 @@ Table  White
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -44,6 +42,7 @@ __all__ = [
     "render_csv",
     "render_html",
     "render_text",
+    "shown_sheet",
     "wall_sheet",
 ]
 
@@ -117,11 +116,9 @@ def render_text(sheet: Sheet) -> str:
 
 def render_csv(sheet: Sheet) -> str:
     """The main table as CSV (header line, one line per row; no title, no legend)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(sheet.headers)
-    writer.writerows(sheet.rows)
-    return buffer.getvalue()
+    from goledger.outputs import csv_text
+
+    return csv_text([sheet.headers, *sheet.rows])
 
 
 def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int]) -> Any:
@@ -153,14 +150,37 @@ def render_html(sheet: Sheet) -> bytes:
     return page(sheet.title, *content)
 
 
+def shown_sheet(sheet: Sheet) -> Sheet:
+    """``sheet`` with every text made safe to show (:func:`goledger.outputs.shown`): a name an
+    older ledger holds with ESC, BEL, NUL or a bidi override — what the domains refuse today —
+    is written as escapes, so it can neither drive a terminal nor break an HTML page (lxml
+    refuses such characters)."""
+    from goledger.outputs import shown
+
+    def cells(rows: Sequence[Sequence[str]]) -> list[list[str]]:
+        return [[c if c.isprintable() else shown(c) for c in row] for row in rows]
+
+    texts = [sheet.title, sheet.subtitle, *sheet.headers, *(c for row in sheet.rows for c in row),
+             *(t for pair in sheet.legend for t in pair),
+             *(t for title, headers, rows in sheet.sections for t in (title, *headers, *(c for r in rows for c in r)))]
+    if all(t.isprintable() for t in texts):
+        return sheet
+    return msgspec.structs.replace(
+        sheet, title=shown(sheet.title), subtitle=shown(sheet.subtitle), headers=tuple(map(shown, sheet.headers)),
+        rows=cells(sheet.rows), legend=tuple((shown(a), shown(b)) for a, b in sheet.legend),
+        sections=tuple((shown(title), tuple(map(shown, headers)), cells(rows))
+                       for title, headers, rows in sheet.sections))
+
+
 def render(sheet: Sheet, fmt: str, data: dict[str, Any] | None = None) -> bytes:
-    """``sheet`` in ``fmt`` (one of :data:`FORMATS`) as UTF-8 bytes; ``json`` writes ``data``."""
+    """``sheet`` in ``fmt`` (one of :data:`FORMATS`) as UTF-8 bytes; ``json`` writes ``data``.
+    Text, CSV and HTML show every text safely (:func:`shown_sheet`, :func:`goledger.outputs.csv_text`)."""
     if fmt == "table":
-        return (render_text(sheet) + "\n").encode("utf-8")
+        return (render_text(shown_sheet(sheet)) + "\n").encode("utf-8")
     if fmt == "csv":
         return render_csv(sheet).encode("utf-8")
     if fmt == "html":
-        return render_html(sheet)
+        return render_html(shown_sheet(sheet))
     if fmt == "json":
         return msgspec.json.format(msgspec.json.encode(data if data is not None else {}), indent=2) + b"\n"
     raise CommandRejected(f"unknown format {fmt!r}; use {', '.join(FORMATS)}")

@@ -13,9 +13,7 @@ Numbers are the preview's exact decimals shown with 3 decimals (:func:`goledger.
 
 from __future__ import annotations
 
-import csv
-import io
-
+from goledger.outputs import shown as safe
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
 from goledger.rating.preview import PlayerPreview, RatingPreview
@@ -32,8 +30,9 @@ HEADERS = ["id", "surname", "first_name", "grade", "egd_pin", "rating_before", "
 def _row(p: PlayerPreview) -> list[str]:
     rated = sum(1 for g in p.games if g.rated)
     change = shown(p.change)
-    return [p.id, p.surname, p.first_name, p.grade, p.egd_pin, shown(p.rating_before), p.start, str(rated),
-            change if change.startswith("-") else f"+{change}", shown(p.rating_after), "; ".join(p.flags)]
+    return [safe(p.id), safe(p.surname), safe(p.first_name), safe(p.grade), safe(p.egd_pin), shown(p.rating_before),
+            p.start, str(rated), change if change.startswith("-") else f"+{change}", shown(p.rating_after),
+            safe("; ".join(p.flags))]
 
 
 def preview_rows(preview: RatingPreview) -> list[list[str]]:
@@ -83,11 +82,9 @@ def mge_text(preview: MgePreview) -> str:
 
 def preview_csv(preview: RatingPreview) -> str:
     """The per-player table as CSV (a header line, then one line per player)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADERS)
-    writer.writerows(preview_rows(preview))
-    return out.getvalue()
+    from goledger.outputs import csv_text
+
+    return csv_text([HEADERS, *preview_rows(preview)])
 
 
 def not_rated_summary(preview: RatingPreview) -> dict[str, int]:

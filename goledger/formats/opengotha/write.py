@@ -37,6 +37,7 @@ from goledger.formats.opengotha.read import (
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TimeSettings
 from goledger.ledger.values import Rank, RankError
+from goledger.outputs import shown
 from goledger.replay.state import PlayerState, TournamentState
 
 __all__ = ["write_opengotha"]
@@ -55,8 +56,11 @@ _WRITTEN_ELEMENTS: Final = frozenset({
 
 
 def _element(parent: etree._Element | None, tag: str, attrs: dict[str, str]) -> etree._Element:
-    """An element with its attributes in alphabetical order, one per line (OpenGotha's layout)."""
-    ordered = {k: attrs[k] for k in sorted(attrs)}
+    """An element with its attributes in alphabetical order, one per line (OpenGotha's layout).
+    A value an older ledger may hold with characters the domains refuse today (ESC, NUL, a
+    bidi override: lxml refuses most of them) is written with those characters escaped
+    (:func:`goledger.outputs.shown`, line breaks kept)."""
+    ordered = {k: v if v.isprintable() else shown(v, keep_lines=True) for k, v in sorted(attrs.items())}
     el = etree.Element(tag, ordered) if parent is None else etree.SubElement(parent, tag, ordered)
     el.tail = "\n"
     return el
