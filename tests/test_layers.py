@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "goledger"
 
-BASE = frozenset({"errors", "nogc", "outputs", "__init__", "__main__"})
+BASE = frozenset({"errors", "nogc", "outputs", "i18n", "__init__", "__main__"})
 """Top-level modules every layer may import (``__main__`` is the entry point and imports the CLI)."""
 
 LAYERS: tuple[frozenset[str], ...] = (

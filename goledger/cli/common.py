@@ -38,6 +38,8 @@ RetryOption = Annotated[
     bool, typer.Option("--retry", help="With --expected-head: re-check against the new events and append.")
 ]
 PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
+LanguageOption = Annotated[str | None, typer.Option(
+    "--language", help="Write in this language: en, tr, hu, fr or de (default: the tournament's).")]
 
 
 def default_db() -> Path:
@@ -110,6 +112,35 @@ def progress_bar(description: str, enabled: bool = True) -> Iterator[Callable[[i
             progress.update(task, completed=done, total=total, description=text or description)
 
         yield update
+
+
+@contextmanager
+def output_language(db: Path | None, language: str | None, data: bool = False) -> Iterator[str]:
+    """Run an output command's body in ``language`` (``--language``), else in the language of
+    the tournament of ``db`` (``goledger new --language``, ``change-rules language=…``).
+
+    JSON (``data``) is for programs: English unless ``--language`` asks otherwise, so a script
+    reads the same texts whatever the tournament's language. A ledger that cannot be read yet
+    leaves English; the command itself then says why."""
+    from goledger.errors import GoledgerError
+    from goledger.i18n import check_language, use_language
+
+    if language:
+        try:
+            chosen = check_language(language)
+        except ValueError as exc:
+            fail(str(exc), 2)
+    elif data:
+        chosen = "en"
+    else:
+        from goledger.replay.views import tournament_language
+
+        try:
+            chosen = tournament_language(db or default_db())
+        except (GoledgerError, OSError):
+            chosen = "en"
+    with use_language(chosen):
+        yield chosen
 
 
 def _isatty(stream: Any) -> bool:

@@ -14,11 +14,13 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    LanguageOption,
     PlayerArg,
     ReasonOption,
     RetryOption,
     default_db,
     fail,
+    output_language,
     report_outcome,
     run,
 )
@@ -45,6 +47,7 @@ def register_commands(app: typer.Typer) -> None:
         round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
         as_of: AsOfOption = None,
         fmt: PrintFormat = "table",
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -52,22 +55,26 @@ def register_commands(app: typer.Typer) -> None:
         from goledger.render.printouts import pairing_sheet
         from goledger.replay.printouts import pairings as pairings_view
 
-        result = run(lambda: pairings_view(db or default_db(), round_, as_of))
-        emit(pairing_sheet(result), result.to_dict(), fmt, as_json)
+        with output_language(db, language, as_json or fmt == "json"):
+            result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+            emit(pairing_sheet(result), result.to_dict(), fmt, as_json)
 
     @app.command()
     def players(
         as_of: AsOfOption = None,
         fmt: PrintFormat = "table",
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
-        """The registration list: status, rank, country, club and the rounds each player plays."""
+        """The registration list: status, rank, country, club and the rounds each player plays
+        (sorted in the alphabet of the language)."""
         from goledger.render.printouts import player_sheet
         from goledger.replay.printouts import players as players_view
 
-        result = run(lambda: players_view(db or default_db(), as_of))
-        emit(player_sheet(result), result.to_dict(), fmt, as_json)
+        with output_language(db, language, as_json or fmt == "json"):
+            result = run(lambda: players_view(db or default_db(), as_of))
+            emit(player_sheet(result), result.to_dict(), fmt, as_json)
 
     @app.command("wall-list")
     def wall_list(
@@ -76,6 +83,7 @@ def register_commands(app: typer.Typer) -> None:
         policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
         criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
         fmt: PrintFormat = "table",
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -84,8 +92,9 @@ def register_commands(app: typer.Typer) -> None:
         from goledger.replay.printouts import wall_list as wall_view
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
-        emit(wall_sheet(result), result.to_dict(), fmt, as_json)
+        with output_language(db, language, as_json or fmt == "json"):
+            result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
+            emit(wall_sheet(result), result.to_dict(), fmt, as_json)
 
     @app.command()
     def unregister(

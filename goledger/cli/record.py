@@ -115,6 +115,8 @@ def register_commands(app: typer.Typer) -> None:
             "--handicap-threshold", help="Rank from which games are even (default 1d).")] = None,
         handicap_on: Annotated[str | None, typer.Option(
             "--handicap-on", help="Handicap from mms (default) or rank.")] = None,
+        language: Annotated[str | None, typer.Option(
+            "--language", help="Language of printouts and the desk: en (default), tr, hu, fr or de.")] = None,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -134,7 +136,8 @@ def register_commands(app: typer.Typer) -> None:
             run(lambda: commands.new(
                 db or default_db(), name, rounds, system, bar, floor, policy, crit, komi, short_name,
                 location, begin_date, end_date, options, time, main_time, byo_yomi, periods, stones, fischer,
-                handicap_correction, handicap_ceiling, handicap_threshold, handicap_on, actor=actor, reason=reason,
+                handicap_correction, handicap_ceiling, handicap_threshold, handicap_on, language, actor=actor,
+                reason=reason,
             )),
             as_json,
         )

@@ -252,6 +252,7 @@ def new(
     handicap_ceiling: int | None = None,
     handicap_threshold: str | None = None,
     handicap_on: str | None = None,
+    language: str | None = None,
     *,
     actor: str = "",
     reason: str = "",
@@ -271,6 +272,8 @@ def new(
     EGD export then writes no class). Handicap (``HandicapSettings``, spec opengotha-xml
     §7.2): ``handicap_correction`` stones subtracted, ``handicap_ceiling`` (0: even games),
     ``handicap_threshold`` rank from which games are even, ``handicap_on`` ``mms`` or ``rank``.
+    ``language`` (``en``, ``tr``, ``hu``, ``fr``, ``de``; default English) is the language of
+    the printouts and the desk (``goledger.i18n``).
     """
     if system not in _PRESETS:
         raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
@@ -303,6 +306,12 @@ def new(
     preset["time"] = time_settings(time, main_time, byo_yomi, periods, stones, fischer)
     preset["handicap"] = handicap_settings(handicap_correction, handicap_ceiling, handicap_threshold, handicap_on)
     _check_names(name=name, short_name=short_name, location=location)
+    from goledger.i18n import LANGUAGES
+
+    if language is not None and language not in LANGUAGES:
+        raise CommandRejected(f"language {language!r} has no catalog; use one of {', '.join(LANGUAGES)}")
+    if language:
+        preset["language"] = language
     settings = ev.TournamentSettings(
         name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
         end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]

@@ -72,6 +72,8 @@ __all__ = [
 System = Literal["mcmahon", "swiss", "swisscat", "cup", "round-robin", "knockout", "double-knockout", "paramus",
                  "match", "handicap", "continuous-handicap"]
 RegistrationStatus = Literal["final", "preliminary"]
+Language = Literal["en", "tr", "hu", "fr", "de"]
+"""The languages printouts and pages are written in (``goledger.i18n.LANGUAGES``)."""
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -170,6 +172,9 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     system_options: dict[str, Any] = msgspec.field(default_factory=dict)
     """The tournament system's own settings by name (``goledger.systems``: each system reads
     them into its typed options struct); empty means the system's defaults."""
+    language: Language = "en"
+    """The language of the printouts, the report and the desk (issue 33); the players' view
+    follows each browser and falls back to it. Payloads written before it read as English."""
 
 
 class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):

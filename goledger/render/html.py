@@ -7,8 +7,9 @@ printouts and reports live in ``goledger/render/templates/``; the desk adds its 
 (``make_environment(desk_folder)``) in front of it and so sees both.
 
 Visible text is marked for translation: ``{{ _("Round") }}`` or ``{% trans %}…{% endtrans %}``
-in templates, :func:`gettext` in Python. The language is the one made current by
-:func:`use_language` (English when none is).
+in templates, :func:`gettext` in Python (both from :mod:`goledger.i18n`, which holds the
+catalogs). The language is the one made current by :func:`use_language` (English when none
+is). Filters ``decimal`` and ``date`` write numbers and ISO dates as the language does.
 
 >>> with use_language("en"):
 ...     render_string("<p>{{ _('Round') }} {{ n }}: {{ name }}</p>", n=1, name="<Sato>")
@@ -19,24 +20,36 @@ in templates, :func:`gettext` in Python. The language is the one made current by
 
 from __future__ import annotations
 
-import contextvars
-import gettext as _gettext
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Final
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from goledger.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    N_,
+    current_language,
+    gettext,
+    ngettext,
+    pgettext,
+    translations,
+    use_language,
+)
+
 __all__ = [
     "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "N_",
     "TEMPLATES",
     "current_language",
     "environment",
     "gettext",
     "make_environment",
     "ngettext",
+    "pgettext",
     "render",
     "render_string",
     "translations",
@@ -45,41 +58,6 @@ __all__ = [
 
 TEMPLATES: Final = Path(__file__).resolve().parent / "templates"
 """The printouts' and reports' templates."""
-
-DEFAULT_LANGUAGE: Final = "en"
-
-_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("goledger_language", default=DEFAULT_LANGUAGE)
-
-
-@cache
-def translations(language: str) -> _gettext.NullTranslations:
-    """The message catalog of ``language`` (English, the source language, translates nothing)."""
-    return _gettext.NullTranslations()
-
-
-def current_language() -> str:
-    """The language pages and printouts are being written in."""
-    return _LANGUAGE.get()
-
-
-@contextmanager
-def use_language(language: str) -> Iterator[str]:
-    """Write everything inside the block in ``language``."""
-    token = _LANGUAGE.set(language)
-    try:
-        yield language
-    finally:
-        _LANGUAGE.reset(token)
-
-
-def gettext(message: str) -> str:
-    """``message`` in the current language."""
-    return translations(current_language()).gettext(message)
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """``singular`` or ``plural`` for ``n``, in the current language."""
-    return translations(current_language()).ngettext(singular, plural, n)
 
 
 def make_environment(*folders: Path) -> Environment:
@@ -90,8 +68,13 @@ def make_environment(*folders: Path) -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
     env.globals["current_language"] = current_language
+    env.globals["LANGUAGE_NAMES"] = LANGUAGE_NAMES
+    from goledger.i18n import numbers
+
+    env.filters["decimal"] = numbers.decimal
+    env.filters["date"] = numbers.date
     return env
 
 

@@ -28,6 +28,8 @@ from lxml import etree
 from lxml.html import builder as E
 
 from goledger.errors import CommandRejected
+from goledger.i18n import current_language, gettext, ngettext, pgettext
+from goledger.i18n.numbers import decimal
 from goledger.ledger.values import format_points
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "render_csv",
     "render_html",
     "render_text",
+    "round_header",
     "shown_sheet",
     "wall_sheet",
 ]
@@ -110,7 +113,8 @@ def render_text(sheet: Sheet) -> str:
         if rows:
             out += ["", title, *_text_table(headers, rows, frozenset())]
     if sheet.legend:
-        out += ["", "Legend: " + "; ".join(f"{code} {meaning}" for code, meaning in sheet.legend)]
+        out += ["", gettext("Legend: %(items)s") % {
+            "items": "; ".join(f"{code} {gettext(meaning)}" for code, meaning in sheet.legend)}]
     return "\n".join(out)
 
 
@@ -128,9 +132,9 @@ def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: fr
 
 def page(title: str, *content: Any, style: str = SCREEN_CSS) -> bytes:
     """A self-contained HTML page (nothing fetched from outside) with ``style`` and
-    :data:`PRINT_CSS`."""
+    :data:`PRINT_CSS`, in the language written in (``<html lang>``)."""
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(style + PRINT_CSS)),
-                      E.BODY(E.H1(title), *content), lang="en")
+                      E.BODY(E.H1(title), *content), lang=current_language())
     return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
 
 
@@ -145,8 +149,8 @@ def render_html(sheet: Sheet) -> bytes:
     if sheet.legend:
         items: list[Any] = []
         for code, meaning in sheet.legend:
-            items += [E.E.dt(code), E.E.dd(meaning)]
-        content += [E.H2("Legend"), E.E.dl(*items, E.CLASS("legend"))]
+            items += [E.E.dt(code), E.E.dd(gettext(meaning))]
+        content += [E.H2(gettext("Legend")), E.E.dl(*items, E.CLASS("legend"))]
     return page(sheet.title, *content)
 
 
@@ -193,28 +197,48 @@ def pairing_sheet(pairings: Any) -> Sheet:
     """:class:`~goledger.replay.printouts.PairingList` as a sheet."""
     from goledger.replay.printouts import PAIRING_LEGEND
 
-    rows = [[str(r.table), r.white, r.white_rank, r.black, r.black_rank, str(r.handicap), r.komi, r.result]
+    rows = [[str(r.table), r.white, r.white_rank, r.black, r.black_rank, str(r.handicap), decimal(r.komi), r.result]
             for r in pairings.rows]
     sections = (
-        ("Bye", ("Id", "Name"), [[pid, name] for pid, name in pairings.bye]),
-        ("Not paired", ("Id", "Name", "Why"), [[pid, name, why] for pid, name, why in pairings.unpaired]),
+        (gettext("Bye"), (gettext("Id"), gettext("Name")), [[pid, name] for pid, name in pairings.bye]),
+        (gettext("Not paired"), (gettext("Id"), gettext("Name"), gettext("Why")),
+         [[pid, name, why] for pid, name, why in pairings.unpaired]),
     )
-    return Sheet(title=pairings.title, subtitle=f"as of event {pairings.as_of_seq}",
-                 headers=("Table", "White", "Rank", "Black", "Rank", "H", "Komi", "Result"), rows=rows,
+    return Sheet(title=pairings.title, subtitle=_as_of(pairings.as_of_seq),
+                 headers=(gettext("Table"), gettext("White"), gettext("Rank"), gettext("Black"), gettext("Rank"),
+                          pgettext("short for handicap", "H"), gettext("Komi"), gettext("Result")), rows=rows,
                  right=frozenset({0, 2, 4, 5, 6}), legend=PAIRING_LEGEND, sections=sections)
+
+
+def _as_of(seq: int) -> str:
+    return gettext("as of event %(seq)d") % {"seq": seq}
+
+
+def _policy_as_of(policy: str, seq: int) -> str:
+    return gettext("policy %(policy)s · as of event %(seq)d") % {"policy": policy, "seq": seq}
+
+
+def round_header(round_: int) -> str:
+    """A round's column head in a wall list or crosstable: ``R1`` (Turkish ``1.Tur``)."""
+    return pgettext("column head of round N", "R%(round)d") % {"round": round_}
 
 
 def player_sheet(players: Any) -> Sheet:
     """:class:`~goledger.replay.printouts.PlayerList` as a sheet."""
+    from goledger.replay.printouts import registration_text
+
     def rounds(present: list[int]) -> str:
         if len(present) == players.rounds:
-            return "all"
-        return ",".join(str(r) for r in present) or "none"
+            return pgettext("plays in rounds", "all")
+        return ",".join(str(r) for r in present) or pgettext("plays in rounds", "none")
 
-    rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, r.country, r.club, r.registration,
-             r.status, rounds(r.rounds)] for r in players.rows]
-    return Sheet(title=players.title, subtitle=f"{players.rounds} rounds · as of event {players.as_of_seq}",
-                 headers=("Id", "Name", "Rank", "Country", "Club", "Registration", "Status", "Rounds"), rows=rows,
+    rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, r.country, r.club,
+             registration_text(r.registration), r.status, rounds(r.rounds)] for r in players.rows]
+    subtitle = ngettext("%(n)d round · as of event %(seq)d", "%(n)d rounds · as of event %(seq)d",
+                        players.rounds) % {"n": players.rounds, "seq": players.as_of_seq}
+    return Sheet(title=players.title, subtitle=subtitle,
+                 headers=(gettext("Id"), gettext("Name"), gettext("Rank"), gettext("Country"), gettext("Club"),
+                          gettext("Registration"), gettext("Status"), gettext("Rounds")), rows=rows,
                  right=frozenset({2}))
 
 
@@ -229,10 +253,12 @@ def wall_sheet(wall: Any) -> Sheet:
                      *r.cells, *(format_points(r.values[c], wall.scales[c]) or "0" for c in wall.criteria),
                      r.status])
         previous = r.place
-    rounds = [f"R{i}" for i in range(1, wall.round + 1)]
+    rounds = [round_header(i) for i in range(1, wall.round + 1)]
     width = 6 + len(rounds)
-    return Sheet(title=wall.title, subtitle=f"policy {wall.policy} · as of event {wall.as_of_seq}",
-                 headers=("Num", "Pl", "Name", "Rank", "Co", "Club", *rounds, *wall.criteria, "Status"), rows=rows,
+    return Sheet(title=wall.title, subtitle=_policy_as_of(wall.policy, wall.as_of_seq),
+                 headers=(pgettext("line number", "Num"), pgettext("short for place", "Pl"), gettext("Name"),
+                          gettext("Rank"), pgettext("short for country", "Co"), gettext("Club"), *rounds,
+                          *wall.criteria, gettext("Status")), rows=rows,
                  right=frozenset({0, 1, 3, *range(6, width + len(wall.criteria))}), legend=WALL_LEGEND)
 
 
@@ -248,8 +274,13 @@ def crosstable_sheet(table: Any, tournament: str) -> Sheet:
                      *(format_points(r.values[c], table.scales[c]) or "0" for c in table.criteria)])
         previous = r.place
     width = 3 + len(table.columns)
-    layout = "round robin" if table.round_robin else "by round"
-    return Sheet(title=f"{tournament} · crosstable after round {table.round} ({layout})",
-                 subtitle=f"policy {table.policy} · as of event {table.as_of_seq}",
-                 headers=("No", "Pl", "Name", *table.columns, "Pts", *table.criteria), rows=rows,
+    if table.round_robin:
+        title = gettext("%(tournament)s · crosstable after round %(round)d (round robin)")
+    else:
+        title = gettext("%(tournament)s · crosstable after round %(round)d (by round)")
+    columns = [round_header(int(c[1:])) if c[:1] == "R" and c[1:].isdigit() else c for c in table.columns]
+    return Sheet(title=title % {"tournament": tournament, "round": table.round},
+                 subtitle=_policy_as_of(table.policy, table.as_of_seq),
+                 headers=(pgettext("line number", "No"), pgettext("short for place", "Pl"), gettext("Name"), *columns,
+                          pgettext("short for points", "Pts"), *table.criteria), rows=rows,
                  right=frozenset({0, 1, *range(3, width + 1 + len(table.criteria))}), legend=LEGEND)

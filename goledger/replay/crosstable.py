@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from goledger.i18n import N_
 from goledger.ledger.values import format_points
 from goledger.replay.fide_unplayed import FideRound, Kind, fide_data
 from goledger.replay.scoring import ScoringContext
@@ -48,17 +49,18 @@ UNPLAYED_CODE = {
 }
 
 LEGEND = (
-    ("12w1", "against the player on line 12, with white, 1 point (½ a draw or jigo, 0 a loss)"),
-    ("b", "with black; - when the colour is not known"),
-    ("+ / -", "won / lost by default (forfeit)"),
-    ("?", "no result yet"),
-    ("h2", "played at handicap 2 stones"),
-    ("U", "pairing-allocated bye"),
-    ("F / H", "full-point / half-point bye"),
-    ("Z", "zero-point bye, not paired, absent or withdrawn"),
-    ("*", "the player himself (round robin)"),
+    ("12w1", N_("against the player on line 12, with white, 1 point (½ a draw or jigo, 0 a loss)")),
+    ("b", N_("with black; - when the colour is not known")),
+    ("+ / -", N_("won / lost by default (forfeit)")),
+    ("?", N_("no result yet")),
+    ("h2", N_("played at handicap 2 stones")),
+    ("U", N_("pairing-allocated bye")),
+    ("F / H", N_("full-point / half-point bye")),
+    ("Z", N_("zero-point bye, not paired, absent or withdrawn")),
+    ("*", N_("the player himself (round robin)")),
 )
-"""What the crosstable's codes mean (FIDE TRF letters for unplayed rounds)."""
+"""What the crosstable's codes mean (FIDE TRF letters for unplayed rounds), in English: printouts
+show each meaning translated (``gettext``), JSON as it is."""
 
 
 class CrossRow(msgspec.Struct, kw_only=True):

@@ -35,6 +35,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import N_, gettext, ngettext
 from goledger.ledger.values import Result
 from goledger.replay.standings import check_round, json_number, standings
 from goledger.replay.state import GameState, TournamentState
@@ -52,6 +53,8 @@ __all__ = [
     "pairings",
     "player_list_of",
     "players",
+    "registration_text",
+    "standings_heading",
     "standings_title",
     "status_text",
     "wall_list",
@@ -66,27 +69,29 @@ RESULT_TEXT: Final[dict[Result, str]] = {
 """A result as the pairing list prints it, white first (``!`` is added for a forfeit)."""
 
 PAIRING_LEGEND: Final[tuple[tuple[str, str], ...]] = (
-    ("1-0 / 0-1", "white / black won"),
-    ("½-½", "jigo"),
-    ("0-0 / 1-1", "both lose / both win"),
-    ("!", "by default (forfeit)"),
-    ("H", "handicap stones (0: even game)"),
+    ("1-0 / 0-1", N_("white / black won")),
+    ("½-½", N_("jigo")),
+    ("0-0 / 1-1", N_("both lose / both win")),
+    ("!", N_("by default (forfeit)")),
+    ("H", N_("handicap stones (0: even game)")),
 )
+"""The pairing list's notation, in English (the printouts show each meaning translated)."""
 
 WALL_LEGEND: Final[tuple[tuple[str, str], ...]] = (
-    ("12+/w2", "won against the player on line 12, with white, handicap 2 stones"),
-    ("12-/b", "lost against line 12, with black, no handicap"),
-    ("=", "jigo"),
-    ("?", "no result yet"),
-    ("!", "by default (forfeit), e.g. 12+!/w"),
-    ("/-", "colour not known"),
-    ("bye", "the bye of the round"),
-    ("abs", "announced absence"),
-    ("wd", "withdrawn from this round on"),
-    ("-", "not paired in this round"),
+    ("12+/w2", N_("won against the player on line 12, with white, handicap 2 stones")),
+    ("12-/b", N_("lost against line 12, with black, no handicap")),
+    ("=", N_("jigo")),
+    ("?", N_("no result yet")),
+    ("!", N_("by default (forfeit), e.g. 12+!/w")),
+    ("/-", N_("colour not known")),
+    ("bye", N_("the bye of the round")),
+    ("abs", N_("announced absence")),
+    ("wd", N_("withdrawn from this round on")),
+    ("-", N_("not paired in this round")),
 )
 """What the wall list's per-round cells mean (OpenGotha's notation, with words for the
-rounds without a game)."""
+rounds without a game). The notation is the same in every language, as MMS and SOS are; the
+meanings are written in the page's language (in English in JSON)."""
 
 
 def _name(state: TournamentState, player_id: str) -> str:
@@ -105,16 +110,21 @@ def status_text(state: TournamentState, player_id: str, round_: int) -> str:
     ``"preliminary"``, or ``""``."""
     p = state.players[player_id]
     if p.withdrawn_from is not None:
-        return f"withdrawn from round {p.withdrawn_from}"
+        return gettext("withdrawn from round %(round)d") % {"round": p.withdrawn_from}
     if round_ in p.absences:
-        return f"absent in round {round_}"
+        return gettext("absent in round %(round)d") % {"round": round_}
     later = sorted(r for r in p.absences if r > round_)
     if later:
-        return f"absent in round {later[0]}" if len(later) == 1 else (
-            "absent in rounds " + ", ".join(str(r) for r in later))
+        return gettext("absent in round %(round)d") % {"round": later[0]} if len(later) == 1 else (
+            gettext("absent in rounds %(rounds)s") % {"rounds": ", ".join(str(r) for r in later)})
     if p.status != "final":
-        return p.status
+        return registration_text(p.status)
     return ""
+
+
+def registration_text(status: str) -> str:
+    """A registration status in words: ``final``, ``preliminary``."""
+    return {"final": gettext("final"), "preliminary": gettext("preliminary")}.get(status, status)
 
 
 # --------------------------------------------------------------------------- pairing list
@@ -149,7 +159,8 @@ class PairingList(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def title(self) -> str:
-        return f"{self.tournament} · pairings of round {self.round} of {self.rounds}"
+        return gettext("%(tournament)s · pairings of round %(round)d of %(rounds)d") % {
+            "tournament": self.tournament, "round": self.round, "rounds": self.rounds}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,7 +199,9 @@ def pairing_list_of(state: TournamentState, round: int) -> PairingList:  # noqa:
     for pid in state.players:
         status = state.status(pid, round)
         if status in ("absent", "withdrawn", "not-assigned"):
-            unpaired.append((pid, _name(state, pid), {"not-assigned": "not paired"}.get(status, status)))
+            why = {"not-assigned": gettext("not paired"), "absent": gettext("absent"),
+                   "withdrawn": gettext("withdrawn")}[status]
+            unpaired.append((pid, _name(state, pid), why))
     return PairingList(tournament=state.settings.name, round=round, rounds=state.rounds, as_of_seq=state.seq,
                        rows=rows, bye=bye, unpaired=unpaired)
 
@@ -220,7 +233,8 @@ class PlayerList(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def title(self) -> str:
-        return f"{self.tournament} · {len(self.rows)} players registered"
+        return ngettext("%(tournament)s · %(n)d player registered", "%(tournament)s · %(n)d players registered",
+                        len(self.rows)) % {"tournament": self.tournament, "n": len(self.rows)}
 
     def to_dict(self) -> dict[str, Any]:
         return {"tournament": self.tournament, "rounds": self.rounds, "as_of_seq": self.as_of_seq,
@@ -229,12 +243,15 @@ class PlayerList(msgspec.Struct, frozen=True, kw_only=True):
 
 def player_list_of(state: TournamentState) -> PlayerList:
     """Every registered player (a cancelled registration is not one), by surname then first
-    name, with the rounds he plays."""
+    name in the alphabet of the language written in (:mod:`goledger.i18n.collation`: Turkish
+    puts Çelebi after Cem, Hungarian Csányi after Cukor), with the rounds he plays."""
+    from goledger.i18n.collation import sorted_by_name
+
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     rows = []
     now = state.last_round_with_games() or 1
-    for p in sorted(state.players.values(), key=lambda p: (p.surname.casefold(), p.first_name.casefold(), p.id)):
+    for p in sorted_by_name(state.players.values(), lambda p: p.surname, lambda p: p.first_name, lambda p: p.id):
         present = [r for r in range(1, state.rounds + 1) if not p.is_withdrawn(r) and r not in p.absences]
         rows.append(PlayerRow(
             player_id=p.id, surname=p.surname, first_name=p.first_name, rank=p.rank, country=p.country, club=p.club,
@@ -275,8 +292,7 @@ class WallList(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def title(self) -> str:
-        when = "before round 1" if self.round == 0 else f"after round {self.round} of {self.rounds}"
-        return f"{self.tournament} · standings {when}"
+        return standings_heading(self.tournament, self.round, self.rounds)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -365,11 +381,12 @@ def withdrawn_note(db: PathLike, table: Any) -> str:
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db, table.as_of_seq)
-    marks = [f"{row.player_id} {state.players[row.player_id].full_name} from round "
-             f"{state.players[row.player_id].withdrawn_from}"
+    marks = [gettext("%(id)s %(name)s from round %(round)d") % {
+                 "id": row.player_id, "name": state.players[row.player_id].full_name,
+                 "round": state.players[row.player_id].withdrawn_from}
              for row in table.rows
              if row.player_id in state.players and state.players[row.player_id].withdrawn_from is not None]
-    return ("withdrawn: " + "; ".join(marks)) if marks else ""
+    return (gettext("withdrawn: %(players)s") % {"players": "; ".join(marks)}) if marks else ""
 
 
 def standings_title(db: PathLike, table: Any) -> str:
@@ -378,5 +395,13 @@ def standings_title(db: PathLike, table: Any) -> str:
 
     state = state_as_of(db, table.as_of_seq)
     assert state.settings is not None
-    when = "before round 1" if table.round == 0 else f"after round {table.round} of {state.rounds}"
-    return f"{state.settings.name} · standings {when}"
+    return standings_heading(state.settings.name, table.round, state.rounds)
+
+
+def standings_heading(tournament: str, round_: int, rounds: int) -> str:
+    """``"Club Cup · standings after round 2 of 3"`` (``before round 1`` for round 0), in the
+    language written in."""
+    if round_ == 0:
+        return gettext("%(tournament)s · standings before round 1") % {"tournament": tournament}
+    return gettext("%(tournament)s · standings after round %(round)d of %(rounds)d") % {
+        "tournament": tournament, "round": round_, "rounds": rounds}

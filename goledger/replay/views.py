@@ -20,7 +20,7 @@ from goledger.replay.state import TournamentState
 if TYPE_CHECKING:
     from goledger.replay.explain import PlayerExplanation
 
-__all__ = ["explain", "standings", "state_as_of"]
+__all__ = ["explain", "standings", "state_as_of", "tournament_language"]
 
 
 def state_as_of(db: str | os.PathLike[str], as_of: int | None = None) -> TournamentState:
@@ -30,6 +30,15 @@ def state_as_of(db: str | os.PathLike[str], as_of: int | None = None) -> Tournam
         if as_of is not None and not 1 <= as_of <= head:
             raise CommandRejected(f"--as-of {as_of} is outside the ledger's events 1..{head}")
         return load_state(ledger, upto=as_of)
+
+
+def tournament_language(db: str | os.PathLike[str]) -> str:
+    """The language a ledger's tournament writes its printouts in (``TournamentSettings.language``,
+    as changed last); English for a file that is not a ledger yet."""
+    if not os.path.exists(db):
+        return "en"
+    state = state_as_of(db)
+    return state.settings.language if state.settings is not None else "en"
 
 
 def standings(

@@ -136,7 +136,9 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     ]
     app = Starlette(routes=routes)
     app.state.desk = desk
-    return UploadLimit(app, max_upload)
+    from goledger.web.language import LanguageMiddleware
+
+    return UploadLimit(LanguageMiddleware(app, desk.db), max_upload)
 
 
 def _int_param(request: Request, name: str) -> int | None:
@@ -232,8 +234,13 @@ class _Pages:
     # ------------------------------------------------------------------ players' view (public)
 
     def _public_key(self, request: Request) -> str | None:
-        """The cache key of a public page, or ``None`` for a director (whose pages differ)."""
-        return None if self.is_director(request) else f"{request.url.path}?{request.url.query}"
+        """The cache key of a public page (per language), or ``None`` for a director (whose
+        pages differ)."""
+        from goledger.i18n import current_language
+
+        if self.is_director(request):
+            return None
+        return f"{current_language()}:{request.url.path}?{request.url.query}"
 
     def cached(self, request: Request) -> Response | None:
         """A public page as rendered earlier at the same ledger head: when a result moves the

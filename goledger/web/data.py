@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from goledger.i18n import gettext
 from goledger.ledger.values import Result, effective_komi, format_points
 from goledger.replay.players import fold_name
 from goledger.replay.standings import Standings
@@ -119,8 +120,9 @@ def player_rows(state: TournamentState, query: str = "", round_: int | None = No
         if needle and needle not in hay:
             continue
         status = state.status(p.id, round_) if round_ and 1 <= round_ <= state.rounds else ""
-        rows.append({"player": p, "status": status,
-                     "withdrawn": f"from round {p.withdrawn_from}" if p.withdrawn_from else "",
+        rows.append({"player": p, "status": status_word(status),
+                     "withdrawn": gettext("from round %(round)d") % {"round": p.withdrawn_from} if p.withdrawn_from
+                     else "",
                      "absences": ", ".join(str(r) for r in sorted(p.absences))})
     return rows
 
@@ -132,7 +134,8 @@ def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]
         game: GameState | None = state.game_of(player_id, round_)
         status = state.status(player_id, round_)
         if game is None:
-            empty: dict[str, Any] = {"round": round_, "status": status, "table": None, "opponent": None, "colour": "",
+            empty: dict[str, Any] = {"round": round_, "status": status_word(status), "table": None, "opponent": None,
+                                     "colour": "",
                          "handicap": 0, "outcome": ""}
             rows.append(empty)
             continue
@@ -142,9 +145,18 @@ def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]
         if not white:
             mine, theirs = theirs, mine
         outcome = "" if game.result is Result.UNKNOWN else (
-            "won" if mine > theirs else "lost" if mine < theirs else "jigo" if mine == 1 else
-            "both won" if mine == 2 else "both lost")
-        rows.append({"round": round_, "status": status, "table": game.table, "opponent": opponent,
-                     "colour": "white" if white else "black", "handicap": game.handicap,
-                     "outcome": outcome + (" by default" if game.by_default and outcome else "")})
+            gettext("won") if mine > theirs else gettext("lost") if mine < theirs else gettext("jigo") if mine == 1
+            else gettext("both won") if mine == 2 else gettext("both lost"))
+        if game.by_default and outcome:
+            outcome = gettext("%(outcome)s by default") % {"outcome": outcome}
+        rows.append({"round": round_, "status": status_word(status), "table": game.table, "opponent": opponent,
+                     "colour": gettext("white") if white else gettext("black"), "handicap": game.handicap,
+                     "outcome": outcome})
     return rows
+
+
+def status_word(status: str) -> str:
+    """A player's status in a round (``TournamentState.status``) in the language written in."""
+    words = {"bye": gettext("Bye"), "absent": gettext("absent"), "withdrawn": gettext("withdrawn"),
+             "not-assigned": gettext("not paired"), "paired": gettext("paired")}
+    return words.get(status, status)

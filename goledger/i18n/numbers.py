@@ -1,0 +1,90 @@
+"""Dates and decimals as each language writes them, from Babel's CLDR data (issue 33, item 3).
+
+Points keep their glyphs: ``2½`` is ``2½`` in every language (the EGF's and the founding
+documents' way of writing half points). Decimals written with a point — a komi of ``6.5``,
+a rating of ``2104.25`` — take the language's decimal separator, and ISO dates
+(``2026-12-01``) its date pattern. A text that is not a plain decimal or an ISO date (an
+empty field, ``3/8``, a date with a time, a name) is given back as it is.
+
+>>> from goledger.i18n import use_language
+>>> with use_language("tr"):
+...     decimal("6.5"), decimal("-0.5"), decimal("2½"), date("2026-12-01")
+('6,5', '-0,5', '2½', '1 Aralık 2026')
+>>> with use_language("hu"):
+...     date("2026-12-01"), decimal("7")
+('2026. december 1.', '7')
+>>> with use_language("de"):
+...     date("2026-12-01"), decimal("6.5"), date("not a date")
+('1. Dezember 2026', '6,5', 'not a date')
+>>> decimal("6.5"), date("2026-12-01")
+('6.5', 'December 1, 2026')
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from decimal import Decimal
+from functools import cache
+from typing import Any, Final
+
+from goledger.i18n import current_language
+
+__all__ = ["date", "date_range", "decimal", "decimal_symbol"]
+
+_DECIMAL: Final = re.compile(r"-?[0-9]{1,18}(?:\.[0-9]{1,18})?")
+_ISO_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+@cache
+def _locale(language: str) -> Any:
+    from babel import Locale
+
+    return Locale.parse(language)
+
+
+def decimal_symbol(language: str | None = None) -> str:
+    """The decimal separator of ``language`` (default: the current one)."""
+    return str(_locale(language or current_language()).number_symbols["latn"]["decimal"])
+
+
+def decimal(text: object) -> str:
+    """A plain decimal (``6.5``, ``-12``) written with the current language's separator,
+    every digit kept (no rounding, no grouping); anything else as it is."""
+    value = str(text)
+    if not _DECIMAL.fullmatch(value):
+        return value
+    if "." not in value:
+        return value
+    from babel.numbers import format_decimal
+
+    digits = len(value.partition(".")[2])
+    pattern = "0." + "0" * digits
+    return str(format_decimal(Decimal(value), format=pattern, locale=_locale(current_language()),
+                              decimal_quantization=False, group_separator=False))
+
+
+def date(text: object, width: str = "long") -> str:
+    """An ISO date (``2026-12-01``) as the current language writes it (``width``: Babel's
+    ``short``, ``medium``, ``long``); anything else as it is."""
+    value = str(text)
+    if not _ISO_DATE.fullmatch(value):
+        return value
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        return value
+    from babel.dates import format_date
+
+    return str(format_date(day, width, locale=_locale(current_language())))
+
+
+def date_range(begin: str, end: str) -> str:
+    """A tournament's dates: one date, or both joined by an en dash (``""`` when neither is
+    known)."""
+    first, last = date(begin), date(end)
+    if not last or last == first:
+        return first
+    if not first:
+        return last
+    return f"{first} – {last}"

@@ -1,0 +1,118 @@
+"""Which language each page of the desk is written in (issue 33, item 2).
+
+An ASGI middleware around the desk: it chooses the language of a request and runs the request
+inside :func:`goledger.i18n.use_language`, so templates, printouts and explanations rendered
+for it are in that language and ``<html lang>`` says so.
+
+The choice, first that applies:
+
+1. ``?lang=xx`` — the language switcher's links; the choice is kept in a cookie
+   (:data:`COOKIE`, one year) for the next pages;
+2. the cookie;
+3. on the players' view (``/``, ``/standings``, ``/player/…``), the browser's
+   ``Accept-Language`` (:func:`goledger.i18n.negotiate`);
+4. the tournament's language (``goledger new --language``, ``change-rules language=…``),
+   read from the ledger once per head;
+5. English.
+
+A language without a catalog is ignored at every step. The JSON API (``/api/…``) is always
+English, as the CLI's ``--json`` is.
+"""
+
+from __future__ import annotations
+
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import parse_qs
+
+from goledger.i18n import DEFAULT_LANGUAGE, LANGUAGES, negotiate, use_language
+
+__all__ = ["COOKIE", "PUBLIC_PREFIXES", "LanguageMiddleware", "choose_language"]
+
+COOKIE: Final = "goledger_lang"
+PUBLIC_PREFIXES: Final = ("/standings", "/player/")
+"""The players' view (with ``/`` itself): these follow the browser's languages."""
+
+
+def _public(path: str) -> bool:
+    return path == "/" or path.startswith(PUBLIC_PREFIXES)
+
+
+def choose_language(path: str, query: str, cookie: str | None, accept_language: str,
+                    tournament: str) -> tuple[str, bool]:
+    """The language of a request and whether it was chosen by ``?lang=`` (to be remembered).
+
+    >>> choose_language("/", "", None, "hu-HU,hu;q=0.9", "tr")
+    ('hu', False)
+    >>> choose_language("/desk", "", None, "hu", "tr")
+    ('tr', False)
+    >>> choose_language("/desk", "lang=de", "fr", "hu", "tr")
+    ('de', True)
+    >>> choose_language("/standings", "", "fr", "hu", "tr")
+    ('fr', False)
+    """
+    if path.startswith("/api/"):
+        return DEFAULT_LANGUAGE, False  # JSON for programs: the texts the CLI's --json prints
+    asked = parse_qs(query).get("lang", [""])[-1].lower()
+    if asked in LANGUAGES:
+        return asked, True
+    if cookie in LANGUAGES:
+        return str(cookie), False
+    if _public(path):
+        found = negotiate(accept_language)
+        if found is not None:
+            return found, False
+    return (tournament if tournament in LANGUAGES else DEFAULT_LANGUAGE), False
+
+
+class LanguageMiddleware:
+    """Runs each HTTP request of ``app`` in its language (:func:`choose_language`); the
+    tournament's language comes from ledger ``db``, re-read when its head moves."""
+
+    def __init__(self, app: Any, db: Path) -> None:
+        self.app = app
+        self.db = db
+        self._tournament: tuple[tuple[int, int] | None, str] = (None, DEFAULT_LANGUAGE)
+
+    def tournament_language(self) -> str:
+        try:
+            stat = self.db.stat()
+        except OSError:
+            return DEFAULT_LANGUAGE
+        mark = (stat.st_mtime_ns, stat.st_size)
+        if self._tournament[0] == mark:
+            return self._tournament[1]
+        from goledger.errors import GoledgerError
+        from goledger.replay.views import tournament_language
+
+        try:
+            language = tournament_language(self.db)
+        except (GoledgerError, OSError):
+            language = DEFAULT_LANGUAGE
+        self._tournament = (mark, language)
+        return language
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        cookies = SimpleCookie()
+        try:
+            cookies.load(headers.get("cookie", ""))
+        except Exception:  # a malformed cookie header is a request without cookies
+            cookies = SimpleCookie()
+        cookie = cookies[COOKIE].value if COOKIE in cookies else None
+        language, remember = choose_language(
+            scope.get("path", "/"), scope.get("query_string", b"").decode("latin-1"), cookie,
+            headers.get("accept-language", "")[:512], self.tournament_language())
+
+        async def send_with_cookie(message: Any) -> None:
+            if remember and message["type"] == "http.response.start":
+                value = f"{COOKIE}={language}; Path=/; Max-Age=31536000; SameSite=Lax".encode("latin-1")
+                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", value)]}
+            await send(message)
+
+        with use_language(language):
+            await self.app(scope, receive, send_with_cookie)
