@@ -99,3 +99,20 @@ def english_left(html: str, language: str, template) -> list[str]:
 
 def test_english_left_finds_english(template) -> None:
     assert "standings after round" in english_left("<p>Cup · standings after round 2 of 3</p>", "tr", template)
+
+
+def test_the_wheel_ships_the_catalogs() -> None:
+    """``pip install .`` carries every ``.po`` (hatch ``artifacts``): a wheel without them would
+    write English whatever the tournament's language."""
+    import fnmatch
+    import tomllib
+
+    from goledger.i18n import LOCALE_DIR
+
+    from .conftest import REPO
+
+    artifacts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"][
+        "targets"]["wheel"]["artifacts"]
+    catalogs = [p.relative_to(REPO).as_posix() for p in LOCALE_DIR.rglob("*.po")]
+    assert len(catalogs) == len(LANGUAGES)
+    assert all(any(fnmatch.fnmatch(c, pattern) for pattern in artifacts) for c in catalogs)
