@@ -36,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
-from goledger.render.html import make_environment
+from goledger.render.html import gettext, make_environment
 from goledger.web.actions import ACTIONS
 from goledger.web.security import DeskKeys, UploadLimit
 
@@ -215,7 +215,7 @@ class _Pages:
         if request.url.path.startswith("/api/"):
             return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
         return self.render(request, "login.html", 401, next=request.url.path,
-                           message="this page needs the director token")
+                           message=gettext("this page needs the director token"))
 
     async def read(self, request: Request, fn: Callable[[], Any]) -> Any:
         """Run a library read in the thread pool; a refusal becomes a 400 page."""
@@ -368,7 +368,10 @@ class _Pages:
     async def print_players(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
             state = self.desk.state()
-            players = sorted(state.players.values(), key=lambda p: (p.surname.casefold(), p.first_name.casefold()))
+            from goledger.i18n.collation import sorted_by_name
+
+            players = sorted_by_name(state.players.values(), lambda p: p.surname, lambda p: p.first_name,
+                                     lambda p: p.id)
             return {"state": state, "players": players, "head": state.seq}
 
         data = await self.read(request, build)
@@ -483,7 +486,7 @@ class _Pages:
             return form
         if not self.desk.keys.token_ok(str(form.get("token", ""))):
             return self.render(request, "login.html", 401, next=str(form.get("next", "/desk")),
-                               message="that is not the director token (it was printed when the desk started)")
+                               message=gettext("that is not the director token (it was printed when the desk started)"))
         target = str(form.get("next", "/desk"))
         response = RedirectResponse(target if target.startswith("/") and not target.startswith("//") else "/desk",
                                     303)
