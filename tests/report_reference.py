@@ -22,6 +22,7 @@ from lxml.html import builder as E
 from goledger.audit.compare import PlayerChange, changed_columns
 from goledger.audit.event_index import EventIndex
 from goledger.errors import GoledgerError
+from goledger.i18n.numbers import date_range
 from goledger.ledger import events as ev
 from goledger.ledger.store import Record, VerifyReport
 from goledger.ledger.values import format_points
@@ -162,7 +163,7 @@ def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequ
     status = (E.SPAN(f"verified: {verify.events} events, chain head {verify.head}", E.CLASS("ok")) if verify.ok
               else E.SPAN(f"VERIFICATION FAILED: {verify_message(verify)}", E.CLASS("bad")))
     facts = [
-        ("Tournament", s.name), ("Place", s.location), ("Dates", f"{s.begin_date} – {s.end_date}".strip(" –")),
+        ("Tournament", s.name), ("Place", s.location), ("Dates", date_range(s.begin_date, s.end_date)),
         ("System", s.system + "".join(f", {k}={v}" for k, v in sorted(s.system_options.items()))),
         ("Rounds", str(s.rounds)), ("McMahon bar / floor", f"{s.mm_bar} / {s.mm_floor}"),
         ("Rule policy", s.policy), ("Criteria", ", ".join(s.criteria)), ("Ledger file", path.name),

@@ -115,3 +115,20 @@ def test_players_view_follows_accept_language(paired: Path) -> None:
     assert "goledger_lang=de" in switched.headers.get("set-cookie", "")
     kept = client.get("/", headers={"Accept-Language": "hu"})  # the switcher's choice is remembered
     assert '<html lang="de">' in kept.text
+
+
+def test_audit_report_and_standings_in_turkish(paired: Path, tmp_path: Path) -> None:
+    from goledger.i18n.catalogs import extract
+
+    target = tmp_path / "rapor.html"
+    assert run_cli("report", "--html", target, "--db", paired).code == 0
+    page = target.read_text(encoding="utf-8")
+    assert '<html lang="tr">' in page and "Denetim raporu: Kupa" in page and "Özet zinciri" in page
+    # the event log's "what" column is the ledger's own one-line description of each event (English, as
+    # the CLI's messages are); everything above it is Turkish
+    left = english_left(page.split('<section id="log">')[0], "tr", extract())
+    assert left == [], left
+    standings = run_cli("standings", "--format", "html", "--db", paired)
+    assert '<html lang="tr">' in standings.out and "1. tur sonrası sıralama" in standings.out
+    german = run_cli("crosstable", "--format", "html", "--language", "de", "--db", paired)
+    assert '<html lang="de">' in german.out and "Fortschrittstabelle nach Runde 1" in german.out

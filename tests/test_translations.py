@@ -61,12 +61,15 @@ class _Text(HTMLParser):
         self.parts: list[str] = []
         self._skip = 0
 
+    SKIPPED = ("style", "script", "code", "pre")
+    """Not prose: styles, scripts, and data shown as it is stored (an event's JSON payload)."""
+
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag in ("style", "script"):
+        if tag in self.SKIPPED:
             self._skip += 1
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("style", "script"):
+        if tag in self.SKIPPED:
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:
@@ -76,10 +79,11 @@ class _Text(HTMLParser):
 
 def english_left(html: str, language: str, template) -> list[str]:
     """English fragments of the catalogs' messages (four letters or more, between placeholders)
-    that appear in ``html``'s text although ``language`` translates them otherwise."""
+    that appear in ``html``'s text although ``language`` translates them otherwise (data shown
+    as stored, in ``<code>`` and ``<pre>``, aside)."""
     parser = _Text()
     parser.feed(html)
-    text = " ".join(parser.parts)
+    text = re.sub(r"\S+=\S+", " ", " ".join(parser.parts))  # settings written as name=value are identifiers
     catalog = read_catalog(language)
     found = []
     for message in template:

@@ -15,6 +15,7 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    LanguageOption,
     PlayerArg,
     ReasonOption,
     RetryOption,
@@ -22,6 +23,7 @@ from goledger.cli.common import (
     echo,
     echo_lines,
     fail,
+    output_language,
     print_json,
     progress_bar,
     render_text_table,
@@ -447,17 +449,19 @@ def register_commands(app: typer.Typer) -> None:
         policy: PolicyOpt = None,
         criteria: CriteriaOpt = None,
         force: Annotated[bool, typer.Option("--force", help="Replace the HTML file if it exists.")] = False,
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
-        from goledger.render.audit_report import report as report_file
+        with output_language(db, language, as_json):
+            from goledger.render.audit_report import report as report_file
 
-        with progress_bar("audit report") as update:
-            summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
-                                              update))
-        if as_json:
-            print_json(summary)
-        else:
-            echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
-                 f"{summary['events']} events, {summary['audited']} audited change(s)")
+            with progress_bar("audit report") as update:
+                summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
+                                                  update))
+            if as_json:
+                print_json(summary)
+            else:
+                echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
+                     f"{summary['events']} events, {summary['audited']} audited change(s)")

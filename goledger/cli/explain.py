@@ -7,7 +7,17 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, PlayerArg, default_db, echo, print_json, run
+from goledger.cli.common import (
+    DbOption,
+    JsonOption,
+    LanguageOption,
+    PlayerArg,
+    default_db,
+    echo,
+    output_language,
+    print_json,
+    run,
+)
 
 
 def render_explanation(result: Any) -> None:
@@ -72,15 +82,17 @@ def register_commands(app: typer.Typer) -> None:
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
         policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
         criteria: Annotated[str | None, typer.Option(help="Placement criteria, comma-separated.")] = None,
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Explain a player's values term by term, and what separates him from his neighbours."""
-        from goledger.replay.views import explain as explain_view
+        with output_language(db, language, as_json):
+            from goledger.replay.views import explain as explain_view
 
-        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        result = run(lambda: explain_view(db or default_db(), player, criterion, round_, as_of, policy, crit))
-        if as_json:
-            print_json(result.to_dict())
-        else:
-            render_explanation(result)
+            crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+            result = run(lambda: explain_view(db or default_db(), player, criterion, round_, as_of, policy, crit))
+            if as_json:
+                print_json(result.to_dict())
+            else:
+                render_explanation(result)

@@ -13,10 +13,12 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    LanguageOption,
     ReasonOption,
     RetryOption,
     default_db,
     echo,
+    output_language,
     print_json,
     render_text_table,
     report_outcome,
@@ -87,21 +89,23 @@ def register_commands(app: typer.Typer) -> None:
         policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
         criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, html (print CSS) or json.")] = "table",
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Crosstable: a square table for a round robin, opponents and results by round otherwise."""
-        from goledger.replay.crosstable import crosstable as crosstable_view
+        with output_language(db, language, as_json or fmt == "json"):
+            from goledger.replay.crosstable import crosstable as crosstable_view
 
-        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit))
-        if fmt in ("csv", "html"):
-            from goledger.cli.day import emit
-            from goledger.render.printouts import crosstable_sheet
+            crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+            result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit))
+            if fmt in ("csv", "html"):
+                from goledger.cli.day import emit
+                from goledger.render.printouts import crosstable_sheet
 
-            emit(crosstable_sheet(result, result.tournament), result.to_dict(), fmt, False)
-            return
-        render_crosstable(result, as_json or fmt == "json")
+                emit(crosstable_sheet(result, result.tournament), result.to_dict(), fmt, False)
+                return
+            render_crosstable(result, as_json or fmt == "json")
 
     @app.command()
     def schedule(

@@ -13,10 +13,12 @@ from goledger.cli.common import (
     DbOption,
     ExpectedHeadOption,
     JsonOption,
+    LanguageOption,
     PlayerArg,
     ReasonOption,
     default_db,
     echo,
+    output_language,
     print_json,
     render_text_table,
     report_outcome,
@@ -114,27 +116,29 @@ def register_commands(app: typer.Typer) -> None:
     def explain_pairing(
         round_: RoundArg,
         player: Annotated[str | None, typer.Argument(help="Only this player's game.")] = None,
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Why each game of an automatic pairing was chosen: its weight terms and the best alternatives."""
-        from goledger import commands
+        with output_language(db, language, as_json):
+            from goledger import commands
 
-        result = run(lambda: commands.explain_pairing(db or default_db(), round_, player))
-        data = result.to_dict()
-        if as_json:
-            print_json(data)
-            return
-        echo(f"round {result.round}: paired by {result.engine} (event {result.seq})")
-        for game in data["games"]:
-            chosen = game["chosen"]
-            terms = ", ".join(f"{k} {v}" for k, v in chosen["terms"].items())
-            echo(f"table {game['table']}: {game['white']} – {game['black']}  weight {chosen['total']}  ({terms})")
-            for line in game["why"]:
-                echo(f"  {line}")
-        if result.bye is not None:
-            candidates = ", ".join(f"{p} ({w})" for p, w in result.bye_candidates)
-            echo(f"bye: {result.bye} — {result.bye_rule}; candidates best first: {candidates}")
+            result = run(lambda: commands.explain_pairing(db or default_db(), round_, player))
+            data = result.to_dict()
+            if as_json:
+                print_json(data)
+                return
+            echo(f"round {result.round}: paired by {result.engine} (event {result.seq})")
+            for game in data["games"]:
+                chosen = game["chosen"]
+                terms = ", ".join(f"{k} {v}" for k, v in chosen["terms"].items())
+                echo(f"table {game['table']}: {game['white']} – {game['black']}  weight {chosen['total']}  ({terms})")
+                for line in game["why"]:
+                    echo(f"  {line}")
+            if result.bye is not None:
+                candidates = ", ".join(f"{p} ({w})" for p, w in result.bye_candidates)
+                echo(f"bye: {result.bye} — {result.bye_rule}; candidates best first: {candidates}")
 
     @app.command()
     def forbid(

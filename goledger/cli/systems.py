@@ -12,10 +12,12 @@ import typer
 from goledger.cli.common import (
     DbOption,
     JsonOption,
+    LanguageOption,
     PlayerArg,
     default_db,
     echo,
     fail,
+    output_language,
     print_json,
     render_text_table,
     run,
@@ -73,18 +75,20 @@ def register_commands(app: typer.Typer) -> None:
         player: PlayerArg,
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Why a player has his place in a knockout, double knockout, Paramus, match or
         continuous handicap tournament."""
-        from goledger.systems.views import explain_place
+        with output_language(db, language, as_json):
+            from goledger.systems.views import explain_place
 
-        text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
-        if as_json:
-            print_json({"player": player, "explanation": text})
-        else:
-            echo(text)
+            text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
+            if as_json:
+                print_json({"player": player, "explanation": text})
+            else:
+                echo(text)
 
     @app.command()
     def bracket(
@@ -92,24 +96,26 @@ def register_commands(app: typer.Typer) -> None:
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help="text or html (a self-contained HTML/SVG page).")]
         = "text",
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """The bracket of a knockout or double knockout, or the ladder of a Paramus."""
-        from goledger.systems.views import bracket as bracket_view
+        with output_language(db, language, as_json or fmt == "json"):
+            from goledger.systems.views import bracket as bracket_view
 
-        view = run(lambda: bracket_view(db or default_db(), as_of, round_))
-        if as_json or fmt == "json":
-            print_json(view.to_dict())
-            return
-        if fmt == "html":
-            from goledger.render.bracket import bracket_page
+            view = run(lambda: bracket_view(db or default_db(), as_of, round_))
+            if as_json or fmt == "json":
+                print_json(view.to_dict())
+                return
+            if fmt == "html":
+                from goledger.render.bracket import bracket_page
 
-            sys.stdout.buffer.write(bracket_page(view))
-            sys.stdout.flush()
-            return
-        if fmt != "text":
-            fail(f"unknown format {fmt!r}; use text, html or json", 2)
-        from goledger.render.bracket import bracket_text
+                sys.stdout.buffer.write(bracket_page(view))
+                sys.stdout.flush()
+                return
+            if fmt != "text":
+                fail(f"unknown format {fmt!r}; use text, html or json", 2)
+            from goledger.render.bracket import bracket_text
 
-        echo(bracket_text(view))
+            echo(bracket_text(view))

@@ -8,7 +8,18 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, render_text_table, run
+from goledger.cli.common import (
+    DbOption,
+    JsonOption,
+    LanguageOption,
+    default_db,
+    echo,
+    fail,
+    output_language,
+    print_json,
+    render_text_table,
+    run,
+)
 
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json, csv or html (a self-contained page).")]
 
@@ -82,50 +93,52 @@ def register_commands(app: typer.Typer) -> None:
                                                "round (FIDE categories) instead of the standings.")] = False,
         wall: Annotated[bool, typer.Option("--wall", help="The wall list: tournament name and round in the title, "
                                            "country, club, status and per-round cells (as wall-list).")] = False,
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
-        if as_published is not None:
-            show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
-                           "json" if as_json else fmt)
-            return
-        if adjusted:
-            from goledger.cli.fide import render_adjusted
-            from goledger.replay.fide_views import adjusted_scores
-
-            render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
-                            as_json or fmt == "json")
-            return
-        if policy is None and criteria is None:
-            from goledger.cli.systems import show_system_places
-
-            if show_system_places(db, round_, as_of, "json" if as_json else fmt):
+        with output_language(db, language, as_json or fmt == "json"):
+            if as_published is not None:
+                show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
+                               "json" if as_json else fmt)
                 return
-        from goledger.replay.views import standings as standings_view
+            if adjusted:
+                from goledger.cli.fide import render_adjusted
+                from goledger.replay.fide_views import adjusted_scores
 
-        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        if wall:
-            from goledger.cli.day import emit
-            from goledger.render.printouts import wall_sheet
-            from goledger.replay.printouts import wall_list
+                render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
+                                as_json or fmt == "json")
+                return
+            if policy is None and criteria is None:
+                from goledger.cli.systems import show_system_places
 
-            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
-            emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
-            return
-        result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
-        if fmt == "html" and not as_json:
-            from goledger.replay.printouts import standings_title
+                if show_system_places(db, round_, as_of, "json" if as_json else fmt):
+                    return
+            from goledger.replay.views import standings as standings_view
 
-            render_standings(result, fmt, run(lambda: standings_title(db or default_db(), result)))
-            return
-        render_standings(result, "json" if as_json else fmt)
-        if fmt == "table" and not as_json:
-            from goledger.replay.printouts import withdrawn_note
+            crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+            if wall:
+                from goledger.cli.day import emit
+                from goledger.render.printouts import wall_sheet
+                from goledger.replay.printouts import wall_list
 
-            note = run(lambda: withdrawn_note(db or default_db(), result))
-            if note:
-                echo(note)
+                shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
+                emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
+                return
+            result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
+            if fmt == "html" and not as_json:
+                from goledger.replay.printouts import standings_title
+
+                render_standings(result, fmt, run(lambda: standings_title(db or default_db(), result)))
+                return
+            render_standings(result, "json" if as_json else fmt)
+            if fmt == "table" and not as_json:
+                from goledger.replay.printouts import withdrawn_note
+
+                note = run(lambda: withdrawn_note(db or default_db(), result))
+                if note:
+                    echo(note)
 
     @app.command()
     def log(

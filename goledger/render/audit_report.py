@@ -34,6 +34,7 @@ import msgspec
 from goledger.audit.compare import PlayerChange, changed_columns
 from goledger.audit.event_index import EventIndex
 from goledger.errors import GoledgerError
+from goledger.i18n import N_, current_language, gettext, ngettext, pgettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
@@ -54,7 +55,8 @@ from goledger.render.html_text import (
     text_element,
 )
 from goledger.render.html_text import table as html_table
-from goledger.render.printouts import PRINT_CSS
+from goledger.render.printouts import PRINT_CSS, round_header
+from goledger.replay.printouts import registration_text
 from goledger.replay.standings import Ranking, Standings, ranking
 from goledger.replay.state import TournamentState, apply, fold
 
@@ -139,7 +141,8 @@ def _standings_table(table: Standings | Ranking, cells: _Cells | None = None, **
              *[texts[row.values[c]] for c, texts in zip(criteria, columns, strict=True)]]
             for row in table.rows
         ]
-    return html_table(["Place", "Id", "Name", "Rank", *criteria], rows, {0, *range(4, 4 + len(criteria))}, attrs)
+    return html_table([gettext("Place"), gettext("Id"), gettext("Name"), gettext("Rank"), *criteria], rows,
+                      {0, *range(4, 4 + len(criteria))}, attrs)
 
 
 def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) -> str:
@@ -151,7 +154,7 @@ def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) ->
 def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> Html:
     """The players whose place or values changed, each change shown ``old → new``."""
     if not changes:
-        return text_element("p", "No player's place or values changed.")
+        return text_element("p", gettext("No player's place or values changed."))
     columns = changed_columns(changes, list(scales))
     rows = []
     for c in changes:
@@ -164,7 +167,8 @@ def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> H
             *(arrow(_points(c.before.values if c.before else None, n, scales),
                     _points(c.after.values if c.after else None, n, scales)) for n in columns),
         ])
-    return html_table(["Place", "Id", "Name", *columns], rows, {0, *range(3, 3 + len(columns))})
+    return html_table([gettext("Place"), gettext("Id"), gettext("Name"), *columns], rows,
+                      {0, *range(3, 3 + len(columns))})
 
 
 def _svg(tag: str, attrs: dict[str, str], *content: Html) -> Html:
@@ -190,13 +194,13 @@ def _places_chart(per_round: dict[int, Ranking], players: Sequence[tuple[str, st
     def y(place: int) -> float:
         return top + (plot_h * (place - 1) / max(1, worst - 1) if worst > 1 else plot_h / 2)
 
-    parts = [text_element("title", "Place by round of the top players")]
+    parts = [text_element("title", gettext("Place by round of the top players"))]
     axis = {"stroke": "#999", "stroke-width": "1"}
     parts.append(_svg("line", {"x1": str(left), "y1": str(top), "x2": str(left), "y2": str(top + plot_h), **axis}))
     parts.append(_svg("line", {"x1": str(left), "y1": str(top + plot_h), "x2": str(left + plot_w),
                                "y2": str(top + plot_h), **axis}))
     for r in rounds:
-        parts.append(text_element("text", f"R{r}", {"x": f"{x(r):.1f}", "y": str(top + plot_h + 16),
+        parts.append(text_element("text", round_header(r), {"x": f"{x(r):.1f}", "y": str(top + plot_h + 16),
                                                      "text-anchor": "middle"}))
     ticks = sorted({1, worst, *range(5, worst, 5)})
     for place in ticks:
@@ -218,7 +222,8 @@ def _places_chart(per_round: dict[int, Ranking], players: Sequence[tuple[str, st
         lines = [_svg("polyline", {"points": " ".join(seg), "fill": "none", "stroke": colour, "stroke-width": "2"})
                  for seg in segments]
         dots = [_svg("circle", {"cx": f"{x(r):.1f}", "cy": f"{y(place):.1f}", "r": "3", "fill": colour},
-                     text_element("title", f"{name}: place {place} after round {r}"))
+                     text_element("title", gettext("%(name)s: place %(place)d after round %(round)d") % {
+                         "name": name, "place": place, "round": r}))
                 for r, place in series.items()]
         parts.append(_svg("g", {"data-player": pid}, *lines, *dots))
         ly = top + 14 * number + 6
@@ -247,20 +252,23 @@ def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequ
     s = state.settings
     assert s is not None
     from goledger.audit.published import verify_message
+    from goledger.i18n.numbers import date_range
 
-    status = (_status(f"verified: {verify.events} events, chain head {verify.head}", "ok") if verify.ok
-              else _status(f"VERIFICATION FAILED: {verify_message(verify)}", "bad"))
+    status = (_status(gettext("verified: %(events)d events, chain head %(head)s") % {
+                  "events": verify.events, "head": verify.head}, "ok") if verify.ok
+              else _status(gettext("VERIFICATION FAILED: %(problem)s") % {"problem": verify_message(verify)}, "bad"))
     facts = [
-        ("Tournament", s.name), ("Place", s.location), ("Dates", f"{s.begin_date} – {s.end_date}".strip(" –")),
-        ("System", s.system + "".join(f", {k}={v}" for k, v in sorted(s.system_options.items()))),
-        ("Rounds", str(s.rounds)), ("McMahon bar / floor", f"{s.mm_bar} / {s.mm_floor}"),
-        ("Rule policy", s.policy), ("Criteria", ", ".join(s.criteria)), ("Ledger file", path.name),
-        ("Events", str(len(records))),
-        ("First / last event", f"{records[0].recorded_at} / {records[-1].recorded_at}" if records else "–"),
+        (gettext("Tournament"), s.name), (pgettext("where the tournament is held", "Place"), s.location),
+        (gettext("Dates"), date_range(s.begin_date, s.end_date)),
+        (gettext("System"), s.system + "".join(f", {k}={v}" for k, v in sorted(s.system_options.items()))),
+        (gettext("Rounds"), str(s.rounds)), (gettext("McMahon bar / floor"), f"{s.mm_bar} / {s.mm_floor}"),
+        (gettext("Rule policy"), s.policy), (gettext("Criteria"), ", ".join(s.criteria)),
+        (gettext("Ledger file"), path.name), (gettext("Events"), str(len(records))),
+        (gettext("First / last event"), f"{records[0].recorded_at} / {records[-1].recorded_at}" if records else "–"),
     ]
     rows = [element("tr", text_element("th", k), text_element("td", v)) for k, v in facts]
-    rows.append(element("tr", text_element("th", "Hash chain"), element("td", status)))
-    return _section("summary", text_element("h2", "Tournament"), element("table", element("tbody", *rows)))
+    rows.append(element("tr", text_element("th", gettext("Hash chain")), element("td", status)))
+    return _section("summary", text_element("h2", gettext("Tournament")), element("table", element("tbody", *rows)))
 
 
 def _system_section(state: TournamentState) -> Html:
@@ -275,15 +283,19 @@ def _system_section(state: TournamentState) -> Html:
     try:
         places = places_of(state)
     except CommandRejected as exc:
-        return _section("system", text_element("h2", f"System: {system}"), text_element("p", str(exc)))
+        return _section("system", text_element("h2", gettext("System: %(system)s") % {"system": system}),
+                        text_element("p", str(exc)))
     if places is None:
-        return _section("system", text_element("h2", f"System: {system}"),
-                        text_element("p", "The places are the standings below."))
-    rows = [("in" if r.active else f"{'=' if r.shared else ''}{r.place}", r.player_id, r.name, r.why)
-            for r in places.rows]
-    parts: list[Html] = [text_element("h2", f"System: {system} ({'final' if places.finished else 'so far'})"),
+        return _section("system", text_element("h2", gettext("System: %(system)s") % {"system": system}),
+                        text_element("p", gettext("The places are the standings below.")))
+    rows = [(pgettext("still in the bracket", "in") if r.active else f"{'=' if r.shared else ''}{r.place}",
+             r.player_id, r.name, r.why) for r in places.rows]
+    heading = (gettext("System: %(system)s (final)") if places.finished
+               else gettext("System: %(system)s (so far)")) % {"system": system}
+    parts: list[Html] = [text_element("h2", heading),
                          *(text_element("p", note) for note in places.notes),
-                         _table(["Place", "Id", "Name", "Why"], rows, id="system-places")]
+                         _table([gettext("Place"), gettext("Id"), gettext("Name"), gettext("Why")], rows,
+                                id="system-places")]
     if system in ("knockout", "double-knockout", "paramus"):
         from goledger.render.bracket import bracket_svg
         from goledger.systems.views import bracket_of
@@ -295,10 +307,12 @@ def _system_section(state: TournamentState) -> Html:
 def _players_section(state: TournamentState) -> Html:
     rows = []
     for pid, p in state.players.items():
-        status = f"withdrew from round {p.withdrawn_from}" if p.withdrawn_from else p.status
+        status = (gettext("withdrew from round %(round)d") % {"round": p.withdrawn_from} if p.withdrawn_from
+                  else registration_text(p.status))
         rows.append([pid, p.full_name, p.rank, p.country, p.club, p.egd_pin, status])
-    return _section("players", text_element("h2", f"Players ({len(rows)})"),
-                    _table(["Id", "Name", "Rank", "Country", "Club", "EGD PIN", "Status"], rows, id="players-table"))
+    return _section("players", text_element("h2", gettext("Players (%(num)s)") % {"num": len(rows)}),
+                    _table([gettext("Id"), gettext("Name"), gettext("Rank"), gettext("Country"), gettext("Club"),
+                            gettext("EGD PIN"), gettext("Status")], rows, id="players-table"))
 
 
 def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) -> tuple[Html, int]:
@@ -306,7 +320,7 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
     from goledger.audit.published import PUBLISHED_LABEL, published_standings
     from goledger.audit.queries import diff_events
 
-    parts: list[Html] = [text_element("h2", "Published standings")]
+    parts: list[Html] = [text_element("h2", gettext("Published standings"))]
     count = 0
     for record in records:
         if record.type != "Checkpoint":
@@ -316,23 +330,26 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
         if cp.label != PUBLISHED_LABEL or cp.round is None:
             continue
         count += 1
-        parts.append(text_element("h3", f"Round {cp.round} as published at event {record.seq} "
-                                        f"({record.recorded_at}, by {record.actor or 'unknown'})"))
+        heading = gettext("Round %(round)d as published at event %(seq)d (%(time)s, by %(actor)s)")
+        parts.append(text_element("h3", heading % {"round": cp.round, "seq": record.seq, "time": record.recorded_at,
+                                                   "actor": record.actor or gettext("unknown")}))
         if cp.note:
-            parts.append(text_element("p", f"Note: {cp.note}"))
+            parts.append(text_element("p", gettext("Note: %(note)s") % {"note": cp.note}))
         try:
             published_standings(events, cp)
         except GoledgerError as exc:
             parts.append(_status(exc.message, "bad", "p"))
             continue
-        parts.append(element("p", _status(f"digest {cp.digest} reproduced from events 1..{cp.event_count}", "ok")))
+        parts.append(element("p", _status(gettext("digest %(digest)s reproduced from events 1..%(count)d") % {
+            "digest": cp.digest, "count": cp.event_count}, "ok")))
         later = list(records[cp.event_count:])
         change = diff_events(events, later, cp.event_count, None, cp.round, cp.policy or None, cp.criteria,
                              published_view=True)
-        parts.append(text_element("p", f"As published versus as corrected now (event {change.to_seq}):"))
+        parts.append(text_element("p", gettext("As published versus as corrected now (event %(seq)d):") % {
+            "seq": change.to_seq}))
         parts.append(_changes_table(change.changes, change.scales))
     if count == 0:
-        parts.append(text_element("p", "No standings were published (goledger publish)."))
+        parts.append(text_element("p", gettext("No standings were published (goledger publish).")))
     return _section("published", *parts), count
 
 
@@ -352,7 +369,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     from goledger.replay.standings import check_round, ranking, resolve_policy
     from goledger.replay.without import PlayerEvents, scoring_state_without
 
-    parts: list[Html] = [text_element("h2", "Withdrawals, corrections and rule changes")]
+    parts: list[Html] = [text_element("h2", gettext("Withdrawals, corrections and rule changes"))]
     count = 0
     final_policy = resolve_policy(final_state, view.policy)
     final_table = round_table(final_state, final_policy, final_state.settings_for_round(max(final.round, 1)),
@@ -373,10 +390,11 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
             for event in events[before.seq:seq - 1]:
                 note_event(before, event)
                 apply(before, event)
-            parts.append(element("h3", anchor(f"Event {seq}", f"event-{seq}"),
+            parts.append(element("h3", anchor(gettext("Event %(seq)d") % {"seq": seq}, f"event-{seq}"),
                                  text(f" {record.type}: {index.describe(seq)}")))
             if record.reason:
-                parts.append(text_element("p", f"Reason: {record.reason} (recorded by {record.actor or 'unknown'})"))
+                parts.append(text_element("p", gettext("Reason: %(reason)s (recorded by %(actor)s)") % {
+                    "reason": record.reason, "actor": record.actor or gettext("unknown")}))
             round_before = check_round(before, None)
             if last is not None and last[0] == before.seq and last[1].round == round_before:
                 earlier, earlier_snapshot = last[1], last[2]  # the previous audited event's later side
@@ -392,8 +410,9 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
             later = ranking(before, round_, view.policy, view.criteria)
             later_snapshot = Snapshot.of(later, earlier_snapshot)
             last = (before.seq, later, later_snapshot)
-            parts.append(text_element("p", f"When recorded — standings after round {round_}, "
-                                           f"as of event {seq - 1} → {seq}:"))
+            parts.append(text_element("p", gettext("When recorded — standings after round %(round)d, as of event "
+                                                   "%(before)d → %(seq)d:") % {
+                "round": round_, "before": seq - 1, "seq": seq}))
             parts.append(_changes_table(compare_snapshots(earlier_snapshot, later_snapshot),
                                         {**earlier.scales, **later.scales}))
             local = scoring_state_without(final_state, own_events, seq)
@@ -403,18 +422,20 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                 without, touched, own = local
                 derive_table(final_table, without, touched, own)
             hypothetical = ranking(without, final.round, view.policy, view.criteria)
-            parts.append(text_element("p", f"Effect on the final standings after round {final.round} "
-                                           "(with → without this event):"))
+            parts.append(text_element("p", gettext("Effect on the final standings after round %(round)d "
+                                                   "(with → without this event):") % {"round": final.round}))
             parts.append(_changes_table(compare_snapshots(final_snapshot, Snapshot.of(hypothetical, final_snapshot)),
                                         {**final.scales, **hypothetical.scales}))
     finally:
         untrack(before)
     if count == 0:
-        parts.append(text_element("p", "There were no withdrawals, corrections, player updates or rule changes."))
+        parts.append(text_element("p", gettext("There were no withdrawals, corrections, player updates or rule "
+                                               "changes.")))
     return _section("audit", *parts), count
 
 
-_LOG_HEADERS: Final = ("Seq", "Recorded (UTC)", "Actor", "Type", "What", "Reason", "Hash", "Payload")
+_LOG_HEADERS: Final = (N_("Seq"), N_("Recorded (UTC)"), N_("Actor"), N_("Type"), N_("What"), N_("Reason"),
+                       N_("Hash"), N_("Payload"))
 
 
 def _log_row(r: Record, what: str) -> str:
@@ -438,10 +459,11 @@ def _log_row(r: Record, what: str) -> str:
 def _log_section(records: Sequence[Record], index: EventIndex) -> Encoded:
     """The full event log, one row per record (:func:`_log_row`), encoded row by row: its
     rows are most of the report (:func:`~goledger.render.html_text.encoded_rows`)."""
-    head = element("tr", *(text_element("th", h) for h in _LOG_HEADERS))
-    intro = join([text_element("h2", f"Event log ({len(records)} events)"),
-                  text_element("p", "Each hash is SHA-256 over the previous hash and the whole envelope "
-                                    "(algorithm sha256-chain-v1); hover a hash for the previous one.")])
+    head = element("tr", *(text_element("th", gettext(h)) for h in _LOG_HEADERS))
+    intro = join([text_element("h2", ngettext("Event log (%(num)d event)", "Event log (%(num)d events)",
+                                              len(records)) % {"num": len(records)}),
+                  text_element("p", gettext("Each hash is SHA-256 over the previous hash and the whole envelope "
+                                            "(algorithm sha256-chain-v1); hover a hash for the previous one."))])
     describe = index.describe
     return encoded_rows([f'<section id="log">{intro}<table id="event-log"><thead>{head}</thead><tbody>',
                          *(_log_row(r, describe(r.seq)) for r in records), "</tbody></table></section>"])
@@ -465,17 +487,18 @@ def _rating_section(state: TournamentState) -> Html:
 def _rounds_section(per_round: dict[int, Ranking], cells: _Cells) -> Html:
     """The standings after each round, folded but for the last round's."""
     last = max(per_round, default=0)
-    parts = [text_element("h2", "Standings after each round")]
+    parts = [text_element("h2", gettext("Standings after each round"))]
     for r, table in per_round.items():
-        parts.append(element("details", text_element("summary", f"After round {r}"),
+        parts.append(element("details", text_element("summary", gettext("After round %(round)d") % {"round": r}),
                              _standings_table(table, cells, id=f"standings-round-{r}"),
                              attrs={"open": "open"} if r == last else None))
     return _section("rounds", *parts)
 
 
-_NAV: Final = (("Tournament", "summary"), ("Players", "players"), ("System", "system"), ("Final standings", "final"),
-               ("Chart", "chart"), ("By round", "rounds"), ("Rating", "rating"), ("Published", "published"),
-               ("Audit", "audit"), ("Event log", "log"))
+_NAV: Final = ((N_("Tournament"), "summary"), (N_("Players"), "players"), (N_("System"), "system"),
+               (N_("Final standings"), "final"), (N_("Chart"), "chart"), (N_("By round"), "rounds"),
+               (N_("Rating"), "rating"), (N_("Published"), "published"), (N_("Audit"), "audit"),
+               (N_("Event log"), "log"))
 
 
 @nogc
@@ -487,25 +510,26 @@ def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record
     hundreds of thousands of short-lived lists, none of them garbage in a cycle, and each
     collection of the old generation would walk every object of the folded tournament."""
     assert state.settings is not None
-    title = f"Audit report: {state.settings.name}"
+    title = gettext("Audit report: %(tournament)s") % {"tournament": state.settings.name}
     names = final.names
     leaders = [(pid, f"{names[pid][0]} {names[pid][1]}".strip()) for _, pid, _ in final.placed[: max(0, top)]]
     cells = _cells_of(state)
     return page_chunks(
         title, _STYLE,
-        text_element("h1", title), element("nav", *(anchor(label, target) for label, target in _NAV)),
+        text_element("h1", title), element("nav", *(anchor(gettext(label), target) for label, target in _NAV)),
         _summary_section(state, verify, records, path),
         _players_section(state),
         _system_section(state),
-        _section("final", text_element("h2", f"Final standings (after round {final.round}, policy {final.policy})"),
+        _section("final", text_element("h2", gettext("Final standings (after round %(round)d, policy %(policy)s)") % {
+                     "round": final.round, "policy": final.policy}),
                  _standings_table(final, cells, id="final-standings")),
-        _section("chart", text_element("h2", f"Places by round of the top {len(leaders)}"),
+        _section("chart", text_element("h2", gettext("Places by round of the top %(num)d") % {"num": len(leaders)}),
                  _places_chart(per_round, leaders) if per_round
-                 else text_element("p", "No round has been paired yet.")),
+                 else text_element("p", gettext("No round has been paired yet."))),
         _rounds_section(per_round, cells),
         _rating_section(state),
         published, audit,
-        _log_section(records, index),
+        _log_section(records, index), lang=current_language(),
     )
 
 
@@ -575,9 +599,10 @@ def standings_page(table: Standings, title: str) -> bytes:
 
     table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
     title = shown(title)
-    caption = (f"after round {table.round} · policy {table.policy} · as of event {table.as_of_seq}")
+    caption = gettext("after round %(round)d · policy %(policy)s · as of event %(seq)d") % {
+        "round": table.round, "policy": table.policy, "seq": table.as_of_seq}
     return page_bytes(title, _STYLE, text_element("h1", title), text_element("p", caption),
-                      _standings_table(table, id="standings"))
+                      _standings_table(table, id="standings"), lang=current_language())
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,

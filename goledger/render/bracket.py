@@ -16,6 +16,7 @@ from typing import Any, Final
 from lxml import etree
 from lxml.html import builder as E
 
+from goledger.i18n import current_language, gettext, pgettext
 from goledger.systems.views import BracketView, Section
 
 __all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
@@ -38,20 +39,30 @@ th, td { border: 1px solid #ddd; padding: .15rem .45rem; text-align: left; } th 
 
 def bracket_text(view: BracketView) -> str:
     """The bracket as plain text, round by round."""
-    lines = [f"{view.title} · {view.system} · as of event {view.as_of_seq}"]
+    lines = [f"{view.title} · {view.system} · {_as_of(view.as_of_seq)}"]
     for section in view.sections:
         lines.append("")
         lines.append(section.name)
         for col in section.columns:
             lines.append(f"  {col.label}")
             for box in col.boxes:
-                top = ("» " if box.winner == 0 else "  ") + (box.top or "(bye)")
-                bottom = ("» " if box.winner == 1 else "  ") + (box.bottom or "(bye)")
+                top = ("» " if box.winner == 0 else "  ") + (box.top or f"({gettext('bye')})")
+                bottom = ("» " if box.winner == 1 else "  ") + (box.bottom or f"({gettext('bye')})")
                 note = f"  ({box.note})" if box.note else ""
                 lines.append(f"    {top}  –  {bottom.strip() if box.winner != 1 else bottom}{note}")
     lines.append("")
-    lines.append(f"Champion: {view.champion}" if view.champion else "Champion: not decided yet")
+    lines.append(_champion(view))
     return "\n".join(lines)
+
+
+def _as_of(seq: int) -> str:
+    return gettext("as of event %(seq)d") % {"seq": seq}
+
+
+def _champion(view: BracketView) -> str:
+    if view.champion:
+        return gettext("Champion: %(name)s") % {"name": view.champion}
+    return gettext("Champion: not decided yet")
 
 
 def _section_svg(section: Section) -> Any:
@@ -109,21 +120,23 @@ def bracket_svg(view: BracketView) -> list[Any]:
 def bracket_page(view: BracketView) -> bytes:
     """The bracket as a self-contained HTML page."""
     title = f"{view.title}: {view.system}"
-    champion = f"Champion: {view.champion}" if view.champion else "Champion: not decided yet"
-    body = E.BODY(E.H1(title), E.P(champion, f" · as of event {view.as_of_seq}"), *bracket_svg(view))
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang="en")
+    body = E.BODY(E.H1(title), E.P(_champion(view), f" · {_as_of(view.as_of_seq)}"), *bracket_svg(view))
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang=current_language())
     data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
     return data
 
 
 def places_page(places: Any, title: str) -> bytes:
     """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page."""
-    head = E.TR(*(E.TH(h) for h in ("Place", "Id", "Name", "Why")))
-    rows = [E.TR(E.TD("in" if r.active else f"{'=' if r.shared else ''}{r.place}"), E.TD(r.player_id), E.TD(r.name),
-                 E.TD(r.why)) for r in places.rows]
-    state = "final" if places.finished else "so far"
-    body = E.BODY(E.H1(title), E.P(f"{places.system}, {state}, after round {places.round}"),
+    head = E.TR(*(E.TH(h) for h in (gettext("Place"), gettext("Id"), gettext("Name"), gettext("Why"))))
+    rows = [E.TR(E.TD(pgettext("still in the bracket", "in") if r.active else f"{'=' if r.shared else ''}{r.place}"),
+                 E.TD(r.player_id), E.TD(r.name), E.TD(r.why)) for r in places.rows]
+    line = (gettext("%(system)s, final, after round %(round)d") if places.finished
+            else gettext("%(system)s, so far, after round %(round)d")) % {
+                "system": places.system, "round": places.round}
+    body = E.BODY(E.H1(title), E.P(line),
                   E.TABLE(E.THEAD(head), E.TBODY(*rows), id="places"), *(E.P(n) for n in places.notes))
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE + _TABLE_STYLE)), body, lang="en")
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE + _TABLE_STYLE)), body,
+                      lang=current_language())
     data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
     return data

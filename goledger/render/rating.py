@@ -13,6 +13,9 @@ Numbers are the preview's exact decimals shown with 3 decimals (:func:`goledger.
 
 from __future__ import annotations
 
+from typing import Final
+
+from goledger.i18n import N_, current_language, gettext, pgettext
 from goledger.outputs import shown as safe
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
@@ -98,15 +101,35 @@ def not_rated_summary(preview: RatingPreview) -> dict[str, int]:
     return {reason: (n if reason.startswith("bye") else (n + 1) // 2) for reason, n in counts.items()}
 
 
+_HTML_HEADERS: Final = (N_("id"), N_("surname"), N_("first name"), N_("grade"), N_("egd pin"), N_("rating before"),
+                        N_("start"), N_("rated games"), N_("change"), N_("rating after"), N_("flags"))
+"""The page's column heads (:data:`HEADERS` in words), translated where they are shown."""
+
+
+def _html_caption(preview: RatingPreview) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in preview.options.items())
+    return gettext("%(system)s: class %(class)s (%(source)s, weight %(weight)s); %(games)s rated games; "
+                   "options: %(options)s") % {
+        "system": preview.system, "class": preview.egd_class, "source": preview.class_source,
+        "weight": preview.weight, "games": preview.rated_games, "options": options or gettext("none")}
+
+
+def _start_word(start: str) -> str:
+    """Where a start rating came from, in words: the grade, the ledger's rating, a reset."""
+    return {"grade": pgettext("start rating from", "grade"), "ledger": pgettext("start rating from", "ledger"),
+            "reset": pgettext("start rating from", "reset")}.get(start, start)
+
+
 def preview_section(preview: RatingPreview, **attrs: str) -> Html:
-    """The preview as an HTML ``section`` element: caption, per-player table, not-rated counts."""
-    parts = [text_element("h2", "Rating preview (EGD GoR 2021)"), text_element("p", _caption(preview)),
-             table([h.replace("_", " ") for h in HEADERS], preview_rows(preview), {5, 7, 8, 9},
-                   {"id": "rating-preview"})]
+    """The preview as an HTML ``section`` element: caption, per-player table, not-rated counts
+    (in the language written in; the reasons and flags are the rating rules' own words)."""
+    rows = [[*r[:6], _start_word(r[6]), *r[7:]] for r in preview_rows(preview)]
+    parts = [text_element("h2", gettext("Rating preview (EGD GoR 2021)")), text_element("p", _html_caption(preview)),
+             table([gettext(h) for h in _HTML_HEADERS], rows, {5, 7, 8, 9}, {"id": "rating-preview"})]
     skipped = not_rated_summary(preview)
     if skipped:
-        parts.append(text_element("p", "Not rated: " + "; ".join(f"{reason} ({n})"
-                                                                 for reason, n in sorted(skipped.items()))))
+        parts.append(text_element("p", gettext("Not rated: %(reasons)s") % {
+            "reasons": "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))}))
     return element("section", *parts, attrs=attrs)
 
 
@@ -114,4 +137,5 @@ def preview_html(preview: RatingPreview, title: str) -> bytes:
     """The preview as a self-contained HTML page (inline styles, nothing fetched)."""
     from goledger.render.audit_report import _STYLE
 
-    return page_bytes(title, _STYLE, text_element("h1", title), preview_section(preview, id="rating"))
+    return page_bytes(title, _STYLE, text_element("h1", title), preview_section(preview, id="rating"),
+                      lang=current_language())

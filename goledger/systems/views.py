@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext, pgettext
 from goledger.systems import places_of
 from goledger.systems.common import Places
 
@@ -99,8 +100,8 @@ def _label(state: Any, pid: str | None, seed_of: dict[str, int]) -> str:
 
 def _box(state: Any, m: Any, seed_of: dict[str, int]) -> Box:
     winner = None if m.winner is None else (0 if m.winner == m.top else 1)
-    note = {"game": f"table {m.table}" if m.table else "", "bye": "bye", "walkover": "walkover",
-            "pending": "", "empty": "both out"}.get(m.how, "")
+    note = {"game": _table(m.table) if m.table else "", "bye": gettext("bye"), "walkover": gettext("walkover"),
+            "pending": "", "empty": gettext("both out")}.get(m.how, "")
     return Box(top=_label(state, m.top, seed_of), bottom=_label(state, m.bottom, seed_of), winner=winner, note=note)
 
 
@@ -116,19 +117,22 @@ def bracket_of(state: Any) -> BracketView:
         total = len(b.rounds)
         cols = []
         for r, matches in enumerate(b.rounds, start=1):
-            label = {total: "Final", total - 1: "Semi-finals", total - 2: "Quarter-finals"}.get(r, f"Round {r}")
-            cols.append(Column(label=f"{label} (R{r})", boxes=tuple(_box(state, m, seed_of) for m in matches)))
+            label = {total: gettext("Final"), total - 1: gettext("Semi-finals"),
+                     total - 2: gettext("Quarter-finals")}.get(r) or gettext("Round %(round)d") % {"round": r}
+            cols.append(Column(label=f"{label} ({_round(r)})", boxes=tuple(_box(state, m, seed_of) for m in matches)))
         if b.third_place is not None:
-            cols.append(Column(label=f"Third place (R{total})", boxes=(_box(state, b.third_place, seed_of),)))
+            cols.append(Column(label=f"{gettext('Third place')} ({_round(total)})",
+                               boxes=(_box(state, b.third_place, seed_of),)))
         champion = _label(state, b.champion, seed_of) if b.champion else ""
-        return BracketView(system=system, title=title, sections=(Section(name="Bracket", columns=tuple(cols)),),
+        return BracketView(system=system, title=title,
+                           sections=(Section(name=gettext("Bracket"), columns=tuple(cols)),),
                            champion=champion, as_of_seq=state.seq)
     if system == "double-knockout":
         from goledger.systems.double_knockout import resolve
 
         st = resolve(state)
         seed_of = {p: i for i, p in enumerate(st.seeds, start=1)}
-        wb = [Column(label=f"R{r}", boxes=tuple(_box(state, m, seed_of) for m in ms))
+        wb = [Column(label=_round(r), boxes=tuple(_box(state, m, seed_of) for m in ms))
               for r, ms in sorted(st.wb_matches.items()) if ms]
         lb: list[Column] = []
         finals: list[Column] = []
@@ -140,13 +144,13 @@ def bracket_of(state: Any) -> BracketView:
                     continue
                 won = decided(g)
                 boxes.append(Box(top=_label(state, g.white, seed_of), bottom=_label(state, g.black, seed_of),
-                                 winner=won, note=f"table {g.table}"))
+                                 winner=won, note=_table(g.table)))
             if boxes:
-                (finals if r in st.final_rounds else lb).append(Column(label=f"R{r}", boxes=tuple(boxes)))
-        sections = [Section(name="Winners' bracket", columns=tuple(wb)),
-                    Section(name="Losers' bracket", columns=tuple(lb))]
+                (finals if r in st.final_rounds else lb).append(Column(label=_round(r), boxes=tuple(boxes)))
+        sections = [Section(name=gettext("Winners' bracket"), columns=tuple(wb)),
+                    Section(name=gettext("Losers' bracket"), columns=tuple(lb))]
         if finals:
-            sections.append(Section(name="Grand final", columns=tuple(finals)))
+            sections.append(Section(name=gettext("Grand final"), columns=tuple(finals)))
         return BracketView(system=system, title=title, sections=tuple(sections),
                            champion=_label(state, st.champion, seed_of) if st.champion else "", as_of_seq=state.seq)
     if system == "paramus":
@@ -157,10 +161,11 @@ def bracket_of(state: Any) -> BracketView:
         cols = []
         for rung in lad.rungs:
             winner = None if rung.winner is None else (0 if rung.winner == rung.holder else 1)
-            cols.append(Column(label=f"R{rung.round}", boxes=(Box(
+            cols.append(Column(label=_round(rung.round), boxes=(Box(
                 top=_label(state, rung.holder, seed_of), bottom=_label(state, rung.entrant, seed_of), winner=winner,
-                note="walkover" if rung.how == "walkover" else (f"table {rung.table}" if rung.table else "")),)))
-        return BracketView(system=system, title=title, sections=(Section(name="Ladder", columns=tuple(cols)),),
+                note=gettext("walkover") if rung.how == "walkover" else (_table(rung.table) if rung.table else "")),)))
+        return BracketView(system=system, title=title,
+                           sections=(Section(name=gettext("Ladder"), columns=tuple(cols)),),
                            champion=_label(state, lad.winner, seed_of) if lad.winner else "", as_of_seq=state.seq)
     if system == "cup":
         return _cup_bracket(state)
@@ -180,8 +185,9 @@ def _cup_bracket(state: Any) -> BracketView:
         games = sorted(state.games_of_round(r), key=lambda g: (path[g.white].replace("W", "0").replace("L", "1"),
                                                                 g.table))
         boxes = [Box(top=state.players[g.white].full_name, bottom=state.players[g.black].full_name,
-                     winner=decided(g), note=(path[g.white] or "start") + f" · table {g.table}") for g in games]
-        cols.append(Column(label=f"R{r}", boxes=tuple(boxes)))
+                     winner=decided(g), note=(path[g.white] or gettext("start")) + f" · {_table(g.table)}")
+                 for g in games]
+        cols.append(Column(label=_round(r), boxes=tuple(boxes)))
         for g in games:
             for pid in (g.white, g.black):
                 won = g.points2(pid) == 2 if g.result is not Result.UNKNOWN else None
@@ -189,7 +195,16 @@ def _cup_bracket(state: Any) -> BracketView:
     unbeaten = [p for p, text in path.items() if text and set(text) == {"W"} and len(text) == last]
     champion = state.players[unbeaten[0]].full_name if len(unbeaten) == 1 else ""
     return BracketView(system="cup", title=state.settings.name, as_of_seq=state.seq, champion=champion,
-                       sections=(Section(name="Cup (paths of wins and losses)", columns=tuple(cols)),))
+                       sections=(Section(name=gettext("Cup (paths of wins and losses)"), columns=tuple(cols)),))
+
+
+def _round(round_: int) -> str:
+    """A round's short name as column heads write it (``R3``; Turkish ``3.Tur``)."""
+    return pgettext("column head of round N", "R%(round)d") % {"round": round_}
+
+
+def _table(table: int) -> str:
+    return gettext("table %(table)d") % {"table": table}
 
 
 def decided(game: Any) -> int | None:
