@@ -132,3 +132,18 @@ def test_audit_report_and_standings_in_turkish(paired: Path, tmp_path: Path) -> 
     assert '<html lang="tr">' in standings.out and "1. tur sonrası sıralama" in standings.out
     german = run_cli("crosstable", "--format", "html", "--language", "de", "--db", paired)
     assert '<html lang="de">' in german.out and "Fortschrittstabelle nach Runde 1" in german.out
+
+
+def test_explain_in_hungarian(paired: Path) -> None:
+    """The explanation a player is shown: the frame, the terms and the rules in his language."""
+    from html import escape
+
+    from goledger.i18n.catalogs import extract
+
+    first = json.loads(run_cli("players", "--json", "--db", paired).out)["players"][0]["player_id"]
+    out = run_cli("explain", first, "--language", "hu", "--db", paired)
+    assert out.code == 0, out.err
+    assert "1. forduló után" in out.out and "kezdőpontszám" in out.out and "szabályrendszer" in out.out
+    assert english_left(f"<p>{escape(out.out)}</p>", "hu", extract()) == []
+    english = run_cli("explain", first, "--json", "--db", paired)  # JSON stays English
+    assert "start score" in english.out

@@ -22,6 +22,7 @@ from goledger.cli.common import (
 
 def render_explanation(result: Any) -> None:
     """Print a :class:`~goledger.replay.explain.PlayerExplanation` for a director."""
+    from goledger.i18n import gettext, pgettext
     from goledger.ledger.values import format_points
     from goledger.outputs import shown
 
@@ -30,44 +31,54 @@ def render_explanation(result: Any) -> None:
     def who(pid: str | None) -> str:
         return f"{shown(names.get(pid, pid))} ({pid})" if pid else ""
 
-    echo(f"{who(result.player_id)} after round {result.round} · policy {result.policy} · "
-         f"criteria {'/'.join(result.criteria)} · as of event {result.as_of_seq}")
+    echo(gettext("%(player)s after round %(round)d · policy %(policy)s · criteria %(criteria)s · as of event "
+                 "%(seq)d") % {"player": who(result.player_id), "round": result.round, "policy": result.policy,
+                                "criteria": "/".join(result.criteria), "seq": result.as_of_seq})
     place = result.place
     if place.place is None:
-        echo(f"Place: none — {place.note}")
+        echo(gettext("Place: none — %(why)s") % {"why": place.note})
     else:
-        shared = f" (shared with {', '.join(who(p) for p in place.tied_with)})" if place.tied_with else ""
-        echo(f"Place {place.place}{shared}")
-        for label, n in (("above", place.above), ("below", place.below)):
+        if place.tied_with:
+            echo(gettext("Place %(place)d (shared with %(players)s)") % {
+                "place": place.place, "players": ", ".join(who(p) for p in place.tied_with)})
+        else:
+            echo(gettext("Place %(place)d") % {"place": place.place})
+        for label, n in ((pgettext("the neighbour placed", "above"), place.above),
+                         (pgettext("the neighbour placed", "below"), place.below)):
             if n is None:
                 continue
             if n.criterion is None:
-                why = "equal on every criterion"
+                why = gettext("equal on every criterion")
             else:
-                why = (f"separated by {n.criterion}: {format_points(n.player_value, n.scale)} against "
-                       f"{format_points(n.neighbour_value, n.scale)}")
-            echo(f"  {label}: {shown(n.name)} ({n.player_id}), place {n.place} — {why}")
+                why = gettext("separated by %(criterion)s: %(mine)s against %(theirs)s") % {
+                    "criterion": n.criterion, "mine": format_points(n.player_value, n.scale),
+                    "theirs": format_points(n.neighbour_value, n.scale)}
+            echo("  " + gettext("%(label)s: %(name)s (%(id)s), place %(place)d — %(why)s") % {
+                "label": label, "name": shown(n.name), "id": n.player_id, "place": n.place, "why": why})
     if result.withdrawal:
-        echo(f"Withdrawn: {shown(result.withdrawal)}")
+        echo(gettext("Withdrawn: %(why)s") % {"why": shown(result.withdrawal)})
     for e in result.explanations:
         echo("")
         echo(f"{e.criterion} = {format_points(e.value, e.scale)}   ({e.rule})")
         for t in e.terms:
-            where = f"R{t.round}" if t.round is not None else "  "
+            where = pgettext("column head of round N", "R%(round)d") % {"round": t.round} if t.round is not None \
+                else "  "
             parts = [t.source]
             if t.opponent:
-                parts.append(f"vs {who(t.opponent)}")
+                parts.append(gettext("vs %(opponent)s") % {"opponent": who(t.opponent)})
             detail = t.detail or {}
             if "colour" in detail:
                 parts.append(detail["colour"])
             if detail.get("handicap"):
-                parts.append(f"handicap {detail['handicap']}")
+                parts.append(gettext("handicap %(stones)s") % {"stones": detail["handicap"]})
             if "opponent_value2" in detail:
-                parts.append(f"opponent's value {format_points(detail['opponent_value2'], 2)}")
+                parts.append(gettext("opponent's value %(value)s") % {
+                    "value": format_points(detail["opponent_value2"], 2)})
             if detail.get("handicap_correction2"):
-                parts.append(f"handicap correction {format_points(detail['handicap_correction2'], 2)}")
+                parts.append(gettext("handicap correction %(value)s") % {
+                    "value": format_points(detail["handicap_correction2"], 2)})
             if "group" in detail:
-                parts.append("group " + ", ".join(who(p) for p in detail["group"]))
+                parts.append(gettext("group %(players)s") % {"players": ", ".join(who(p) for p in detail["group"])})
             echo(f"  {where:>4} {format_points(t.value, e.scale):>8}  {' · '.join(parts)}")
             if t.rule:
                 echo(f"       {'':>8}  ↳ {t.rule}")

@@ -99,7 +99,8 @@ def _placeholders(text: str) -> list[str]:
 
 def problems(template: Any | None = None) -> list[str]:
     """What keeps the catalogs from being complete: a message without a translation (or
-    fuzzy) in a language, a translation whose placeholders differ from the English."""
+    fuzzy) in a language, a translation whose placeholders differ from the English (the
+    singular form of a plural message may leave some out)."""
     template = template if template is not None else extract()
     found: list[str] = []
     for language in LANGUAGES:
@@ -122,10 +123,12 @@ def problems(template: Any | None = None) -> list[str]:
                 found.append(f"{label} has no translation")
                 continue
             wanted = _placeholders(_texts(message)[-1])
-            for text in strings:
-                if _placeholders(text) != wanted:
-                    found.append(f"{label}: the translation {text!r} has placeholders {_placeholders(text)}, "
-                                 f"the English {wanted}")
+            for form, text in enumerate(strings):
+                got = _placeholders(text)
+                # the singular form of a plural message may leave the number out ("the smallest value")
+                fits = set(got) <= set(wanted) if form == 0 and len(strings) > 1 else got == wanted
+                if not fits:
+                    found.append(f"{label}: the translation {text!r} has placeholders {got}, the English {wanted}")
     return found
 
 

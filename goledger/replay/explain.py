@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.replay.criteria import Explanation, Term, get_criterion
 from goledger.replay.policies import Policy
 from goledger.replay.scoring import ScoringContext
@@ -198,8 +199,8 @@ def explain(
     if withdrawn_from is not None and withdrawn_from <= max(round_, 1):
         from goledger.replay.withdrawals import withdrawal_rule
 
-        withdrawal = f"withdrawn from round {withdrawn_from}: " + withdrawal_rule(
-            pol, state.settings_for_round(withdrawn_from))
+        withdrawal = gettext("withdrawn from round %(round)d: %(rule)s") % {
+            "round": withdrawn_from, "rule": withdrawal_rule(pol, state.settings_for_round(withdrawn_from))}
     return PlayerExplanation(
         player_id=pid,
         name=state.players[pid].full_name,
@@ -227,7 +228,8 @@ def explain_place(table: Standings, player_id: str) -> PlaceExplanation:
     rows = table.rows
     index = next((i for i, row in enumerate(rows) if row.player_id == player_id), None)
     if index is None:
-        return PlaceExplanation(None, note=f"not listed under policy {table.policy} (no game or bye in the tournament)")
+        return PlaceExplanation(None, note=gettext("not listed under policy %(policy)s (no game or bye in the "
+                                                   "tournament)") % {"policy": table.policy})
     row = rows[index]
     tied = tuple(r.player_id for r in rows if r.place == row.place and r.player_id != player_id)
     above_rows = [r for r in rows[:index] if r.place < row.place]
@@ -242,6 +244,7 @@ def explain_place(table: Standings, player_id: str) -> PlaceExplanation:
 
     note = ""
     if tied:
-        note = "equal on every criterion with " + ", ".join(tied) + ": the place is shared (listed by name)"
+        note = gettext("equal on every criterion with %(players)s: the place is shared (listed by name)") % {
+            "players": ", ".join(tied)}
     return PlaceExplanation(row.place, tied, neighbour(above_rows[-1] if above_rows else None),
                             neighbour(below_rows[0] if below_rows else None), note)

@@ -9,6 +9,7 @@ stored negated (category 1 = 0, category 2 = −1…) so that higher is better.
 
 from __future__ import annotations
 
+from goledger.i18n import gettext
 from goledger.ledger.values import Result
 from goledger.replay.criteria import Compute, Criterion, Explain, Explanation, Term, register
 from goledger.replay.scoring import ScoringContext, category_index, rank_value, rounded
@@ -31,16 +32,16 @@ def outcome(ctx: ScoringContext, player_id: str, round_: int) -> str:
     assert game is not None
     result = game.result
     if result is Result.UNKNOWN:
-        text = "result unknown"
+        text = gettext("result unknown")
     elif result is Result.JIGO:
-        text = "jigo"
+        text = gettext("jigo")
     elif result is Result.BOTH_WIN:
-        text = "both win"
+        text = gettext("both win")
     elif result is Result.BOTH_LOSE:
-        text = "both lose"
+        text = gettext("both lose")
     else:
-        text = "win" if (result is Result.WHITE) == (game.white == player_id) else "loss"
-    return text + (" by default" if game.by_default else "")
+        text = gettext("win") if (result is Result.WHITE) == (game.white == player_id) else gettext("loss")
+    return gettext("%(outcome)s by default") % {"outcome": text} if game.by_default else text
 
 
 def game_term(ctx: ScoringContext, player_id: str, round_: int, value: int, rule: str) -> Term:
@@ -51,7 +52,8 @@ def game_term(ctx: ScoringContext, player_id: str, round_: int, value: int, rule
     white = game.white == player_id
     return Term(
         round_, value, outcome(ctx, player_id, round_), opponent=ctx.opp[player_id][i], rule=rule,
-        detail={"colour": "white" if white else "black", "handicap": game.handicap, "table": game.table,
+        detail={"colour": gettext("white") if white else gettext("black"), "handicap": game.handicap,
+                "table": game.table,
                 "result": game.result.value, "by_default": game.by_default,
                 "points2": ctx.res2[player_id][i]},
     )
@@ -64,19 +66,31 @@ def unpaired_rule(ctx: ScoringContext, player_id: str, round_: int, family: str)
     name = "NBW" if family == "nbw" else "MMS"
     if status == "bye":
         if ctx.state.byes.get(round_, {}).get(player_id) is not None:
-            return "bye recorded with its own value"
+            return gettext("bye recorded with its own value")
         own = policy.nbw2_bye if family == "nbw" else policy.mms2_bye
-        return f"{name} bye value of policy {policy.name}" if own is not None else f"{name} bye value of the tournament"
+        if own is not None:
+            return gettext("%(name)s bye value of policy %(policy)s") % {"name": name, "policy": policy.name}
+        return gettext("%(name)s bye value of the tournament") % {"name": name}
     if status == "absent" and ctx.state.players[player_id].absences.get(round_) is not None:
-        return "absence recorded with its own value"
+        return gettext("absence recorded with its own value")
     if status == "not-assigned" and policy.not_assigned == "zero":
-        return f"not assigned (present, neither paired nor bye): 0 under policy {policy.name}"
+        return gettext("not assigned (present, neither paired nor bye): 0 under policy %(policy)s") % {
+            "policy": policy.name}
     if status == "withdrawn" and policy.withdrawn == "zero":
-        return f"withdrawn: 0 under policy {policy.name}"
+        return gettext("withdrawn: 0 under policy %(policy)s") % {"policy": policy.name}
     own = policy.nbw2_absent if family == "nbw" else policy.mms2_absent
-    what = "absent" if status == "absent" else f"{status} (counted as absent)"
-    src = f"policy {policy.name}" if own is not None else "the tournament"
-    return f"{name} {what} value of {src}"
+    what = gettext("absent") if status == "absent" else gettext("%(status)s (counted as absent)") % {
+        "status": status_word(status)}
+    if own is not None:
+        return gettext("%(name)s %(what)s value of policy %(policy)s") % {"name": name, "what": what,
+                                                                           "policy": policy.name}
+    return gettext("%(name)s %(what)s value of the tournament") % {"name": name, "what": what}
+
+
+def status_word(status: str) -> str:
+    """A round's status without a game (``TournamentState.status``) in words."""
+    return {"bye": gettext("bye"), "absent": gettext("absent"), "withdrawn": gettext("withdrawn"),
+            "not-assigned": gettext("not paired"), "paired": gettext("paired")}.get(status, status)
 
 
 def score_terms(ctx: ScoringContext, player_id: str, family: str, upto: int) -> list[Term]:
@@ -86,34 +100,40 @@ def score_terms(ctx: ScoringContext, player_id: str, family: str, upto: int) -> 
     unpaired = ctx.unpaired_nbw2 if family == "nbw" else ctx.unpaired_mms2
     terms: list[Term] = []
     if family == "mms":
-        terms.append(Term(None, 2 * ctx.smms[player_id], "start score",
+        terms.append(Term(None, 2 * ctx.smms[player_id], gettext("start score"),
                           rule=start_score_rule(ctx, player_id)))
     for r in range(1, upto + 1):
         status = ctx.status[player_id][r - 1]
         if status == "paired":
             terms.append(game_term(ctx, player_id, r, ctx.res2[player_id][r - 1],
-                                   "win 1, jigo ½, loss/both-lose/unknown 0; by-default results count the same"))
+                                   gettext("win 1, jigo ½, loss/both-lose/unknown 0; by-default results count the "
+                                           "same")))
         else:
-            terms.append(Term(r, unpaired[player_id][r - 1], status, rule=unpaired_rule(ctx, player_id, r, family)))
+            terms.append(Term(r, unpaired[player_id][r - 1], status_word(status),
+                              rule=unpaired_rule(ctx, player_id, r, family)))
     total = rows[player_id][upto]
     raw = sum(t.value for t in terms)
     if raw != total:
-        terms.append(Term(None, total - raw, "rounding",
-                          rule=f"round down ({ctx.round_down_scope()}): "
-                               + {"unpaired-part": "only the accumulated bye/absent points",
-                                  "whole-score": "the whole accumulated score"}.get(ctx.round_down_scope(), "")))
+        terms.append(Term(None, total - raw, gettext("rounding"),
+                          rule=gettext("round down (%(scope)s): %(what)s") % {
+                              "scope": ctx.round_down_scope(),
+                              "what": {"unpaired-part": gettext("only the accumulated bye/absent points"),
+                                       "whole-score": gettext("the whole accumulated score")}.get(
+                                  ctx.round_down_scope(), "")}))
     return terms
 
 
 def start_score_rule(ctx: ScoringContext, player_id: str) -> str:
     p = ctx.state.players[player_id]
     s = ctx.settings
-    corr = f" {p.mm_correction:+d} correction" if p.mm_correction else ""
+    corr = " " + gettext("%(correction)+d correction") % {"correction": p.mm_correction} if p.mm_correction else ""
     zero = s.mm_zero
     if ctx.policy.quirk_mm_zero_30k and rank_value(zero) != -30:
-        zero = f"30k (the tournament's {s.mm_zero} is ignored, as OpenGotha 3.51.02 does)"
-    return (f"clamp({p.rank}, floor {s.mm_floor}, bar {s.mm_bar}) − McMahon zero {zero}{corr} "
-            f"= {ctx.smms[player_id]} (spec §1.1)")
+        zero = gettext("30k (the tournament's %(zero)s is ignored, as OpenGotha 3.51.02 does)") % {"zero": s.mm_zero}
+    return gettext("clamp(%(rank)s, floor %(floor)s, bar %(bar)s) − McMahon zero %(zero)s%(correction)s "
+                   "= %(start)s (spec §1.1)") % {
+        "rank": p.rank, "floor": s.mm_floor, "bar": s.mm_bar, "zero": zero, "correction": corr,
+        "start": ctx.smms[player_id]}
 
 
 def _explain_score(family: str):
@@ -122,7 +142,8 @@ def _explain_score(family: str):
         rows = ctx.nbw2 if family == "nbw" else ctx.mms2
         return Explanation(
             name, player_id, ctx.round, rows[player_id][ctx.round], 2,
-            "sum of round values" + (" on top of the start score" if family == "mms" else ""),
+            gettext("sum of round values on top of the start score") if family == "mms"
+            else gettext("sum of round values"),
             tuple(score_terms(ctx, player_id, family, ctx.round)),
         )
 
@@ -189,10 +210,11 @@ def _sts(ctx: ScoringContext) -> dict[str, int]:
 def _explain_sts(ctx: ScoringContext, player_id: str) -> Explanation:
     terms = score_terms(ctx, player_id, "mms", ctx.round)
     for k in sts_checks(ctx)[player_id]:
-        terms.append(Term(k, 4, "Strasbourg bonus",
-                          rule=f"MMS after round {k} = bar start score + {k} (won every game from the bar)"))
+        terms.append(Term(k, 4, gettext("Strasbourg bonus"),
+                          rule=gettext("MMS after round %(round)d = bar start score + %(round)d (won every game "
+                                       "from the bar)") % {"round": k}))
     return Explanation("STS", player_id, ctx.round, ctx.value("STS")[player_id], 2,
-                       "MMS plus the Strasbourg bonus of unbeaten top-group players", tuple(terms))
+                       gettext("MMS plus the Strasbourg bonus of unbeaten top-group players"), tuple(terms))
 
 
 def _cps_parts(ctx: ScoringContext, player_id: str) -> tuple[int, int]:
@@ -260,19 +282,23 @@ def _virtual(family: str) -> tuple[Compute, Explain]:
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
         terms: list[Term] = []
         if family == "mms":
-            terms.append(Term(None, 2 * ctx.smms[player_id], "start score", rule=start_score_rule(ctx, player_id)))
+            terms.append(Term(None, 2 * ctx.smms[player_id], gettext("start score"),
+                              rule=start_score_rule(ctx, player_id)))
         for r in range(1, ctx.round + 1):
             if ctx.played(player_id, r):
-                terms.append(game_term(ctx, player_id, r, ctx.res2[player_id][r - 1], "game actually played"))
+                terms.append(game_term(ctx, player_id, r, ctx.res2[player_id][r - 1], gettext("game actually played")))
             else:
                 status = ctx.status[player_id][r - 1]
                 game = ctx.game[player_id][r - 1]
-                what = status if game is None else ("by default" if game.by_default else "result unknown")
-                terms.append(Term(r, 1, f"not played ({what})", opponent=ctx.opp[player_id][r - 1],
-                                  rule="half-point option: a round without a played game counts ½"))
+                what = status_word(status) if game is None else (
+                    gettext("by default") if game.by_default else gettext("result unknown"))
+                terms.append(Term(r, 1, gettext("not played (%(why)s)") % {"why": what},
+                                  opponent=ctx.opp[player_id][r - 1],
+                                  rule=gettext("half-point option: a round without a played game counts ½")))
         name = "NBWvirtual" if family == "nbw" else "MMSvirtual"
         return Explanation(name, player_id, ctx.round, sum(t.value for t in terms), 2,
-                           "virtual score: played games plus ½ for every other round (spec §1.1)", tuple(terms))
+                           gettext("virtual score: played games plus ½ for every other round (spec §1.1)"),
+                           tuple(terms))
 
     return compute, explain
 

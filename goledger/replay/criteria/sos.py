@@ -27,9 +27,10 @@ from functools import lru_cache
 from typing import Any, cast
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext, ngettext
 from goledger.ledger.values import Result
 from goledger.replay.criteria import Criterion, Explanation, Term, register
-from goledger.replay.criteria.go import game_term
+from goledger.replay.criteria.go import game_term, status_word
 from goledger.replay.scoring import ScoringContext
 
 _FAMILY_NAME = {"nbw": "NBW", "mms": "MMS", "sts": "STS"}
@@ -278,18 +279,20 @@ def _everyone(compute_for: Values) -> Callable[[ScoringContext], dict[str, int]]
 def _opponent_rule(ctx: ScoringContext, family: str) -> str:
     name = _FAMILY_NAME[family]
     if family == "sts" and ctx.not_played_as_half and ctx.policy.quirk_sosts_virtual_zero:
-        return "opponent's STS counts 0 with the half-point option (OpenGotha quirk: virtual STS never filled)"
+        return gettext("opponent's STS counts 0 with the half-point option (OpenGotha quirk: virtual STS never "
+                       "filled)")
     if ctx.not_played_as_half:
-        return f"opponent's virtual {name} at round {ctx.round} (half-point option: not-played rounds count ½)"
-    return f"opponent's {name} at round {ctx.round}"
+        return gettext("opponent's virtual %(name)s at round %(round)d (half-point option: not-played rounds count "
+                       "½)") % {"name": name, "round": ctx.round}
+    return gettext("opponent's %(name)s at round %(round)d") % {"name": name, "round": ctx.round}
 
 
 def _unplayed_rule(ctx: ScoringContext, family: str) -> str:
     if family == "nbw":
-        return "own round without opponent counts 0 in the NBW family"
+        return gettext("own round without opponent counts 0 in the NBW family")
     if ctx.policy.sos_own_unplayed == "start-score":
-        return "own round without opponent counts the player's own start McMahon score (spec §2.2, EGF §6.2)"
-    return f"own round without opponent counts 0 under policy {ctx.policy.name}"
+        return gettext("own round without opponent counts the player's own start McMahon score (spec §2.2, EGF §6.2)")
+    return gettext("own round without opponent counts 0 under policy %(policy)s") % {"policy": ctx.policy.name}
 
 
 def sos_terms(ctx: ScoringContext, family: str, player_id: str) -> list[Term]:
@@ -307,7 +310,7 @@ def sos_terms(ctx: ScoringContext, family: str, player_id: str) -> list[Term]:
             terms.append(term)
         else:
             status = ctx.status[player_id][i]
-            terms.append(Term(r, contrib[i], f"{status} (no opponent)", rule=_unplayed_rule(ctx, family)))
+            terms.append(Term(r, contrib[i], _no_opponent(status), rule=_unplayed_rule(ctx, family)))
     return terms
 
 
@@ -318,20 +321,24 @@ def _explain_sos(family: str, drop: int):
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
         terms = sos_terms(ctx, family, player_id)
         value = ctx.value(name)[player_id]
-        rule = f"sum of opponents' {_FAMILY_NAME[family]} at round {ctx.round}"
+        rule = gettext("sum of opponents' %(name)s at round %(round)d") % {"name": _FAMILY_NAME[family],
+                                                                           "round": ctx.round}
         if family != "nbw" and ctx.policy.sos_handicap_correction:
-            rule += ", ± handicap (+h when the player gave the stones)"
+            rule += gettext(", ± handicap (+h when the player gave the stones)")
         if drop:
-            rule += f", minus the {drop} smallest round value(s)"
+            rule += ngettext(", minus the %(num)d smallest round value", ", minus the %(num)d smallest round values",
+                             drop) % {"num": drop}
             if family == "mms" and ctx.policy.quirk_sosm_cut_early_rounds and ctx.round <= 2:
-                rule += "; OpenGotha quirk: SOSM-1/-2 are 0 after rounds 1 and 2"
-                terms = [Term(t.round, 0, t.source, t.opponent, "not stored before round 3 (quirk §2.7.1)", t.detail)
-                         for t in terms]
+                rule += gettext("; OpenGotha quirk: SOSM-1/-2 are 0 after rounds 1 and 2")
+                terms = [Term(t.round, 0, t.source, t.opponent, gettext("not stored before round 3 (quirk §2.7.1)"),
+                              t.detail) for t in terms]
             else:
                 ordered = sorted(terms, key=lambda t: t.value)[:drop]
                 dropped = {id(t) for t in ordered}
-                terms = [Term(t.round, 0, t.source + " — dropped", t.opponent,
-                              f"one of the {drop} smallest values ({t.value}) is dropped",
+                terms = [Term(t.round, 0, gettext("%(source)s — dropped") % {"source": t.source}, t.opponent,
+                              ngettext("the smallest value (%(value)s) is dropped",
+                                       "one of the %(num)d smallest values (%(value)s) is dropped", drop) % {
+                                  "num": drop, "value": t.value},
                               {**t.detail, "dropped_value2": t.value}) if id(t) in dropped else t for t in terms]
         return Explanation(name, player_id, ctx.round, value, 2, rule, tuple(terms))
 
@@ -345,16 +352,17 @@ def _explain_sodos(family: str):
         terms = []
         for t in sos_terms(ctx, family, player_id):
             if t.opponent is None:
-                terms.append(Term(t.round, 0, t.source, rule="a round without a game adds nothing"))
+                terms.append(Term(t.round, 0, t.source, rule=gettext("a round without a game adds nothing")))
                 continue
             factor2 = sodos_factor2(ctx, player_id, t.round)  # type: ignore[arg-type]
-            weighting = ("plain wins only" if ctx.policy.sodos_weighting == "decisive-wins"
-                         else "win 1, jigo ½, loss 0")
+            weighting = (gettext("plain wins only") if ctx.policy.sodos_weighting == "decisive-wins"
+                         else gettext("win 1, jigo ½, loss 0"))
             terms.append(Term(t.round, t.value * factor2, t.source, t.opponent,
-                              f"{t.rule} × result ({weighting})",
+                              gettext("%(rule)s × result (%(weighting)s)") % {"rule": t.rule, "weighting": weighting},
                               {**t.detail, "factor2": factor2}))
         return Explanation(name, player_id, ctx.round, ctx.value(name)[player_id], 4,
-                           "sum of defeated opponents' scores (jigo counts half), quarter points", tuple(terms))
+                           gettext("sum of defeated opponents' scores (jigo counts half), quarter points"),
+                           tuple(terms))
 
     return explain
 
@@ -370,16 +378,22 @@ def _explain_sosos(family: str):
         for r in range(1, ctx.round + 1):
             o = ctx.opp[player_id][r - 1]
             if o is not None:
-                terms.append(game_term(ctx, player_id, r, sos[o], f"opponent's {sos_name} at round {ctx.round}"))
+                terms.append(game_term(ctx, player_id, r, sos[o], gettext("opponent's %(name)s at round %(round)d")
+                                       % {"name": sos_name, "round": ctx.round}))
             else:
                 value = 2 * ctx.smms[player_id] * ctx.round if per_round else 0
-                rule = (f"own round without opponent: own start score × {ctx.round} rounds"
-                        if per_round else "own round without opponent counts 0")
-                terms.append(Term(r, value, f"{ctx.status[player_id][r - 1]} (no opponent)", rule=rule))
+                rule = (gettext("own round without opponent: own start score × %(rounds)d rounds") % {
+                            "rounds": ctx.round}
+                        if per_round else gettext("own round without opponent counts 0"))
+                terms.append(Term(r, value, _no_opponent(ctx.status[player_id][r - 1]), rule=rule))
         return Explanation(name, player_id, ctx.round, ctx.value(name)[player_id], 2,
-                           f"sum of opponents' {sos_name} (no handicap term)", tuple(terms))
+                           gettext("sum of opponents' %(name)s (no handicap term)") % {"name": sos_name}, tuple(terms))
 
     return explain
+
+
+def _no_opponent(status: str) -> str:
+    return gettext("%(status)s (no opponent)") % {"status": status_word(status)}
 
 
 def _register(name: str, scale: int, compute_for: Values, explain: Any, description: str, depth: int | None,
