@@ -129,16 +129,22 @@ def register_commands(app: typer.Typer) -> None:
             if as_json:
                 print_json(data)
                 return
-            echo(f"round {result.round}: paired by {result.engine} (event {result.seq})")
+            from goledger.i18n import gettext
+
+            echo(gettext("round %(round)d: paired by %(engine)s (event %(seq)d)") % {
+                "round": result.round, "engine": result.engine, "seq": result.seq})
             for game in data["games"]:
                 chosen = game["chosen"]
                 terms = ", ".join(f"{k} {v}" for k, v in chosen["terms"].items())
-                echo(f"table {game['table']}: {game['white']} – {game['black']}  weight {chosen['total']}  ({terms})")
+                echo(gettext("table %(table)s: %(white)s – %(black)s  weight %(weight)s  (%(terms)s)") % {
+                    "table": game["table"], "white": game["white"], "black": game["black"],
+                    "weight": chosen["total"], "terms": terms})
                 for line in game["why"]:
                     echo(f"  {line}")
             if result.bye is not None:
                 candidates = ", ".join(f"{p} ({w})" for p, w in result.bye_candidates)
-                echo(f"bye: {result.bye} — {result.bye_rule}; candidates best first: {candidates}")
+                echo(gettext("bye: %(player)s — %(rule)s; candidates best first: %(candidates)s") % {
+                    "player": result.bye, "rule": result.bye_rule, "candidates": candidates})
 
     @app.command()
     def forbid(

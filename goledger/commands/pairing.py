@@ -28,6 +28,7 @@ import msgspec
 
 from goledger.commands.record import PathLike, _check_available, _check_round, _run
 from goledger.errors import CommandRejected, LedgerError
+from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import effective_komi
@@ -378,24 +379,27 @@ class GameExplanation(msgspec.Struct, frozen=True, kw_only=True):
     black_alternative: PairTerms | None = None
 
     def sentences(self) -> list[str]:
-        """Why A met B and not C, one sentence per player."""
+        """Why A met B and not C, one sentence per player (in the language written in)."""
         if "fixed" in self.chosen.terms:
-            return ["a fixed pairing (goledger fix-pairing): placed before the matching"]
+            return [gettext("a fixed pairing (goledger fix-pairing): placed before the matching")]
         out = []
         for who, alt in ((self.white, self.white_alternative), (self.black, self.black_alternative)):
             opponent = self.black if who == self.white else self.white
             if alt is None:
-                out.append(f"{who}: no other opponent was possible")
+                out.append(gettext("%(player)s: no other opponent was possible") % {"player": who})
                 continue
             other = alt.second if alt.first == who else alt.first
             gap = alt.total - self.chosen.total
+            names = {"player": who, "other": other, "opponent": opponent, "gap": abs(gap)}
             if gap > 0:
-                out.append(f"{who}: {other} weighs {gap} more than {opponent}, but the matching as a whole was "
-                           f"heavier with {other} elsewhere")
+                out.append(gettext("%(player)s: %(other)s weighs %(gap)d more than %(opponent)s, but the matching as "
+                                   "a whole was heavier with %(other)s elsewhere") % names)
             elif gap == 0:
-                out.append(f"{who}: {opponent} weighs as much as his best other choice, {other}")
+                out.append(gettext("%(player)s: %(opponent)s weighs as much as his best other choice, %(other)s")
+                           % names)
             else:
-                out.append(f"{who}: {opponent} weighs {-gap} more than his best other choice, {other}")
+                out.append(gettext("%(player)s: %(opponent)s weighs %(gap)d more than his best other choice, "
+                                   "%(other)s") % names)
         return out
 
 
