@@ -147,3 +147,22 @@ def test_explain_in_hungarian(paired: Path) -> None:
     assert english_left(f"<p>{escape(out.out)}</p>", "hu", extract()) == []
     english = run_cli("explain", first, "--json", "--db", paired)  # JSON stays English
     assert "start score" in english.out
+
+
+def test_a_hungarian_tournament_made_at_the_desk(tmp_path: Path) -> None:
+    """The director chooses the language on the desk's new-tournament form; the desk's pages,
+    whose language is the tournament's, are then Hungarian, and the switcher changes them."""
+    from .test_web import Desk
+
+    db = tmp_path / "verseny.db"
+    desk = Desk(db)
+    form = desk.page("/desk/new").text
+    assert 'name="language"' in form and "Magyar" in form
+    r = desk.client.post("/desk/new", data={"csrf": desk.csrf, "name": "Kupa", "rounds": "3", "language": "hu"},
+                         follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert run_cli("settings", "--json", "--db", db).out.count('"hu"') >= 1
+    page = desk.page("/desk").text
+    assert '<html lang="hu">' in page and "Fordulók" in page and "Versenyiroda" in page
+    german = desk.page("/desk?lang=de").text
+    assert '<html lang="de">' in german and "Runden" in german

@@ -45,14 +45,17 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
         ]))
         return
     if fmt == "html":
+        from goledger.i18n import gettext
         from goledger.render.audit_report import standings_page
 
-        sys.stdout.buffer.write(standings_page(result, title or "Standings"))
+        sys.stdout.buffer.write(standings_page(result, title or gettext("Standings")))
         sys.stdout.flush()
         return
     if fmt != "table":
         fail(f"unknown format {fmt!r}; use table, json, csv or html", 2)
-    headers = ["Pl", "Id", "Name", "Rank", *result.criteria]
+    from goledger.i18n import gettext, pgettext
+
+    headers = [pgettext("short for place", "Pl"), gettext("Id"), gettext("Name"), gettext("Rank"), *result.criteria]
     rows: list[list[str]] = []
     previous = None
     for row in result.rows:
@@ -63,7 +66,8 @@ def render_standings(result: Any, fmt: str, title: str = "") -> None:
         ])
         previous = row.place
     right = {0, 3, *range(4, 4 + len(result.criteria))}
-    heading = title or f"Standings after round {result.round} · policy {result.policy} · as of event {result.as_of_seq}"
+    heading = title or gettext("Standings after round %(round)d · policy %(policy)s · as of event %(seq)d") % {
+        "round": result.round, "policy": result.policy, "seq": result.as_of_seq}
     echo(render_text_table(headers, rows, right, heading))
 
 

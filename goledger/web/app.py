@@ -533,10 +533,10 @@ class _Pages:
             rounds = str(form.get("rounds", "")).strip()
             if not rounds.isdigit():
                 raise CommandRejected(f"rounds {rounds!r} is not a whole number")
-            text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi")}
+            text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi", "language")}
             return commands.new(self.desk.db, text["name"], int(rounds), text["system"] or "mcmahon",
                                 text["bar"] or None, text["floor"] or None, None, None, text["komi"] or "7.5",
-                                actor=self._actor(request))
+                                language=text["language"] or None, actor=self._actor(request))
 
         outcome = await self.read(request, create)
         if isinstance(outcome, Response):
