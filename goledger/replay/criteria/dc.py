@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.ledger.values import Result
 from goledger.replay.criteria import Criterion, Explanation, Term, get_criterion, register
 from goledger.replay.criteria.direct_confrontation import egf_dc, simplified_dc, walraet_dc
@@ -208,13 +209,14 @@ def _group_terms(ctx: ScoringContext, player_id: str, group: Sequence[str]) -> l
         g = ctx.game[player_id][r - 1]
         assert g is not None
         if ok:
-            rule = "head-to-head game inside the tied group"
+            rule = gettext("head-to-head game inside the tied group")
         elif g.by_default:
-            rule = "by-default result: ignored in direct confrontation"
+            rule = gettext("by-default result: ignored in direct confrontation")
         elif g.result is Result.UNKNOWN:
-            rule = "result unknown: ignored"
+            rule = gettext("result unknown: ignored")
         else:
-            rule = f"{g.result.value}: only plain wins count under policy {ctx.policy.name}"
+            rule = gettext("%(result)s: only plain wins count under policy %(policy)s") % {
+                "result": g.result.value, "policy": ctx.policy.name}
         terms.append(game_term(ctx, player_id, r, ctx.res2[player_id][r - 1] if ok else 0, rule))
     return terms
 
@@ -225,32 +227,35 @@ def _explain(name: str):
         value = ctx.value(name)[player_id]
         layout = groups.layout
         group = groups.group_of.get(player_id)
-        where = f"list {'/'.join(layout.names)}" + (" (DC placed after the main score)" if layout.variant else "")
+        where = gettext("list %(criteria)s") % {"criteria": "/".join(layout.names)} + (
+            gettext(" (DC placed after the main score)") if layout.variant else "")
         if group is None:
             return Explanation(name, player_id, ctx.round, value, 1,
-                               f"no other player is equal on {'/'.join(layout.before) or '(nothing)'} ({where}): 0",
+                               gettext("no other player is equal on %(criteria)s (%(where)s): 0") % {
+                                   "criteria": "/".join(layout.before) or gettext("(nothing)"), "where": where},
                                ())
         terms = _group_terms(ctx, player_id, group)
         detail: dict[str, Any] = {"group": list(group), "tied_on": list(layout.before)}
         if name == "SDC":
-            rule = ("SDC: number of group members beaten when every pair of the group has a decisive "
-                    "head-to-head balance, else 0")
+            rule = gettext("SDC: number of group members beaten when every pair of the group has a decisive "
+                           "head-to-head balance, else 0")
             detail["balance"] = dict(groups.net.get(player_id, {}))
         elif ctx.policy.direct_comparison == "opengotha":
             secondary = secondary_ranks(ctx, group, layout.after)
             detail["secondary_rank"] = secondary
             detail["secondary_criteria"] = list(layout.after)
             detail["balance"] = dict(groups.net.get(player_id, {}))
-            rule = ("DC (Walraet): win graph inside the tied group, cycles collapsed, ordered bottom-up "
-                    f"with the secondary rank by {'/'.join(layout.after) or 'nothing'}; value = number of "
-                    "group members placed below")
+            rule = gettext("DC (Walraet): win graph inside the tied group, cycles collapsed, ordered bottom-up "
+                           "with the secondary rank by %(criteria)s; value = number of group members placed "
+                           "below") % {"criteria": "/".join(layout.after) or gettext("nothing")}
         else:
             _, steps = egf_dc(group, lambda sub: egf_scores(ctx, sub))
             detail["steps"] = [{"sub_group": sub, "scores2": scores} for sub, scores in steps if player_id in sub]
-            rule = ("EGF direct comparison: number-of-wins among the tied players, iterated on the sub-groups "
-                    "left tied; 0 for all when they did not all play the same number of games against each "
-                    "other; value = number of group members placed below")
-        terms.append(Term(None, value, f"{name} in a group of {len(group)} tied on {'/'.join(layout.before)}",
+            rule = gettext("EGF direct comparison: number-of-wins among the tied players, iterated on the "
+                           "sub-groups left tied; 0 for all when they did not all play the same number of games "
+                           "against each other; value = number of group members placed below")
+        terms.append(Term(None, value, gettext("%(name)s in a group of %(num)d tied on %(criteria)s") % {
+                              "name": name, "num": len(group), "criteria": "/".join(layout.before)},
                           rule=where, detail=detail))
         return Explanation(name, player_id, ctx.round, value, 1, rule, tuple(terms))
 
