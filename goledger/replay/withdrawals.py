@@ -19,15 +19,16 @@ is cancelled with goledger unregister
 
 from __future__ import annotations
 
+from goledger.i18n import N_, gettext
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import format_points
 from goledger.replay.policies import Policy
 
 __all__ = ["CHANGE_HINT", "withdrawal_rule"]
 
-CHANGE_HINT = ("change it with the setting withdrawn (change-rules policy_overrides='{\"withdrawn\":\"zero\"}' "
-               "makes those rounds worth 0)")
-UNREGISTER_HINT = "an entry that never played is cancelled with goledger unregister"
+CHANGE_HINT = N_("change it with the setting withdrawn (change-rules policy_overrides='{\"withdrawn\":\"zero\"}' "
+                 "makes those rounds worth 0)")
+UNREGISTER_HINT = N_("an entry that never played is cancelled with goledger unregister")
 
 
 def _points(half_points: int) -> str:
@@ -37,27 +38,29 @@ def _points(half_points: int) -> str:
 def withdrawal_rule(policy: Policy, settings: TournamentSettings) -> str:
     """One sentence: what each round from a withdrawal on counts under ``policy`` with the
     tournament's ``settings``, why, and which setting changes it."""
+    names = {"policy": policy.name, "unregister": gettext(UNREGISTER_HINT), "change": gettext(CHANGE_HINT)}
     if policy.name.startswith("fide"):
-        return (f"under policy {policy.name} each round from the withdrawal on is a zero-point bye (FIDE C.02 "
-                f"§16: an unplayed round, adjusted for the opponents' tie-breaks as the edition says); "
-                f"{UNREGISTER_HINT}")
+        return gettext("under policy %(policy)s each round from the withdrawal on is a zero-point bye (FIDE C.02 "
+                       "§16: an unplayed round, adjusted for the opponents' tie-breaks as the edition says); "
+                       "%(unregister)s") % names
     if policy.name == "macmahon":
-        return (f"under policy {policy.name} each round from the withdrawal on is an absence as MacMahon 3.10 "
-                f"scores it: ½ in MM-Score, 0 in MM-ScoreX, the own start score in MM-SOS (the criteria chosen "
-                f"decide); {UNREGISTER_HINT}")
+        return gettext("under policy %(policy)s each round from the withdrawal on is an absence as MacMahon 3.10 "
+                       "scores it: ½ in MM-Score, 0 in MM-ScoreX, the own start score in MM-SOS (the criteria "
+                       "chosen decide); %(unregister)s") % names
     if policy.withdrawn == "zero":
-        return (f"under policy {policy.name} each round from the withdrawal on counts 0 (setting withdrawn = "
-                f"zero); {UNREGISTER_HINT}")
+        return gettext("under policy %(policy)s each round from the withdrawal on counts 0 (setting withdrawn = "
+                       "zero); %(unregister)s") % names
     nbw2 = settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
     mms2 = settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
-    source = "the tournament's absence value" if policy.mms2_absent is None else "the policy's value"
-    unit = "point" if nbw2 in (1, 2) else "points"
+    source = gettext("the tournament's absence value") if policy.mms2_absent is None else gettext("the policy's value")
     rounding = {
-        "whole-score": ", the total rounded down",
-        "unpaired-part": ", the rounds without a game rounded down together",
+        "whole-score": gettext(", the total rounded down"),
+        "unpaired-part": gettext(", the rounds without a game rounded down together"),
     }.get(policy.round_down or ("unpaired-part" if settings.round_down else "none"), "")
-    why = ("; this is the EGF's rule (EGF Tournament System Rules: an allowed absence scores ½)"
+    why = (gettext("; this is the EGF's rule (EGF Tournament System Rules: an allowed absence scores ½)")
            if policy.name == "egf" else "")
-    return (f"under policy {policy.name} each round from the withdrawal on counts as an announced absence: "
-            f"{_points(nbw2)} {unit} in NBW and {_points(mms2)} in MMS ({source}){rounding}{why}; "
-            f"{CHANGE_HINT}; {UNREGISTER_HINT}")
+    nbw = (gettext("%(points)s point in NBW") if nbw2 in (1, 2) else gettext("%(points)s points in NBW")) % {
+        "points": _points(nbw2)}
+    return gettext("under policy %(policy)s each round from the withdrawal on counts as an announced absence: "
+                   "%(nbw)s and %(mms)s in MMS (%(source)s)%(rounding)s%(why)s; %(change)s; %(unregister)s") % {
+        **names, "nbw": nbw, "mms": _points(mms2), "source": source, "rounding": rounding, "why": why}
