@@ -75,23 +75,32 @@ class LanguageMiddleware:
         self.db = db
         self._tournament: tuple[tuple[int, int] | None, str] = (None, DEFAULT_LANGUAGE)
 
-    def tournament_language(self) -> str:
+    def _mark(self) -> tuple[int, int] | None:
         try:
             stat = self.db.stat()
         except OSError:
-            return DEFAULT_LANGUAGE
-        mark = (stat.st_mtime_ns, stat.st_size)
-        if self._tournament[0] == mark:
-            return self._tournament[1]
+            return None
+        return (stat.st_mtime_ns, stat.st_size)
+
+    def _read(self) -> str:
         from goledger.errors import GoledgerError
         from goledger.replay.views import tournament_language
 
         try:
-            language = tournament_language(self.db)
+            return tournament_language(self.db)
         except (GoledgerError, OSError):
-            language = DEFAULT_LANGUAGE
-        self._tournament = (mark, language)
-        return language
+            return DEFAULT_LANGUAGE
+
+    async def tournament_language(self) -> str:
+        """The ledger's language, read again (off the event loop) only when the file changed."""
+        mark = self._mark()
+        if mark is None:
+            return DEFAULT_LANGUAGE
+        if self._tournament[0] != mark:
+            from starlette.concurrency import run_in_threadpool
+
+            self._tournament = (mark, await run_in_threadpool(self._read))
+        return self._tournament[1]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -106,7 +115,7 @@ class LanguageMiddleware:
         cookie = cookies[COOKIE].value if COOKIE in cookies else None
         language, remember = choose_language(
             scope.get("path", "/"), scope.get("query_string", b"").decode("latin-1"), cookie,
-            headers.get("accept-language", "")[:512], self.tournament_language())
+            headers.get("accept-language", "")[:512], await self.tournament_language())
 
         async def send_with_cookie(message: Any) -> None:
             if remember and message["type"] == "http.response.start":
