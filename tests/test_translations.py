@@ -120,3 +120,9 @@ def test_the_wheel_ships_the_catalogs() -> None:
     catalogs = [p.relative_to(REPO).as_posix() for p in LOCALE_DIR.rglob("*.po")]
     assert len(catalogs) == len(LANGUAGES)
     assert all(any(fnmatch.fnmatch(c, pattern) for pattern in artifacts) for c in catalogs)
+
+
+def test_placeholders_of_both_styles_are_compared() -> None:
+    from goledger.i18n.catalogs import _placeholders
+
+    assert _placeholders("Round {round} of %(rounds)d, 100%%") == ["%(rounds)d", "{round}"]

@@ -34,7 +34,8 @@ _FIXED_DATE: Final = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
 """The header date written in every catalog: a fixed one, so that merging the catalogs of two
 branches conflicts only where their messages do."""
 
-_PLACEHOLDER: Final = re.compile(r"%(?:\([A-Za-z_]+\))?[-#0 +]*[0-9]*(?:\.[0-9]+)?[sdifr%]")
+_PLACEHOLDER: Final = re.compile(r"%(?:\([A-Za-z_]+\))?[-#0 +]*[0-9]*(?:\.[0-9]+)?[sdifr%]|\{[A-Za-z_][A-Za-z_0-9]*\}")
+"""``%(name)s`` placeholders (``gettext(...) % {...}``) and ``{name}`` ones (``.format(name=...)``)."""
 
 
 def _mapping() -> Any:
