@@ -3,6 +3,7 @@ arguments)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -144,17 +145,27 @@ def register_commands(app: typer.Typer) -> None:
 
     @app.command()
     def register(
-        surname: Annotated[str, typer.Option("--surname", help="Family name.")],
-        rank: Annotated[str, typer.Option("--rank", help="Rank: 30k..1k, 1d..9d, 1p..9p.")],
+        surname: Annotated[str, typer.Option("--surname", help="Family name (from the rating list with --egd-pin).")]
+        = "",
+        rank: Annotated[str, typer.Option("--rank", help="Rank: 30k..1k, 1d..9d, 1p..9p (from the list's grade "
+                                                         "with --egd-pin).")] = "",
         first_name: Annotated[str, typer.Option("--first-name", help="Given name.")] = "",
         country: Annotated[str, typer.Option(help="Two-letter country code.")] = "",
         club: Annotated[str, typer.Option(help="Club.")] = "",
-        egd_pin: Annotated[str, typer.Option("--egd-pin", help="EGD PIN.")] = "",
+        egd_pin: Annotated[str, typer.Option("--egd-pin", help="EGD PIN (8 digits): the fields not given come from "
+                                                               "the ratings store's list.")] = "",
         rating: Annotated[int | None, typer.Option(help="Rating (EGF GoR scale).")] = None,
         grade: Annotated[str, typer.Option(help="Grade as professed, verbatim.")] = "",
         mm_correction: Annotated[int, typer.Option("--mm-correction", help="McMahon correction -1..2.")] = 0,
         preliminary: Annotated[bool, typer.Option(help="Preliminary registration.")] = False,
-        force: Annotated[bool, typer.Option(help="Register a namesake of a registered player.")] = False,
+        force: Annotated[bool, typer.Option(help="Register a namesake of a registered player, or a PIN under "
+                                                 "a name that differs from the list's.")] = False,
+        from_file: Annotated[Path | None, typer.Option(
+            "--from-file", help="Register every row of a CSV file (columns pin, surname, first_name, rank, "
+                                "country, club, rating, grade): all or nothing, with each row's decision.")] = None,
+        ratings: Annotated[Path | None, typer.Option(
+            "--ratings", help="Ratings store (default: $GOLEDGER_RATINGS, else the user data directory).",
+            show_default=False)] = None,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -162,14 +173,20 @@ def register_commands(app: typer.Typer) -> None:
         retry: RetryOption = False,
         as_json: JsonOption = False,
     ) -> None:
-        """Register a player."""
+        """Register a player: typed, or by EGD PIN from the rating list, or every row of a CSV file."""
         from goledger import commands
 
+        if from_file is not None:
+            from goledger.cli.registration import register_from_file
+
+            register_from_file(from_file, db or default_db(), ratings, force, preliminary, actor, reason,
+                               expected_head, as_json)
+            return
         report_outcome(
             run(lambda: commands.register(
                 db or default_db(), surname, first_name, rank, country, club, egd_pin, rating, grade,
                 mm_correction, preliminary, force, actor=actor, reason=reason,
-                expected_head=expected_head, retry=retry,
+                expected_head=expected_head, retry=retry, ratings=ratings,
             )),
             as_json,
         )
@@ -186,6 +203,12 @@ def register_commands(app: typer.Typer) -> None:
         rating: Annotated[int | None, typer.Option(help="New rating.")] = None,
         mm_correction: Annotated[int | None, typer.Option("--mm-correction", help="McMahon correction.")] = None,
         preliminary: Annotated[bool | None, typer.Option("--preliminary/--final", help="Registration status.")] = None,
+        from_ratings: Annotated[bool, typer.Option(
+            "--from-ratings", help="Refresh country, club, rank, grade and rating from the ratings store's list "
+                                   "(by his EGD PIN); the event records the list.")] = False,
+        ratings: Annotated[Path | None, typer.Option(
+            "--ratings", help="Ratings store (default: $GOLEDGER_RATINGS, else the user data directory).",
+            show_default=False)] = None,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -193,13 +216,14 @@ def register_commands(app: typer.Typer) -> None:
         retry: RetryOption = False,
         as_json: JsonOption = False,
     ) -> None:
-        """Change a player's attributes."""
+        """Change a player's attributes, or refresh them from the rating list."""
         from goledger import commands
 
         report_outcome(
             run(lambda: commands.update_player(
                 db or default_db(), player, surname, first_name, rank, country, club, egd_pin, rating,
                 mm_correction, preliminary, actor=actor, reason=reason, expected_head=expected_head, retry=retry,
+                from_ratings=from_ratings, ratings=ratings,
             )),
             as_json,
         )

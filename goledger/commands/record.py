@@ -41,6 +41,7 @@ __all__ = [
     "bye",
     "change_rules",
     "correct",
+    "decide_register",
     "find_player",
     "log",
     "new",
@@ -341,6 +342,45 @@ def _next_player_id(state: Any) -> str:
     return f"p{number:04d}"
 
 
+def decide_register(
+    state: Any, *, surname: str, first_name: str, rank: str, grade: str = "", rating: int | None = None,
+    country: str = "", club: str = "", egd_pin: str = "", preliminary: bool = False, mm_correction: int = 0,
+    force: bool = False, provenance: ev.ListProvenance | None = None, note: str = "",
+) -> tuple[list[ev.Event], str]:
+    """The registration of one player whose fields were checked (:func:`register`), against
+    ``state``: refuses a PIN already registered, a list newer than the ratings freeze, and a
+    namesake unless ``force``; ``note`` is added to the message."""
+    from goledger.commands.registration import check_freeze
+
+    if provenance is not None:
+        check_freeze(state.settings, provenance)
+    if egd_pin:
+        for p in state.players.values():
+            if p.egd_pin == egd_pin:
+                raise CommandRejected(f"EGD PIN {egd_pin} is already registered for {p.id} {p.full_name}")
+    if not force:
+        wanted = (fold_name(surname), fold_name(first_name))
+        twin = identity_key(surname, first_name)
+        for p in state.players.values():
+            if (fold_name(p.surname), fold_name(p.first_name)) == wanted or identity_key(
+                    p.surname, p.first_name) == twin:
+                raise CommandRejected(
+                    f"{surname} {first_name} is already registered as {p.id}; use --force to register a namesake"
+                )
+    player_id = _next_player_id(state)
+    event = ev.PlayerRegistered(
+        player_id=player_id, surname=surname, first_name=first_name, rank=rank,
+        grade=grade, rating=rating, country=country, club=club, egd_pin=egd_pin,
+        status="preliminary" if preliminary else "final", mm_correction=mm_correction,
+        start_number=len(state.players) + 1, rating_list=provenance,
+    )
+    clash = short_reference_clash(state.players.values(), surname, first_name)
+    tail = f"; note: {clash}" if clash else ""
+    if note:
+        tail = f"; {note}{tail}"
+    return [event], f"registered {player_id} {surname} {first_name} ({rank}){tail}"
+
+
 def register(
     db: PathLike,
     surname: str,
@@ -359,17 +399,32 @@ def register(
     reason: str = "",
     expected_head: int | None = None,
     retry: bool = False,
+    ratings: PathLike | None = None,
 ) -> Outcome:
     """Register a player. Refuses a second player with the same EGD PIN, or with the same
-    surname and first name unless ``force``."""
+    surname and first name unless ``force``.
+
+    With an ``egd_pin`` the PIN must be 8 digits, and when the machine has a ratings store
+    (``ratings``, default ``$GOLEDGER_RATINGS`` or the user data directory) the fields not
+    given are filled from the list, which the event names
+    (:mod:`goledger.commands.registration`: its refusals, ``force`` for a name that differs)."""
+    from goledger.commands.registration import check_pin, fill_from_list
+
+    filled = None
+    if egd_pin.strip():
+        given = {"surname": surname.strip(), "first_name": first_name.strip(), "country": country.strip(),
+                 "club": club.strip(), "rank": rank.strip(), "grade": grade.strip(), "rating": rating}
+        filled = fill_from_list(given, check_pin(egd_pin), ratings, force)
+        surname, first_name, country, club, rank, grade, rating = (
+            filled.values[k] for k in ("surname", "first_name", "country", "club", "rank", "grade", "rating"))
+    if not str(rank).strip():
+        raise CommandRejected("a player needs a rank (--rank), or an EGD PIN of the rating list (--egd-pin)")
     canonical_rank = _parse_rank(rank)
     surname, first_name = surname.strip(), first_name.strip()
     if not surname:
         raise CommandRejected("a player needs a surname")
     _check_names(surname=surname, first_name=first_name, club=club, grade=grade)
     pin = egd_pin.strip()
-    if pin and not pin.isdigit():
-        raise CommandRejected(f"EGD PIN {egd_pin!r} must be digits only")
     code = country.strip().upper()
     if code and not re.fullmatch(r"[A-Z]{2}", code):
         raise CommandRejected(f"country {country!r} must be a two-letter code such as FR")
@@ -377,29 +432,11 @@ def register(
         raise CommandRejected(f"McMahon correction {mm_correction} is outside -1..2")
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
-        if pin:
-            for p in state.players.values():
-                if p.egd_pin == pin:
-                    raise CommandRejected(f"EGD PIN {pin} is already registered for {p.id} {p.full_name}")
-        if not force:
-            wanted = (fold_name(surname), fold_name(first_name))
-            twin = identity_key(surname, first_name)
-            for p in state.players.values():
-                if (fold_name(p.surname), fold_name(p.first_name)) == wanted or identity_key(
-                        p.surname, p.first_name) == twin:
-                    raise CommandRejected(
-                        f"{surname} {first_name} is already registered as {p.id}; use --force to register a namesake"
-                    )
-        player_id = _next_player_id(state)
-        event = ev.PlayerRegistered(
-            player_id=player_id, surname=surname, first_name=first_name, rank=canonical_rank,
-            grade=grade, rating=rating, country=code, club=club.strip(), egd_pin=pin,
-            status="preliminary" if preliminary else "final", mm_correction=mm_correction,
-            start_number=len(state.players) + 1,
-        )
-        clash = short_reference_clash(state.players.values(), surname, first_name)
-        note = f"; note: {clash}" if clash else ""
-        return [event], f"registered {player_id} {surname} {first_name} ({canonical_rank}){note}"
+        return decide_register(state, surname=surname, first_name=first_name, rank=canonical_rank, grade=grade,
+                               rating=rating, country=code, club=club.strip(), egd_pin=pin, preliminary=preliminary,
+                               mm_correction=mm_correction, force=force,
+                               provenance=filled.provenance if filled else None,
+                               note=filled.note if filled else "")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -429,8 +466,14 @@ def update_player(
     reason: str = "",
     expected_head: int | None = None,
     retry: bool = False,
+    from_ratings: bool = False,
+    ratings: PathLike | None = None,
 ) -> Outcome:
-    """Change some attributes of a player; refuses a change that changes nothing."""
+    """Change some attributes of a player; refuses a change that changes nothing.
+
+    ``from_ratings``: refresh country, club, rank, grade and rating from the ratings store's
+    current list (:func:`goledger.commands.registration.refresh_changes`); fields given as
+    well win over the list's."""
     wanted: dict[str, Any] = {}
     if surname is not None:
         wanted["surname"] = surname.strip()
@@ -454,12 +497,23 @@ def update_player(
         wanted["mm_correction"] = mm_correction
     if preliminary is not None:
         wanted["status"] = "preliminary" if preliminary else "final"
-    if not wanted:
+    if egd_pin is not None and egd_pin.strip():
+        from goledger.commands.registration import check_pin
+
+        check_pin(egd_pin)
+    if not wanted and not from_ratings:
         raise CommandRejected("update-player needs at least one field to change")
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
         p = find_player(state, player)
         changes = {k: v for k, v in wanted.items() if getattr(p, k) != v}
+        if from_ratings:
+            from goledger.commands.registration import refresh_changes
+
+            listed = refresh_changes(p, ratings, state.settings)
+            changes = {**{k: v for k, v in listed.items() if k not in wanted}, **changes}
+            if set(changes) == {"rating_list"}:
+                raise CommandRejected(f"{p.id} {p.full_name} already agrees with the list; nothing to change")
         if not changes:
             raise CommandRejected(f"{p.id} {p.full_name} already has these values; nothing to change")
         if "surname" in changes or "first_name" in changes:
@@ -472,7 +526,9 @@ def update_player(
             for other in state.players.values():
                 if other.id != p.id and other.egd_pin == pin:
                     raise CommandRejected(f"EGD PIN {pin} is already registered for {other.id} {other.full_name}")
-        fields = ", ".join(f"{k} {getattr(p, k)!r} → {v!r}" for k, v in changes.items())
+        fields = ", ".join(f"{k} {getattr(p, k)!r} → {v!r}" for k, v in changes.items() if k != "rating_list")
+        if "rating_list" in changes:
+            fields += f" (from the {changes['rating_list']['source']} list of {changes['rating_list']['date']})"
         return [ev.PlayerUpdated(player_id=p.id, changes=changes)], f"updated {p.id}: {fields}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)

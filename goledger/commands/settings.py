@@ -109,7 +109,7 @@ def _domain_of(name: str, kind: msgspec.inspect.Type, null: str = "none") -> str
             return "whole or half number, e.g. 6.5"
         if name == "policy":
             return "policy name: " + ", ".join(_known_policies())
-        if name in ("begin_date", "end_date"):
+        if name in ("begin_date", "end_date", "ratings_date"):
             return "date YYYY-MM-DD or empty"
         return "text without control characters" if name in domains.IDENTITY_FIELDS else "text"
     if name == "criteria":

@@ -303,6 +303,7 @@ def _is_rules(struct: msgspec.Struct) -> bool:
 
 
 _SETTINGS_FIELDS: frozenset[str] | None = None
+_DATE_SETTINGS: Final = ("begin_date", "end_date", "ratings_date")
 
 
 def setting_problem(name: str, value: Any) -> str | None:
@@ -319,7 +320,7 @@ def setting_problem(name: str, value: Any) -> str | None:
         typed = msgspec.convert({"name": "x", "rounds": 1, name: value}, ev.TournamentSettings)
     except msgspec.ValidationError as exc:
         return f"{name} {value!r} is not a valid value ({exc})"
-    if name in ("begin_date", "end_date"):
+    if name in _DATE_SETTINGS:
         return date_problem(value, name.replace("_", " "))
     return _value_problem(name, getattr(typed, name), name.replace("_", " "))
 

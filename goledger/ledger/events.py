@@ -38,6 +38,7 @@ __all__ = [
     "GamePaired",
     "HandicapSettings",
     "HiddenEvent",
+    "ListProvenance",
     "PairingAnnotated",
     "PairingConstraintSet",
     "PairingFixed",
@@ -175,6 +176,9 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     language: Language = "en"
     """The language of the printouts, the report and the desk (issue 33); the players' view
     follows each browser and falls back to it. Payloads written before it read as English."""
+    ratings_date: str = ""
+    """The ratings freeze (issue 34): registrations from a rating list refuse a list newer
+    than this date (``YYYY-MM-DD``); empty: any list."""
 
 
 class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):
@@ -210,15 +214,36 @@ PLAYER_FIELDS: tuple[str, ...] = (
     "ids",
     "start_number",
     "extras",
+    "rating_list",
 )
 """Player attributes that ``PlayerUpdated`` may change."""
+
+
+class ListProvenance(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The rating list a registration was checked against (issue 34): its ``source``
+    (``egd``), ``date`` (``YYYY-MM-DD``, the list's newest last appearance) and the SHA-256
+    of its file; ``fields`` names the attributes taken from it (``surname``, ``rank``,
+    ``rating``…; the others were given by the director), ``listed`` is false for a PIN the
+    list does not hold (registered on the director's word, with the names he gave)."""
+
+    source: str
+    date: str
+    sha256: str
+    fields: tuple[str, ...] = ()
+    listed: bool = True
+
+    def describe(self) -> str:
+        return f"{self.source} list of {self.date}"
 
 
 class PlayerRegistered(Event, frozen=True, kw_only=True, tag="PlayerRegistered"):
     """A player joins. ``rank`` is the canonical rank used for pairing and the McMahon
     start score (``"3d"``); ``grade`` is the rank as professed, verbatim. ``ids`` holds
     other identifiers (``ffg_licence``, ``aga_id``, ``fide_id``…); ``start_number`` is the
-    source file's pairing number when imported."""
+    source file's pairing number when imported. ``rating_list`` (schema 2, optional) names
+    the rating list the player was registered from (``register --egd-pin``)."""
+
+    schema_version: ClassVar[int] = 2
 
     player_id: str
     surname: str
@@ -235,6 +260,7 @@ class PlayerRegistered(Event, frozen=True, kw_only=True, tag="PlayerRegistered")
     ids: dict[str, str] = msgspec.field(default_factory=dict)
     start_number: int | None = None
     extras: dict[str, str] = msgspec.field(default_factory=dict)
+    rating_list: ListProvenance | None = None
 
 
 class PlayerUpdated(Event, frozen=True, kw_only=True, tag="PlayerUpdated"):
@@ -591,7 +617,13 @@ def _results_without_margin(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-_DECODES_AS_CURRENT: Final = frozenset({("ResultRecorded", 1), ("ResultCorrected", 1)})
+@register_upcaster("PlayerRegistered", 1)
+def _registration_without_list(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 → 2 of ``PlayerRegistered``: ``rating_list`` is new and optional (default none)."""
+    return data
+
+
+_DECODES_AS_CURRENT: Final = frozenset({("ResultRecorded", 1), ("ResultCorrected", 1), ("PlayerRegistered", 1)})
 """Older schemas whose payloads the current type decodes as they are (the newer schema only
 added optional fields), so old ledgers keep the one-array fast path of :func:`decode_rows`."""
 

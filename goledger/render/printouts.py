@@ -232,14 +232,21 @@ def player_sheet(players: Any) -> Sheet:
             return pgettext("plays in rounds", "all")
         return ",".join(str(r) for r in present) or pgettext("plays in rounds", "none")
 
-    rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, r.country, r.club,
+    def pin(r: Any) -> str:
+        return f"{r.egd_pin} {gettext('(not in list)')}" if r.egd_pin and r.pin_in_list is False else r.egd_pin
+
+    def rank_from(r: Any) -> str:
+        source = getattr(r, "rank_source", "given")
+        return gettext("given") if source == "given" else source
+
+    rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, rank_from(r), r.country, r.club, pin(r),
              registration_text(r.registration), r.status, rounds(r.rounds)] for r in players.rows]
     subtitle = ngettext("%(n)d round · as of event %(seq)d", "%(n)d rounds · as of event %(seq)d",
                         players.rounds) % {"n": players.rounds, "seq": players.as_of_seq}
     return Sheet(title=players.title, subtitle=subtitle,
-                 headers=(gettext("Id"), gettext("Name"), gettext("Rank"), gettext("Country"), gettext("Club"),
-                          gettext("Registration"), gettext("Status"), gettext("Rounds")), rows=rows,
-                 right=frozenset({2}))
+                 headers=(gettext("Id"), gettext("Name"), gettext("Rank"), gettext("Rank from"), gettext("Country"),
+                          gettext("Club"), gettext("EGD PIN"), gettext("Registration"), gettext("Status"),
+                          gettext("Rounds")), rows=rows, right=frozenset({2}))
 
 
 def wall_sheet(wall: Any) -> Sheet:

@@ -223,6 +223,11 @@ class PlayerRow(msgspec.Struct, frozen=True, kw_only=True):
     registration: str
     status: str
     rounds: list[int]
+    rank_source: str = "given"
+    """Where the rank came from: ``given`` (typed, or read from an imported file) or the
+    rating list it was taken from (``egd 2019-02-22``; issue 34)."""
+    pin_in_list: bool | None = None
+    """Whether the rating list held the EGD PIN (``None``: not checked against a list)."""
 
 
 class PlayerList(msgspec.Struct, frozen=True, kw_only=True):
@@ -241,6 +246,14 @@ class PlayerList(msgspec.Struct, frozen=True, kw_only=True):
                 "players": [msgspec.to_builtins(row) for row in self.rows]}
 
 
+def _rank_source(p: Any) -> str:
+    """``egd 2019-02-22`` when the rank came from that list, else ``given``."""
+    origin = p.rating_list
+    if origin is not None and "rank" in origin.fields:
+        return f"{origin.source} {origin.date}"
+    return "given"
+
+
 def player_list_of(state: TournamentState) -> PlayerList:
     """Every registered player (a cancelled registration is not one), by surname then first
     name in the alphabet of the language written in (:mod:`goledger.i18n.collation`: Turkish
@@ -256,7 +269,8 @@ def player_list_of(state: TournamentState) -> PlayerList:
         rows.append(PlayerRow(
             player_id=p.id, surname=p.surname, first_name=p.first_name, rank=p.rank, country=p.country, club=p.club,
             egd_pin=p.egd_pin, registration=p.status, status=status_text(state, p.id, now) if p.status == "final"
-            else p.status, rounds=present,
+            else p.status, rounds=present, rank_source=_rank_source(p),
+            pin_in_list=p.rating_list.listed if p.rating_list is not None else None,
         ))
     return PlayerList(tournament=state.settings.name, rounds=state.rounds, as_of_seq=state.seq, rows=rows)
 

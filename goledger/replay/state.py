@@ -66,6 +66,7 @@ class PlayerState(msgspec.Struct, kw_only=True):
     ids: dict[str, str] = msgspec.field(default_factory=dict)
     start_number: int | None = None
     extras: dict[str, str] = msgspec.field(default_factory=dict)
+    rating_list: ev.ListProvenance | None = None
     withdrawn_from: int | None = None
     withdrawal_reason: str = ""
     absences: dict[int, int | None] = msgspec.field(default_factory=dict)
@@ -365,7 +366,18 @@ def _on_updated(state: TournamentState, e: ev.PlayerUpdated) -> None:
             continue
         if name == "rank" and _ignored(state, e, rank_problem(value, "rank")):
             continue
+        if name == "rating_list" and isinstance(value, dict):
+            try:
+                value = msgspec.convert(value, ev.ListProvenance)
+            except msgspec.ValidationError as exc:
+                _anomaly(state, f"PlayerUpdated gives an unreadable rating list ({exc})")
+                continue
         setattr(player, name, value)
+    origin = player.rating_list
+    if origin is not None and "rating_list" not in e.changes and not set(origin.fields).isdisjoint(e.changes):
+        # a field changed by hand no longer comes from the list
+        player.rating_list = msgspec.structs.replace(
+            origin, fields=tuple(f for f in origin.fields if f not in e.changes))
 
 
 def _on_withdrew(state: TournamentState, e: ev.PlayerWithdrew) -> None:

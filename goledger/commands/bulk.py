@@ -1,0 +1,189 @@
+"""``register --from-file players.csv``: a pre-registration list, all or nothing (issue 34, point 6).
+
+The file is CSV (UTF-8, a header row). Columns, in any order, case and blanks ignored:
+``pin`` (or ``egd_pin``), ``surname``, ``first_name``, ``name`` (``Surname First``, instead of
+the two), ``rank``, ``country``, ``club``, ``rating``, ``grade``. A row with a PIN is
+filled from the rating list like ``register --egd-pin`` (:mod:`goledger.commands.registration`);
+a row without one needs a surname and a rank. Every row is checked as that command checks
+it, against the tournament *and the rows before it* (a PIN or a name twice in the file is
+refused). When every row passes, all are appended in one transaction; when one fails,
+nothing is written. Either way the report gives every row's decision.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+
+from goledger.errors import CommandRejected
+
+__all__ = ["BulkRejected", "BulkReport", "RowDecision", "register_from_file"]
+
+PathLike = str | os.PathLike[str]
+
+MAX_FILE_BYTES: Final = 4 * 1024 * 1024
+MAX_ROWS: Final = 5000
+_ALIASES: Final = {"pin": "pin", "egd_pin": "pin", "egdpin": "pin", "surname": "surname", "last_name": "surname",
+                   "family_name": "surname", "first_name": "first_name", "firstname": "first_name",
+                   "given_name": "first_name", "name": "name", "rank": "rank", "country": "country", "club": "club",
+                   "rating": "rating", "gor": "rating", "grade": "grade"}
+
+
+class RowDecision(msgspec.Struct, frozen=True, kw_only=True):
+    """One row's decision: ``registered`` (or, when another row failed, ``would register``),
+    or ``refused`` with the sentence why."""
+
+    line: int
+    decision: str
+    message: str
+    player_id: str = ""
+
+
+class BulkReport(msgspec.Struct, frozen=True, kw_only=True):
+    written: bool
+    rows: list[RowDecision]
+    seqs: list[int] = msgspec.field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"written": self.written, "seqs": self.seqs, "rows": [msgspec.to_builtins(r) for r in self.rows]}
+
+
+class BulkRejected(CommandRejected):
+    """A file with at least one refused row: nothing was written; ``report`` says why."""
+
+    def __init__(self, message: str, report: BulkReport) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def _rows(path: PathLike) -> list[tuple[int, dict[str, str]]]:
+    file = Path(path)
+    try:
+        if file.stat().st_size > MAX_FILE_BYTES:
+            raise CommandRejected(f"{file} is larger than a registration list may be ({MAX_FILE_BYTES} bytes)")
+        text = file.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise CommandRejected(f"cannot read {file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CommandRejected(f"{file} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise CommandRejected(f"{file} is empty; it needs a header row (pin, surname, first_name, rank…)") from None
+    names = []
+    for cell in header:
+        key = "_".join(cell.strip().lower().replace("-", " ").split())
+        if key not in _ALIASES:
+            raise CommandRejected(f"{file}: unknown column {cell.strip()[:40]!r}; known: pin, surname, first_name, "
+                                  "name, rank, country, club, rating, grade")
+        names.append(_ALIASES[key])
+    rows: list[tuple[int, dict[str, str]]] = []
+    try:
+        for record in reader:
+            if not any(c.strip() for c in record):
+                continue
+            if len(rows) >= MAX_ROWS:
+                raise CommandRejected(f"{file} has more than {MAX_ROWS} rows")
+            rows.append((reader.line_num, {n: c.strip() for n, c in zip(names, record, strict=False)}))
+    except csv.Error as exc:
+        raise CommandRejected(f"{file} line {reader.line_num}: {exc}") from None
+    if not rows:
+        raise CommandRejected(f"{file} has a header but no player row")
+    return rows
+
+
+def _given(row: dict[str, str]) -> dict[str, Any]:
+    surname, first = row.get("surname", ""), row.get("first_name", "")
+    if row.get("name") and not surname:
+        surname, _, first = row["name"].strip().partition(" ")
+    rating_text = row.get("rating", "")
+    if rating_text and not (rating_text.lstrip("-").isdigit() and len(rating_text) <= 6):
+        raise CommandRejected(f"rating {rating_text[:20]!r} is not a whole number")
+    return {"surname": surname.strip(), "first_name": first.strip(), "country": row.get("country", ""),
+            "club": row.get("club", ""), "rank": row.get("rank", ""), "grade": row.get("grade", ""),
+            "rating": int(rating_text) if rating_text else None}
+
+
+def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = None, force: bool = False,
+                       preliminary: bool = False, *, actor: str = "", reason: str = "",
+                       expected_head: int | None = None) -> BulkReport:
+    """Register every row of ``file`` or none (module docstring); raises :class:`BulkRejected`
+    (with the report) when a row is refused."""
+    from goledger.commands import record
+    from goledger.commands.registration import check_pin, fill_from_list
+    from goledger.ledger import events as ev
+    from goledger.replay.state import apply, fold
+
+    rows = _rows(file)
+    prepared: list[tuple[int, dict[str, Any] | str, Any]] = []
+    for line, row in rows:
+        try:
+            given = _given(row)
+            filled = None
+            if row.get("pin"):
+                filled = fill_from_list(given, check_pin(row["pin"]), ratings, force)
+                given = filled.values
+            if not str(given["rank"]).strip():
+                raise CommandRejected("a row needs a rank, or an EGD PIN of the rating list")
+            if not given["surname"]:
+                raise CommandRejected("a row needs a surname (or name), or an EGD PIN of the rating list")
+            country = str(given["country"]).strip().upper()
+            if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
+                raise CommandRejected(f"country {country[:20]!r} must be a two-letter code such as FR")
+            record._check_names(surname=given["surname"], first_name=given["first_name"], club=given["club"],
+                                grade=given["grade"])
+            values = {**given, "rank": record._parse_rank(given["rank"]), "country": country}
+            prepared.append((line, values, filled))
+        except CommandRejected as exc:
+            prepared.append((line, exc.message, None))
+
+    decisions: list[RowDecision] = []
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        running = fold([], start=state)
+        events: list[ev.Event] = []
+        decisions.clear()
+        for line, values, filled in prepared:
+            if isinstance(values, str):
+                decisions.append(RowDecision(line=line, decision="refused", message=values))
+                continue
+            try:
+                made, message = record.decide_register(
+                    running, surname=values["surname"], first_name=values["first_name"], rank=values["rank"],
+                    grade=values["grade"], rating=values["rating"], country=values["country"], club=values["club"],
+                    egd_pin=filled.listed.pin if filled is not None and filled.listed is not None
+                    else (str(rows_by_line[line].get("pin", "")).strip()), preliminary=preliminary,
+                    force=force, provenance=filled.provenance if filled else None,
+                    note=filled.note if filled else "")
+            except CommandRejected as exc:
+                decisions.append(RowDecision(line=line, decision="refused", message=exc.message))
+                continue
+            for e in made:
+                apply(running, e)
+            events.extend(made)
+            pid = made[0].player_id if isinstance(made[0], ev.PlayerRegistered) else ""
+            decisions.append(RowDecision(line=line, decision="registered", message=message, player_id=pid))
+        refused = [d for d in decisions if d.decision == "refused"]
+        if refused:
+            rows_out = [d if d.decision == "refused" else RowDecision(
+                line=d.line, decision="would register", message=d.message, player_id=d.player_id)
+                for d in decisions]
+            lines = ", ".join(str(d.line) for d in refused)
+            plural = "s" if len(refused) > 1 else ""
+            raise BulkRejected(f"{len(refused)} of {len(decisions)} rows refused (line{plural} {lines}); nothing was "
+                               "written", BulkReport(written=False, rows=rows_out))
+        return events, f"registered {len(events)} players from {Path(file).name}"
+
+    rows_by_line = dict(rows)
+    outcome = record._run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    return BulkReport(written=True, rows=list(decisions), seqs=outcome.seqs)
