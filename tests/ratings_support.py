@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 HEADER = """PIN     - player identification number
 Club    - specified by internet country code and the city abbreviation
 Grade   - rank professed by the player at last tournament;
@@ -43,3 +45,20 @@ def write_list(path: Path, players: list[tuple[str, str, str, str, str, int, str
     path.write_text(HEADER + "\n".join(rows) + f"\n\nNumber of players: {len(rows)}\nNumber of DAN players:  1\n",
                     encoding="utf-8")
     return path
+
+
+EGD_LIST = "realdata/ratinglists/Miautomat_egf-streaming__allworld_lp.html"
+
+
+@pytest.fixture(scope="session")
+def egd_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shared EGD list imported once per run into a store (skips without ../shared)."""
+    from goledger.formats.ratinglists import import_list
+
+    from .conftest import SHARED
+
+    if SHARED is None:
+        pytest.skip("../shared is not present")
+    store = tmp_path_factory.mktemp("egd") / "ratings.db"
+    import_list(SHARED / EGD_LIST, "egd", store)
+    return store

@@ -14,9 +14,12 @@ from goledger.formats.ratinglists.egd import read
 from goledger.ratings.store import RatingsStore, default_path, save_list
 
 from .conftest import needs_shared
-from .ratings_support import PLAYERS, egd_line, write_list
-
-EGD_LIST = "realdata/ratinglists/Miautomat_egf-streaming__allworld_lp.html"
+from .ratings_support import (
+    EGD_LIST,
+    PLAYERS,
+    egd_line,
+    write_list,
+)
 
 
 @pytest.fixture
@@ -176,3 +179,15 @@ def test_the_shared_egd_list_imports_with_every_line_accounted(shared: Path, tmp
         assert barkin is not None and (barkin.full_name, barkin.country, barkin.club, barkin.grade, barkin.gor) == (
             "Celebican Barkin", "TR", "Ist", "1k", 2004)
         assert s.search("Çelebican Barkın").matches[0].player.pin == "13701534"
+
+
+@needs_shared
+def test_the_fast_reading_of_a_line_is_the_careful_one(shared: Path) -> None:
+    """Every player of the shared list as the one-match reading gives him is what the
+    column-by-column reading (the one that says why a line is not a player) gives."""
+    from goledger.formats.ratinglists.egd import _player
+
+    lines = (shared / EGD_LIST).read_text(encoding="utf-8").splitlines()
+    parsed = read_list(shared / EGD_LIST)
+    for player in parsed.players:
+        assert _player(lines[player.line - 1], player.line) == player

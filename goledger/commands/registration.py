@@ -124,19 +124,33 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
     }
     values = dict(given)
     taken: list[str] = []
+    kept: list[str] = []
     for name in FIELDS:
-        if name in typed or from_list_values[name] in ("", None):
+        value = from_list_values[name]
+        if value in ("", None) or (name == "country" and value == "XX"):
+            if name in typed:
+                kept.append(name)
             continue
-        if name == "country" and from_list_values[name] == "XX":
+        if name in typed and not _agrees(name, typed[name], value):
+            kept.append(name)
             continue
-        values[name] = from_list_values[name]
+        values[name] = typed.get(name, value)  # a typed value that agrees with the list is the list's
         taken.append(name)
     provenance = ev.ListProvenance(source=ref.source, date=ref.date, sha256=ref.sha256, fields=tuple(taken))
-    kept = [n for n in FIELDS if n in typed]
     note = f"from the {ref.source} list of {ref.date}: {_words(taken) or 'nothing'}"
     if kept:
         note += f"; as given: {_words(kept)}"
     return Filled(values=values, from_list=tuple(taken), provenance=provenance, listed=listed, ref=ref, note=note)
+
+
+def _agrees(name: str, typed: Any, listed: Any) -> bool:
+    """Whether a typed field says what the list says (the desk's form, filled by a click
+    on a search result, sends the list's own values)."""
+    if name == "rating":
+        return bool(typed == listed)
+    if name in ("country", "rank", "grade"):
+        return str(typed).strip().lower() == str(listed).lower()
+    return str(typed).strip() == str(listed)
 
 
 def _words(fields: Sequence[str]) -> str:

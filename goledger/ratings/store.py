@@ -124,8 +124,15 @@ def _create_schema(db: Any) -> None:
         db["vocab"].create({"list": int, "length": int, "tokens": str}, pk=("list", "length"))
     if "players_fts" not in db.table_names():
         db.execute("CREATE VIRTUAL TABLE players_fts USING fts5(name_key, content='players', content_rowid='id', "
-                   "tokenize='unicode61 remove_diacritics 0', prefix='2 3')")
+                   "tokenize='unicode61 remove_diacritics 0')")
     db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+
+
+def _key(name: str) -> str:
+    """:func:`~goledger.ratings.names.name_key`, at once for the usual ASCII list entry."""
+    if name.isascii() and name.replace(" ", "").isalnum():
+        return name.lower().strip()
+    return name_key(name)
 
 
 def _vocab_rows(list_id: int, keys: list[str]) -> list[dict[str, Any]]:
@@ -141,10 +148,27 @@ def _vocab_rows(list_id: int, keys: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def _sqlite_utils() -> Any:
+    """sqlite-utils, imported without numpy when numpy is not loaded yet: sqlite-utils only
+    maps numpy's scalar types with it (the store never writes one), and loading numpy would
+    add some 50 ms to every ``ratings import``."""
+    import sys
+
+    if "sqlite_utils" in sys.modules or "numpy" in sys.modules:
+        import sqlite_utils
+    else:
+        sys.modules["numpy"] = None  # makes "import numpy" raise ImportError
+        try:
+            import sqlite_utils
+        finally:
+            del sys.modules["numpy"]
+    return sqlite_utils
+
+
 def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) -> ImportOutcome:
     """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
     replacement, refusal of an older list)."""
-    import sqlite_utils
+    sqlite_utils = _sqlite_utils()
 
     target = ratings_path(path)
     ref = parsed.ref
@@ -156,7 +180,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA busy_timeout=10000")
-        db = sqlite_utils.Database(conn)
+        db = sqlite_utils.Database(conn, execute_plugins=False)  # no scan of every installed package
         _create_schema(db)
         row = conn.execute("SELECT id, date, sha256 FROM lists WHERE source = ? AND current = 1",
                            (ref.source,)).fetchone()
@@ -175,7 +199,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
             "unparsed": msgspec.json.encode(parsed.unparsed).decode(), "file": file_name,
             "imported_at": _now(), "current": 0,
         }).last_pk  # type: ignore[assignment]
-        keys = [name_key(p.full_name) for p in parsed.players]
+        keys = [_key(f"{p.surname} {p.first_name}") for p in parsed.players]
         conn.execute("BEGIN IMMEDIATE")
         conn.executemany(
             "INSERT INTO players (list, pin, surname, first_name, country, club, grade, promotion, gor, nt, "

@@ -134,6 +134,9 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
         Route("/desk/do/{action}", pages.do, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
+    from goledger.web.ratings import ratings_routes
+
+    routes[-1:-1] = ratings_routes(pages)  # issue 34: the rating-list search
     app = Starlette(routes=routes)
     app.state.desk = desk
     from goledger.web.language import LanguageMiddleware

@@ -45,6 +45,11 @@ _GRADES: Final = frozenset([f"{n}k" for n in range(1, 31)] + [f"{n}d" for n in r
                            + [f"{n}p" for n in range(1, 10)])
 _LAST: Final = re.compile(r"[A-Z](\d\d)(\d\d)(\d\d)[A-Z]{0,2}")
 _FOOTER: Final = re.compile(r"\s*Number of\b")
+_WELL_FORMED: Final = re.compile(
+    r" *(\d{8}) +([^ _][^ ]*)(?: +([^ ]+))? +([A-Z]{2}) +([^ ]{1,4}) +(\d{1,2}[kdp]) +(--|\d{1,2}[kdp])"
+    r" +(\d{1,6}) +(\d{1,6})(?: +([A-Z]\d{6}[A-Z]{0,2}))? *")
+"""The usual line, read by one match; any other goes through :func:`_player`, which says why
+it is not a player when it is not (both read a well-formed line alike: a test checks it)."""
 
 
 def _titles_line(lines: list[str]) -> int:
@@ -128,16 +133,31 @@ def read(data: bytes) -> ParsedList:
     unparsed: list[Unparsed] = []
     declared: int | None = None
     count = 0
+    fast = _WELL_FORMED.fullmatch
     for index in range(start, len(lines)):
         line = lines[index]
-        if not line.strip() or line.lstrip().startswith("<"):
+        if line[:2] == " 1" or line[:1].isdigit():
+            pass  # the usual player line, fast
+        elif not line.strip() or line.lstrip().startswith("<"):
             continue
-        if _FOOTER.match(line):
+        elif _FOOTER.match(line):
             m = re.fullmatch(r"\s*Number of players:\s*(\d{1,9})\s*", line)
             if m:
                 declared = int(m[1])
             continue
         count += 1
+        m = fast(line)
+        if m is not None:
+            pin, surname, first, country, club, grade, pd, gor, nt, last = m.groups()
+            date = last_date(last) if last else ""
+            if grade in _GRADES and (pd == "--" or pd in _GRADES) and (date or not last) and "_" not in surname:
+                players.append(RatedPlayer(
+                    pin=pin, surname=surname,
+                    first_name=("" if not first else " ".join(first.replace("_", " ").split()) if "_" in first
+                                else first),
+                    country=country, club=club, grade=grade, promotion="" if pd == "--" else pd, gor=int(gor),
+                    nt=int(nt), last_tournament=last or "", last_date=date, line=index + 1))
+                continue
         got = _player(line, index + 1)
         if isinstance(got, str):
             unparsed.append(Unparsed(line=index + 1, text=line[:200], why=got))

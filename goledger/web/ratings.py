@@ -1,0 +1,115 @@
+"""The desk's rating-list search (issue 34, point 5): search as you type at registration.
+
+* ``GET /desk/ratings/search?q=…`` (htmx, director): the best matches as a list of buttons;
+  the registration form's search box asks for it once the director pauses typing
+  (``hx-trigger="input changed delay:250ms"``), and a click on a match fills the form
+  (``static/ratings.js``);
+* ``GET /api/ratings/search?q=…[&limit=N][&country=XX]`` (director): the JSON of
+  ``goledger ratings search QUERY --json``.
+
+The store is the machine's (``$GOLEDGER_RATINGS``, else the user data directory), opened
+once and kept: its list's words stay loaded, so a search costs only its own queries
+(milliseconds on the whole EGD list). A newer list imported meanwhile is seen at once (the
+store reads the current list at every search).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from goledger.errors import GoledgerError
+
+__all__ = ["ratings_routes"]
+
+_MIN_QUERY = 2
+"""Fewer letters than this give no suggestions (a single letter matches thousands)."""
+
+
+class _Searcher:
+    """One open store, shared by the desk's threads (searches take turns on its connection)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._store: Any = None
+        self._path: Any = None
+
+    def search(self, query: str, limit: int, country: str | None) -> Any:
+        """The store's search, with the CLI's bound on the query's length."""
+        from goledger.errors import CommandRejected
+        from goledger.ratings.store import MAX_QUERY, RatingsStore, default_path
+
+        if len(query) > MAX_QUERY:
+            raise CommandRejected(f"the query is {len(query)} characters long; at most {MAX_QUERY} are read")
+        with self._lock:
+            path = default_path()
+            if self._store is None or self._path != path:
+                if self._store is not None:
+                    self._store.close()
+                    self._store = None
+                self._store, self._path = RatingsStore(path), path
+            return self._store.search(query, limit, country)
+
+
+def _limit(request: Request) -> int:
+    from goledger.errors import CommandRejected
+
+    text = request.query_params.get("limit", "10").strip()
+    if not (text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000):
+        raise CommandRejected(f"limit {text[:20]!r} is not a whole number in 1..1000")
+    return int(text)
+
+
+def _country(request: Request) -> str | None:
+    from goledger.errors import CommandRejected
+
+    text = request.query_params.get("country", "").strip().upper()
+    if text and not (len(text) == 2 and text.isascii() and text.isalpha()):
+        raise CommandRejected(f"country {text[:20]!r} must be a two-letter code such as TR")
+    return text or None
+
+
+def ratings_routes(pages: Any) -> list[Route]:
+    """The routes, over the desk's pages object (its director check, renderer, JSON)."""
+    from starlette.concurrency import run_in_threadpool
+
+    from goledger.web.app import _json
+
+    searcher = _Searcher()
+
+    async def api_search(request: Request) -> Response:
+        """Exactly ``goledger ratings search QUERY [--limit N] [--country XX] --json``."""
+        if (denied := pages.need_director(request)) is not None:
+            return denied
+        from goledger.ratings.store import search_json
+
+        try:
+            query = request.query_params.get("q", "")
+            limit, country = _limit(request), _country(request)
+            result = await run_in_threadpool(searcher.search, query, limit, country)
+        except GoledgerError as exc:
+            return _json({"error": exc.message, "code": exc.code}, 400)
+        return _json(search_json(result))
+
+    async def desk_search(request: Request) -> Response:
+        """The matches as the registration form shows them (an htmx fragment)."""
+        if (denied := pages.need_director(request)) is not None:
+            return denied
+        query = request.query_params.get("q", "")
+        matches: list[Any] = []
+        listed = None
+        error = ""
+        if len(query.strip()) >= _MIN_QUERY:
+            try:
+                result = await run_in_threadpool(searcher.search, query, 8, _country(request))
+                matches, listed = result.matches, result.ref
+            except GoledgerError as exc:
+                error = exc.message
+        return pages.templates.TemplateResponse(request, "_ratings_results.html",
+                                                {"matches": matches, "list": listed, "error": error, "q": query})
+
+    return [Route("/api/ratings/search", api_search), Route("/desk/ratings/search", desk_search)]
