@@ -157,7 +157,7 @@ def _sqlite_utils() -> Any:
     if "sqlite_utils" in sys.modules or "numpy" in sys.modules:
         import sqlite_utils
     else:
-        sys.modules["numpy"] = None  # makes "import numpy" raise ImportError
+        sys.modules["numpy"] = None  # type: ignore[assignment]  # makes "import numpy" raise ImportError
         try:
             import sqlite_utils
         finally:
@@ -198,7 +198,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
             "source": ref.source, "date": ref.date, "sha256": ref.sha256, "players": len(parsed.players),
             "unparsed": msgspec.json.encode(parsed.unparsed).decode(), "file": file_name,
             "imported_at": _now(), "current": 0,
-        }).last_pk  # type: ignore[assignment]
+        }).last_pk
         keys = [_key(f"{p.surname} {p.first_name}") for p in parsed.players]
         conn.execute("BEGIN IMMEDIATE")
         conn.executemany(
