@@ -191,3 +191,28 @@ def test_the_fast_reading_of_a_line_is_the_careful_one(shared: Path) -> None:
     parsed = read_list(shared / EGD_LIST)
     for player in parsed.players:
         assert _player(lines[player.line - 1], player.line) == player
+
+
+def test_every_latin_letter_folds_as_anyascii_writes_it() -> None:
+    """names.to_ascii gives Latin letters without loading anyascii, the same words as anyascii."""
+    from anyascii import anyascii
+
+    from goledger.ratings.names import to_ascii, tokens
+
+    letters = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
+    assert [c for c in letters if tokens(to_ascii(c)) != tokens(anyascii(c))] == []
+
+
+def test_an_exact_search_does_not_load_the_typo_library(store: Path) -> None:
+    """rapidfuzz (some 20 ms to load) is loaded only when a word is no word of the list."""
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    code = ("import sys; from goledger.ratings.store import RatingsStore; s = RatingsStore(sys.argv[1]); "
+            "a = s.search('Çelebican Barkın').matches[0].player.pin; before = 'rapidfuzz' in sys.modules; "
+            "b = s.search('Celebicn Barkin').matches[0].player.pin; print(a, before, b, 'rapidfuzz' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(store)], capture_output=True, text=True, cwd=REPO,
+                         check=True).stdout.split()
+    assert out == ["13701534", "False", "13701534", "True"]

@@ -1,4 +1,5 @@
-"""Value types of the ratings store (issue 34): small immutable structs.
+"""Value types of the ratings store (issue 34): small immutable dataclasses (not msgspec
+structs: a search at the desk's command line loads nothing it does not need).
 
 >>> RatedPlayer(pin="13701534", surname="Celebican", first_name="Barkin", country="TR", club="Ist",
 ...             grade="1k", gor=2004).full_name
@@ -9,12 +10,13 @@
 
 from __future__ import annotations
 
-import msgspec
+from dataclasses import dataclass
 
 __all__ = ["ListInfo", "ListRef", "ParsedList", "RatedPlayer", "Unparsed"]
 
 
-class RatedPlayer(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatedPlayer:
     """One player of a rating list, as the list gives him. ``grade`` is the list's grade
     (``"1k"``, ``"3d"``, ``"2p"``), ``gor`` his rating on the EGF GoR scale, ``nt`` the
     number of tournaments he played, ``last_tournament`` the list's code of his last one
@@ -38,7 +40,8 @@ class RatedPlayer(msgspec.Struct, frozen=True, kw_only=True):
         return f"{self.surname} {self.first_name}".strip()
 
 
-class Unparsed(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unparsed:
     """A player line the reader could not read, with the reason: never guessed."""
 
     line: int
@@ -46,7 +49,8 @@ class Unparsed(msgspec.Struct, frozen=True, kw_only=True):
     why: str
 
 
-class ListRef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListRef:
     """The identity of one rating list: its source (``egd``), its date (the newest "last
     appearance" it holds, ``YYYY-MM-DD``) and the SHA-256 of the file's bytes. A
     registration event carries it, so an audit can say where a rank or a rating came from."""
@@ -59,7 +63,8 @@ class ListRef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         return f"{self.source} list of {self.date} (sha256 {self.sha256[:12]}…)"
 
 
-class ParsedList(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParsedList:
     """What a reader made of a list file: every player line is in ``players`` or in
     ``unparsed`` (``player_lines`` = both together)."""
 
@@ -71,7 +76,8 @@ class ParsedList(msgspec.Struct, frozen=True, kw_only=True):
     """The count the file states of itself (EGD: ``Number of players: 45524``), if any."""
 
 
-class ListInfo(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListInfo:
     """A list as the store holds it (``goledger ratings info``)."""
 
     ref: ListRef

@@ -27,12 +27,12 @@ refused.
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
-
-import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ratings.model import ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
@@ -76,7 +76,8 @@ def ratings_path(path: PathLike | None) -> Path:
     return Path(path) if path else default_path()
 
 
-class ImportOutcome(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportOutcome:
     """What ``ratings import`` did: ``imported`` (first list of its source), ``replaced``
     (a newer list took the place of ``previous``) or ``unchanged`` (the same file again)."""
 
@@ -86,19 +87,20 @@ class ImportOutcome(msgspec.Struct, frozen=True, kw_only=True):
     previous: ListRef | None = None
 
 
-class Match(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Match:
     """One search result: the list's player and how close his name is (100: exact)."""
 
     player: RatedPlayer
     score: int
 
 
-class SearchResult(msgspec.Struct, frozen=True, kw_only=True):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchResult:
     ref: ListRef
     matches: list[Match]
 
 
-_UNPARSED_LIST: Final = msgspec.json.Decoder(list[Unparsed])
 
 
 def _now() -> str:
@@ -196,7 +198,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
         lists = db.table("lists")
         list_id: int = lists.insert({
             "source": ref.source, "date": ref.date, "sha256": ref.sha256, "players": len(parsed.players),
-            "unparsed": msgspec.json.encode(parsed.unparsed).decode(), "file": file_name,
+            "unparsed": json.dumps(unparsed_json(parsed.unparsed), ensure_ascii=False), "file": file_name,
             "imported_at": _now(), "current": 0,
         }).last_pk
         keys = [_key(f"{p.surname} {p.first_name}") for p in parsed.players]
@@ -236,7 +238,8 @@ def _info(conn: sqlite3.Connection, source: str) -> ListInfo:
         raise CommandRejected(f"the ratings store holds no {source} list; import one with "
                               f"'goledger ratings import FILE --source {source}'")
     return ListInfo(ref=ListRef(source=row[0], date=row[1], sha256=row[2]), players=row[3],
-                    unparsed=_UNPARSED_LIST.decode(row[4]), file=row[5], imported_at=row[6])
+                    unparsed=[Unparsed(line=u["line"], text=u["text"], why=u["why"]) for u in json.loads(row[4])],
+                    file=row[5], imported_at=row[6])
 
 
 _COLUMNS: Final = ("pin, surname, first_name, country, club, grade, promotion, gor, nt, last_tournament, "
@@ -267,14 +270,9 @@ class _Vocabulary:
                 self.by_len[length] = text.split()
         self.words = {w for ws in self.by_len.values() for w in ws}
 
-    def expand(self, word: str) -> dict[str, int]:
-        """The list's words a spoken word may be, with their cost: 0 the same spelling (up to
-        accents and German ``ae``/``ä``/``a``), :data:`_TYPO` one typo (a letter missing,
-        doubled, wrong or two letters swapped: optimal-string-alignment distance 1, from
-        rapidfuzz, for words of 3 letters or more)."""
-        from rapidfuzz import process
-        from rapidfuzz.distance import OSA
-
+    def same(self, word: str) -> dict[str, int]:
+        """The list's words spelled as ``word`` (up to accents and German ``ae``/``ä``/``a``),
+        each at cost 0."""
         found: dict[str, int] = {}
         if word in self.words:
             found[word] = 0
@@ -283,12 +281,22 @@ class _Vocabulary:
             found[folded] = 0
         for w in self.collapsed.get(folded, ()):
             found[w] = 0
+        return found
+
+    def typos(self, word: str) -> dict[str, int]:
+        """The list's words one typo from ``word`` (a letter missing, doubled or wrong, or two
+        letters swapped: the optimal-string-alignment distance 1 of rapidfuzz), for words of
+        3 letters or more, each at cost :data:`_TYPO`."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        found: dict[str, int] = {}
         if len(word) >= 3:
             for n in (len(word) - 1, len(word), len(word) + 1):
                 choices = self.by_len.get(n)
                 if choices:
                     for w, _, _ in process.extract(word, choices, scorer=OSA.distance, score_cutoff=1, limit=None):
-                        found.setdefault(w, _TYPO)
+                        found[w] = _TYPO
         return found
 
 
@@ -355,14 +363,16 @@ class RatingsStore:
         """The list's players whose name is closest to ``query``, best first.
 
         The query's words are folded (:mod:`goledger.ratings.names`) and taken in any order
-        (``Barkin Celebican``, ``Celebican, Barkin``). Each word is expanded to the list's
-        words it may be (:meth:`_Vocabulary.expand`; with ``prefix`` the last one also as
-        the beginning of a word, for search as you type); the full-text index gives the
-        players having a word of every expansion (of any, when no one has all). A player's
-        score is 100 less 30 per query word he lacks, 10 per typo, 5 per word only begun and
-        2 per word of his name the query does not say; ties are ordered by closeness of the
-        whole name (rapidfuzz's ``ratio``), then the most recent last appearance first, so
-        homonyms come together, the active one first."""
+        (``Barkin Celebican``, ``Celebican, Barkin``). Each word is looked up as spelled
+        (:meth:`_Vocabulary.same`; with ``prefix`` the last one also as the beginning of a
+        word, for search as you type); the full-text index gives the players having a word
+        of every lookup (of any, when no one has all). When a word is no word of the list or
+        nobody has them all, the words one typo away are added (:meth:`_Vocabulary.typos`)
+        and the index asked again. A player's score is 100 less 30 per query word he lacks,
+        10 per typo, 5 per word only begun and 2 per word of his name the query does not
+        say; ties are ordered by the words spelled exactly as said, closeness in length,
+        then the most recent last appearance first, so homonyms come together, the active
+        one first."""
         words = tokens(query)
         if limit < 1 or not words:
             return SearchResult(ref=self._current(source)[1], matches=[])
@@ -379,37 +389,48 @@ class RatingsStore:
                                                             (list_id,))))
                 self._vocab = {list_id: vocab}
             typing = prefix and not query[-1:].isspace() and query.rstrip()[-1:] not in (",", ".")
-            expansions = [vocab.expand(w) for w in words]
-            groups = []
-            for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
-                terms = [f'"{t}"' for t in sorted(found)]
-                if typing and i == len(words) - 1 and len(w) >= 2:
-                    terms.append(f'"{w}"*')
-                if terms:
-                    groups.append("(" + " OR ".join(terms) + ")")
-            rows: list[tuple[Any, ...]] = []
-            if groups:
-                # the index first (CROSS JOIN fixes the order): never a scan of the list
-                sql = (f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))} FROM players_fts "
-                       "CROSS JOIN players p ON p.id = players_fts.rowid WHERE players_fts MATCH ? AND p.list = ?"
-                       + (" AND p.country = ?" if country else "") + " LIMIT 5000")
-                args: tuple[Any, ...] = (list_id, country.upper()) if country else (list_id,)
-                rows = self._conn.execute(sql, (" AND ".join(groups), *args)).fetchall()
-                if not rows and len(groups) > 1:
-                    rows = self._conn.execute(sql, (" OR ".join(groups), *args)).fetchall()
+            args: tuple[Any, ...] = (list_id, country.upper()) if country else (list_id,)
+            expansions = [vocab.same(w) for w in words]
+            matches = _ranked(words, expansions, self._candidates(words, expansions, typing, args), typing, limit)
+            if not matches or matches[0].score < 100 - _MISSING + 1 or any(not e for e in expansions):
+                # a word no entry has as said: one typo away, then
+                for w, found in zip(words, expansions, strict=True):
+                    found.update({t: c for t, c in vocab.typos(w).items() if t not in found})
+                matches = _ranked(words, expansions, self._candidates(words, expansions, typing, args), typing,
+                                  limit)
         finally:
             self._conn.execute("COMMIT")
-        return SearchResult(ref=ref, matches=_ranked(words, expansions, rows, typing, limit))
+        return SearchResult(ref=ref, matches=matches)
+
+    def _candidates(self, words: list[str], expansions: list[dict[str, int]], typing: bool,
+                    args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The rows having a word of every expansion (of any, when no row has all)."""
+        groups = []
+        for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
+            terms = [f'"{t}"' for t in sorted(found)]
+            if typing and i == len(words) - 1 and len(w) >= 2:
+                terms.append(f'"{w}"*')
+            if terms:
+                groups.append("(" + " OR ".join(terms) + ")")
+        if not groups:
+            return []
+        # the index first (CROSS JOIN fixes the order): never a scan of the list
+        sql = (f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))} FROM players_fts "
+               "CROSS JOIN players p ON p.id = players_fts.rowid WHERE players_fts MATCH ? AND p.list = ?"
+               + (" AND p.country = ?" if len(args) > 1 else "") + " LIMIT 5000")
+        rows = self._conn.execute(sql, (" AND ".join(groups), *args)).fetchall()
+        if not rows and len(groups) > 1:
+            rows = self._conn.execute(sql, (" OR ".join(groups), *args)).fetchall()
+        return rows
 
 
 def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple[Any, ...]], typing: bool,
             limit: int) -> list[Match]:
     """Score and order candidate rows (:meth:`RatingsStore.search`)."""
-    from rapidfuzz import fuzz
-
-    query_key = " ".join(sorted(words))
+    said = set(words)
+    length = len(" ".join(words))
     last = len(words) - 1
-    scored: list[tuple[int, float, str, str, tuple[Any, ...]]] = []
+    scored: list[tuple[int, tuple[int, int], str, str, tuple[Any, ...]]] = []
     for row in rows:
         entry = row[12].split()
         used = [False] * len(entry)
@@ -430,9 +451,9 @@ def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple
                 used[at] = True
             penalty += best
         penalty += _EXTRA * used.count(False)
-        closeness = fuzz.ratio(query_key, " ".join(sorted(entry)))
+        closeness = (len(said.intersection(entry)), -abs(len(row[12]) - length))  # spelled as said, then length
         scored.append((max(0, 100 - penalty), closeness, row[10], row[0], row))
-    scored.sort(key=lambda s: (-s[0], -s[1], _negated(s[2]), s[3]))
+    scored.sort(key=lambda s: (-s[0], -s[1][0], -s[1][1], _negated(s[2]), s[3]))
     return [Match(player=_player_of(s[4]), score=s[0]) for s in scored[:limit]]
 
 
