@@ -216,3 +216,26 @@ def test_an_exact_search_does_not_load_the_typo_library(store: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code, str(store)], capture_output=True, text=True, cwd=REPO,
                          check=True).stdout.split()
     assert out == ["13701534", "False", "13701534", "True"]
+
+
+def test_the_store_is_laid_out_as_sqlite_utils_lays_it_out(store: Path, tmp_path: Path) -> None:
+    """The store writes its tables' DDL itself (importing sqlite-utils costs a tenth of an
+    import); it stays exactly what sqlite-utils creates, and sqlite-utils reads it."""
+    sqlite_utils = pytest.importorskip("sqlite_utils")
+    theirs = sqlite_utils.Database(tmp_path / "theirs.db")
+    theirs["lists"].create({"id": int, "source": str, "date": str, "sha256": str, "players": int, "unparsed": str,
+                            "file": str, "imported_at": str, "current": int}, pk="id")
+    theirs["lists"].create_index(["source", "current"])
+    theirs["players"].create({"id": int, "list": int, "pin": str, "surname": str, "first_name": str, "country": str,
+                              "club": str, "grade": str, "promotion": str, "gor": int, "nt": int,
+                              "last_tournament": str, "last_date": str, "line": int, "name_key": str}, pk="id")
+    theirs["players"].create_index(["list", "pin"])
+    theirs["vocab"].create({"list": int, "length": int, "tokens": str}, pk=("list", "length"))
+    query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'players_fts%' ORDER BY name"
+    ours = sqlite3.connect(store)
+    assert ours.execute(query).fetchall() == theirs.conn.execute(query).fetchall()
+    ours.close()
+    read_back = sqlite_utils.Database(store)
+    assert read_back["players"].count == len(PLAYERS)
+    assert read_back.execute("SELECT pin FROM players WHERE rowid IN (SELECT rowid FROM players_fts "
+                             "WHERE players_fts MATCH 'celebican')").fetchall() == [("13701534",)]

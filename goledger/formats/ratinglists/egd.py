@@ -37,7 +37,7 @@ import re
 from typing import Final
 
 from goledger.errors import CommandRejected
-from goledger.ratings.model import ListRef, ParsedList, RatedPlayer, Unparsed
+from goledger.ratings.model import ListRef, ParsedList, RatedPlayer, Row, Unparsed
 
 __all__ = ["read"]
 
@@ -129,7 +129,7 @@ def read(data: bytes) -> ParsedList:
         text = data.decode("latin-1")
     lines = text.splitlines()
     start = _titles_line(lines) + 1
-    players: list[RatedPlayer] = []
+    players: list[Row] = []
     unparsed: list[Unparsed] = []
     declared: int | None = None
     count = 0
@@ -151,23 +151,20 @@ def read(data: bytes) -> ParsedList:
             pin, surname, first, country, club, grade, pd, gor, nt, last = m.groups()
             date = last_date(last) if last else ""
             if grade in _GRADES and (pd == "--" or pd in _GRADES) and (date or not last) and "_" not in surname:
-                players.append(RatedPlayer(
-                    pin=pin, surname=surname,
-                    first_name=("" if not first else " ".join(first.replace("_", " ").split()) if "_" in first
-                                else first),
-                    country=country, club=club, grade=grade, promotion="" if pd == "--" else pd, gor=int(gor),
-                    nt=int(nt), last_tournament=last or "", last_date=date, line=index + 1))
+                players.append((pin, surname, "" if not first else " ".join(first.replace("_", " ").split())
+                                if "_" in first else first, country, club, grade, "" if pd == "--" else pd,
+                                int(gor), int(nt), last or "", date, index + 1))
                 continue
         got = _player(line, index + 1)
         if isinstance(got, str):
             unparsed.append(Unparsed(line=index + 1, text=line[:200], why=got))
         else:
-            players.append(got)
+            players.append(got.row())
     if not players:
         raise CommandRejected("this is not an EGD rating list: no line reads as a player "
                               "(PIN, name, country, club, grade, P&D, GoR, NT, last appearance)")
-    date = max(p.last_date for p in players)
+    date = max(p[10] for p in players)
     if not date:
         raise CommandRejected("the list has no dated last appearance, so it has no date")
-    return ParsedList(ref=ListRef(source="egd", date=date, sha256=sha), players=players, unparsed=unparsed,
+    return ParsedList(ref=ListRef(source="egd", date=date, sha256=sha), rows=players, unparsed=unparsed,
                       player_lines=count, declared_players=declared)
