@@ -174,6 +174,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA busy_timeout=10000")
+        conn.execute("PRAGMA synchronous=NORMAL")  # a copy of a public file: WAL's safe, cheaper sync
         _create_schema(conn)
         row = conn.execute("SELECT id, date, sha256 FROM lists WHERE source = ? AND current = 1",
                            (ref.source,)).fetchone()
@@ -356,9 +357,10 @@ class RatingsStore:
         nobody has them all, the words one typo away are added (:meth:`_Vocabulary.typos`)
         and the index asked again. A player's score is 100 less 30 per query word he lacks,
         10 per typo, 5 per word only begun and 2 per word of his name the query does not
-        say; ties are ordered by the words spelled exactly as said, closeness in length,
-        then the most recent last appearance first, so homonyms come together, the active
-        one first."""
+        say; ties are ordered by the words spelled exactly as said, the rarity of the words
+        matched among the candidates (a surname few have before a common first name),
+        closeness in length, then the most recent last appearance first, so homonyms come
+        together, the active one first."""
         words = tokens(query)
         if limit < 1 or not words:
             return SearchResult(ref=self._current(source)[1], matches=[])
@@ -417,10 +419,12 @@ def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple
     length = len(" ".join(words))
     last = len(words) - 1
     scored: list[tuple[int, tuple[int, int], str, str, tuple[Any, ...]]] = []
+    matched: list[list[int]] = []
     for row in rows:
         entry = row[12].split()
         used = [False] * len(entry)
         penalty = 0
+        hits = []
         for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
             best, at = _MISSING, -1
             for j, e in enumerate(entry):
@@ -435,12 +439,21 @@ def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple
                         break
             if at >= 0:
                 used[at] = True
+                hits.append(i)
             penalty += best
         penalty += _EXTRA * used.count(False)
         closeness = (len(said.intersection(entry)), -abs(len(row[12]) - length))  # spelled as said, then length
         scored.append((max(0, 100 - penalty), closeness, row[10], row[0], row))
-    scored.sort(key=lambda s: (-s[0], -s[1][0], -s[1][1], _negated(s[2]), s[3]))
-    return [Match(player=_player_of(s[4]), score=s[0]) for s in scored[:limit]]
+        matched.append(hits)
+    # A word few candidates have says more than a common one (Kovacs more than Peter).
+    often = [0] * len(words)
+    for hits in matched:
+        for i in hits:
+            often[i] += 1
+    rarity = [sum(1 / often[i] for i in hits) for hits in matched]
+    order = sorted(range(len(scored)), key=lambda k: (-scored[k][0], -scored[k][1][0], -rarity[k],
+                                                      -scored[k][1][1], _negated(scored[k][2]), scored[k][3]))
+    return [Match(player=_player_of(scored[k][4]), score=scored[k][0]) for k in order[:limit]]
 
 
 def _negated(date: str) -> str:
