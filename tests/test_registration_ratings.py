@@ -247,3 +247,14 @@ def test_acceptance_register_celebican_barkin_from_the_shared_list(shared: Path,
     assert (event.rating_list.source, event.rating_list.date, event.rating_list.sha256) == (
         "egd", imported["date"], imported["sha256"])
     assert payload["rating_list"]["sha256"] == imported["sha256"] and payload["rating_list"]["listed"] is True
+
+
+def test_the_log_says_where_a_registration_came_from(desk: tuple[Path, dict[str, str]]) -> None:
+    db, env = desk
+    assert run_cli("register", "--egd-pin", "13701534", "--club", "Ank", "--db", db, env=env).code == 0
+    assert run_cli("register", "--egd-pin", "99999999", "--surname", "New", "--rank", "3k", "--db", db,
+                   env=env).code == 0
+    history = run_cli("history", "p0001", "--db", db).out + run_cli("history", "p0002", "--db", db).out
+    assert ("p0001 Celebican Barkin registered (1k); surname, first_name, country, rank, grade, rating from the egd "
+            "list of 2019-02-17") in history
+    assert "p0002 New registered (3k); PIN not in the egd list of 2019-02-17" in history

@@ -31,6 +31,7 @@ from collections.abc import Collection, Sequence
 from typing import Final
 
 from goledger.ledger import events as ev
+from goledger.ledger.describe import origin_text
 from goledger.outputs import one_line
 from goledger.replay.state import TournamentState
 
@@ -157,7 +158,7 @@ class EventIndex:
             changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
             return f"rules changed {scope}: {changes}"
         if isinstance(e, ev.PlayerRegistered):
-            return f"{e.player_id} {name(e.player_id)} registered ({e.rank})"
+            return f"{e.player_id} {name(e.player_id)} registered ({e.rank})" + origin_text(e.rating_list)
         if isinstance(e, ev.PlayerUpdated):
             changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
             return f"{e.player_id} {name(e.player_id)} updated: {changes}"

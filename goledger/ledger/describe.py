@@ -22,7 +22,22 @@ from typing import Any
 from goledger.ledger import events as ev
 from goledger.ledger.result_notation import margin_words
 
-__all__ = ["Subject", "describe_event", "describe_subject", "subjects"]
+__all__ = ["Subject", "describe_event", "describe_subject", "origin_text", "subjects"]
+
+
+def origin_text(origin: ev.ListProvenance | None) -> str:
+    """Where a registration's fields came from (issue 34), as a clause to append, or ``""``.
+
+    >>> origin_text(ev.ListProvenance(source="egd", date="2019-02-22", sha256="0" * 64, fields=("rank", "rating")))
+    '; rank, rating from the egd list of 2019-02-22'
+    """
+    if origin is None:
+        return ""
+    if origin.fields:
+        return f"; {', '.join(origin.fields)} from the {origin.describe()}"
+    if not origin.listed:
+        return f"; PIN not in the {origin.describe()}"
+    return f"; checked against the {origin.describe()}"
 
 Subject = tuple[Any, ...]
 """``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
@@ -44,8 +59,8 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
         case ev.RulesChanged(changes=changes, from_round=from_round):
             scope = "" if from_round is None else f" from round {from_round}"
             return f"rules changed{scope}: {', '.join(sorted(changes))}"
-        case ev.PlayerRegistered(player_id=pid, surname=surname, first_name=first, rank=rank):
-            return f"{pid} {surname} {first}".rstrip() + f" registered ({rank})"
+        case ev.PlayerRegistered(player_id=pid, surname=surname, first_name=first, rank=rank, rating_list=origin):
+            return f"{pid} {surname} {first}".rstrip() + f" registered ({rank})" + origin_text(origin)
         case ev.PlayerUpdated(player_id=pid, changes=changes):
             return f"{who(pid)} updated: {', '.join(sorted(changes))}"
         case ev.PlayerWithdrew(player_id=pid, from_round=r):
