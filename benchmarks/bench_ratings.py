@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_day import cell, goledger, run_process, update_results
+from benchmarks.bench_day import cell, goledger, run_process
 from benchmarks.timing import REPO, Samples, compile_bytecode, machine, ms
 
 SECTION = "## Ratings (issue 34)"
@@ -170,6 +170,14 @@ def section(path: Path, runs: int, count: int) -> str:
     parts += search_rows(path, runs, count)
     parts += ["", f"Load average at the end: {machine().split('load average ')[1]}.", ""]
     return "\n".join(parts)
+
+
+def update_results(text: str, path: Path) -> None:
+    """Replace (or append) this script's section in ``RESULTS.md``."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
+    new = pattern.sub(lambda _: text.rstrip() + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + text
+    path.write_text(new, encoding="utf-8")
 
 
 def main() -> None:
