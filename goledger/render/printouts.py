@@ -233,7 +233,7 @@ def player_sheet(players: Any) -> Sheet:
         return ",".join(str(r) for r in present) or pgettext("plays in rounds", "none")
 
     def pin(r: Any) -> str:
-        return f"{r.egd_pin} {gettext('(not in list)')}" if r.egd_pin and r.pin_in_list is False else r.egd_pin
+        return r.egd_pin + " " + gettext("(not in list)") if r.egd_pin and r.pin_in_list is False else r.egd_pin
 
     def rank_from(r: Any) -> str:
         source = getattr(r, "rank_source", "given")
