@@ -51,6 +51,17 @@ def test_check_value_one_stone() -> None:
     assert abs(white - Decimal("-9.236867")) < Decimal("0.0000005")
 
 
+def test_a_handicap_past_the_pole_gives_the_limit_and_a_win_never_lowers_a_rating() -> None:
+    """Found by the property test below: a 25k rated 2796 who receives nine stones (adjusted
+    3646, past the pole 3300) beat a 1k and lost 0.0000097 points. ``Se`` is now the limit."""
+    winner = gor.change(D(2796), D(2000), Sa.WIN, handicap=9, black=True)
+    assert winner == gor.bonus(D(2796)) and winner >= 0
+    loser = gor.change(D(2000), D(2796), Sa.LOSS, handicap=9, black=False)
+    assert loser == gor.bonus(D(2000))  # expected to lose, so only the bonus moves him
+    at_pole = gor.expected(D(2450), D(2000), handicap=9, black=True)  # adjusted exactly 3300
+    assert at_pole == 1
+
+
 def test_the_precision_is_forty_digits_and_no_float_gets_in() -> None:
     assert gor.PRECISION == 40
     assert len(gor.con(D(2100)).as_tuple().digits) == 40

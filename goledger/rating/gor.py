@@ -151,13 +151,22 @@ def expected(rating: Decimal, opponent: Decimal, handicap: int = 0, black: bool 
     """``Se`` of the player rated ``rating`` against ``opponent``: ``1 / (1 + ((3300 − r₁′) /
     (3300 − r₂′))⁷)``, the ratings adjusted for ``handicap`` (Black, the receiver, is raised).
 
+    A handicap can lift an adjusted rating to the formulas' pole (3300) or past it (a 2796
+    receiving nine stones: 3646), where ``β`` is undefined. ``Se`` then takes its limit as the
+    adjusted rating approaches the pole, 1 for the lifted player and 0 for his opponent (the
+    spec is silent: goledger's choice), so a win never lowers a rating.
+
     >>> shown(expected(D(2100), D(2100))), shown(expected(D("1406.791"), D("1072.993")))
     ('0.500', '0.757')
+    >>> expected(D(2796), D(2000), handicap=9, black=True), expected(D(2000), D(2796), handicap=9)
+    (Decimal('1'), Decimal('0'))
     """
     c = _CONTEXT
     shift = handicap_shift(handicap)
     own = c.add(rating, shift) if black else rating
     other = opponent if black else c.add(opponent, shift)
+    if own >= CEILING or other >= CEILING:
+        return Decimal(1) if own >= other else Decimal(0)
     ratio = c.divide(c.subtract(CEILING, own), c.subtract(CEILING, other))
     return c.divide(Decimal(1), c.add(Decimal(1), c.power(ratio, 7)))
 
