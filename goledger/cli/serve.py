@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -18,10 +19,14 @@ def register_commands(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
         token: Annotated[str | None, typer.Option(
             "--token", envvar="GOLEDGER_TOKEN", show_default=False,
-            help="Director token for the pages that write (default: $GOLEDGER_TOKEN, else a new one, printed).")]
+            help="Director token for the pages that write (default: $GOLEDGER_TOKEN, else a new one, printed). "
+                 "Prefer --token-file or $GOLEDGER_TOKEN: other users can read a command line.")]
         = None,
+        token_file: Annotated[Path | None, typer.Option(
+            "--token-file", show_default=False,
+            help="Read the director token from the first line of this file (readable by you only).")] = None,
     ) -> None:
         """Serve the desk: director pages, the players' view and a JSON API over one ledger."""
         from goledger.web.serve import serve as serve_desk
 
-        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo))
+        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file))

@@ -25,7 +25,6 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -35,10 +34,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
+from goledger.errors import CommandRejected, GoledgerError
 from goledger.render.html import gettext, make_environment
+from goledger.web import isolate
 from goledger.web.actions import ACTIONS
-from goledger.web.security import DeskKeys, UploadLimit
+from goledger.web.guard import GuardLimits, query_int, query_seconds
+from goledger.web.security import DeskKeys, Flash, Sessions
 
 __all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
 
@@ -48,8 +49,10 @@ DEFAULT_MAX_UPLOAD = 32 * 1024 * 1024
 hardened reader applies its own limit after that."""
 
 SESSION_COOKIE = "goledger_session"
-DIRECTOR_COOKIE = "goledger_director"
 DESK_COOKIE = "goledger_desk"
+REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
+              "base-uri 'none'; form-action 'none'")
+"""The audit report's policy: its own inline styles and images, nothing else (no script at all)."""
 PUBLIC_PAGES = 256
 """Public pages kept rendered (per path and query) until the head moves."""
 IMPORT_FORMATS = ("opengotha", "macmahon", "egd", "trf")
@@ -64,12 +67,46 @@ class Desk:
     (``poll`` seconds between head checks, ``lifetime`` seconds before a stream ends and the
     browser reconnects)."""
 
-    def __init__(self, db: Path, keys: DeskKeys, max_upload: int, poll: float, lifetime: float) -> None:
+    def __init__(self, db: Path, keys: DeskKeys, max_upload: int, poll: float, lifetime: float,
+                 work_timeout: float = 120.0) -> None:
         self.db = db
         self.keys = keys
         self.max_upload = max_upload
         self.poll = poll
         self.lifetime = lifetime
+        self.sessions = Sessions(keys)
+        self.flash = Flash()
+        self.workers = isolate.WorkerPool(work_timeout)
+        self._head: tuple[float, int] | None = None
+        self._head_lock = asyncio.Lock()
+
+    async def watched_head(self) -> int:
+        """The head for the live pages: read at most once per ``poll`` seconds, however many
+        streams ask (no stream holds the ledger open)."""
+        async with self._head_lock:
+            now = time.monotonic()
+            if self._head is None or now - self._head[0] >= self.poll:
+                self._head = (now, await run_in_threadpool(self.head))
+            return self._head[1]
+
+    def is_director(self, headers: Any, path: str) -> bool:
+        """From a request's headers alone: a director session cookie (not for ``/api/``,
+        which carries no CSRF token) or the bearer token."""
+        from http.cookies import SimpleCookie
+
+        raw = headers.get(b"authorization", b"").decode("latin-1")
+        scheme, _, value = raw.partition(" ")
+        if scheme.lower() == "bearer" and self.keys.token_ok(value.strip()):
+            return True
+        if path.startswith("/api/"):
+            return False
+        cookies: SimpleCookie = SimpleCookie()
+        try:
+            cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except Exception:
+            return False
+        morsel = cookies.get(SESSION_COOKIE)
+        return morsel is not None and self.sessions.is_director(morsel.value)
 
     def head(self) -> int:
         """The ledger's last sequence number (0 when the file does not exist yet)."""
@@ -87,10 +124,18 @@ class Desk:
 
 
 def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFAULT_MAX_UPLOAD,
-               secret: bytes | None = None, poll: float = 0.5, lifetime: float = 300.0) -> Any:
-    """The desk's ASGI application over ledger ``db`` with director ``token``."""
+               secret: bytes | None = None, poll: float = 0.5, lifetime: float = 300.0,
+               work_timeout: float = 120.0, limits: GuardLimits | None = None) -> Any:
+    """The desk's ASGI application over ledger ``db`` with director ``token``, behind
+    :class:`goledger.web.guard.DeskGuard` (``limits``; its upload limit is ``max_upload``).
+    Writes run in worker processes stopped after ``work_timeout`` seconds
+    (:mod:`goledger.web.isolate`)."""
+    from dataclasses import replace
+
+    from goledger.web.guard import DeskGuard
+
     desk = Desk(Path(db), DeskKeys(token=token, secret=secret or secrets.token_bytes(32)), max_upload, poll,
-                lifetime)
+                lifetime, work_timeout)
     templates = Jinja2Templates(env=make_environment(HERE / "templates"))
     templates.env.globals["EXPORTS"] = EXPORTS
     templates.env.globals["IMPORT_FORMATS"] = IMPORT_FORMATS
@@ -141,17 +186,33 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     app.state.desk = desk
     from goledger.web.language import LanguageMiddleware
 
-    return UploadLimit(LanguageMiddleware(app, desk.db), max_upload)
+    return DeskGuard(LanguageMiddleware(app, desk.db), desk.is_director,
+                     replace(limits or GuardLimits(), upload=max_upload))
 
 
 def _int_param(request: Request, name: str) -> int | None:
-    text = request.query_params.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise CommandRejected(f"{name} {text!r} is not a whole number") from None
+    return query_int(request.query_params, name)
+
+
+def upload_name(filename: str | None, default: str) -> str:
+    r"""The uploaded file's own name for the temporary copy the importer reads: its last
+    part; ``.``, ``..``, a name with control characters or one over 200 characters is
+    refused in one sentence (``default`` when the browser sent none).
+
+    >>> upload_name("C:\\cups\\cup.xml", "upload"), upload_name("", "list.txt")
+    ('cup.xml', 'list.txt')
+    >>> upload_name("..", "upload")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: the uploaded file's name '..' is not a file name; rename the file and ...
+    """
+    name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if not filename:
+        return default
+    if name in ("", ".", "..") or len(name) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise CommandRejected(f"the uploaded file's name {filename[:60]!r} is not a file name; rename the file and "
+                              "upload it again")
+    return name
 
 
 def _round_or(given: int | None, default: int) -> int:
@@ -186,25 +247,43 @@ class _Pages:
     # ------------------------------------------------------------------ plumbing
 
     def _session(self, request: Request) -> tuple[str, bool]:
+        """The browser's session id and whether it is new: an id this desk did not issue (made
+        up by the client, or from before a restart) is replaced by a new anonymous one."""
         current = request.cookies.get(SESSION_COOKIE)
-        return (current, False) if current else (secrets.token_urlsafe(16), True)
+        if self.desk.sessions.valid(current):
+            return str(current), False
+        return self.desk.sessions.issue(), True
 
     def is_director(self, request: Request) -> bool:
         keys = self.desk.keys
-        return keys.director_cookie_ok(request.cookies.get(DIRECTOR_COOKIE)) or keys.token_ok(_bearer(request))
+        return self.desk.sessions.is_director(request.cookies.get(SESSION_COOKIE)) or keys.token_ok(_bearer(request))
+
+    def say(self, request: Request, message: str) -> None:
+        """Keep ``message`` for this browser's next page (its status line)."""
+        session = request.cookies.get(SESSION_COOKIE)
+        if message and self.desk.sessions.valid(session):
+            self.desk.flash.put(str(session), message)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         session, fresh = self._session(request)
         if "head" not in context:
             context["head"] = self.desk.head()
-        context.update(csrf=self.desk.keys.csrf_for(session), director=self.is_director(request),
-                       message=context.get("message", request.query_params.get("msg", "")),
+        director = self.is_director(request)
+        message = context.get("message") or (self.desk.flash.pop(session) if director and not fresh else "")
+        context.update(csrf=self.desk.keys.csrf_for(session), director=director, message=message,
                        refused=status >= 400,
                        db_name=self.desk.db.name)
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
         if fresh:
             response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
         return response
+
+    def done(self, request: Request, back: str, message: str) -> Response:
+        """After a write: back to ``back`` (a path on this desk), ``message`` on its status line."""
+        if not back.startswith("/") or back.startswith("//"):
+            back = "/desk"
+        self.say(request, message)
+        return RedirectResponse(back, 303)
 
     def refusal(self, request: Request, message: str, status: int = 400) -> Response:
         if request.url.path.startswith("/api/"):
@@ -311,36 +390,29 @@ class _Pages:
 
     async def head_events(self, request: Request) -> Response:
         """Server-sent events: ``event: head`` with the ledger's last sequence number, sent at
-        once and whenever it changes. The head is polled every ``poll`` seconds on one open
-        connection (a one-row query); the stream ends when the client goes away or after
-        ``lifetime`` seconds (``?lifetime=S`` shortens it), and the browser reconnects."""
+        once and whenever it changes. The head is read at most once per ``poll`` seconds for all
+        streams together (:meth:`Desk.watched_head`; no stream holds the ledger open); the
+        stream ends when the client goes away or after ``lifetime`` seconds (``?lifetime=S``
+        shortens it; anything but a positive number of seconds is refused), and the browser
+        reconnects. :class:`goledger.web.guard.DeskGuard` caps how many run at once."""
         desk = self.desk
         try:
-            lifetime = min(float(request.query_params.get("lifetime", desk.lifetime)), desk.lifetime)
-        except ValueError:
-            lifetime = desk.lifetime
+            lifetime = query_seconds(request.query_params, "lifetime", desk.lifetime)
+        except CommandRejected as exc:
+            return self.refusal(request, exc.message)
 
         async def stream() -> AsyncIterator[str]:
-            from goledger.ledger.store import Ledger
-
-            ledger = None
             last = None
             end = time.monotonic() + lifetime
-            try:
-                yield "retry: 2000\n\n"
-                while True:
-                    if ledger is None and desk.db.exists():
-                        ledger = Ledger.open(desk.db)
-                    seq = ledger.head().seq if ledger is not None else 0
-                    if seq != last:
-                        last = seq
-                        yield f"event: head\ndata: {seq}\n\n"
-                    if time.monotonic() >= end or await request.is_disconnected():
-                        break
-                    await asyncio.sleep(desk.poll)
-            finally:
-                if ledger is not None:
-                    ledger.close()
+            yield "retry: 2000\n\n"
+            while True:
+                seq = await desk.watched_head()
+                if seq != last:
+                    last = seq
+                    yield f"event: head\ndata: {seq}\n\n"
+                if time.monotonic() >= end or await request.is_disconnected():
+                    break
+                await asyncio.sleep(desk.poll)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -407,9 +479,18 @@ class _Pages:
         from goledger.replay.views import standings
 
         def build() -> Any:
-            return standings(self.desk.db, _int_param(request, "round"), _int_param(request, "as_of"),
-                             request.query_params.get("policy") or None,
-                             _criteria(request.query_params.get("criteria"))).to_dict()
+            round_, as_of = _int_param(request, "round"), _int_param(request, "as_of")
+            policy = request.query_params.get("policy") or None
+            criteria = _criteria(request.query_params.get("criteria"))
+            if as_of is not None and not director:  # a cancelled registration stays cancelled for the public
+                from goledger.replay.standings import standings as compute_standings
+                from goledger.web.data import without_unregistered
+
+                state = without_unregistered(self.desk.state(as_of), self.desk.state())
+                return compute_standings(state, round_, policy, criteria).to_dict()
+            return standings(self.desk.db, round_, as_of, policy, criteria).to_dict()
+
+        director = self.is_director(request)
 
         data = await self.read(request, build)
         return data if isinstance(data, Response) else _json(data)
@@ -452,21 +533,22 @@ class _Pages:
                 raise CommandRejected("result is one of white, black, jigo, both-lose, both-win")
         except msgspec.DecodeError:
             return _json({"error": "the body is not JSON"}, 400)
+        except RecursionError:
+            return _json({"error": "the body nests deeper than a result needs; send one flat JSON object"}, 400)
         except CommandRejected as exc:
             return _json({"error": exc.message}, 400)
-        from goledger import commands
-        from goledger.render.json_text import outcome_json
+        done = await self.work(isolate.api_result, self.desk.db, round_, table, body["result"],
+                               bool(body.get("by_default", False)), str(body.get("actor") or "api"),
+                               str(body.get("reason") or ""), head, bool(body.get("retry", False)))
+        if done.status == 409:
+            return _json({"error": done.message, "head": done.head}, 409)
+        if done.status != 200:
+            return _json({"error": done.message}, done.status)
+        return _json(done.data)
 
-        try:
-            outcome = await run_in_threadpool(lambda: commands.result(
-                self.desk.db, round_, table, body["result"], bool(body.get("by_default", False)),
-                actor=str(body.get("actor") or "api"), reason=str(body.get("reason") or ""),
-                expected_head=head, retry=bool(body.get("retry", False))))
-        except StaleHeadError as exc:
-            return _json({"error": exc.message, "head": await run_in_threadpool(self.desk.head)}, 409)
-        except GoledgerError as exc:
-            return _json({"error": exc.message}, 400)
-        return _json(outcome_json(outcome))
+    async def work(self, fn: Callable[..., isolate.Done], *args: Any) -> isolate.Done:
+        """``fn(*args)`` in a worker process (:mod:`goledger.web.isolate`), awaited from a thread."""
+        return await run_in_threadpool(self.desk.workers.run, fn, *args)
 
     # ------------------------------------------------------------------ login
 
@@ -493,7 +575,8 @@ class _Pages:
         target = str(form.get("next", "/desk"))
         response = RedirectResponse(target if target.startswith("/") and not target.startswith("//") else "/desk",
                                     303)
-        response.set_cookie(DIRECTOR_COOKIE, self.desk.keys.director_cookie(), httponly=True, samesite="strict")
+        self.desk.sessions.logout(request.cookies.get(SESSION_COOKIE))
+        response.set_cookie(SESSION_COOKIE, self.desk.sessions.login(), httponly=True, samesite="strict")
         desk_name = str(form.get("desk", "")).strip()[:40]
         if desk_name:
             response.set_cookie(DESK_COOKIE, desk_name, httponly=True, samesite="strict")
@@ -504,7 +587,8 @@ class _Pages:
         if isinstance(form, Response):
             return form
         response = RedirectResponse("/", 303)
-        response.delete_cookie(DIRECTOR_COOKIE)
+        self.desk.sessions.logout(request.cookies.get(SESSION_COOKIE))
+        response.set_cookie(SESSION_COOKIE, self.desk.sessions.issue(), httponly=True, samesite="strict")
         return response
 
     # ------------------------------------------------------------------ director pages
@@ -530,21 +614,14 @@ class _Pages:
         form = await self._checked_form(request)
         if isinstance(form, Response):
             return form
-        from goledger import commands
-
-        def create() -> Any:
-            rounds = str(form.get("rounds", "")).strip()
-            if not rounds.isdigit():
-                raise CommandRejected(f"rounds {rounds!r} is not a whole number")
-            text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi", "language")}
-            return commands.new(self.desk.db, text["name"], int(rounds), text["system"] or "mcmahon",
-                                text["bar"] or None, text["floor"] or None, None, None, text["komi"] or "7.5",
-                                language=text["language"] or None, actor=self._actor(request))
-
-        outcome = await self.read(request, create)
-        if isinstance(outcome, Response):
-            return outcome
-        return RedirectResponse("/desk/players?" + urlencode({"msg": outcome.message}), 303)
+        rounds = str(form.get("rounds", "")).strip()
+        if not rounds.isdigit() or len(rounds) > 2:
+            return self.refusal(request, f"rounds {rounds[:20]!r} is not a whole number of rounds (1 to 99)")
+        text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi", "language")}
+        done = await self.work(isolate.new_tournament, self.desk.db, text, int(rounds), self._actor(request))
+        if done.status != 200:
+            return self.refusal(request, done.message, done.status)
+        return self.done(request, "/desk/players", done.message)
 
     async def import_upload(self, request: Request) -> Response:
         """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,
@@ -559,21 +636,18 @@ class _Pages:
                                 f"{', '.join(IMPORT_FORMATS)}")
         if upload is None or isinstance(upload, str) or not upload.filename:
             return self.refusal(request, "choose the file to import")
+        try:
+            filename = upload_name(upload.filename, "upload")
+        except CommandRejected as exc:
+            return self.refusal(request, exc.message)
         data = await upload.read()
-
-        def run() -> Any:
-            import importlib
-
-            module = importlib.import_module(f"goledger.formats.{fmt}")
-            with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
-                source = Path(folder) / Path(upload.filename or "upload").name
-                source.write_bytes(data)
-                return getattr(module, f"import_{fmt}")(source, self.desk.db, actor=self._actor(request))
-
-        outcome = await self.read(request, run)
-        if isinstance(outcome, Response):
-            return outcome
-        return RedirectResponse("/desk?" + urlencode({"msg": outcome.message}), 303)
+        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+            source = Path(folder) / filename
+            await run_in_threadpool(source.write_bytes, data)
+            done = await self.work(isolate.import_file, fmt, source, self.desk.db, self._actor(request))
+        if done.status != 200:
+            return self.refusal(request, done.message, done.status)
+        return self.done(request, "/desk", done.message)
 
     async def players_upload(self, request: Request) -> Response:
         """Register the players of an uploaded MacMahon participant list
@@ -584,23 +658,20 @@ class _Pages:
         upload = form.get("file")
         if upload is None or isinstance(upload, str) or not upload.filename:
             return self.refusal(request, "choose the participant list to upload")
+        try:
+            filename = upload_name(upload.filename, "list.txt")
+        except CommandRejected as exc:
+            return self.refusal(request, exc.message)
         data = await upload.read()
         expected = str(form.get("expected_head", "")).strip()
-
-        def run() -> Any:
-            from goledger.formats.macmahon.players import import_macmahon_players
-
-            with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
-                source = Path(folder) / Path(upload.filename or "list.txt").name
-                source.write_bytes(data)
-                return import_macmahon_players(source, self.desk.db, actor=self._actor(request),
-                                               expected_head=int(expected) if expected.isdigit() else None)
-
-        outcome = await self.read(request, run)
-        if isinstance(outcome, Response):
-            return outcome
-        count = sum(1 for r in outcome.records if r.type == "PlayerRegistered")
-        return RedirectResponse("/desk/players?" + urlencode({"msg": f"registered {count} player(s)"}), 303)
+        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+            source = Path(folder) / filename
+            await run_in_threadpool(source.write_bytes, data)
+            done = await self.work(isolate.players_file, source, self.desk.db, self._actor(request),
+                                   int(expected) if expected.isdigit() and len(expected) <= 18 else None)
+        if done.status != 200:
+            return self.refusal(request, done.message, done.status)
+        return self.done(request, "/desk/players", f"registered {done.data} player(s)")
 
     async def players(self, request: Request) -> Response:
         if (denied := self.need_director(request)) is not None:
@@ -769,7 +840,10 @@ class _Pages:
                 return target.read_bytes()
 
         data = await self.read(request, run)
-        return data if isinstance(data, Response) else HTMLResponse(data)
+        # the report is one self-contained file: its styles are inline, it has no script
+        if isinstance(data, Response):
+            return data
+        return HTMLResponse(data, headers={"Content-Security-Policy": REPORT_CSP})
 
     async def verify(self, request: Request) -> Response:
         if (denied := self.need_director(request)) is not None:
@@ -824,22 +898,17 @@ class _Pages:
         if not head_text.isdigit():
             return self.refusal(request, "the form does not say which ledger head it was rendered against; "
                                 "reload the page")
+        if len(head_text) > 18:
+            return self.refusal(request, "the form's ledger head is not an event number; reload the page")
         expected_head, retry = int(head_text), str(form.get("retry", "")) == "1"
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         fragment = fields.get("fragment", "")
-        status, message, retry_fields = 200, "", None
-        try:
-            outcome = await run_in_threadpool(lambda: action.run(
-                self.desk.db, fields, actor=self._actor(request), reason=fields.get("reason", ""),
-                expected_head=expected_head, retry=retry))
-            message = outcome.message
-        except StaleHeadError as exc:
-            status, message = 409, exc.message
-            touched = action.subjects(fields)
-            if not _conflicts(touched, exc.since):
-                retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
-        except GoledgerError as exc:
-            status, message = 400, exc.message
+        retry_fields = None
+        done = await self.work(isolate.action, self.desk.db, name, fields, self._actor(request),
+                               fields.get("reason", ""), expected_head, retry)
+        status, message = done.status, done.message
+        if status == 409 and done.retry_ok:
+            retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
         back = fields.get("back", "/desk")
         if not back.startswith("/") or back.startswith("//"):
             back = "/desk"
@@ -851,8 +920,7 @@ class _Pages:
                                retry=retry_fields, action=name, entry=fields.get("entry", "") if status != 200 else "",
                                **data)
         if status == 200:
-            sep = "&" if "?" in back else "?"
-            return RedirectResponse(back + sep + urlencode({"msg": message}), 303)
+            return self.done(request, back, message)
         return self.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
                            back=back)
 
@@ -867,19 +935,7 @@ def _pairing_module() -> Any:
         return None
 
 
-def _conflicts(touched: set[tuple[Any, ...]], since: tuple[Any, ...]) -> bool:
-    """Whether a stored record in ``since`` is about a subject in ``touched``."""
-    if not touched:
-        return False
-    from goledger.ledger.describe import subjects
-
-    for record in since:
-        try:
-            if subjects(record.event) & touched:
-                return True
-        except Exception:  # an undecodable record: let the retry's own check judge it
-            continue
-    return False
+_conflicts = isolate.conflicts
 
 
 def _seq_list(text: str) -> list[int]:

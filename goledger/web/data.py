@@ -28,6 +28,7 @@ __all__ = [
     "player_rows",
     "standings_rows",
     "unassigned",
+    "without_unregistered",
 ]
 
 RESULT_SHORT: dict[Result, str] = {
@@ -160,3 +161,22 @@ def status_word(status: str) -> str:
     words = {"bye": gettext("Bye"), "absent": gettext("absent"), "withdrawn": gettext("withdrawn"),
              "not-assigned": gettext("not paired"), "paired": gettext("paired")}
     return words.get(status, status)
+
+
+def without_unregistered(then: TournamentState, now: TournamentState) -> TournamentState:
+    """The earlier state ``then`` without the players whose registration was cancelled by
+    ``now`` (``goledger unregister``: "the player leaves every view"), for the public's
+    ``?as_of=`` views: a cancelled entry, his PIN included, is never shown to the public,
+    whichever point of the log is asked for. ``then`` itself is not changed.
+
+    Such a player never had a game or a bye, so nobody else's score moves.
+    """
+    from goledger.ledger import events as ev
+    from goledger.replay.state import fold
+
+    gone = [pid for pid in now.unregistered if pid in then.players]
+    if not gone:
+        return then
+    out = fold((ev.PlayerUnregistered(player_id=pid) for pid in gone), start=then)
+    out.seq = then.seq
+    return out

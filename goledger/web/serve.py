@@ -7,27 +7,60 @@ from collections.abc import Callable
 from pathlib import Path
 
 from goledger.errors import CommandRejected
+from goledger.web.guard import GuardLimits
 from goledger.web.security import new_token
 
 __all__ = ["serve"]
 
 
+def read_token_file(path: str | os.PathLike[str]) -> str:
+    """The director token in file ``path``: its first line, without surrounding blanks.
+
+    A token on the command line can be read by every user of the computer (``ps``,
+    ``/proc/PID/cmdline``); a file only readable by the director, or ``$GOLEDGER_TOKEN``, cannot.
+    """
+    source = Path(path)
+    try:
+        if source.stat().st_size > 4096:
+            raise CommandRejected(f"the token file {source} is larger than 4 KB; it should hold one line")
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandRejected(f"cannot read the token file {source}: {getattr(exc, 'strerror', None) or exc}") from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise CommandRejected(f"the token file {source} is empty")
+    return token
+
+
 def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
-          *, say: Callable[[str], None] = print) -> None:
+          *, say: Callable[[str], None] = print, token_file: str | os.PathLike[str] | None = None,
+          work_timeout: float = 120.0, header_timeout: float = 10.0, max_connections: int | None = None,
+          guard: GuardLimits | None = None) -> None:
     """Serve the desk over ledger ``db`` on ``host:port`` until interrupted.
 
-    The director token is ``token``, else ``$GOLEDGER_TOKEN``, else a new random one; the
-    address and the token are printed (``say``) at start-up. A ledger that does not exist
-    yet is created from the desk (a new tournament or an import); one that exists is read
-    once first, so that a damaged, foreign or newer file is refused with its sentence.
+    The director token is read from ``token_file``, else is ``token``, else
+    ``$GOLEDGER_TOKEN``, else a new random one (printed, ``say``, with the address at
+    start-up; a token given is never printed). A ledger that does not exist yet is created
+    from the desk (a new tournament or an import); one that exists is read once first, so
+    that a damaged, foreign or newer file is refused with its sentence.
+
+    Connections are guarded by :mod:`goledger.web.connections` (headers within
+    ``header_timeout`` seconds, at most ``max_connections``, by default below the descriptor
+    limit), requests by :mod:`goledger.web.guard` (``guard``), writes run in worker processes stopped
+    after ``work_timeout`` seconds (:mod:`goledger.web.isolate`).
     """
     import uvicorn
 
     from goledger.web.app import create_app
+    from goledger.web.connections import BACKLOG, ConnectionLimits, default_limits, protocol_class
 
     if not 0 < port < 65536:
         raise CommandRejected(f"port {port} is outside 1..65535")
-    token = token or os.environ.get("GOLEDGER_TOKEN") or new_token()
+    if token_file is not None and token:
+        raise CommandRejected("give the director token once: --token-file or --token, not both")
+    given = token_file is not None or bool(token or os.environ.get("GOLEDGER_TOKEN"))
+    token = (read_token_file(token_file) if token_file is not None else None) or token or \
+        os.environ.get("GOLEDGER_TOKEN") or new_token()
     if len(token) < 8:
         raise CommandRejected("the director token must have at least 8 characters")
     target = Path(db)
@@ -37,9 +70,14 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
         from goledger.replay.views import state_as_of
 
         state_as_of(target)  # a damaged, foreign or newer ledger is refused before the desk starts
-    app = create_app(target, token)
+    limits = default_limits(header_timeout)
+    if max_connections is not None:
+        limits = ConnectionLimits(max_connections, header_timeout)
+    app = create_app(target, token, work_timeout=work_timeout, limits=guard)
     shown = f"[{host}]" if ":" in host else host
-    say(f"goledger desk for {target} at http://{shown}:{port}/  (director token: {token})")
+    told = "the one given" if given else token
+    say(f"goledger desk for {target} at http://{shown}:{port}/  (director token: {told})")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say(f"note: listening on {host}: other computers on the network can reach the desk")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3,
+                http=protocol_class(limits), backlog=BACKLOG, timeout_keep_alive=5, lifespan="off")

@@ -1,0 +1,181 @@
+"""The desk's writes run in a worker process (issue 27, §3).
+
+Threads do not keep the desk responsive: some work holds Python's interpreter lock for as
+long as it runs (``Fraction("1e999999999")`` computes 10**999999999 in one C call, minutes
+long), and every other request, ``/api/head`` included, waits for it. So every write the
+desk makes (a form's action, a new tournament, an import, ``POST /api/results``) runs in a
+process of its own, forked from a clean server process that has goledger already imported
+(``multiprocessing``'s *forkserver*, a few milliseconds a call), awaited from a thread of the
+pool. A worker that runs longer than ``timeout`` seconds is killed; the store's transactions
+make that all or nothing (the event was appended or not, SECURITY.md "Crashes"), and the
+director reads one sentence.
+
+The functions below are what a worker runs: each calls one library function and returns
+plain data (:class:`Done`), never the library's objects.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from goledger.errors import GoledgerError, StaleHeadError
+
+__all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_file", "new_tournament", "players_file"]
+
+PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views"]
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a worker reports: ``status`` 200 (done), 400 (refused: ``message`` is the
+    library's sentence), 409 (a stale head; ``retry_ok`` when the events since touch nothing
+    the form touches), 503 (the worker was stopped or died); ``data`` the call's own result."""
+
+    status: int
+    message: str
+    data: Any = None
+    retry_ok: bool = False
+    head: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class WorkerPool:
+    """Runs :class:`Done`-returning functions in forked workers, at most ``workers`` at once,
+    each stopped after ``timeout`` seconds. ``run`` blocks: call it from a thread."""
+
+    def __init__(self, timeout: float = 120.0, workers: int = 4) -> None:
+        self.timeout = timeout
+        self._slots = threading.BoundedSemaphore(workers)
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(PRELOAD)
+
+    def run(self, fn: Callable[..., Done], *args: Any) -> Done:
+        with self._slots:
+            receiver, sender = self._context.Pipe(duplex=False)
+            worker = self._context.Process(target=_work, args=(sender, fn, args), daemon=True)
+            worker.start()
+            sender.close()
+            try:
+                if not receiver.poll(self.timeout):
+                    worker.kill()
+                    return Done(503, f"the desk stopped this request after {self.timeout:g} seconds of work; "
+                                "nothing was recorded by it")
+                done = receiver.recv()
+            except EOFError:
+                return Done(503, "the desk's worker for this request stopped unexpectedly; check the ledger's "
+                            "log before trying again")
+            finally:
+                receiver.close()
+                worker.join(5)
+                if worker.is_alive():
+                    worker.kill()
+                    worker.join()
+            return done if isinstance(done, Done) else Done(503, "the desk's worker sent no answer")
+
+
+def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...]) -> None:
+    try:
+        done = fn(*args)
+    except StaleHeadError as exc:  # the functions catch their own; this is the last resort
+        done = Done(409, exc.message)
+    except GoledgerError as exc:
+        done = Done(400, exc.message)
+    except Exception as exc:  # a bug: one line for the director, not a hung request
+        done = Done(500, f"the desk failed on this request ({type(exc).__name__}); nothing was recorded by it")
+    sender.send(done)
+    sender.close()
+
+
+# ---------------------------------------------------------------------------- what workers run
+
+
+def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str, expected_head: int,
+           retry: bool) -> Done:
+    """``POST /desk/do/NAME``: the form's :data:`goledger.web.actions.ACTIONS` entry."""
+    from goledger.web.actions import ACTIONS
+
+    chosen = ACTIONS[name]
+    try:
+        outcome = chosen.run(db, fields, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    except StaleHeadError as exc:
+        return Done(409, exc.message, retry_ok=not conflicts(chosen.subjects(fields), exc.since))
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, outcome.message)
+
+
+def new_tournament(db: Path, text: dict[str, str], rounds: int, actor: str) -> Done:
+    """``POST /desk/new``: :func:`goledger.commands.new`."""
+    from goledger import commands
+
+    try:
+        outcome = commands.new(db, text["name"], rounds, text["system"] or "mcmahon", text["bar"] or None,
+                               text["floor"] or None, None, None, text["komi"] or "7.5",
+                               language=text.get("language") or None, actor=actor)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, outcome.message)
+
+
+def import_file(fmt: str, source: Path, db: Path, actor: str) -> Done:
+    """``POST /desk/import``: the format's ``import_*`` on the uploaded file."""
+    import importlib
+
+    module = importlib.import_module(f"goledger.formats.{fmt}")
+    try:
+        outcome = getattr(module, f"import_{fmt}")(source, db, actor=actor)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, outcome.message)
+
+
+def players_file(source: Path, db: Path, actor: str, expected_head: int | None) -> Done:
+    """``POST /desk/players/upload``: a MacMahon participant list; ``data`` is how many
+    players it registered."""
+    from goledger.formats.macmahon.players import import_macmahon_players
+
+    try:
+        outcome = import_macmahon_players(source, db, actor=actor, expected_head=expected_head)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, "", sum(1 for r in outcome.records if r.type == "PlayerRegistered"))
+
+
+def api_result(db: Path, round_: int, table: int, result: str, by_default: bool, actor: str, reason: str,
+               expected_head: int | None, retry: bool) -> Done:
+    """``POST /api/results``: :func:`goledger.commands.result`; ``data`` is the CLI's JSON."""
+    from goledger import commands
+    from goledger.ledger.store import Ledger
+    from goledger.render.json_text import outcome_json
+
+    try:
+        outcome = commands.result(db, round_, table, result, by_default, actor=actor, reason=reason,
+                                  expected_head=expected_head, retry=retry)
+    except StaleHeadError as exc:
+        with Ledger.open(db) as ledger:
+            head = ledger.head().seq
+        return Done(409, exc.message, head=head)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, outcome.message, outcome_json(outcome))
+
+
+def conflicts(touched: set[tuple[Any, ...]], since: tuple[Any, ...]) -> bool:
+    """Whether a stored record in ``since`` is about a subject in ``touched``."""
+    if not touched:
+        return False
+    from goledger.ledger.describe import subjects
+
+    for record in since:
+        try:
+            if subjects(record.event) & touched:
+                return True
+        except Exception:  # an undecodable record: let the retry's own check judge it
+            continue
+    return False
