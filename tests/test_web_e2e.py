@@ -282,3 +282,38 @@ async def _four_desks(server: Server) -> None:
         await asyncio.gather(*(desk(name, list(range(i + 1, 25, 4))) for i, name in enumerate("abcd")))
         await browser.close()
         assert retries > 0, "the four desks never met a moved head: the test did not test concurrency"
+
+
+def test_the_desk_works_under_its_content_security_policy(tmp_path: Path) -> None:
+    """Issue 27 §14: every page carries a CSP forbidding inline script and style; in Chromium
+    the desk's pages raise no violation, htmx swaps the result entry, the live page opens its
+    stream and the print buttons (no inline handler) still print."""
+    db = tmp_path / "csp.db"
+    commands.new(db, "CSP Cup", 2, "mcmahon", "3d", "20k", None, None, "7.5")
+    for i in range(4):
+        commands.register(db, SURNAMES[i], "X", RANKS[i])
+    commands.pair(db, 1, "p0001", "p0002")
+    commands.pair(db, 1, "p0003", "p0004")
+    with Server(db) as server:
+        asyncio.run(_under_csp(server))
+
+
+async def _under_csp(server: Server) -> None:
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = await browser.new_page()
+        problems: list[str] = []
+        page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text
+                or m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        await login(page, server, "csp")
+        for path in ("/", "/standings", "/desk", "/desk/players", "/desk/round/1", "/print/wall", "/print/slips/1"):
+            response = await page.goto(server.url + path)
+            assert response is not None and "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        await page.goto(server.url + "/print/pairings/1")
+        await page.evaluate("window.print = () => { document.body.setAttribute('data-printed', '1'); }")
+        await page.click("[data-print]")
+        assert await page.get_attribute("body", "data-printed") == "1"
+        await enter_results(page, server, 1, ["1 w", "2 b"])
+        assert problems == [], problems
+        await browser.close()

@@ -92,7 +92,7 @@ class Desk:
     def is_director(self, headers: Any, path: str) -> bool:
         """From a request's headers alone: a director session cookie (not for ``/api/``,
         which carries no CSRF token) or the bearer token."""
-        from http.cookies import SimpleCookie
+        from starlette.requests import cookie_parser
 
         raw = headers.get(b"authorization", b"").decode("latin-1")
         scheme, _, value = raw.partition(" ")
@@ -100,13 +100,8 @@ class Desk:
             return True
         if path.startswith("/api/"):
             return False
-        cookies: SimpleCookie = SimpleCookie()
-        try:
-            cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
-        except Exception:
-            return False
-        morsel = cookies.get(SESSION_COOKIE)
-        return morsel is not None and self.sessions.is_director(morsel.value)
+        session = cookie_parser(headers.get(b"cookie", b"").decode("latin-1")).get(SESSION_COOKIE)
+        return self.sessions.is_director(session)
 
     def head(self) -> int:
         """The ledger's last sequence number (0 when the file does not exist yet)."""
@@ -945,10 +940,14 @@ def _seq_list(text: str) -> list[int]:
         if not part:
             continue
         first, dash, last = part.partition("-")
-        if dash and first.isdigit() and last.isdigit() and int(first) <= int(last):
-            out.extend(range(int(first), int(last) + 1))
-        elif not dash and part.isdigit():
-            out.append(int(part))
-        else:
-            raise CommandRejected(f"without: {part!r} is not an event sequence number or a range like 12-15")
+        numbers = [first, last] if dash else [part]
+        if not all(n.isascii() and n.isdigit() and len(n) <= 18 for n in numbers) or int(numbers[0]) > int(numbers[-1]):
+            raise CommandRejected(f"without: {part[:40]!r} is not an event sequence number or a range like 12-15")
+        if int(numbers[-1]) - int(numbers[0]) + len(out) >= MAX_WITHOUT:
+            raise CommandRejected(f"without: leave out at most {MAX_WITHOUT:,} events at once")
+        out.extend(range(int(numbers[0]), int(numbers[-1]) + 1))
     return out
+
+
+MAX_WITHOUT = 100_000
+"""The most events the desk's what-if leaves out at once (a list, so never a huge one)."""

@@ -55,6 +55,17 @@ class WorkerPool:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
 
+    def warm(self) -> None:
+        """Start the clean server process the workers are forked from now, in the background
+        (else the first write pays for it: a Python start and goledger's imports)."""
+
+        def start() -> None:
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
+
+        threading.Thread(target=start, daemon=True).start()
+
     def run(self, fn: Callable[..., Done], *args: Any) -> Done:
         with self._slots:
             receiver, sender = self._context.Pipe(duplex=False)
