@@ -26,7 +26,8 @@ from typing import Any
 
 from goledger.errors import GoledgerError, StaleHeadError
 
-__all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_file", "new_tournament", "players_file"]
+__all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_file", "new_tournament", "players_file",
+           "warm"]
 
 PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views"]
 
@@ -55,17 +56,6 @@ class WorkerPool:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
 
-    def warm(self) -> None:
-        """Start the clean server process the workers are forked from now, in the background
-        (else the first write pays for it: a Python start and goledger's imports)."""
-
-        def start() -> None:
-            from multiprocessing import forkserver
-
-            forkserver.ensure_running()
-
-        threading.Thread(target=start, daemon=True).start()
-
     def run(self, fn: Callable[..., Done], *args: Any) -> Done:
         with self._slots:
             receiver, sender = self._context.Pipe(duplex=False)
@@ -88,6 +78,20 @@ class WorkerPool:
                     worker.kill()
                     worker.join()
             return done if isinstance(done, Done) else Done(503, "the desk's worker sent no answer")
+
+
+def warm() -> None:
+    """Start the clean server process the workers are forked from now, in the background
+    (else the first write pays for it: a Python start and goledger's imports)."""
+
+    def start() -> None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+    threading.Thread(target=start, daemon=True).start()
 
 
 def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...]) -> None:

@@ -74,7 +74,9 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     if max_connections is not None:
         limits = ConnectionLimits(max_connections, header_timeout)
     app = create_app(target, token, work_timeout=work_timeout, limits=guard)
-    app.app.state.desk.workers.warm()
+    from goledger.web.isolate import warm
+
+    warm()
     shown = f"[{host}]" if ":" in host else host
     told = "the one given" if given else token
     say(f"goledger desk for {target} at http://{shown}:{port}/  (director token: {told})")
