@@ -11,7 +11,8 @@ failure), first undisturbed, then under each attack:
     after is printed too);
 (b) **1,100 half-open connections at a 1,024-descriptor limit**: the server is started
     with ``RLIMIT_NOFILE`` = 1,024; 1,100 connections each send half a request's headers and
-    wait, reconnecting whenever the server closes one;
+    wait; one the server closes is opened again a second later; (b') the same, reopened at
+    once (a flood of connections from the sampling client's own address);
 (c) **one director request carrying a hostile number**: a logged-in director records an
     absence worth ``1e999999999`` points (``Fraction()`` of it would compute 10**999999999).
 
@@ -166,28 +167,33 @@ def big_bodies(port: int, clients: int = 20) -> Callable[[threading.Event], None
     return run
 
 
-def half_open(port: int, count: int = 1100) -> Callable[[threading.Event], None]:
-    """``count`` connections with half a request's headers, reopened whenever one is closed."""
+def half_open(port: int, count: int = 1100, reopen_after: float = 1.0) -> Callable[[threading.Event], None]:
+    """``count`` connections with half a request's headers; one the server closes is opened
+    again ``reopen_after`` seconds later (0: at once, a flood of connections)."""
     partial = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
 
     def run(stop: threading.Event) -> None:
         selector = selectors.DefaultSelector()
-        open_ = 0
+        pending: list[float] = [0.0] * count  # when each closed connection is opened again
 
-        def connect() -> None:
-            nonlocal open_
+        def connect() -> bool:
             s = socket.socket()
             s.setblocking(False)
             try:
                 s.connect_ex(("127.0.0.1", port))
                 selector.register(s, selectors.EVENT_WRITE)
-                open_ += 1
+                return True
             except OSError:
                 s.close()
+                return False
 
-        for _ in range(count):
-            connect()
         while not stop.is_set():
+            now = time.monotonic()
+            due = [t for t in pending if t <= now]
+            pending = [t for t in pending if t > now]
+            for _ in due:
+                if not connect():
+                    pending.append(now + 0.1)
             for key, events in selector.select(0.05):
                 s = key.fileobj
                 assert isinstance(s, socket.socket)
@@ -206,9 +212,7 @@ def half_open(port: int, count: int = 1100) -> Callable[[threading.Event], None]
                         pass
                 selector.unregister(s)
                 s.close()
-                open_ -= 1
-            while open_ < count and not stop.is_set():
-                connect()
+                pending.append(time.monotonic() + reopen_after)
         for key in list(selector.get_map().values()):
             key.fileobj.close()  # type: ignore[union-attr]
 
@@ -279,8 +283,10 @@ def main() -> None:
             server.stop()
         server = Server(db, nofile=1024)
         try:
-            rows.append(row("(b) 1,100 half-open connections, `RLIMIT_NOFILE` 1,024",
-                            under(half_open(server.port), server.url, args.seconds, warmup=3.0)))
+            rows.append(row("(b) 1,100 half-open connections, `RLIMIT_NOFILE` 1,024 (each reopened 1 s after "
+                            "the desk closes it)", under(half_open(server.port), server.url, args.seconds, warmup=3.0)))
+            rows.append(row("(b') the same, each reopened at once (a flood of connections)",
+                            under(half_open(server.port, reopen_after=0), server.url, args.seconds, warmup=3.0)))
         finally:
             server.stop()
     print(f"{args.players} players × {args.rounds} rounds, {args.seconds:g} s of samples per line "

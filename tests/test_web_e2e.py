@@ -304,7 +304,7 @@ async def _under_csp(server: Server) -> None:
         page = await browser.new_page()
         problems: list[str] = []
         page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text
-                or m.type == "error" else None)
+                or "Refused to" in m.text else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
         await login(page, server, "csp")
         for path in ("/", "/standings", "/desk", "/desk/players", "/desk/round/1", "/print/wall", "/print/slips/1"):
