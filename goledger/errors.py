@@ -41,6 +41,14 @@ class CommandRejected(GoledgerError):
     code = "rejected"
 
 
+class EventDecided(CommandRejected):
+    """Nothing more to pair: the tournament system has decided its event (a knockout's
+    final, a Paramus's last game, a match's target, every round of a fixed count played).
+    The message says so in one sentence, e.g. "the knockout is decided: P1 won the final"."""
+
+    code = "decided"
+
+
 class LedgerError(GoledgerError):
     """The ledger file is missing, damaged, foreign, newer, or cannot be locked."""
 

@@ -47,7 +47,7 @@ def test_a_whole_tournament_with_pair_round(db: Path) -> None:
     for round_ in range(1, 6):
         outcome = commands.pair_round(db, round_, engine="egf")
         data = outcome.to_dict()
-        assert list(data) == ["round", "engine", "total_weight", "bye", "games"]
+        assert list(data) == ["round", "engine", "total_weight", "bye", "games", "not_paired", "rounds"]
         assert data["round"] == round_ and data["engine"] == "egf" and int(data["total_weight"]) > 0
         assert isinstance(data["total_weight"], str)
         assert len(data["games"]) == 5 and data["bye"] is not None
@@ -144,7 +144,8 @@ def test_cli_json_and_text_and_unpair_round(db: Path, cli) -> None:
     res = cli("pair-round", "1", "--engine", "egf", "--dry-run", "--json", "--db", db)
     assert res.code == 0, res
     data = json.loads(res.out)
-    assert list(data) == ["round", "engine", "total_weight", "bye", "games"] and len(data["games"]) == 5
+    assert list(data) == ["round", "engine", "total_weight", "bye", "games", "not_paired", "rounds"]
+    assert len(data["games"]) == 5
     res = cli("pair-round", "1", "--engine", "egf", "--db", db)
     assert res.code == 0 and "round 1 paired by egf: 5 games" in res.out and "bye: " in res.out
     assert json.loads(cli("pair-round", "1", "--check", "--json", "--db", db).out)["ok"] is True

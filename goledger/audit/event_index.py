@@ -152,7 +152,8 @@ class EventIndex:
             return self._describe_game(seq, e)  # most of a log: looked at first
         if isinstance(e, ev.TournamentCreated):
             s = e.settings
-            return f"tournament {s.name!r} created ({s.system}, {s.rounds} rounds, policy {s.policy})"
+            count = "rounds set at the draw" if s.system_options.get("rounds_at_draw") else f"{s.rounds} rounds"
+            return f"tournament {s.name!r} created ({s.system}, {count}, policy {s.policy})"
         if isinstance(e, ev.RulesChanged):
             scope = "retroactively" if e.from_round is None else f"from round {e.from_round}"
             changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))

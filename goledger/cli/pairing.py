@@ -38,6 +38,8 @@ def _print_pairing(data: dict[str, Any], message: str) -> None:
     echo(render_text_table(["table", "white", "black", "hcp", "komi"], rows, right={0, 3}))
     if data["bye"] is not None:
         echo(f"bye: {_name(data['bye'])}")
+    for entry in data.get("not_paired", []):
+        echo(f"not paired: {_name(entry['player'])}: {entry['why']}")
     echo(message)
 
 

@@ -85,7 +85,9 @@ def register_commands(app: typer.Typer) -> None:
     @app.command()
     def new(
         name: Annotated[str, typer.Option("--name", help="Tournament name.")],
-        rounds: Annotated[int, typer.Option("--rounds", help="Number of rounds.")],
+        rounds: Annotated[int | None, typer.Option("--rounds", help=(
+            "Number of rounds (knockout, double-knockout, paramus, round-robin: computed from the entrants "
+            "at the draw when not given)."))] = None,
         system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup, round-robin, knockout, "
                                             "double-knockout, paramus, match, handicap or continuous-handicap.")]
         = "mcmahon",

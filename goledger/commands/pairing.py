@@ -11,12 +11,27 @@ to pair — followed by the ``GamePaired``/``ByeAssigned`` events. The engine is
 of the log before that event, so :func:`check_pairings` can ask it again and compare, and
 :func:`explain_pairing` can show the weights it compared.
 
+Tournament systems (issue 29): the engine is asked to pair every player free in the round and
+states who is in the event this round — it places those players and lists every other one in
+``Pairing.unpaired`` with the reason (eliminated, a bye that is a walk-over into the next
+round, waiting on a Paramus ladder). :func:`_check_output` checks exactly that account, and
+``RoundPaired.not_paired`` records why each registered player without a game or bye was not
+paired (the system's reasons, and withdrawals, absences and preliminary entries). When the
+event is decided, ``pair-round`` refuses with one sentence (:class:`~goledger.errors.EventDecided`,
+code ``decided``): "the knockout is decided: P1 won the final". A system whose round count
+follows from its entrants (:func:`goledger.systems.rounds_needed`) gets it at the draw: a
+tournament created without ``--rounds`` records it with a ``RulesChanged`` in the draw's
+transaction, and an explicit count too small for the entrants is refused then.
+
 The JSON of an outcome (``PairRoundOutcome.to_dict``, also with ``--dry-run``)::
 
     {"round": 3, "engine": "egf", "total_weight": "1500223…", "bye": PLAYER | null,
-     "games": [{"table": 1, "white": PLAYER, "black": PLAYER, "handicap": 0, "komi": "7.5"}]}
+     "games": [{"table": 1, "white": PLAYER, "black": PLAYER, "handicap": 0, "komi": "7.5"}],
+     "not_paired": [{"player": PLAYER, "why": "eliminated: lost in round 1 to p0001 …"}],
+     "rounds": 4}
 
-where PLAYER is ``{"id": "p0001", "surname": "…", "first_name": "…"}``.
+where PLAYER is ``{"id": "p0001", "surname": "…", "first_name": "…"}`` and ``rounds`` the
+tournament's round count after this pairing (set at the draw for a knockout without ``--rounds``).
 """
 
 from __future__ import annotations
@@ -27,7 +42,7 @@ from typing import Any
 import msgspec
 
 from goledger.commands.record import PathLike, _check_available, _check_round, _run
-from goledger.errors import CommandRejected, LedgerError
+from goledger.errors import CommandRejected, EventDecided, LedgerError
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
@@ -62,6 +77,10 @@ class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
     pairing: Pairing
     names: dict[str, dict[str, str]]
     komi: str
+    not_paired: tuple[tuple[str, str], ...] = ()
+    """Every registered player left without a game or bye, with the reason (as recorded)."""
+    rounds: int = 0
+    """The tournament's round count once this pairing is written."""
     dry_run: bool = False
     records: list[Record] = msgspec.field(default_factory=list)
     message: str = ""
@@ -83,6 +102,8 @@ class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
                  "handicap": g.handicap, "komi": effective_komi(self.komi, g.komi, g.handicap)}
                 for g in self.pairing.games
             ],
+            "not_paired": [{"player": self.names[pid], "why": why} for pid, why in self.not_paired],
+            "rounds": self.rounds,
         }
 
 
@@ -109,10 +130,15 @@ def _request(state: Any, round_: int, players: Sequence[str] | None, seed: int |
 
 
 def _check_output(request: PairingRequest, pairing: Pairing, state: Any) -> None:
-    """An engine's answer must place every requested player exactly once, on free tables."""
+    """An engine's answer must account for every requested player exactly once — placed in a
+    game or the bye, or listed in ``unpaired`` with a reason (the players the tournament
+    system does not pair this round) — on free tables."""
     placed = pairing.players()
-    if sorted(placed) != sorted(request.players):
+    listed = [pid for pid, _ in pairing.unpaired]
+    if sorted([*placed, *listed]) != sorted(request.players):
         raise LedgerError(f"engine {pairing.engine} did not place every player once; nothing was written")
+    if any(not why.strip() for _, why in pairing.unpaired):
+        raise LedgerError(f"engine {pairing.engine} left a player unpaired without a reason; nothing was written")
     tables = [g.table for g in pairing.games]
     if len(set(tables)) != len(tables) or set(tables) & set(state.games.get(request.round, {})) or (
             tables and min(tables) < 1):
@@ -123,26 +149,85 @@ def _check_output(request: PairingRequest, pairing: Pairing, state: Any) -> None
         if state.constraint_in(g.white, g.black, request.round) == "forbidden":
             raise CommandRejected(f"engine {pairing.engine} paired {g.white} with {g.black}, a forbidden pair; "
                                   "nothing was written")
-    wanted = set(request.players)
+    wanted = set(request.players) - set(listed)
     for a, (b, _) in state.fixed_pairs.get(request.round, {}).items():
         if a in wanted and b in wanted and frozenset((a, b)) not in pairs:
             raise CommandRejected(f"engine {pairing.engine} did not place the fixed pairing of {a} and {b}; "
                                   "nothing was written")
 
 
-def _events(request: PairingRequest, pairing: Pairing) -> list[ev.Event]:
+def _not_paired(state: Any, request: PairingRequest, pairing: Pairing) -> tuple[tuple[str, str], ...]:
+    """Every registered player the round leaves without a game or bye, with the reason: the
+    engine's (``Pairing.unpaired``) for the players it was asked to pair, else why he was not
+    asked (withdrawn, absent, a preliminary entry); in registration order."""
+    round_ = request.round
+    engine_says = dict(pairing.unpaired)
+    busy = set(state.table_of.get(round_, {})) | set(state.byes.get(round_, {})) | set(pairing.players())
+    out: list[tuple[str, str]] = []
+    for p in state.players.values():
+        if p.id in busy:
+            continue
+        if p.id in engine_says:
+            out.append((p.id, engine_says[p.id]))
+        elif p.status != "final":
+            out.append((p.id, "a preliminary entry (confirm him to pair him)"))
+        elif p.is_withdrawn(round_):
+            out.append((p.id, f"withdrew from round {p.withdrawn_from}"))
+        elif round_ in p.absences:
+            out.append((p.id, f"announced absent in round {round_}"))
+        elif p.id not in request.players:
+            out.append((p.id, "not among the players named to pair"))
+    return tuple(out)
+
+
+def _events(request: PairingRequest, pairing: Pairing, not_paired: tuple[tuple[str, str], ...] = ()) -> list[ev.Event]:
     bye = pairing.bye
     out: list[ev.Event] = [ev.RoundPaired(
         round=request.round, engine=pairing.engine, version=pairing.version, parameters=dict(pairing.parameters),
         seed=request.seed, players=request.players, chunks=pairing.chunks, total_weight=str(pairing.total_weight),
         tables=tuple(g.table for g in pairing.games), bye=bye.player if bye else None,
-        bye_candidates=bye.candidates if bye else (), bye_rule=bye.rule if bye else "",
+        bye_candidates=bye.candidates if bye else (), bye_rule=bye.rule if bye else "", not_paired=not_paired,
     )]
     out += [ev.GamePaired(round=request.round, table=g.table, white=g.white, black=g.black, handicap=g.handicap,
                           komi=g.komi) for g in pairing.games]
     if bye is not None:
         out.append(ev.ByeAssigned(round=request.round, player_id=bye.player))
     return out
+
+
+def _draw(state: Any, round_: int) -> list[ev.Event]:
+    """The round count at the draw (issue 29): for a system whose rounds follow from its
+    entrants, a ``RulesChanged`` setting them when the tournament was created without
+    ``--rounds`` (and they differ from what is recorded); a refusal when the draw is made
+    (round 1 has no game yet) and an explicit count cannot hold the event."""
+    from goledger.systems import rounds_at_draw, rounds_needed
+
+    need = rounds_needed(state)
+    if need is None:
+        return []
+    count, why = need
+    if rounds_at_draw(state):
+        if count != state.rounds and 1 <= count <= 99:
+            return [ev.RulesChanged(changes={"rounds": count})]
+        return []
+    if round_ == 1 and not state.games.get(1) and state.rounds < count:
+        raise CommandRejected(f"{why}, but this tournament was created with {state.rounds}; set "
+                              f"goledger change-rules rounds={count} before the draw")
+    return []
+
+
+def _over(state: Any, round_: int, rounds: int) -> str:
+    """``"the tournament is over: …"`` when ``round_`` lies past the last round and every
+    round is paired and played (the fixed-count systems' "decided"); ``""`` otherwise."""
+    from goledger.ledger.values import Result
+
+    if round_ <= rounds or rounds < 1:
+        return ""
+    for r in range(1, rounds + 1):
+        games = state.games_of_round(r)
+        if not (games or state.byes.get(r)) or any(g.result is Result.UNKNOWN for g in games):
+            return ""
+    return f"the tournament is over: its {rounds} round{'s' if rounds > 1 else ''} are paired and played"
 
 
 def pair_round(
@@ -161,25 +246,46 @@ def pair_round(
     ``RoundPaired`` + its games and bye in one transaction; ``dry_run`` writes nothing.
     ``players`` (references) pairs only these; ``seed`` (default 0) seeds every random choice.
     Refuses a round out of range, nobody to pair, an unknown engine, and whatever the engine
-    refuses (no pairing respects the constraints)."""
-    from goledger.systems import engine_for
+    refuses (no pairing respects the constraints); refuses with
+    :class:`~goledger.errors.EventDecided` once the system has decided the event. A tournament
+    system's round count is set (or checked) at the draw (:func:`_draw`)."""
+    from goledger.systems import decided, engine_for
 
     found: list[PairRoundOutcome] = []
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
-        _check_round(state, round_)
         chosen = engine_for(state, engine)
+        over = decided(state)
+        if over:
+            raise EventDecided(over)
+        before = _draw(state, round_)
+        rounds = before[0].changes["rounds"] if before else state.rounds  # type: ignore[attr-defined]
+        over = _over(state, round_, rounds)
+        if over:
+            raise EventDecided(over)
+        if not 1 <= round_ <= rounds:
+            raise CommandRejected(f"round {round_} is outside 1..{rounds} of this tournament")
         request = _request(state, round_, players, seed)
         pairing = chosen.pair(state, request)
         _check_output(request, pairing, state)
-        names = {pid: _player_json(state, pid) for pid in pairing.players()}
+        if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
+            pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
+            detail = f" ({pid} {state.players[pid].full_name}: {why})" if pid else ""
+            raise CommandRejected(f"round {round_} is already paired: nobody left to pair{detail}")
+        if players is not None and pairing.unpaired:
+            pid, why = pairing.unpaired[0]
+            raise CommandRejected(f"{pid} {state.players[pid].full_name} is not paired in round {round_}: {why}")
+        not_paired = _not_paired(state, request, pairing)
+        names = {pid: _player_json(state, pid) for pid in [*pairing.players(), *(p for p, _ in not_paired)]}
         settings = state.settings_for_round(round_)
         bye = f", bye {pairing.bye.player}" if pairing.bye else ""
-        message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}, "
-                   f"total weight {pairing.total_weight}")
+        out = f", {len(not_paired)} not paired" if not_paired else ""
+        drawn = f"; {before[0].changes['rounds']} rounds set at the draw" if before else ""  # type: ignore[attr-defined]
+        message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}{out}, "
+                   f"total weight {pairing.total_weight}{drawn}")
         found.append(PairRoundOutcome(round=round_, pairing=pairing, names=names, komi=settings.komi,
-                                      dry_run=dry_run, message=message))
-        return _events(request, pairing), message
+                                      not_paired=not_paired, rounds=rounds, dry_run=dry_run, message=message))
+        return [*before, *_events(request, pairing, not_paired)], message
 
     if dry_run:
         from goledger.replay.load import load_state
@@ -309,8 +415,8 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     with the engine and seed it names, and compare the parameters, total weight, chunks and
     bye it recorded, the games that followed it, and — while it is in force — the round's
     current games of its players (a game swapped by hand after it shows here)."""
-    from goledger.pairing import get_engine
     from goledger.replay.state import apply, fold
+    from goledger.systems import engine_for
 
     events = _load_events(db)
     final = fold(events)
@@ -333,7 +439,7 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
         in_force = seq in final.round_pairings.get(stored.round, [])
         diffs: list[str] = []
         try:
-            engine = get_engine(stored.engine)
+            engine = engine_for(state, stored.engine)
             if engine.version != stored.version:
                 diffs.append(f"recorded by {stored.engine} version {stored.version}; this goledger has version "
                              f"{engine.version}, which may pair differently")
@@ -352,6 +458,12 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
             diffs.append(f"the chunks are {list(derived.chunks)}, the log says {list(stored.chunks)}")
         games, bye = _stored_games(events, k, len(stored.tables))
         diffs += _compare(derived, games, bye, f"event {seq}'s pairing")
+        recorded: dict[str, str] = {pid: why for pid, why in stored.not_paired if pid in stored.players}
+        now_unpaired: dict[str, str] = dict(derived.unpaired)
+        if now_unpaired != recorded:
+            moved = sorted(pid for pid in set(now_unpaired) | set(recorded)
+                           if now_unpaired.get(pid) != recorded.get(pid))
+            diffs.append(f"the engine leaves other players unpaired or for other reasons: {', '.join(moved)}")
         if in_force:
             mine = set(stored.players)
             now = {(g.table, g.white, g.black, g.handicap, g.komi) for g in final.games_of_round(stored.round)
@@ -450,9 +562,9 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     force): for each of its games (or ``player``'s only) the chosen pair's terms and each
     player's heaviest alternative (among all the players the engine matched when it offers
     ``best_alternative``, else among the neighbouring tables), and the bye's candidates and rule."""
-    from goledger.pairing import get_engine
     from goledger.replay.players import find_player
     from goledger.replay.state import fold
+    from goledger.systems import engine_for
 
     events = _load_events(db)
     final = fold(events)
@@ -475,7 +587,7 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     if who is not None and who not in stored.players:
         raise CommandRejected(f"{who} was not paired by pair-round in round {round_}")
     state = fold(events[: chosen_seq - 1])
-    engine = get_engine(stored.engine)
+    engine = engine_for(state, stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
     mine = set(stored.players)
     games = [g for g in final.games_of_round(round_) if g.white in mine and g.black in mine]

@@ -231,7 +231,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
 def new(
     db: PathLike,
     name: str,
-    rounds: int,
+    rounds: int | None,
     system: str = "mcmahon",
     bar: str | None = None,
     floor: str | None = None,
@@ -275,11 +275,26 @@ def new(
     ``handicap_threshold`` rank from which games are even, ``handicap_on`` ``mms`` or ``rank``.
     ``language`` (``en``, ``tr``, ``hu``, ``fr``, ``de``; default English) is the language of
     the printouts and the desk (``goledger.i18n``).
+
+    ``rounds`` ``None`` (no ``--rounds``) is for a system whose round count follows from its
+    entrants (knockout, double knockout, Paramus, round robin: issue 29): the tournament is
+    set up for round 1 with the system option ``rounds_at_draw``, and ``pair-round 1`` records
+    the count when it makes the draw.
     """
     if system not in _PRESETS:
         raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
     if not name.strip():
         raise CommandRejected("a tournament needs a name")
+    if rounds is None:
+        from goledger.systems import ROUNDS_AT_DRAW
+
+        if system not in ROUNDS_AT_DRAW:
+            raise CommandRejected(f"a {system} tournament needs --rounds (only {', '.join(sorted(ROUNDS_AT_DRAW))} "
+                                  "compute their rounds at the draw)")
+        options = {**(options or {}), "rounds_at_draw": True}
+        rounds = 1
+    elif {"rounds_at_draw", "rounds-at-draw"} & set(options or {}):
+        raise CommandRejected("give either --rounds or the option rounds-at-draw, not both")
     if not 1 <= rounds <= 99:
         raise CommandRejected(f"a tournament has 1..99 rounds, not {rounds}")
     preset = dict(_PRESETS[system])
@@ -328,7 +343,8 @@ def new(
     path = Path(db)
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
                                      actor=actor or _default_actor(), reason=reason, clock=clock)
-    return Outcome(f"created {path} for {settings.name} ({system}, {rounds} rounds)", records)
+    count = "rounds set at the draw" if settings.system_options.get("rounds_at_draw") else f"{rounds} rounds"
+    return Outcome(f"created {path} for {settings.name} ({system}, {count})", records)
 
 
 # --------------------------------------------------------------------------- players

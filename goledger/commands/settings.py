@@ -217,14 +217,34 @@ def settings(db: str | Any) -> list[SettingValue]:
     except GoledgerError:
         policy = get_policy("opengotha")
     policy_values = msgspec.to_builtins(policy)
+    rounds_note = _rounds_note(state)
     return [
         SettingValue(
-            name=s.name, kind=s.kind, domain=s.domain, spec=s.spec, help=s.help,
+            name=s.name, kind=s.kind, domain=s.domain, spec=s.spec,
+            help=rounds_note if s.name == "rounds" and rounds_note else s.help,
             value=current.get(s.field) if s.kind == "tournament" else policy_values.get(s.field),
             overridden=s.kind == "policy" and s.field in overrides,
         )
         for s in catalogue()
     ]
+
+
+def _rounds_note(state: Any) -> str:
+    """For a tournament whose rounds are set at the draw (issue 29): ``"set at the draw: …"``
+    once it is made, ``"to be set at the draw: …"`` before (the count for the entrants
+    registered now); ``""`` for any other tournament."""
+    from goledger.systems import rounds_at_draw, rounds_needed
+
+    if not rounds_at_draw(state):
+        return ""
+    try:
+        need = rounds_needed(state)
+    except GoledgerError as exc:
+        return f"to be set at the draw ({exc.message})"
+    if need is None:
+        return ""
+    drawn = bool(state.round_pairings.get(1) or state.games.get(1))
+    return f"{'set' if drawn else 'to be set'} at the draw: {need[1]}"
 
 
 def _json_or_text(value: Any) -> Any:
@@ -378,8 +398,17 @@ def describe(values: Sequence[SettingValue]) -> list[list[str]]:
         text = msgspec.json.encode(value).decode() if isinstance(value, dict) else _shown(value)
         return text if len(text) <= 48 else text[:47] + "…"
 
-    return [[v.name + (" *" if v.overridden else ""), _TOURNAMENTS if v.value is None and v.kind == "policy"
-             else cell(v.value), v.domain, v.spec] for v in values]
+    def shown(v: SettingValue) -> str:
+        if v.value is None and v.kind == "policy":
+            return _TOURNAMENTS
+        if v.name == "rounds" and v.help.startswith("set at the draw"):
+            return f"{v.value} (set at the draw)"
+        if v.name == "rounds" and v.help.startswith("to be set at the draw"):
+            count = re.search(r"(\d+) rounds", v.help)
+            return f"set at the draw ({count.group(1) if count else '?'} for the entrants now)"
+        return cell(v.value)
+
+    return [[v.name + (" *" if v.overridden else ""), shown(v), v.domain, v.spec] for v in values]
 
 
 # --------------------------------------------------------------------------- new

@@ -55,7 +55,8 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
     who = name_of or _plain
     match event:
         case ev.TournamentCreated(settings=s):
-            return f"tournament {s.name!r} created ({s.rounds} rounds)"
+            count = "rounds set at the draw" if s.system_options.get("rounds_at_draw") else f"{s.rounds} rounds"
+            return f"tournament {s.name!r} created ({count})"
         case ev.RulesChanged(changes=changes, from_round=from_round):
             scope = "" if from_round is None else f" from round {from_round}"
             return f"rules changed{scope}: {', '.join(sorted(changes))}"

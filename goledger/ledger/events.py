@@ -460,6 +460,11 @@ class RoundPaired(Event, frozen=True, kw_only=True, tag="RoundPaired"):
     bye: str | None = None
     bye_candidates: tuple[tuple[str, int], ...] = ()
     bye_rule: str = ""
+    not_paired: tuple[tuple[str, str], ...] = ()
+    """Every registered player the round leaves without a game or bye, with the reason
+    (player id, reason): withdrawn or absent, or — for a tournament system — eliminated, a
+    bye that is a walk-over into the next round, waiting for his turn (issue 29). Added with a
+    default: older ``RoundPaired`` payloads read unchanged."""
 
 
 class RoundUnpaired(Event, frozen=True, kw_only=True, tag="RoundUnpaired"):

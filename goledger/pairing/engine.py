@@ -72,6 +72,11 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     chunks: tuple[int, ...] = ()
     parameters: Mapping[str, str] = msgspec.field(default_factory=dict)
     seed: int = 0
+    unpaired: tuple[tuple[str, str], ...] = ()
+    """The players of the request this round does not pair, each with the reason in a few
+    words (a tournament system's eliminated players, a knockout bye that is a walk-over into
+    the next round, a Paramus's waiting players). ``pair-round`` checks that every requested
+    player is placed once or listed here, and records the list in ``RoundPaired``."""
 
     def players(self) -> tuple[str, ...]:
         """Every player the pairing places: game by game, white first, then the bye."""

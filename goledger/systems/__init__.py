@@ -12,14 +12,26 @@ double-knockout        both brackets                    champion, runner-up, the
 paramus                the ladder (``paramus``)         the last winner, then wins, then exit
 match                  the two players, alternating     who reached the target score
 handicap               score groups, rank-difference    the standings (criteria)
-continuous-handicap    none: players choose             a named ranking function
+continuous-handicap    players choose; or a proposal    a named ranking function
 round-robin            Berger tables                    the standings (criteria)
 =====================  ===============================  ==========================================
 
 Each system module has an options struct (stored in ``TournamentSettings.system_options``),
 an ``ENGINE`` (when it pairs rounds), ``check(state, event)`` (called by the recording
 commands before appending a game, a bye or a result) and ``places(state)`` when its places
-are not the standings.
+are not the standings. A system whose round count follows from its entrants has
+``rounds_needed(state)`` (:func:`rounds_needed`: knockout ⌈log₂ N⌉, double knockout with its
+grand final, Paramus N − 1, round robin the Berger table), and a system that can finish
+before its last round says so with ``decided(state)`` (:func:`decided`).
+
+How ``pair-round`` drives a system (issue 29): the engine is asked to pair every player free
+in the round; it places those the system pairs and lists every other one in
+``Pairing.unpaired`` with the reason (eliminated, a bye that is a walk-over into the next
+round, waiting on the Paramus ladder, sitting out an odd losers' bracket); ``pair-round``
+checks that exactly those players are accounted for and records the reasons in
+``RoundPaired.not_paired``. Once the event is decided the engine refuses with
+:class:`~goledger.errors.EventDecided`, one sentence: "the knockout is decided: P1 won the
+final".
 """
 
 from __future__ import annotations
@@ -31,7 +43,8 @@ from goledger.errors import CommandRejected
 from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine
 
-__all__ = ["DEFAULT_ENGINE", "SYSTEM_MODULES", "check_event", "engine_for", "places_of", "system_options"]
+__all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "places_of",
+           "rounds_at_draw", "rounds_needed", "system_options"]
 
 DEFAULT_ENGINE: dict[str, str] = {
     "mcmahon": "opengotha",
@@ -42,6 +55,7 @@ DEFAULT_ENGINE: dict[str, str] = {
     "paramus": "paramus",
     "match": "match",
     "handicap": "handicap",
+    "continuous-handicap": "continuous-handicap",
     "round-robin": "round-robin",
 }
 """System → the pairing engine ``pair-round`` uses when ``--engine`` is not given."""
@@ -63,6 +77,7 @@ _ENGINE_MODULES: dict[str, str] = {
     "paramus": "goledger.systems.paramus",
     "match": "goledger.systems.match",
     "handicap": "goledger.systems.handicap",
+    "continuous-handicap": "goledger.systems.continuous",
     "round-robin": "goledger.systems.round_robin",
 }
 
@@ -101,6 +116,44 @@ def system_options(system: str, options: dict[str, Any]) -> dict[str, Any]:
     parsed = read_options(module.OPTIONS, options, system)
     defaults = msgspec.to_builtins(module.OPTIONS())
     return {k: v for k, v in msgspec.to_builtins(parsed).items() if defaults.get(k) != v}
+
+
+ROUNDS_AT_DRAW = frozenset({"knockout", "double-knockout", "paramus", "round-robin"})
+"""The systems whose round count ``goledger new`` may leave to the draw (no ``--rounds``)."""
+
+
+def rounds_at_draw(state: Any) -> bool:
+    """Whether ``state``'s round count is set when the draw is made (``goledger new`` without
+    ``--rounds``; :data:`goledger.systems.common.AT_DRAW`)."""
+    from goledger.systems.common import AT_DRAW
+
+    return bool(state.settings is not None and state.settings.system_options.get(AT_DRAW))
+
+
+def rounds_needed(state: Any) -> tuple[int, str] | None:
+    """The rounds ``state``'s system needs for its entrants and why (a few words), or
+    ``None`` when the system's round count is the director's choice (McMahon, Swiss, match,
+    handicap…). Refuses with one sentence when the entrants cannot make the event (fewer than
+    two)."""
+    if state.settings is None:
+        return None
+    module = _module(state.settings.system)
+    if module is None or not hasattr(module, "rounds_needed"):
+        return None
+    found: tuple[int, str] = module.rounds_needed(state)
+    return found
+
+
+def decided(state: Any) -> str:
+    """One sentence saying that ``state``'s system has decided its event ("the knockout is
+    decided: P1 won the final"), or ``""`` while there is more to pair."""
+    if state.settings is None:
+        return ""
+    module = _module(state.settings.system)
+    if module is None or not hasattr(module, "decided"):
+        return ""
+    text: str = module.decided(state)
+    return text
 
 
 def check_event(state: Any, event: Any) -> None:

@@ -23,12 +23,15 @@ from goledger.errors import CommandRejected
 from goledger.ledger.values import Rank, Result
 
 __all__ = [
+    "AT_DRAW",
     "JigoRule",
     "Place",
     "Places",
     "SeedingRule",
     "decided_winner",
+    "engine_parameters",
     "entrants",
+    "out_of_round",
     "read_options",
     "seeded",
 ]
@@ -45,6 +48,34 @@ SeedingRule = Literal["rank", "order", "lot"]
 ranked, round 1 is drawn by lot. Otherwise players are sorted by strength"): ``rank`` (rank,
 then rating, then registration), ``order`` (start number, then registration: the director's
 own list) or ``lot`` (a shuffle with the options' ``lot_seed``)."""
+
+
+AT_DRAW = "rounds_at_draw"
+"""The system option (``goledger new`` without ``--rounds``) saying that the round count is
+computed from the entrants when the draw is made (issue 29): until then the tournament is set
+up for round 1, and ``pair-round`` records the count with a ``RulesChanged`` at the draw."""
+
+
+def engine_parameters(options: msgspec.Struct) -> dict[str, str]:
+    """A system's options as a ``Pairing``'s parameters (texts), without :data:`AT_DRAW`
+    (how the round count was set does not change a pairing)."""
+    return {k: str(v) for k, v in msgspec.to_builtins(options).items() if k != AT_DRAW}
+
+
+def out_of_round(state: Any, player_id: str, round_: int) -> str:
+    """Why ``player_id`` cannot play ``round_`` in a few words (withdrew, absent), or ``""``."""
+    p = state.players[player_id]
+    if p.is_withdrawn(round_):
+        return f"withdrew from round {p.withdrawn_from}"
+    if round_ in p.absences:
+        return f"is absent in round {round_}"
+    return ""
+
+
+def who(state: Any, player_id: str) -> str:
+    """``p0003 Surname First``: how a reason names a player."""
+    p = state.players.get(player_id)
+    return f"{player_id} {p.full_name}" if p is not None else player_id
 
 
 def read_options(cls: type[T], raw: Mapping[str, Any], system: str) -> T:

@@ -2,10 +2,18 @@
 no rounds; players choose their opponents by mutual consent, possibly the same one again; a
 maximum grade difference applies, and the games between two players are capped (usually 2).
 
-There is no pairing engine: the director records each game with ``goledger pair`` in any
-round both players are free in (the round number is only a slot of the log). Refused with one
-sentence: a game between two players who already played ``max_games_per_pair`` games, and a
-pair more than ``max_rank_difference`` grades apart.
+The director records each game with ``goledger pair`` in any round both players are free in
+(the round number is only a slot of the log). Refused with one sentence: a game between two
+players who already played ``max_games_per_pair`` games, and a pair more than
+``max_rank_difference`` grades apart.
+
+For the players who have not chosen, ``pair-round R`` proposes a round (issue 29): the
+``continuous-handicap`` engine pairs as many of the free players as it can within both
+limits, preferring pairs that have played each other least, then the nearest ranks; handicap
+stones are the rank difference less the tournament's handicap correction, at most its
+ceiling, the stronger player taking White. A player left without a partner is listed with the
+reason (a continuous handicap tournament has no byes); once no allowed pair is left among the
+players still in, ``pair-round`` says the tournament is decided.
 
 Ranking (the seeds ask for "a function that rewards many games and a high win ratio"): the
 option ``ranking`` names one of
@@ -34,13 +42,14 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
-from goledger.ledger.values import Result
-from goledger.systems.common import Place, Places, read_options, share_places
-from goledger.systems.handicap import check_rank_difference
+from goledger.ledger.values import Rank, Result
+from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.systems.common import Place, Places, engine_parameters, read_options, share_places
+from goledger.systems.handicap import check_rank_difference, rank_difference
 
-__all__ = ["RANKINGS", "ContinuousOptions", "check", "places"]
+__all__ = ["ENGINE", "RANKINGS", "ContinuousOptions", "check", "decided", "places"]
 
 
 def _wins_times_ratio(wins: Fraction, games: int) -> Fraction:
@@ -76,6 +85,95 @@ def options_of(state: Any) -> ContinuousOptions:
     if opts.max_games_per_pair < 1:
         raise CommandRejected("max-games-per-pair is 1 or more")
     return opts
+
+
+def _games_together(state: Any) -> dict[frozenset[str], int]:
+    out: dict[frozenset[str], int] = {}
+    for g in state.all_games():
+        pair = frozenset((g.white, g.black))
+        out[pair] = out.get(pair, 0) + 1
+    return out
+
+
+def _allowed(state: Any, a: str, b: str, together: dict[frozenset[str], int], opts: ContinuousOptions) -> bool:
+    return (rank_difference(state, a, b) <= opts.max_rank_difference
+            and together.get(frozenset((a, b)), 0) < opts.max_games_per_pair)
+
+
+def pair_cost(state: Any, a: str, b: str, together: dict[frozenset[str], int]) -> dict[str, int]:
+    """The terms of pairing ``a`` with ``b``: 100 per game they already played together, 1 per
+    grade of rank difference (integers; the engine takes the cheapest maximum pairing)."""
+    return {"games_together": 100 * together.get(frozenset((a, b)), 0), "rank": rank_difference(state, a, b)}
+
+
+def decided(state: Any) -> str:
+    """``"the continuous handicap tournament is decided: …"`` once no two players still in
+    (final, not withdrawn) may play each other again; ``""`` otherwise."""
+    opts = options_of(state)
+    together = _games_together(state)
+    live = [p.id for p in state.players.values() if p.status == "final" and p.withdrawn_from is None]
+    if len(live) < 2 or any(_allowed(state, a, b, together, opts) for i, a in enumerate(live) for b in live[i + 1:]):
+        return ""
+    return (f"the continuous handicap tournament is decided: every pair of players still in has played its "
+            f"{opts.max_games_per_pair} games or is more than {opts.max_rank_difference} grades apart")
+
+
+class ContinuousEngine:
+    """A proposed round of a continuous handicap tournament (see the module docstring): a
+    maximum matching of the free players within the limits, cheapest by :func:`pair_cost`."""
+
+    name = "continuous-handicap"
+    version = "1"
+
+    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+        import rustworkx as rx
+
+        opts = options_of(state)
+        over = decided(state)
+        if over:
+            raise EventDecided(over)
+        together = _games_together(state)
+        players = list(request.players)
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(len(players)))
+        big = 1_000_000
+        for i, a in enumerate(players):
+            for j in range(i + 1, len(players)):
+                b = players[j]
+                if _allowed(state, a, b, together, opts):
+                    graph.add_edge(i, j, big - sum(pair_cost(state, a, b, together).values()))
+        mate = sorted((min(u, v), max(u, v)) for u, v in rx.max_weight_matching(graph, max_cardinality=True,
+                                                                                  weight_fn=int))
+        hc = state.settings.handicap
+        games: list[PairedGame] = []
+        total = 0
+        for lo, hi in mate:
+            a, b = players[lo], players[hi]
+            ra, rb = Rank.parse(state.players[a].rank).value, Rank.parse(state.players[b].rank).value
+            white, black = (a, b) if ra >= rb else (b, a)
+            stones = min(hc.ceiling, max(0, abs(ra - rb) - hc.correction))
+            weight = sum(pair_cost(state, a, b, together).values())
+            total += weight
+            games.append(PairedGame(table=len(games) + 1, white=white, black=black, handicap=stones,
+                                    weight=weight))
+        placed = {p for g in games for p in (g.white, g.black)}
+        unpaired: list[tuple[str, str]] = []
+        for p in players:
+            if p in placed:
+                continue
+            partners = [q for q in players if q != p and _allowed(state, p, q, together, opts)]
+            unpaired.append((p, "no partner left this round (the others are paired)" if partners else
+                             "no allowed opponent among the players to pair (pair cap or rank difference)"))
+        return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games),
+                       total_weight=total, chunks=(len(players),), parameters=engine_parameters(opts),
+                       seed=request.seed, unpaired=tuple(unpaired))
+
+    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+        terms = pair_cost(state, first, second, _games_together(state))
+        return PairTerms(first=first, second=second, total=sum(terms.values()), terms=terms)
+
+
+ENGINE = ContinuousEngine()
 
 
 def check(state: Any, event: ev.Event) -> None:

@@ -30,27 +30,31 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.bracket import Method, first_round
+from goledger.systems.bracket import Method, first_round, knockout_rounds
 from goledger.systems.common import (
     JigoRule,
     Place,
     Places,
     SeedingRule,
     decided_winner,
+    engine_parameters,
     entrants,
+    out_of_round,
     read_options,
     refuse_rewriting,
     refuse_undecided_result,
     seeded,
     share_places,
+    who,
 )
 from goledger.systems.knockout import Match, decide
 from goledger.systems.matching import pair_in_order
 
-__all__ = ["ENGINE", "DoubleKnockoutOptions", "DoubleStatus", "check", "places", "resolve"]
+__all__ = ["ENGINE", "DoubleKnockoutOptions", "DoubleStatus", "check", "decided", "double_knockout_rounds", "places",
+           "resolve", "rounds_needed"]
 
 
 class DoubleKnockoutOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -62,6 +66,8 @@ class DoubleKnockoutOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_un
     jigo: JigoRule = "replay"
     reset: bool = True
     lot_seed: int = 0
+    rounds_at_draw: bool = False
+    """Set by ``goledger new`` without ``--rounds``: the draw sets :func:`double_knockout_rounds`."""
 
 
 OPTIONS = DoubleKnockoutOptions
@@ -232,12 +238,91 @@ def expected_round(state: Any, round_: int, opts: DoubleKnockoutOptions | None =
     if st.decided < round_ - 1:
         raise CommandRejected(f"{st.stopped}; round {round_} cannot be paired before")
     if st.phase == "over":
-        raise CommandRejected(f"the double knockout is over: {_name(state, st.champion or '')} is the champion")
+        raise EventDecided(_decided_text(state, st))
     wb: list[Match] = []
     if st.phase == "brackets":
         wb = [Match(round=round_, slot=i, top=a, bottom=b) for i, (a, b) in enumerate(st.wb_slots)
               if a is not None and b is not None]
     return st, wb, list(st.lb_pool)
+
+
+def _decided_text(state: Any, st: DoubleStatus) -> str:
+    game = "reset game" if len(st.final_rounds) > 1 else "grand final"
+    name = state.players[st.champion].full_name if st.champion in state.players else st.champion
+    return f"the double knockout is decided: {name} won the {game}"
+
+
+def decided(state: Any) -> str:
+    """``"the double knockout is decided: … won the grand final"`` (or the reset game) once
+    there is a champion; ``""`` while it goes on."""
+    if len(entrants(state)) < 2:
+        return ""
+    st = resolve(state)
+    return _decided_text(state, st) if st.phase == "over" else ""
+
+
+def double_knockout_rounds(n: int, method: str = "fold", reset: bool = True) -> int:
+    """The rounds a double knockout of ``n`` entrants needs when nobody withdraws: the
+    winners' bracket's ⌈log₂ n⌉ rounds run beside the losers' bracket (its pool of one-loss
+    players halves each round, the new drop-downs join it the round after, an odd pool leaves
+    one player out) until one unbeaten player and one survivor are left; then the grand final
+    and, with ``reset``, the reset game it may need. A withdrawal only shrinks the pools, so
+    the count is an upper bound of the rounds an event takes.
+
+    >>> [double_knockout_rounds(n) for n in (2, 4, 8, 13, 16)]
+    [3, 5, 7, 8, 8]
+    """
+    slots = first_round(n, method)
+    first_games = sum(1 for _, b in slots if b is not None)
+    wb_rounds = knockout_rounds(n)
+    size = 1 << wb_rounds
+    unbeaten, pool, r = n, 0, 0
+    while not (unbeaten == 1 and pool <= 1):
+        r += 1
+        wb_games = (first_games if r == 1 else size >> r) if r <= wb_rounds else 0
+        pool = pool - pool // 2 + wb_games
+        unbeaten -= wb_games
+    return r + (1 + int(reset) if pool == 1 else 0)
+
+
+def rounds_needed(state: Any) -> tuple[int, str]:
+    """The rounds the double knockout of ``state``'s entrants needs (grand final and reset
+    game included), and why in a few words."""
+    opts = options_of(state)
+    count = len(entrants(state))
+    if count < 2:
+        raise CommandRejected(f"a double knockout needs at least two entrants; this one has {count}")
+    total = double_knockout_rounds(count, opts.method, opts.reset)
+    extra = " and its reset game" if opts.reset else ""
+    return total, f"a double knockout of {count} entrants needs {total} rounds with the grand final{extra}"
+
+
+def not_paired_why(state: Any, st: DoubleStatus, wb: Sequence[Match], sitter: str | None, pid: str, round_: int,
+                   allowed: set[str]) -> str:
+    """Why ``pid`` has no game in ``round_`` (a few words)."""
+    if pid not in st.seeds:
+        return "not in the brackets: registered after the draw"
+    if pid in st.out:
+        when, why = st.out[pid]
+        return f"eliminated in round {when}: {why}"
+    if pid == sitter:
+        return "sits the round out: the losers' bracket has an odd number of players"
+    mine = next((m for m in wb if pid in (m.top, m.bottom)), None)
+    other = None if mine is None else (mine.bottom if mine.top == pid else mine.top)
+    if st.losses.get(pid, 0) == 0 and st.phase == "brackets" and mine is None:
+        alone = any(pid in (a, b) and None in (a, b) for a, b in st.wb_slots)
+        unbeaten = [p for p in st.alive() if st.losses.get(p, 0) == 0]
+        if len(unbeaten) == 1:
+            return "the last unbeaten player: waits for the grand final"
+        if alone:
+            return f"a bye in the winners' bracket: a walk-over into round {round_ + 1}"
+    if other is not None:
+        absent = out_of_round(state, other, round_)
+        if absent:
+            return f"a walk-over in the winners' bracket: {who(state, other)} {absent}"
+        if other not in allowed:
+            return f"his opponent {who(state, other)} is not among the players to pair"
+    return "no opponent among the players to pair this round"
 
 
 def _name(state: Any, pid: str) -> str:
@@ -281,6 +366,7 @@ class DoubleKnockoutEngine:
         seed_of = {p: i for i, p in enumerate(st.seeds, start=1)}
         allowed = set(request.players)
         pairs: list[tuple[str, str]] = []
+        sitter: str | None = None
         if st.phase in ("grand-final", "reset"):
             assert st.final is not None
             pairs = [st.final]
@@ -288,16 +374,19 @@ class DoubleKnockoutEngine:
             pairs = [(m.top, m.bottom) for m in wb if m.top and m.bottom
                      and not _unavailable(state, m.top, request.round)
                      and not _unavailable(state, m.bottom, request.round)]
-            lb, _ = lb_pairs(state, st, pool, request.round)
+            lb, sitter = lb_pairs(state, st, pool, request.round)
             pairs += lb
         pairs = [(a, b) for a, b in pairs if a in allowed and b in allowed]
+        placed = {p for ab in pairs for p in ab}
+        unpaired = tuple((p, not_paired_why(state, st, wb, sitter, p, request.round, allowed))
+                         for p in request.players if p not in placed)
         pairs.sort(key=lambda ab: min(seed_of[ab[0]], seed_of[ab[1]]))
         games = []
         for table, (a, b) in enumerate(pairs, start=1):
             first, second = sorted((a, b), key=lambda p: seed_of[p])
             games.append(PairedGame(table=table, white=first, black=second))
         return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games),
-                       parameters={k: str(v) for k, v in msgspec.to_builtins(opts).items()}, seed=request.seed)
+                       parameters=engine_parameters(opts), seed=request.seed, unpaired=unpaired)
 
     def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
         st, _, _ = expected_round(state, request.round)

@@ -30,7 +30,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.common import read_options
+from goledger.systems.common import engine_parameters, read_options
 from goledger.systems.matching import pair_in_order
 
 __all__ = ["ENGINE", "HandicapOptions", "check", "pair_cost", "scores2"]
@@ -142,7 +142,7 @@ class HandicapEngine:
                                     weight=c))
         return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games), bye=bye,
                        total_weight=total, chunks=(len(order),),
-                       parameters={k: str(v) for k, v in msgspec.to_builtins(opts).items()}, seed=request.seed)
+                       parameters=engine_parameters(opts), seed=request.seed)
 
     def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
         opts = options_of(state)

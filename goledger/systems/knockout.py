@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.bracket import Method, first_round, knockout_rounds
@@ -35,15 +35,19 @@ from goledger.systems.common import (
     Places,
     SeedingRule,
     decided_winner,
+    engine_parameters,
     entrants,
+    out_of_round,
     read_options,
     refuse_rewriting,
     refuse_undecided_result,
     seeded,
     share_places,
+    who,
 )
 
-__all__ = ["ENGINE", "Bracket", "KnockoutEngine", "KnockoutOptions", "Match", "build_bracket", "check", "places"]
+__all__ = ["ENGINE", "Bracket", "KnockoutEngine", "KnockoutOptions", "Match", "build_bracket", "check", "decided",
+           "places", "rounds_needed"]
 
 PENDING = "?"
 """A bracket slot whose player is not known yet (the match feeding it is undecided)."""
@@ -59,6 +63,8 @@ class KnockoutOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     jigo: JigoRule = "replay"
     third_place: bool = False
     lot_seed: int = 0
+    rounds_at_draw: bool = False
+    """Set by ``goledger new`` without ``--rounds``: the draw sets ⌈log₂ N⌉ rounds."""
 
 
 class Match(msgspec.Struct, frozen=True, kw_only=True):
@@ -213,8 +219,65 @@ def refuse_pending(state: Any, round_: int, matches: Sequence[Match]) -> None:
                               f"before round {round_} can be paired")
 
 
+def rounds_needed(state: Any) -> tuple[int, str]:
+    """The rounds the knockout of ``state``'s entrants needs, and why in a few words
+    (spec ``pairing.md`` §1.1: ⌈log₂ N⌉; the third-place game is played beside the final)."""
+    count = len(entrants(state))
+    if count < 2:
+        raise CommandRejected(f"a knockout needs at least two entrants; this one has {count}")
+    total = knockout_rounds(count)
+    return total, f"a knockout of {count} entrants has ⌈log₂ {count}⌉ = {total} rounds"
+
+
+def decided(state: Any) -> str:
+    """``"the knockout is decided: … won the final"`` once the final (and the third-place
+    game, when there is one) has a winner; ``""`` while it goes on."""
+    if len(entrants(state)) < 2:
+        return ""
+    bracket = build_bracket(state)
+    if bracket.champion is None:
+        return ""
+    tp = bracket.third_place
+    if tp is not None and tp.winner is None and tp.how != "empty":
+        return ""
+    final = bracket.rounds[-1][0]
+    how = " by walk-over" if final.how == "walkover" else ""
+    return f"the knockout is decided: {state.players[bracket.champion].full_name} won the final{how}"
+
+
+def not_paired_why(state: Any, bracket: Bracket, pid: str, round_: int, allowed: set[str]) -> str:
+    """Why ``pid`` has no game in ``round_`` of ``bracket`` (a few words, naming players by id
+    and name): not in the draw, eliminated, a bye or a walk-over into the next round."""
+    total = len(bracket.rounds)
+    if pid not in bracket.seed_of():
+        return "not in the bracket: registered after the draw"
+    tp = bracket.third_place if round_ == total else None
+    in_tp = tp is not None and pid in (tp.top, tp.bottom)
+    lost = bracket.eliminated_in(pid)
+    if lost is not None and lost.round < round_ and not in_tp:
+        how = "gave a walk-over" if lost.how == "walkover" else "lost"
+        return f"eliminated: {how} in round {lost.round} to {who(state, lost.winner or '')}"
+    match = tp if in_tp else bracket.match_of(pid, round_)
+    if match is None:
+        return "out of the bracket"
+    other = match.bottom if match.top == pid else match.top
+    onward = f"into round {round_ + 1}" if round_ < total else "to win the final"
+    if other is None:
+        size = 1 << total
+        return (f"a bye: the bracket has {size} places for {len(bracket.seeds)} entrants, a walk-over {onward}")
+    absent = out_of_round(state, other, round_)
+    if absent:
+        return f"a walk-over {onward}: {who(state, other)} {absent}"
+    if other not in allowed:
+        return f"his bracket opponent {who(state, other)} is not among the players to pair"
+    return "his match is already decided"
+
+
 class KnockoutEngine:
-    """The next round of a single knockout: the bracket decides (no weights, no choices)."""
+    """The next round of a single knockout: the bracket decides (no weights, no choices).
+    Every requested player without a game is listed in ``Pairing.unpaired`` with the reason
+    (eliminated, a bye, a walk-over); once the final is decided it refuses with
+    :class:`~goledger.errors.EventDecided`."""
 
     name = "knockout"
     version = "1"
@@ -222,6 +285,9 @@ class KnockoutEngine:
     def pair(self, state: Any, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         bracket = build_bracket(state, opts)
+        over = decided(state)
+        if over:
+            raise EventDecided(over)
         total = len(bracket.rounds)
         if not 1 <= request.round <= total:
             raise CommandRejected(f"a knockout of {len(bracket.seeds)} players has {total} rounds, not {request.round}")
@@ -229,9 +295,14 @@ class KnockoutEngine:
         if request.round == total and bracket.third_place is not None:
             matches.append(bracket.third_place)
         refuse_pending(state, request.round, matches)
-        games = round_games(state, matches, request.round, set(request.players), bracket.seed_of(), self.name)
+        allowed = set(request.players)
+        games = round_games(state, matches, request.round, allowed, bracket.seed_of(), self.name)
+        placed = {p for g in games for p in (g.white, g.black)}
+        unpaired = tuple((p, not_paired_why(state, bracket, p, request.round, allowed))
+                         for p in request.players if p not in placed)
         return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games),
-                       parameters={k: str(v) for k, v in msgspec.to_builtins(opts).items()}, seed=request.seed)
+                       parameters=engine_parameters(opts), seed=request.seed,
+                       unpaired=unpaired)
 
     def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
         bracket = build_bracket(state)

@@ -19,13 +19,13 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, format_points, parse_points2
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.common import Place, Places, SeedingRule, entrants, read_options, seeded
+from goledger.systems.common import Place, Places, SeedingRule, engine_parameters, entrants, read_options, seeded
 
-__all__ = ["ENGINE", "MatchOptions", "check", "places", "score"]
+__all__ = ["ENGINE", "MatchOptions", "check", "decided", "places", "score"]
 
 
 class MatchOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -93,6 +93,11 @@ def standing_of_scores(points: Mapping[str, int], target: int) -> tuple[str | No
     return ranked[0][0], ranked[0][1] >= target
 
 
+def decided(state: Any) -> str:
+    """Why no more game may be played, in one sentence (``""`` while the match goes on)."""
+    return _decided(state) if len(entrants(state)) == 2 else ""
+
+
 def _decided(state: Any) -> str:
     """Why no more game may be played (``""`` while the match goes on)."""
     opts = options_of(state)
@@ -118,15 +123,23 @@ class MatchEngine:
         people, _, _, open_game = score(state)
         why = _decided(state)
         if why:
-            raise CommandRejected(f"{why}; nothing more to pair")
+            raise EventDecided(why)
         if open_game:
             raise CommandRejected("the last game of the match has no result yet")
         games: tuple[PairedGame, ...] = ()
-        if set(people) <= set(request.players):
+        allowed = set(request.players)
+        if set(people) <= allowed:
             white, black = (people[0], people[1]) if request.round % 2 else (people[1], people[0])
             games = (PairedGame(table=1, white=white, black=black),)
+        unpaired: list[tuple[str, str]] = []
+        for p in request.players:
+            if p in people and not games:
+                other = people[1] if p == people[0] else people[0]
+                unpaired.append((p, f"his opponent {other} {state.players[other].full_name} does not play this round"))
+            elif p not in people:
+                unpaired.append((p, "not in the match: registered after its first game"))
         return Pairing(engine=self.name, version=self.version, round=request.round, games=games,
-                       parameters={k: str(v) for k, v in msgspec.to_builtins(opts).items()}, seed=request.seed)
+                       parameters=engine_parameters(opts), seed=request.seed, unpaired=tuple(unpaired))
 
     def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
         people, _, _, _ = score(state)

@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.common import (
@@ -37,15 +37,18 @@ from goledger.systems.common import (
     Places,
     SeedingRule,
     decided_winner,
+    engine_parameters,
     entrants,
+    out_of_round,
     read_options,
     refuse_rewriting,
     refuse_undecided_result,
     seeded,
     share_places,
+    who,
 )
 
-__all__ = ["ENGINE", "Ladder", "ParamusOptions", "check", "ladder", "places"]
+__all__ = ["ENGINE", "Ladder", "ParamusOptions", "check", "decided", "ladder", "places", "rounds_needed"]
 
 
 class ParamusOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -56,6 +59,8 @@ class ParamusOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     jigo: JigoRule = "higher-seed"
     teams: bool = False
     lot_seed: int = 0
+    rounds_at_draw: bool = False
+    """Set by ``goledger new`` without ``--rounds``: the draw sets N − 1 rounds."""
 
 
 OPTIONS = ParamusOptions
@@ -147,10 +152,55 @@ def _name(state: Any, pid: str) -> str:
 def _due(state: Any, lad: Ladder, round_: int) -> Rung:
     """The rung of ``round_``, refused when the ladder is over or an earlier rung undecided."""
     if lad.winner is not None and round_ > len(lad.rungs):
-        raise CommandRejected(f"the Paramus is over after {len(lad.rungs)} games: {_name(state, lad.winner)} won")
+        raise EventDecided(_decided_text(state, lad))
     if round_ > len(lad.rungs):
         raise CommandRejected(f"round {len(lad.rungs)} of the Paramus has no result yet; round {round_} comes after")
     return lad.rungs[round_ - 1]
+
+
+def _decided_text(state: Any, lad: Ladder) -> str:
+    assert lad.winner is not None
+    games = sum(1 for r in lad.rungs if r.how == "game")
+    return (f"the Paramus is decided: {state.players[lad.winner].full_name} won the last game of the ladder "
+            f"({games} games)")
+
+
+def decided(state: Any) -> str:
+    """``"the Paramus is decided: … won the last game of the ladder"`` once every rung has a
+    winner; ``""`` while the ladder goes on."""
+    if len(entrants(state)) < 2:
+        return ""
+    lad = ladder(state)
+    return _decided_text(state, lad) if lad.winner is not None else ""
+
+
+def rounds_needed(state: Any) -> tuple[int, str]:
+    """N − 1 rounds for N players (spec ``pairing.md`` §1.1), one game a round."""
+    count = len(entrants(state))
+    if count < 2:
+        raise CommandRejected(f"a Paramus needs at least two players; this one has {count}")
+    return count - 1, f"a Paramus of {count} players has {count - 1} rounds, one game each"
+
+
+def not_paired_why(state: Any, lad: Ladder, rung: Rung, pid: str, allowed: set[str]) -> str:
+    """Why ``pid`` plays no game in ``rung``'s round (a few words)."""
+    if pid not in lad.order:
+        return "not on the ladder: registered after the draw"
+    for earlier in lad.rungs[: rung.round - 1]:
+        if earlier.winner is not None and pid in (earlier.holder, earlier.entrant) and pid != earlier.winner:
+            how = "gave a walk-over" if earlier.how == "walkover" else "lost"
+            return f"out of the ladder: {how} in round {earlier.round} to {who(state, earlier.winner)}"
+    if pid in (rung.holder, rung.entrant):
+        other = rung.entrant if pid == rung.holder else rung.holder
+        absent = out_of_round(state, other, rung.round)
+        if absent:
+            return f"a walk-over: {who(state, other)} {absent}"
+        if other not in allowed:
+            return f"his opponent {who(state, other)} is not among the players to pair"
+        return "this round's game is already decided"
+    if pid in lad.unentered:
+        return "never enters: only team-mates of the holder are left"
+    return "waits for his turn on the ladder"
 
 
 class ParamusEngine:
@@ -164,13 +214,16 @@ class ParamusEngine:
         lad = ladder(state, opts)
         rung = _due(state, lad, request.round)
         games: tuple[PairedGame, ...] = ()
-        if rung.how == "pending" and {rung.holder, rung.entrant} <= set(request.players):
+        allowed = set(request.players)
+        if rung.how == "pending" and {rung.holder, rung.entrant} <= allowed:
             white, black = rung.entrant, rung.holder
             if lad.order.index(white) > lad.order.index(black):
                 white, black = black, white
             games = (PairedGame(table=1, white=white, black=black),)
+        placed = {p for g in games for p in (g.white, g.black)}
+        unpaired = tuple((p, not_paired_why(state, lad, rung, p, allowed)) for p in request.players if p not in placed)
         return Pairing(engine=self.name, version=self.version, round=request.round, games=games,
-                       parameters={k: str(v) for k, v in msgspec.to_builtins(opts).items()}, seed=request.seed)
+                       parameters=engine_parameters(opts), seed=request.seed, unpaired=unpaired)
 
     def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
         rung = _due(state, ladder(state), request.round)

@@ -30,9 +30,9 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.common import entrants, read_options, seeded
+from goledger.systems.common import entrants, out_of_round, read_options, seeded, who
 
-__all__ = ["ENGINE", "RoundRobinOptions", "berger_rounds", "check"]
+__all__ = ["ENGINE", "RoundRobinOptions", "berger_rounds", "check", "rounds_needed"]
 
 
 def berger_rounds(players: int, cycles: int = 1) -> list[list[tuple[int, int]]]:
@@ -71,6 +71,8 @@ class RoundRobinOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     """``goledger new --system round-robin --option cycles=2``."""
 
     cycles: int = 1
+    rounds_at_draw: bool = False
+    """Set by ``goledger new`` without ``--rounds``: the draw sets the Berger table's rounds."""
 
 
 OPTIONS = RoundRobinOptions
@@ -81,6 +83,16 @@ def options_of(state: Any) -> RoundRobinOptions:
     if opts.cycles not in (1, 2):
         raise CommandRejected("a round robin has one or two cycles")
     return opts
+
+
+def rounds_needed(state: Any) -> tuple[int, str]:
+    """The Berger table's rounds for ``state``'s entrants: N − 1 for an even N, N for an odd
+    one (everyone sits out once), twice that for a double round robin."""
+    opts = options_of(state)
+    count = len(entrants(state))
+    total = len(berger_rounds(count, opts.cycles))
+    kind = "a double round robin" if opts.cycles == 2 else "a round robin"
+    return total, f"{kind} of {count} players has {total} rounds"
 
 
 class RoundRobinEngine:
@@ -101,6 +113,7 @@ class RoundRobinEngine:
         allowed = set(request.players)
         games: list[PairedGame] = []
         bye: ByeChoice | None = None
+        why: dict[str, str] = {}
         for white, black in rounds[request.round - 1]:
             if white not in number or black not in number:
                 resting = number.get(white) or number.get(black)
@@ -109,9 +122,17 @@ class RoundRobinEngine:
                 continue
             if number[white] in allowed and number[black] in allowed:
                 games.append(PairedGame(table=len(games) + 1, white=number[white], black=number[black]))
+                continue
+            for me, other in ((number[white], number[black]), (number[black], number[white])):
+                absent = out_of_round(state, other, request.round)
+                why[me] = (f"his Berger opponent {who(state, other)} {absent}" if absent
+                           else f"his Berger opponent {who(state, other)} is not among the players to pair")
+        placed = {p for g in games for p in (g.white, g.black)} | ({bye.player} if bye else set())
+        unpaired = tuple((p, why.get(p, "not in the Berger table: registered after the draw"))
+                         for p in request.players if p not in placed)
         return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games), bye=bye,
                        parameters={"cycles": str(opts.cycles), "numbers": "start number, then registration"},
-                       seed=request.seed)
+                       seed=request.seed, unpaired=unpaired)
 
     def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
         pairing = self.pair(state, request)

@@ -11,7 +11,8 @@ when the events since do not touch what the form touches), 413 an oversized uplo
 
 ``GET /api/standings`` and ``GET /api/pairings`` are public reads; ``POST /api/results``
 takes ``{"round", "table", "result", "expected_head"}`` (optionally ``"by_default"``) with
-``Authorization: Bearer TOKEN``. Their JSON is the text the CLI's ``--json`` prints
+``Authorization: Bearer TOKEN``, and ``POST /api/pair-round`` ``{"round", "expected_head"}``
+(:mod:`goledger.web.api_pairing`). Their JSON is the text the CLI's ``--json`` prints
 (:func:`goledger.render.json_text.json_text`).
 """
 
@@ -36,7 +37,7 @@ from starlette.templating import Jinja2Templates
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.render.html import gettext, make_environment
-from goledger.web import isolate
+from goledger.web import api_pairing, isolate
 from goledger.web.actions import ACTIONS
 from goledger.web.guard import GuardLimits, query_int, query_seconds
 from goledger.web.security import DeskKeys, Flash, Sessions
@@ -177,6 +178,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     from goledger.web.ratings import ratings_routes
 
     routes[-1:-1] = ratings_routes(pages)  # issue 34: the rating-list search
+    routes += api_pairing.routes(desk)  # POST /api/pair-round
     app = Starlette(routes=routes)
     app.state.desk = desk
     from goledger.web.language import LanguageMiddleware
