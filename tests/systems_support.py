@@ -1,5 +1,6 @@
-"""Helpers for the tournament-system tests: record an engine's ``Pairing`` with the ordinary
-recording commands (``goledger pair``/``bye``), and play a whole event round by round."""
+"""Helpers for the tournament-system tests: pair a round through ``pair-round`` (or record an
+engine's ``Pairing`` with the ordinary recording commands ``goledger pair``/``bye``), and play a
+whole event round by round."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from goledger.commands import record as rec
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.pairing.engine import Pairing, PairingRequest
@@ -32,7 +33,17 @@ def record_pairing(db: Path, pairing: Pairing) -> None:
 
 
 def pair_next(db: Path, round_: int, seed: int = 0) -> Pairing:
-    """Ask the tournament system's engine for ``round_`` and record it."""
+    """Pair ``round_`` as a director does: ``goledger pair-round`` (its library function,
+    :func:`goledger.commands.pairing.pair_round`), which asks the system's engine, checks
+    that it accounts for every player, and records the round (issue 29)."""
+    from goledger.commands.pairing import pair_round
+
+    return pair_round(db, round_, seed=seed).pairing
+
+
+def engine_pair_next(db: Path, round_: int, seed: int = 0) -> Pairing:
+    """Ask the tournament system's engine for ``round_`` directly and record its games with
+    ``goledger pair``/``bye`` (the engine-level path, without ``pair-round``'s checks)."""
     state = state_of(db)
     pairing = engine_for(state).pair(state, PairingRequest(round=round_, players=players_to_pair(state, round_),
                                                           seed=seed))
@@ -67,8 +78,10 @@ def play_out(db: Path, pick: Callable[[Any], str] | None = None, rng: random.Ran
             break
         try:
             pairing = pair_next(db, round_)
-        except CommandRejected as exc:  # the engine refuses once the event is over
-            if any(word in str(exc) for word in ("is over", "is decided", "had its", " rounds, not ")):
+        except EventDecided:  # pair-round refuses once the event is decided
+            break
+        except CommandRejected as exc:
+            if " rounds, not " in str(exc):
                 break
             raise
         if not pairing.games:

@@ -495,3 +495,43 @@ def test_api_pair_round_needs_the_token_and_a_fresh_head(tmp_path: Path) -> None
     assert data["games"] == dry.json()["games"] and data["rounds"] == 2 and len(data["seqs"]) == 4
     assert data["seqs"][0] == seen + 1 and data["message"].startswith("round 1 paired by knockout: 2 games")
     assert len(events_of(db)) == seen + 4  # RulesChanged (2 rounds), RoundPaired, two games
+
+
+def test_the_round_count_table_of_the_docs_is_the_codes() -> None:
+    from goledger.systems.bracket import knockout_rounds
+    from goledger.systems.round_robin import berger_rounds
+
+    from .conftest import REPO
+
+    text = (REPO / "docs" / "systems.md").read_text(encoding="utf-8")
+    count = {"knockout": knockout_rounds, "double-knockout": double_knockout_rounds,
+             "paramus": lambda n: n - 1, "round-robin": lambda n: len(berger_rounds(n))}
+    for system, rounds in count.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{system}` |"))
+        assert row.rstrip(" |").split(" | ")[-3:] == [str(rounds(n)) for n in (8, 13, 76)], row
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_desk_forms_run_a_knockout_of_13(tmp_path: Path) -> None:
+    """The director's desk in a logged-in browser session: a new knockout without rounds, then
+    the round page's pair-round and results forms until the refusal says it is decided."""
+    pytest.importorskip("starlette")
+    from .test_web import Desk
+
+    db = tmp_path / "cup.db"
+    desk = Desk(db)
+    r = desk.client.post("/desk/new", data={"csrf": desk.csrf, "name": "Cup", "rounds": "", "system": "knockout"},
+                         follow_redirects=False)
+    assert r.status_code == 303, r.text
+    register_all(db, 13)
+    games = 0
+    for round_ in range(1, 8):
+        r = desk.post("pair-round", round=str(round_), back=f"/desk/round/{round_}")
+        if r.status_code != 303:
+            assert r.status_code == 400 and "the knockout is decided: " in r.text and round_ == 5
+            break
+        for g in state_of(db).games_of_round(round_):
+            assert desk.post("result", round=str(round_), table=str(g.table), result="white").status_code == 303
+            games += 1
+    assert games == 12 and state_of(db).rounds == 4
+    one_winner(db)

@@ -2,9 +2,12 @@
 recording checks on states folded in memory (the same ``fold`` the ledger uses), so that
 hundreds of whole events stay fast.
 
+* every engine accounts for every player it is asked to pair: placed once, or listed as not
+  paired with a reason (issue 29);
 * every knockout ends with exactly one winner after ⌈log₂ N⌉ rounds;
 * in a double knockout nobody is eliminated with fewer than two losses and the champion has at
-  most one (without the reset game, the grand final's loser is the one exception);
+  most one (without the reset game, the grand final's loser is the one exception), and it takes
+  the rounds the draw sets (one less when the reset game is not needed);
 * a Paramus of N players has N − 1 games and every player but the first (the weakest, who
   holds from the start) enters exactly once;
 * the caps are never exceeded: games per pair and rank difference in continuous handicap, the
@@ -27,7 +30,7 @@ from goledger.pairing.participants import players_to_pair
 from goledger.replay.state import apply, fold
 from goledger.systems import check_event, engine_for, places_of
 from goledger.systems.bracket import knockout_rounds
-from goledger.systems.double_knockout import resolve
+from goledger.systems.double_knockout import double_knockout_rounds, resolve
 from goledger.systems.paramus import ladder
 
 PROPS = settings(max_examples=40, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -52,6 +55,10 @@ class Event:
     def pair_round(self, round_: int) -> Any:
         request = PairingRequest(round=round_, players=players_to_pair(self.state, round_))
         pairing = engine_for(self.state).pair(self.state, request)
+        # the engine accounts for every player it was asked about: placed once, or unpaired with a reason
+        listed = [p for p, _ in pairing.unpaired]
+        assert sorted([*pairing.players(), *listed]) == sorted(request.players)
+        assert all(why for _, why in pairing.unpaired)
         for g in pairing.games:
             self.add(ev.GamePaired(round=round_, table=g.table, white=g.white, black=g.black, handicap=g.handicap))
         if pairing.bye is not None:
@@ -120,6 +127,8 @@ def test_double_knockout_eliminates_on_the_second_loss_only(n: int, reset: bool,
             assert n_losses == 2, (pid, n_losses)
     assert places_of(t.state).rows[0].player_id == status.champion
     assert r <= 2 * knockout_rounds(n) + 3
+    rounds = status.decided  # the rounds it took: the draw's count, or one less without the reset game
+    assert rounds in (double_knockout_rounds(n, reset=reset), double_knockout_rounds(n, reset=reset) - int(reset))
 
 
 @PROPS
