@@ -535,3 +535,13 @@ def test_the_desk_forms_run_a_knockout_of_13(tmp_path: Path) -> None:
             games += 1
     assert games == 12 and state_of(db).rounds == 4
     one_winner(db)
+
+
+def test_a_berger_schedule_is_the_draw_of_a_round_robin_without_rounds(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    commands.new(db, "T", None, "round-robin")
+    register_all(db, 6)
+    from goledger.commands.schedule import schedule
+
+    schedule(db, berger=True)
+    assert state_of(db).rounds == 5 and len(state_of(db).games_of_round(5)) == 3

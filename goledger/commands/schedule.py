@@ -61,7 +61,12 @@ def schedule(
                 raise CommandRejected(f"{p.id} {p.full_name} has withdrawn; a schedule is for the players who play")
         rounds = berger_rounds(len(players), 2 if double else 1)
         last = first_round + len(rounds) - 1
-        if first_round < 1 or last > state.rounds:
+        from goledger.systems import rounds_at_draw
+
+        drawn: list[ev.Event] = []
+        if rounds_at_draw(state) and first_round == 1 and last != state.rounds and last <= 99:
+            drawn = [ev.RulesChanged(changes={"rounds": last})]  # no --rounds: the schedule is the draw
+        if first_round < 1 or (last > state.rounds and not drawn):
             raise CommandRejected(
                 f"{len(players)} players need {len(rounds)} rounds from round {first_round}, but the tournament "
                 f"has {state.rounds}"
@@ -83,6 +88,7 @@ def schedule(
                 table += 1
                 events.append(ev.GamePaired(round=r, table=table, white=number[white], black=number[black]))
         kind = "double round robin" if double else "round robin"
-        return events, f"{kind} of {len(players)} players scheduled in rounds {first_round}–{last} (Berger tables)"
+        return [*drawn, *events], (f"{kind} of {len(players)} players scheduled in rounds {first_round}–{last} "
+                                   "(Berger tables)")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)

@@ -405,7 +405,7 @@ def describe(values: Sequence[SettingValue]) -> list[list[str]]:
             return f"{v.value} (set at the draw)"
         if v.name == "rounds" and v.help.startswith("to be set at the draw"):
             count = re.search(r"(\d+) rounds", v.help)
-            return f"set at the draw ({count.group(1) if count else '?'} for the entrants now)"
+            return f"set at the draw ({count.group(1)} for the entrants now)" if count else "set at the draw"
         return cell(v.value)
 
     return [[v.name + (" *" if v.overridden else ""), shown(v), v.domain, v.spec] for v in values]
