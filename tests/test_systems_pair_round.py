@@ -545,3 +545,20 @@ def test_a_berger_schedule_is_the_draw_of_a_round_robin_without_rounds(tmp_path:
 
     schedule(db, berger=True)
     assert state_of(db).rounds == 5 and len(state_of(db).games_of_round(5)) == 3
+
+
+def test_players_option_and_explain_pairing_in_a_knockout(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    commands.new(db, "T", None, "knockout")
+    for i in range(1, 5):
+        commands.register(db, f"P{i}", "", f"{5 - i}d")
+    with pytest.raises(CommandRejected, match=r"^p0001 P1 is not paired in round 1: his bracket opponent p0004 P4 "
+                                              r"is not among the players to pair$"):
+        commands.pair_round(db, 1, players=["p0001", "p0002", "p0003"])
+    part = commands.pair_round(db, 1, players=["p0001", "p0004"])
+    assert [(g.white, g.black) for g in part.pairing.games] == [("p0001", "p0004")]
+    assert dict(part.not_paired) == dict.fromkeys(("p0002", "p0003"), "not among the players named to pair")
+    rest = commands.pair_round(db, 1)
+    assert [(g.white, g.black, g.table) for g in rest.pairing.games] == [("p0002", "p0003", 2)]
+    assert commands.check_pairings(db, 1).ok
+    assert [g.chosen.terms for g in commands.explain_pairing(db, 1).games] == [{"bracket": 1}]

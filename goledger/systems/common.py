@@ -13,8 +13,9 @@ the ledger, which knows nothing of systems) and reads them into its own typed st
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import msgspec
@@ -31,6 +32,7 @@ __all__ = [
     "decided_winner",
     "engine_parameters",
     "entrants",
+    "free_tables",
     "out_of_round",
     "read_options",
     "seeded",
@@ -60,6 +62,13 @@ def engine_parameters(options: msgspec.Struct) -> dict[str, str]:
     """A system's options as a ``Pairing``'s parameters (texts), without :data:`AT_DRAW`
     (how the round count was set does not change a pairing)."""
     return {k: str(v) for k, v in msgspec.to_builtins(options).items() if k != AT_DRAW}
+
+
+def free_tables(state: Any, round_: int) -> Iterator[int]:
+    """The table numbers of ``round_`` not taken yet, lowest first (a round paired in parts,
+    ``pair-round --players`` then the rest, numbers its later games after the earlier ones)."""
+    taken = set(state.games.get(round_, {}))
+    return (t for t in itertools.count(1) if t not in taken)
 
 
 def out_of_round(state: Any, player_id: str, round_: int) -> str:

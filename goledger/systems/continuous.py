@@ -46,7 +46,7 @@ from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.common import Place, Places, engine_parameters, read_options, share_places
+from goledger.systems.common import Place, Places, engine_parameters, free_tables, read_options, share_places
 from goledger.systems.handicap import check_rank_difference, rank_difference
 
 __all__ = ["ENGINE", "RANKINGS", "ContinuousOptions", "check", "decided", "places"]
@@ -147,6 +147,7 @@ class ContinuousEngine:
         hc = state.settings.handicap
         games: list[PairedGame] = []
         total = 0
+        tables = free_tables(state, request.round)
         for lo, hi in mate:
             a, b = players[lo], players[hi]
             ra, rb = Rank.parse(state.players[a].rank).value, Rank.parse(state.players[b].rank).value
@@ -154,7 +155,7 @@ class ContinuousEngine:
             stones = min(hc.ceiling, max(0, abs(ra - rb) - hc.correction))
             weight = sum(pair_cost(state, a, b, together).values())
             total += weight
-            games.append(PairedGame(table=len(games) + 1, white=white, black=black, handicap=stones,
+            games.append(PairedGame(table=next(tables), white=white, black=black, handicap=stones,
                                     weight=weight))
         placed = {p for g in games for p in (g.white, g.black)}
         unpaired: list[tuple[str, str]] = []

@@ -42,6 +42,7 @@ from goledger.systems.common import (
     decided_winner,
     engine_parameters,
     entrants,
+    free_tables,
     out_of_round,
     read_options,
     refuse_rewriting,
@@ -382,9 +383,10 @@ class DoubleKnockoutEngine:
                          for p in request.players if p not in placed)
         pairs.sort(key=lambda ab: min(seed_of[ab[0]], seed_of[ab[1]]))
         games = []
-        for table, (a, b) in enumerate(pairs, start=1):
+        tables = free_tables(state, request.round)
+        for a, b in pairs:
             first, second = sorted((a, b), key=lambda p: seed_of[p])
-            games.append(PairedGame(table=table, white=first, black=second))
+            games.append(PairedGame(table=next(tables), white=first, black=second))
         return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games),
                        parameters=engine_parameters(opts), seed=request.seed, unpaired=unpaired)
 

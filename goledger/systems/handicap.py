@@ -30,7 +30,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.common import engine_parameters, read_options
+from goledger.systems.common import engine_parameters, free_tables, read_options
 from goledger.systems.matching import pair_in_order
 
 __all__ = ["ENGINE", "HandicapOptions", "check", "pair_cost", "scores2"]
@@ -133,7 +133,9 @@ class HandicapEngine:
                                   f"{opts.max_rank_difference} grades")
         games = []
         total = 0
-        for table, (a, b) in enumerate(pairs, start=1):
+        tables = free_tables(state, request.round)
+        for a, b in pairs:
+            table = next(tables)
             c = cost(a, b)
             assert c is not None
             total += c

@@ -37,6 +37,7 @@ from goledger.systems.common import (
     decided_winner,
     engine_parameters,
     entrants,
+    free_tables,
     out_of_round,
     read_options,
     refuse_rewriting,
@@ -209,7 +210,8 @@ def round_games(state: Any, matches: Sequence[Match], round_: int, allowed: set[
         white, black = (second, first) if balance[second] < balance[first] else (first, second)
         games.append((int(m.slot < 0), seed_of[first], white, black))
     games.sort()
-    return [PairedGame(table=i, white=w, black=b) for i, (_, _, w, b) in enumerate(games, start=1)]
+    tables = free_tables(state, round_)
+    return [PairedGame(table=next(tables), white=w, black=b) for _, _, w, b in games]
 
 
 def refuse_pending(state: Any, round_: int, matches: Sequence[Match]) -> None:

@@ -30,7 +30,7 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.systems.common import entrants, out_of_round, read_options, seeded, who
+from goledger.systems.common import entrants, free_tables, out_of_round, read_options, seeded, who
 
 __all__ = ["ENGINE", "RoundRobinOptions", "berger_rounds", "check", "rounds_needed"]
 
@@ -114,6 +114,7 @@ class RoundRobinEngine:
         games: list[PairedGame] = []
         bye: ByeChoice | None = None
         why: dict[str, str] = {}
+        tables = free_tables(state, request.round)
         for white, black in rounds[request.round - 1]:
             if white not in number or black not in number:
                 resting = number.get(white) or number.get(black)
@@ -121,7 +122,7 @@ class RoundRobinEngine:
                     bye = ByeChoice(player=resting, rule="the Berger table's bye slot: sits out this round")
                 continue
             if number[white] in allowed and number[black] in allowed:
-                games.append(PairedGame(table=len(games) + 1, white=number[white], black=number[black]))
+                games.append(PairedGame(table=next(tables), white=number[white], black=number[black]))
                 continue
             for me, other in ((number[white], number[black]), (number[black], number[white])):
                 absent = out_of_round(state, other, request.round)
