@@ -348,3 +348,95 @@ def test_a_line_break_in_a_reason_cannot_forge_a_line(tmp_path: Path) -> None:
     history = run_cli("history", "p0001", "--db", db)
     assert history.code == 0 and "slip\\n" in history.out and not any(
         line.lstrip().startswith("9  2026") for line in history.out.splitlines()), history.out
+
+
+# --------------------------------------------------------------------------- 8: twins through variation selectors
+
+SELECTORS = ["\ufe0f", "\ufe00", "\U000e0100", "\U000e01ef", "\u180b", "\u180f"]
+
+
+@pytest.mark.parametrize("selector", SELECTORS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_twin_through_a_variation_selector_is_the_same_player(tmp_path: Path, selector: str) -> None:
+    db = _ledger(tmp_path / "t.db")  # Player0 Jan, Player1 Jan
+    before = db.read_bytes()
+    done = run_cli("register", "--surname", f"Player{selector}0", "--first-name", "Jan", "--rank", "5k", "--db", db)
+    assert done.code == 1 and "already registered as p0001" in done.err, done
+    assert db.read_bytes() == before
+    listed = tmp_path / "list.txt"
+    listed.write_text(f"Player1|Ja{selector}n|2k\nNew|Person|3k\n", encoding="utf-8")
+    done = run_cli("import", "macmahon-players", listed, "--db", db)
+    assert done.code == 0, done
+    players = json.loads(run_cli("players", "--db", db, "--json").out)
+    assert len(players["players"]) == 3, players  # the twin skipped, the new player registered
+
+
+# --------------------------------------------------------------------------- 9: a forged standings cache
+
+
+def _big(db: Path) -> None:
+    from goledger.replay.standings_cache import MIN_PLAYERS
+
+    commands.new(db, "Cache Open", 3)
+    n = MIN_PLAYERS + 2
+    with Ledger.open(db) as ledger, ledger.writing() as tx:
+        tx.append([*(ev.PlayerRegistered(player_id=f"p{i:04d}", surname=f"Player{i:04d}", rank="5k", start_number=i)
+                     for i in range(1, n + 1)),
+                   *(ev.GamePaired(round=1, table=t, white=f"p{2 * t - 1:04d}", black=f"p{2 * t:04d}")
+                     for t in range(1, n // 2 + 1)),
+                   *(ev.ResultRecorded(round=1, table=t, result="white") for t in range(1, n // 2 + 1))],
+                  actor="t", reason="")
+
+
+def _forge_with_digest(db: Path) -> None:
+    """What an attacker with write access does: change the cached rows and write the SHA-256
+    of the new bytes beside them, as the cache stores it."""
+    import hashlib
+
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT name, head, data FROM projection_cache WHERE name LIKE 'standings:%'").fetchall()
+        assert rows
+        for name, key, data in rows:
+            forged = bytes(data).replace(b"Player0002", b"Invented02")
+            parts = key.split(":")
+            parts[2] = hashlib.sha256(forged).hexdigest()
+            conn.execute("UPDATE projection_cache SET head = ?, data = ? WHERE name = ?", (":".join(parts), forged, name))
+
+
+def test_a_forged_standings_cache_is_never_served_and_outlives_the_next_append(tmp_path: Path) -> None:
+    db = tmp_path / "big.db"
+    _big(db)
+    honest = run_cli("standings", "--db", db, "--json")  # computes and stores the entry
+    assert honest.code == 0 and "Player0002" in honest.out
+    _forge_with_digest(db)
+    shown = run_cli("standings", "--db", db, "--json")
+    assert shown.code == 0 and "Invented02" not in shown.out and json.loads(shown.out) == json.loads(honest.out)
+    assert run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d").code == 0
+    assert "Invented02" not in run_cli("standings", "--db", db).out  # the new head stores its own entry
+    checked = run_cli("verify", "--db", db)
+    assert checked.code == 1 and "tampered" in checked.err and "evidence:" in checked.err, checked
+    again = run_cli("verify", "--db", db)  # kept until removed by hand
+    assert again.code == 1, again
+
+
+def test_a_forged_cache_never_read_before_the_next_append_is_still_reported(tmp_path: Path) -> None:
+    db = tmp_path / "big.db"
+    _big(db)
+    assert run_cli("standings", "--db", db).code == 0
+    _forge_with_digest(db)
+    assert run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d").code == 0
+    assert "Invented02" not in run_cli("standings", "--db", db).out  # refreshing keeps the forged entry
+    checked = run_cli("verify", "--db", db)
+    assert checked.code == 1 and "differ from a fresh computation" in checked.err, checked
+
+
+def test_an_honest_entry_sealed_by_another_account_is_recomputed_not_reported(tmp_path: Path) -> None:
+    db = tmp_path / "big.db"
+    _big(db)
+    other = {"XDG_DATA_HOME": str(tmp_path / "other-account")}
+    assert run_cli("standings", "--db", db, env=other).code == 0
+    assert run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d",
+                   env=other).code == 0
+    assert run_cli("standings", "--db", db).code == 0  # this account: the other's stale entry is evidence
+    assert _verifies(db)  # judged against the log: honest, dropped
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM projection_cache WHERE name LIKE 'evidence:%'").fetchone()[0] == 0
