@@ -440,3 +440,65 @@ def test_an_honest_entry_sealed_by_another_account_is_recomputed_not_reported(tm
     assert _verifies(db)  # judged against the log: honest, dropped
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM projection_cache WHERE name LIKE 'evidence:%'").fetchone()[0] == 0
+
+
+# --------------------------------------------------------------------------- 5: constraints with the default engine
+
+
+def _swiss(db: Path, players: int = 10) -> Path:
+    assert run_cli("new", "--db", db, "--name", "Cup", "--rounds", "3", "--system", "swiss").code == 0
+    for i in range(1, players + 1):
+        commands.register(db, f"S{i:02d}", "F", f"{i}k")
+    return db
+
+
+def _dry(db: Path, *extra: str) -> dict:
+    done = run_cli("pair-round", "1", "--dry-run", "--json", "--db", db, *extra)
+    assert done.code == 0, done
+    return json.loads(done.out)
+
+
+def _games(data: dict) -> dict[frozenset[str], int]:
+    return {frozenset((g["white"]["id"], g["black"]["id"])): g["table"] for g in data["games"]}
+
+
+def test_the_default_engine_honours_forbidden_and_fixed_pairs_and_fixed_tables(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db")
+    free = _dry(db)
+    assert free["engine"] == "opengotha"
+    first = next(iter(_games(free)))
+    a, b = sorted(first)
+    assert run_cli("forbid", a, b, "--db", db).code == 0
+    assert run_cli("fix-pairing", "p0003", "p0010", "--round", "1", "--table", "4", "--db", db).code == 0
+    assert run_cli("fix-table", "p0006", "--table", "1", "--db", db).code == 0
+    done = run_cli("pair-round", "1", "--json", "--db", db)
+    assert done.code == 0, done
+    games = _games(json.loads(done.out))
+    assert frozenset((a, b)) not in games and games[frozenset(("p0003", "p0010"))] == 4
+    assert next(t for pair, t in games.items() if "p0006" in pair) == 1
+    assert sorted(games.values()) == [1, 2, 3, 4, 5]
+    checked = run_cli("pair-round", "1", "--check", "--db", db)
+    assert checked.code == 0 and "re-derived exactly" in checked.out, checked
+
+
+def test_the_default_engine_gives_an_unwanted_pair_the_already_played_treatment(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db")
+    a, b = sorted(next(iter(_games(_dry(db)))))
+    assert run_cli("forbid", a, b, "--unwanted", "--db", db).code == 0
+    assert frozenset((a, b)) not in _games(_dry(db))
+
+
+def test_the_default_engine_refuses_a_round_the_forbidden_pairs_make_impossible(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db", players=2)
+    assert run_cli("forbid", "p0001", "p0002", "--db", db).code == 0
+    before = db.read_bytes()
+    done = run_cli("pair-round", "1", "--db", db)
+    assert done.code == 1 and "respecting the forbidden pairs" in done.err and "Traceback" not in done.err, done
+    assert db.read_bytes() == before
+
+
+def test_an_unconstrained_round_is_still_paired_as_opengotha_pairs_it(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db")
+    plain = _dry(db)
+    assert run_cli("forbid", "p0001", "p0002", "--from-round", "2", "--db", db).code == 0  # not binding round 1
+    assert _dry(db) == plain
