@@ -399,7 +399,8 @@ def _forge_with_digest(db: Path) -> None:
             forged = bytes(data).replace(b"Player0002", b"Invented02")
             parts = key.split(":")
             parts[2] = hashlib.sha256(forged).hexdigest()
-            conn.execute("UPDATE projection_cache SET head = ?, data = ? WHERE name = ?", (":".join(parts), forged, name))
+            conn.execute("UPDATE projection_cache SET head = ?, data = ? WHERE name = ?",
+                         (":".join(parts), forged, name))
 
 
 def test_a_forged_standings_cache_is_never_served_and_outlives_the_next_append(tmp_path: Path) -> None:
