@@ -503,3 +503,31 @@ def test_an_unconstrained_round_is_still_paired_as_opengotha_pairs_it(tmp_path: 
     plain = _dry(db)
     assert run_cli("forbid", "p0001", "p0002", "--from-round", "2", "--db", db).code == 0  # not binding round 1
     assert _dry(db) == plain
+
+
+def test_a_forged_state_snapshot_is_never_used_and_outlives_the_next_append(tmp_path: Path) -> None:
+    import hashlib
+
+    import msgspec
+
+    from goledger.replay.state import TournamentState
+
+    db = tmp_path / "big.db"
+    _big(db)
+    assert run_cli("players", "--db", db).code == 0  # a read of 400 events writes the snapshot
+    with sqlite3.connect(db) as conn:
+        key, data = conn.execute("SELECT head, data FROM projection_cache WHERE name = 'state'").fetchone()
+        state = msgspec.msgpack.decode(data, type=TournamentState)
+        state.players["p0002"] = msgspec.structs.replace(state.players["p0002"], surname="Invented02")
+        forged = msgspec.msgpack.encode(state)
+        parts = key.split(":")
+        parts[2] = hashlib.sha256(forged).hexdigest()
+        conn.execute("UPDATE projection_cache SET head = ?, data = ? WHERE name = 'state'", (":".join(parts), forged))
+    for argv in (["players"], ["standings"], ["wall-list"]):
+        done = run_cli(*argv, "--db", db)
+        assert done.code == 0 and "Invented02" not in done.out, (argv, done)
+    for i in range(3):
+        assert run_cli("register", "--db", db, "--surname", f"Late{i}", "--first-name", "Li", "--rank", "2d").code == 0
+        assert "Invented02" not in run_cli("players", "--db", db).out
+    checked = run_cli("verify", "--db", db)
+    assert checked.code == 1 and "differs from a fresh fold" in checked.err, checked

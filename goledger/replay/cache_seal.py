@@ -42,6 +42,7 @@ def key_path() -> Path:
 @cache
 def _key() -> bytes | None:
     path = key_path()
+    data: bytes | None
     try:
         data = path.read_bytes()
     except FileNotFoundError:
