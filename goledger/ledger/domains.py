@@ -397,11 +397,8 @@ RANGE_FIELDS: Final = frozenset({"rating_clamp"})
 def settings_problem(settings: msgspec.Struct) -> str | None:
     """Why a whole ``TournamentSettings`` is outside its domain, or ``None``: every field
     in its own domain. (A floor above the bar folds — start scores clamp — so an imported
-    file may hold one; the commands refuse to set one.)"""
-    for name in ("begin_date", "end_date"):
-        problem = date_problem(getattr(settings, name, ""), name.replace("_", " "))
-        if problem:
-            return problem
+    file may hold one; the commands refuse to set one. Likewise a date that is not a day of
+    the calendar: ``new`` and ``change-rules`` refuse it, an imported file keeps its text.)"""
     return _struct_problem(settings)
 
 
