@@ -531,3 +531,21 @@ def test_a_forged_state_snapshot_is_never_used_and_outlives_the_next_append(tmp_
         assert "Invented02" not in run_cli("players", "--db", db).out
     checked = run_cli("verify", "--db", db)
     assert checked.code == 1 and "differs from a fresh fold" in checked.err, checked
+
+
+def test_a_knockout_bracket_and_places_escape_what_an_old_ledger_holds(tmp_path: Path) -> None:
+    db = tmp_path / "ko.db"
+    commands.new(db, "KO", 2, system="knockout")
+    commands.register(db, "Plain", "Ann", "3d")
+    with Ledger.open(db) as ledger, ledger.writing() as tx:
+        tx.append([ev.PlayerRegistered(player_id="p0002", surname="Evil\x1b]0;\x07\u202e\x00", first_name="=X",
+                                       rank="3d"),
+                   ev.PlayerRegistered(player_id="p0003", surname="B", first_name="b", rank="3d"),
+                   ev.PlayerRegistered(player_id="p0004", surname="C", first_name="c", rank="3d")],
+                  actor="old-goledger", reason="")
+    assert run_cli("pair-round", "1", "--db", db).code == 0
+    for argv in (["bracket", "--format", "html"], ["bracket"], ["standings", "--format", "html"],
+                 ["standings", "--format", "csv"], ["standings"]):
+        done = run_cli(*argv, "--db", db)
+        assert done.code == 0 and "Traceback" not in done.err, (argv, done)
+        assert not any(c in done.out for c in CONTROLS) and "Evil\\x1b" in done.out, (argv, done.out)
