@@ -18,7 +18,7 @@ used only when the ledger's head is still that event with that hash, the code is
 the bytes match their digest and the seal is this account's — whoever rewrites the bytes
 and their digest cannot make the seal (issue 27, point 9); anything else is recomputed, and
 an entry that claims the head but differs from the computation is **kept as evidence**
-(``evidence:SEQ:standings:…``). Recording an event makes every entry stale: the next one
+(``evidence:standings:SEQ:…``). Recording an event makes every entry stale: the next one
 written drops the stale entries this account sealed and keeps any other as evidence, so a
 forgery outlives the next append. ``goledger verify`` recomputes every entry claiming the
 head and every piece of evidence (at the event it claims) from a fresh fold of the log and
@@ -49,9 +49,10 @@ __all__ = ["EVIDENCE", "MIN_PLAYERS", "PREFIX", "cached_standings", "check_cache
            "entry_name"]
 
 PREFIX: Final = "standings:"
-EVIDENCE: Final = "evidence:"
-"""Entries goledger could not vouch for, kept under this prefix (``evidence:SEQ:standings:…``)
-until ``verify`` judges them; no append or refresh drops them."""
+EVIDENCE: Final = "evidence:standings:"
+"""Entries goledger could not vouch for, kept under this prefix
+(``evidence:standings:SEQ:standings:[…]``) until ``verify`` judges them; no append or refresh
+drops them (the snapshot keeps its own under ``evidence:state:``)."""
 MAX_EVIDENCE: Final = 64
 MIN_PLAYERS = 200
 """Standings of smaller fields are not stored: they cost a few milliseconds to compute, less
