@@ -72,6 +72,7 @@ INT_DOMAINS: Final[dict[str, tuple[int, int]]] = {
     "from_round": (1, 99),
     "table": (0, 99_999),
     "board": (1, 99_999),
+    "boards": (1, 10),
     "number": (0, 99_999),
     "start_number": (0, 999_999),
     "handicap": (0, 9),

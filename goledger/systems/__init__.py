@@ -54,6 +54,8 @@ SYSTEM_MODULES: dict[str, str] = {
     "handicap": "goledger.systems.handicap",
     "continuous-handicap": "goledger.systems.continuous",
     "round-robin": "goledger.systems.round_robin",
+    "team-swiss": "goledger.systems.teams",
+    "team-mcmahon": "goledger.systems.teams",
 }
 """System → its module (imported on first use); systems not listed have no rules of their own."""
 
