@@ -132,7 +132,7 @@ def test_a_team_tournament_made_here_exports_its_boards_round_by_round() -> None
                ev.TeamMemberRemoved(team_id="t001", player_id="p0002", from_round=2),
                ev.TeamMemberAssigned(team_id="t001", player_id="p0003", board=2, from_round=2)]
     state = fold(events)
-    data, report = write_opengotha(state)
+    data, _ = write_opengotha(state)
     assert b'teamSize="2"' in data
     again = fold(read_opengotha(data).events)
     assert [again.teams["t001"].member_slots(r) for r in (1, 2, 3)] == [
