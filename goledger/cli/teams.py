@@ -156,6 +156,38 @@ def show_team_explanation(db: Any, team: str, round_: int | None, as_of: int | N
             echo(f"  {where}{t['source']} → {t['value']}")
 
 
+def _print_match(data: dict[str, Any]) -> None:
+    rows = [[str(b["board"]), str(b["table"]), f"{b['white']} {b['white_name']}", f"{b['black']} {b['black_name']}",
+             str(b["handicap"])] for b in data["boards"]]
+    echo(render_text_table(["board", "table", "white", "black", "hcp"], rows, right={0, 1, 4}))
+    echo(data["message"])
+
+
+def pair_teams_command(
+    round_: Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")],
+    team_a: Annotated[str, typer.Argument(metavar="TEAM_A", help="One team (id, name, short name or number).")],
+    team_b: Annotated[str, typer.Argument(metavar="TEAM_B", help="The other team.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the boards, write nothing.")] = False,
+    allow_repeat: Annotated[bool, typer.Option("--allow-repeat", help="Pair two teams that already met.")] = False,
+    db: DbOption = None,  # type: ignore[assignment]
+    actor: ActorOption = "",
+    reason: ReasonOption = "",
+    expected_head: ExpectedHeadOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pair one match by hand: board i against board i, OpenGotha's colour, handicap and tables."""
+    from goledger.commands.teams import pair_teams
+
+    outcome = run(lambda: pair_teams(db or default_db(), round_, team_a, team_b, dry_run=dry_run,
+                                     allow_repeat=allow_repeat, actor=actor, reason=reason,
+                                     expected_head=expected_head))
+    if as_json:
+        print_json(outcome.to_dict())
+    else:
+        _print_match(outcome.to_dict())
+
+
 def register_commands(app: typer.Typer) -> None:
-    """Attach ``goledger team …`` to ``app``."""
+    """Attach ``goledger team …`` and ``goledger pair-teams`` to ``app``."""
     app.add_typer(team_app, name="team")
+    app.command("pair-teams")(pair_teams_command)

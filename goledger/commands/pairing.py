@@ -169,7 +169,9 @@ def pair_round(
     def build(state: Any) -> tuple[list[ev.Event], str]:
         _check_round(state, round_)
         chosen = engine_for(state, engine)
-        request = _request(state, round_, players, seed)
+        # An engine that chooses whom it places (the team engine: whole teams) makes its own request.
+        own_request = getattr(chosen, "request", None)
+        request = own_request(state, round_, players, seed) if own_request else _request(state, round_, players, seed)
         pairing = chosen.pair(state, request)
         _check_output(request, pairing, state)
         names = {pid: _player_json(state, pid) for pid in pairing.players()}
@@ -333,7 +335,12 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
         in_force = seq in final.round_pairings.get(stored.round, [])
         diffs: list[str] = []
         try:
-            engine = get_engine(stored.engine)
+            if stored.engine == "teams":  # the team engine lives with its system (goledger.systems.teams)
+                from goledger.systems import engine_for
+
+                engine = engine_for(state, stored.engine)
+            else:
+                engine = get_engine(stored.engine)
             if engine.version != stored.version:
                 diffs.append(f"recorded by {stored.engine} version {stored.version}; this goledger has version "
                              f"{engine.version}, which may pair differently")

@@ -22,17 +22,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from goledger.commands.record import Outcome, PathLike, _check_round, _run
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text
+from goledger.ledger.store import Ledger
 from goledger.replay.players import find_player
 from goledger.replay.state import TeamState, TournamentState
-from goledger.teams.model import MAX_BOARDS, team_size
+from goledger.teams.model import MAX_BOARDS, roster, team_size
+from goledger.teams.pairing import BoardPairing, MatchPairing, met_before, pair_match
 from goledger.teams.standings import find_team, matches_of_round
 
-__all__ = ["decide_team_add", "decide_team_assign", "decide_team_remove", "team_add", "team_assign",
-           "team_remove"]
+__all__ = ["PairTeamsOutcome", "decide_pair_teams", "decide_team_add", "decide_team_assign", "decide_team_remove",
+           "pair_teams", "team_add", "team_assign", "team_remove"]
 
 
 def _next_id(state: TournamentState) -> str:
@@ -176,3 +180,75 @@ def team_remove(db: PathLike, team: str, player: str | None = None, round_: int 
         return events, f"{e.player_id} taken off team {state.teams[e.team_id].name}"
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+
+
+class PairTeamsOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``pair-teams`` paired (or would pair, ``dry_run``): the match and its boards."""
+
+    round: int
+    t0: str
+    t1: str
+    names: dict[str, str]
+    boards: tuple[BoardPairing, ...]
+    balance: tuple[int, int]
+    det_random: int
+    dry_run: bool
+    message: str
+    records: tuple[Any, ...] = ()
+
+    @property
+    def seqs(self) -> list[int]:
+        return [r.seq for r in self.records]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "t0": self.names[self.t0], "t1": self.names[self.t1],
+                "board1_wb_balance": list(self.balance), "board1_detRandom": self.det_random,
+                "dry_run": self.dry_run, "message": self.message, "events": self.seqs,
+                "boards": [{"board": b.board, "table": b.table, "white": b.white, "black": b.black,
+                            "white_name": self.names[b.white], "black_name": self.names[b.black],
+                            "handicap": b.handicap, "t0_white": b.t0_white} for b in self.boards]}
+
+
+def decide_pair_teams(state: TournamentState, round_: int, team_a: str, team_b: str,
+                      allow_repeat: bool = False) -> tuple[MatchPairing, list[ev.Event]]:
+    """The boards of the match ``team_a`` – ``team_b`` in ``round_`` by OpenGotha's ``pairTeams``
+    rule (:mod:`goledger.teams.pairing`) and the ``GamePaired`` events that record them."""
+    _check_round(state, round_)
+    a, b = find_team(state, team_a), find_team(state, team_b)
+    paired = pair_match(state, round_, a, b, allow_repeat=allow_repeat)
+    return paired, [ev.GamePaired(round=round_, table=x.table, white=x.white, black=x.black, handicap=x.handicap,
+                                  forced=allow_repeat and bool(met_before(state, roster(state), a, b, round_)))
+                    for x in paired.boards]
+
+
+def pair_teams(db: PathLike, round_: int, team_a: str, team_b: str, *, dry_run: bool = False,
+               allow_repeat: bool = False, actor: str = "", reason: str = "",
+               expected_head: int | None = None) -> PairTeamsOutcome:
+    """``goledger pair-teams R TEAM_A TEAM_B``: pair one chosen match board by board (board i
+    against board i; OpenGotha's colour, handicap and table rule) and record its games;
+    ``dry_run`` writes nothing."""
+    found: list[PairTeamsOutcome] = []
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        paired, events = decide_pair_teams(state, round_, team_a, team_b, allow_repeat)
+        ro = roster(state)
+        names = {paired.t0: ro.name[paired.t0], paired.t1: ro.name[paired.t1]}
+        names |= {pid: state.players[pid].full_name for x in paired.boards for pid in (x.white, x.black)}
+        message = (f"round {round_}: {names[paired.t0]} – {names[paired.t1]} paired on {len(paired.boards)} boards, "
+                   f"tables {paired.boards[0].table}–{paired.boards[-1].table}")
+        found.append(PairTeamsOutcome(round=round_, t0=paired.t0, t1=paired.t1, names=names, boards=paired.boards,
+                                      balance=paired.balance, det_random=paired.det_random, dry_run=dry_run,
+                                      message=("(dry run, nothing written) " if dry_run else "") + message))
+        return events, message
+
+    if dry_run:
+        from goledger.replay.load import load_state
+
+        with Ledger.open(db) as ledger:
+            state = load_state(ledger)
+            if state.settings is None:
+                raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+            build(state)
+        return found[0]
+    outcome = _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    return msgspec.structs.replace(found[-1], records=tuple(outcome.records))

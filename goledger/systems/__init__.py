@@ -43,6 +43,8 @@ DEFAULT_ENGINE: dict[str, str] = {
     "match": "match",
     "handicap": "handicap",
     "round-robin": "round-robin",
+    "team-swiss": "teams",
+    "team-mcmahon": "teams",
 }
 """System → the pairing engine ``pair-round`` uses when ``--engine`` is not given."""
 
@@ -66,6 +68,7 @@ _ENGINE_MODULES: dict[str, str] = {
     "match": "goledger.systems.match",
     "handicap": "goledger.systems.handicap",
     "round-robin": "goledger.systems.round_robin",
+    "teams": "goledger.systems.teams",
 }
 
 

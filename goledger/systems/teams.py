@@ -17,8 +17,9 @@ from __future__ import annotations
 import msgspec
 
 from goledger.teams.model import DEFAULT_TEAM_CRITERIA
+from goledger.teams.swiss import ENGINE
 
-__all__ = ["OPTIONS", "TeamOptions"]
+__all__ = ["ENGINE", "OPTIONS", "TeamOptions"]
 
 
 class TeamOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
