@@ -151,3 +151,31 @@ def test_team_commands_through_the_cli(cli, tmp_path: Path) -> None:  # type: ig
     assert cli("team", "remove", "Tigers", "--db", db).code == 1
     table = cli("standings", "--teams", "--db", db)
     assert "Lions" in table.out and "r1" in table.out
+
+
+def test_team_printouts_through_the_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Team pairing list, result sheets, crosstable and standings in every format."""
+    db = tmp_path / "p.db"
+    assert cli("new", "--name", "League", "--rounds", "2", "--system", "team-swiss", "--boards", "2",
+               "--db", db).code == 0
+    for k in range(1, 5):
+        assert cli("register", "--surname", f"S{k}", "--first-name", "F", "--rank", "2k", "--db", db).code == 0
+    for team in ("Lions", "Tigers"):
+        assert cli("team", "add", team, "--db", db).code == 0
+    for team, pid, board in (("Lions", "p0001", 1), ("Lions", "p0002", 2), ("Tigers", "p0003", 1),
+                             ("Tigers", "p0004", 2)):
+        assert cli("team", "assign", team, pid, "--board", str(board), "--db", db).code == 0
+    assert cli("pair-teams", "1", "Lions", "Tigers", "--db", db).code == 0
+    assert cli("result", "--round", "1", "--table", "1", "white", "--db", db).code == 0
+    text = cli("team", "pairings", "--round", "1", "--db", db)
+    assert text.code == 0 and "team pairings of round 1 of 2" in text.out and "1-0" in text.out
+    data = json.loads(cli("team", "pairings", "--round", "1", "--json", "--db", db).out)
+    assert [len(m["boards"]) for m in data["matches"]] == [2] and data["matches"][0]["boards"][0]["table"] == 1
+    csv_out = cli("team", "pairings", "--round", "1", "--format", "csv", "--db", db).out
+    assert csv_out.splitlines()[0].startswith("Match,Board,Table,White")
+    sheets = cli("team", "sheets", "--round", "1", "--db", db).out
+    assert sheets.startswith("<!DOCTYPE html>") and "Captain" in sheets and "break-after: page" in sheets
+    cross = cli("team", "crosstable", "--db", db)
+    assert cross.code == 0 and "r1" in cross.out
+    page = cli("standings", "--teams", "--format", "html", "--db", db).out
+    assert "team standings after round 1" in page and "<td" in page

@@ -108,6 +108,65 @@ def list_teams(
     echo(render_text_table(["no", "id", "team", "short", f"boards in round {data['round']}"], rows, right={0}))
 
 
+PrintFormat = Annotated[str, typer.Option("--format", "-f", help="table, csv, html (a printable page) or json.")]
+AsOfOpt = Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")]
+
+
+def _emit(data: bytes) -> None:
+    import sys
+
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+
+
+@team_app.command("pairings")
+def pairings(
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    as_of: AsOfOpt = None,
+    fmt: PrintFormat = "table",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The team pairing list of a round: match by match, boards in order, tables and results."""
+    from goledger.render.teams import pairing_sections, render_team
+    from goledger.teams.printouts import team_pairings
+
+    plist = run(lambda: team_pairings(db or default_db(), round_, as_of))
+    _emit(run(lambda: render_team(pairing_sections(plist), "json" if as_json else fmt)))
+
+
+@team_app.command("sheets")
+def sheets(
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    as_of: AsOfOpt = None,
+    fmt: PrintFormat = "html",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """A result sheet per match of a round (HTML: one match per printed page)."""
+    from goledger.render.teams import render_team, result_sheet_sections
+    from goledger.teams.printouts import team_pairings
+
+    plist = run(lambda: team_pairings(db or default_db(), round_, as_of))
+    _emit(run(lambda: render_team(result_sheet_sections(plist), "json" if as_json else fmt)))
+
+
+@team_app.command("crosstable")
+def crosstable(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: AsOfOpt = None,
+    fmt: PrintFormat = "table",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The team crosstable: every team against every other, board wins and team score."""
+    from goledger.render.teams import crosstable_sections, render_team
+    from goledger.teams.printouts import team_crosstable
+
+    data = run(lambda: team_crosstable(db or default_db(), round_, as_of))
+    _emit(run(lambda: render_team(crosstable_sections(data), "json" if as_json else fmt)))
+
+
 def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str, as_json: bool) -> None:
     """``goledger standings --teams``: the team standings as a table, JSON or CSV."""
     from goledger.teams.views import team_standings_at
@@ -115,6 +174,13 @@ def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str
     standings, data = run(lambda: team_standings_at(db or default_db(), round_, as_of))
     if as_json or fmt == "json":
         print_json(data)
+        return
+    if fmt == "html":
+        from goledger.render.teams import render_team, standings_sections
+        from goledger.replay.views import state_as_of
+
+        name = run(lambda: state_as_of(db or default_db(), as_of)).settings.name
+        _emit(render_team(standings_sections(standings, data, name), "html"))
         return
     crit = [c for c in standings.criteria if c != "NULL"]
     rows = []
