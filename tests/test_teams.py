@@ -179,3 +179,9 @@ def test_team_printouts_through_the_cli(cli, tmp_path: Path) -> None:  # type: i
     assert cross.code == 0 and "r1" in cross.out
     page = cli("standings", "--teams", "--format", "html", "--db", db).out
     assert "team standings after round 1" in page and "<td" in page
+    h9 = tmp_path / "league.h9"
+    exported = cli("export", "egd", "-o", h9, "--db", db)
+    assert exported.code == 0, exported.err
+    text = h9.read_text(encoding="utf-8")
+    assert "; Team Lions: 1 S1 F, 2 S2 F" in text and "; Team Tigers: 1 S3 F, 2 S4 F" in text
+    assert cli("validate", "egd", h9).code == 0
