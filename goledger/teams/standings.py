@@ -132,8 +132,17 @@ def match_score(own: int, other: int, size: int) -> int:
 
 
 def _games_by_player(state: TournamentState, round_: int) -> dict[str, GameState]:
+    """Each player's game of ``round_`` as ``Tournament.getGame(round, player)`` finds it: the
+    first of his games in ``hmGames`` iteration order (a player with two games in one round,
+    an invalid file OpenGotha loads as it is, keeps the first)."""
+    from goledger.replay.hashmap_order import iteration_order
+
+    games = state.games_of_round(round_)
+    if len({p for g in games for p in (g.white, g.black)}) < 2 * len(games):
+        every = list(state.all_games())
+        games = [g for g in iteration_order(every, len(every)) if g.round == round_]
     out: dict[str, GameState] = {}
-    for g in state.games_of_round(round_):
+    for g in games:
         out.setdefault(g.white, g)
         out.setdefault(g.black, g)
     return out
