@@ -210,6 +210,10 @@ def test_pair_round_on_a_team_tournament_through_the_cli(cli, tmp_path: Path) ->
     assert len(paired) == 1 and paired[0]["payload"]["engine"] == "teams"
     assert paired[0]["payload"]["parameters"]["bye_team"] in ("t001", "t002", "t003")
     assert len([e for e in log if e["type"] == "GamePaired"]) == 2
+    why = cli("explain-pairing", "1", "--json", "--db", db)
+    assert why.code == 0, why.err
+    games = json.loads(why.out)["games"]
+    assert len(games) == 2 and set(games[0]["chosen"]["terms"]) == {"score", "boards", "club", "fold"}
     check = cli("pair-round", "1", "--check", "--db", db)
     assert check.code == 0 and "re-derived exactly" in check.out, check.out
     refused = cli("pair-round", "1", "--players", "p0001,p0002", "--json", "--db", db)

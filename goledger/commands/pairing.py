@@ -482,7 +482,12 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     if who is not None and who not in stored.players:
         raise CommandRejected(f"{who} was not paired by pair-round in round {round_}")
     state = fold(events[: chosen_seq - 1])
-    engine = get_engine(stored.engine)
+    if stored.engine == "teams":  # the team engine lives with its system (goledger.systems.teams)
+        from goledger.systems import engine_for
+
+        engine: Any = engine_for(state, stored.engine)
+    else:
+        engine = get_engine(stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
     mine = set(stored.players)
     games = [g for g in final.games_of_round(round_) if g.white in mine and g.black in mine]

@@ -28,7 +28,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.pairing.engine import PairedGame, Pairing, PairingRequest
+from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.replay.state import TournamentState
 from goledger.teams.model import Roster, roster
 from goledger.teams.pairing import MatchPairing, board_facts, incomplete_reason, pair_match
@@ -86,10 +86,22 @@ def _teams_to_pair(state: TournamentState, ro: Roster, round_: int) -> list[str]
     return out
 
 
-def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
-    """The pairing of team round ``round_`` (module docstring). Pure: state in, plan out."""
-    import rustworkx as rx
+class _Context(msgspec.Struct, kw_only=True):
+    """What the matching of a team round is computed from."""
 
+    ro: Roster
+    order: list[str]
+    score: dict[str, int]
+    bdw: dict[str, int]
+    club: dict[str, str]
+    met: set[frozenset[str]]
+    avoid_club: bool
+    bye: str | None
+    bye_rule: str
+    facts: Any
+
+
+def _context(state: TournamentState, round_: int) -> _Context:
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     if not 1 <= round_ <= state.rounds:
@@ -121,25 +133,40 @@ def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
         bye_rule = (f"bye team {bye} {ro.name[bye]}: the team with the fewest idle rounds ({idle[bye]}), "
                     "then the lowest placed")
         order = [t for t in order if t != bye]
+    return _Context(ro=ro, order=order, score=score, bdw=bdw,
+                    club={t: _club(state, ro.members(state, t, round_)) for t in order},
+                    met={frozenset((m.team_a, m.team_b)) for r in range(1, round_)
+                         for m in matches_of_round(state, r, ro)},
+                    avoid_club=bool(_options(state).get("avoid_same_club", True)), bye=bye, bye_rule=bye_rule,
+                    facts=facts)
+
+
+def _terms(ctx: _Context, i: int, j: int) -> dict[str, int]:
+    """The cost terms of the pair at positions ``i`` < ``j`` of the order, and its weight."""
+    a, b = ctx.order[i], ctx.order[j]
+    t = {"score": SCORE * (ctx.score[a] - ctx.score[b]) ** 2,
+         "boards": BOARDS * min((ctx.bdw[a] - ctx.bdw[b]) ** 2, 10**4),
+         "club": CLUB if ctx.avoid_club and ctx.club[a] and ctx.club[a] == ctx.club[b] else 0,
+         "fold": FOLD * abs(2 * (j - i) - len(ctx.order))}
+    return {**t, "weight": BASE - sum(t.values())}
+
+
+def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
+    """The pairing of team round ``round_`` (module docstring). Pure: state in, plan out."""
+    import rustworkx as rx
+
+    ctx = _context(state, round_)
+    ro, order = ctx.ro, ctx.order
     n = len(order)
-    avoid_club = bool(_options(state).get("avoid_same_club", True))
-    club = {t: _club(state, ro.members(state, t, round_)) for t in order}
-    met = {frozenset((m.team_a, m.team_b)) for r in range(1, round_) for m in matches_of_round(state, r, ro)}
     graph = rx.PyGraph(multigraph=False)
     graph.add_nodes_from(range(n))
     terms: dict[tuple[int, int], dict[str, int]] = {}
     for i in range(n):
         for j in range(i + 1, n):
-            a, b = order[i], order[j]
-            if frozenset((a, b)) in met:
+            if frozenset((order[i], order[j])) in ctx.met:
                 continue
-            t = {"score": SCORE * (score[a] - score[b]) ** 2,
-                 "boards": BOARDS * min((bdw[a] - bdw[b]) ** 2, 10**4),
-                 "club": CLUB if avoid_club and club[a] and club[a] == club[b] else 0,
-                 "fold": FOLD * abs(2 * (j - i) - n)}
-            weight = BASE - sum(t.values())
-            terms[(i, j)] = {**t, "weight": weight}
-            graph.add_edge(i, j, weight)
+            terms[(i, j)] = _terms(ctx, i, j)
+            graph.add_edge(i, j, terms[(i, j)]["weight"])
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(mate) != n:
         raise CommandRejected(f"the {n} teams of round {round_} cannot all be paired without a repeated match")
@@ -147,16 +174,18 @@ def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
     used = set(state.games.get(round_, {}))
     matches: list[MatchPairing] = []
     for i, j in pairs:
-        m = pair_match(state, round_, order[i], order[j], facts=facts, ro=ro, used_tables=used)
+        m = pair_match(state, round_, order[i], order[j], facts=ctx.facts, ro=ro, used_tables=used)
         used |= {b.table for b in m.boards}
         matches.append(m)
     total = sum(terms[p]["weight"] for p in pairs)
+    assert state.settings is not None
     parameters = {
         "system": state.settings.system, "team_size": str(ro.size), "order": "team score, BDW, MNR, team number",
         "weights": f"BASE={BASE} SCORE={SCORE} BOARDS={BOARDS} CLUB={CLUB} FOLD={FOLD}",
-        "avoid_same_club": "true" if avoid_club else "false", "bye_team": bye or "",
+        "avoid_same_club": "true" if ctx.avoid_club else "false", "bye_team": ctx.bye or "",
         "teams": ",".join(order),
     }
+    score, bdw = ctx.score, ctx.bdw
     for k, ((i, j), m) in enumerate(zip(pairs, matches, strict=True), start=1):
         a, b = order[i], order[j]
         t = terms[(i, j)]
@@ -164,7 +193,7 @@ def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
             f"{ro.name[a]} ({score[a]}, BDW {bdw[a]}) – {ro.name[b]} ({score[b]}, BDW {bdw[b]}): "
             f"score term {t['score']}, board term {t['boards']}, club term {t['club']}, fold term {t['fold']}, "
             f"tables {m.boards[0].table}–{m.boards[-1].table}")
-    return TeamPlan(round=round_, order=tuple(order), score=score, bdw=bdw, bye=bye, bye_rule=bye_rule,
+    return TeamPlan(round=round_, order=tuple(order), score=score, bdw=bdw, bye=ctx.bye, bye_rule=ctx.bye_rule,
                     matches=tuple(matches), terms=tuple(terms[p] for p in pairs), total_weight=total,
                     parameters=parameters)
 
@@ -195,6 +224,23 @@ class TeamsEngine:
         return Pairing(engine=self.name, version=self.version, round=request.round, games=games, bye=None,
                        total_weight=plan.total_weight, chunks=(len(plan.order),), parameters=parameters,
                        seed=request.seed)
+
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
+        """The cost of the match between ``first``'s and ``second``'s teams, term by term
+        (``repeat`` when they already met: no such match is possible)."""
+        ctx = _context(state, request.round)
+        at = {t: i for i, t in enumerate(ctx.order)}
+        teams = [ctx.ro.team_of(state, p, request.round) for p in (first, second)]
+        if teams[0] is None or teams[1] is None or teams[0] not in at or teams[1] not in at:
+            raise CommandRejected(f"{first} and {second} are not both in teams paired in round {request.round}")
+        if teams[0] == teams[1]:
+            return PairTerms(first=first, second=second, total=0, terms={"same team": 0})
+        i, j = sorted((at[teams[0]], at[teams[1]]))
+        terms = _terms(ctx, i, j)
+        if frozenset(teams) in ctx.met:
+            terms = {**terms, "repeat": -terms["weight"]}
+        total = terms.pop("weight") + terms.get("repeat", 0)
+        return PairTerms(first=first, second=second, total=total, terms=terms)
 
 
 ENGINE = TeamsEngine()
