@@ -48,6 +48,7 @@ __all__ = [
     "format_fract",
     "match_score",
     "matches_of_round",
+    "matches_up_to",
     "team_standings",
     "wx2",
 ]
@@ -131,52 +132,91 @@ def match_score(own: int, other: int, size: int) -> int:
     return 2 if own > bar else 1 if own == bar else 0
 
 
-def _games_by_player(state: TournamentState, round_: int) -> dict[str, GameState]:
-    """Each player's game of ``round_`` as ``Tournament.getGame(round, player)`` finds it: the
-    first of his games in ``hmGames`` iteration order (a player with two games in one round,
-    an invalid file OpenGotha loads as it is, keeps the first)."""
-    from goledger.replay.hashmap_order import iteration_order
-
+def _round_games(state: TournamentState, round_: int) -> dict[str, list[GameState]]:
+    """Each player's games of ``round_`` in ``hmGames`` iteration order (``gamesPlayedBy``):
+    a player has two only in an invalid file, which OpenGotha loads as it is;
+    ``Tournament.getGame(round, player)`` is the first of them."""
     games = state.games_of_round(round_)
     if len({p for g in games for p in (g.white, g.black)}) < 2 * len(games):
+        from goledger.replay.hashmap_order import iteration_order
+
         every = list(state.all_games())
         games = [g for g in iteration_order(every, len(every)) if g.round == round_]
-    out: dict[str, GameState] = {}
+    out: dict[str, list[GameState]] = {}
     for g in games:
-        out.setdefault(g.white, g)
-        out.setdefault(g.black, g)
+        out.setdefault(g.white, []).append(g)
+        if g.black != g.white:
+            out.setdefault(g.black, []).append(g)
     return out
 
 
+class _Round(msgspec.Struct, kw_only=True):
+    round: int
+    slots: dict[str, dict[int, str]]
+    games: dict[str, list[GameState]]
+
+    def game(self, pid: str | None) -> GameState | None:
+        found = self.games.get(pid) if pid is not None else None
+        return found[0] if found else None
+
+
+def _round_facts(state: TournamentState, ro: Roster, round_: int) -> _Round:
+    return _Round(round=round_, slots={tid: ro.members(state, tid, round_) for tid in ro.ids},
+                  games=_round_games(state, round_))
+
+
+def _build(state: TournamentState, ro: Roster, rf: _Round, tid: str, game: GameState) -> Match | None:
+    """``Match.buildMatch`` from team ``tid``'s board-1 game, when the opponent's team sorts
+    after ``tid`` by name (the side that creates the match)."""
+    first = rf.slots[tid][1]
+    other = ro.team_of(state, game.opponent(first), rf.round, rf.slots)
+    if other is None or not _java_less(ro.name[tid], ro.name[other]):
+        return None
+    white_team, black_team = (tid, other) if game.white == first else (other, tid)
+    boards: list[BoardResult] = []
+    for board in range(1, MAX_BOARDS + 1):
+        wp, bp = rf.slots[white_team].get(board), rf.slots[black_team].get(board)
+        if wp is None or bp is None:
+            continue
+        g = rf.game(wp)
+        boards.append(BoardResult(board=board, a_player=wp, b_player=bp, table=g.table if g else None,
+                                  a_wx2=wx2(g, wp), b_wx2=wx2(g, bp),
+                                  play_each_other=g is not None and bp in (g.white, g.black)))
+    return Match(round=rf.round, team_a=white_team, team_b=black_team, boards=tuple(boards),
+                 board1_table=game.table)
+
+
 def matches_of_round(state: TournamentState, round_: int, ro: Roster | None = None) -> list[Match]:
-    """OpenGotha's ``matchesList(round)``: the matches built from board 1 (module docstring),
-    ordered by board 1's table."""
+    """OpenGotha's ``matchesList(round)``: for each team in map order, a match from each game
+    of its board-1 player in the round (module docstring), ordered by board 1's table."""
     ro = ro or roster(state)
-    slots = {tid: ro.members(state, tid, round_) for tid in ro.ids}
-    games = _games_by_player(state, round_)
+    rf = _round_facts(state, ro, round_)
     found: list[Match] = []
     for tid in ro.map_order:
-        first = slots[tid].get(1)
-        game = games.get(first) if first else None
-        if game is None or first is None:
-            continue
-        opponent = game.opponent(first)
-        other = ro.team_of(state, opponent, round_, slots)
-        if other is None or not _java_less(ro.name[tid], ro.name[other]):
-            continue
-        white_team, black_team = (tid, other) if game.white == first else (other, tid)
-        boards: list[BoardResult] = []
-        for board in range(1, MAX_BOARDS + 1):
-            wp, bp = slots[white_team].get(board), slots[black_team].get(board)
-            if wp is None or bp is None:
-                continue
-            g = games.get(wp)
-            boards.append(BoardResult(board=board, a_player=wp, b_player=bp, table=g.table if g else None,
-                                      a_wx2=wx2(g, wp), b_wx2=wx2(g, bp),
-                                      play_each_other=g is not None and bp in (g.white, g.black)))
-        found.append(Match(round=round_, team_a=white_team, team_b=black_team, boards=tuple(boards),
-                           board1_table=game.table))
+        first = rf.slots[tid].get(1)
+        for game in rf.games.get(first, []) if first is not None else []:
+            m = _build(state, ro, rf, tid, game)
+            if m is not None:
+                found.append(m)
     found.sort(key=lambda m: m.board1_table)
+    return found
+
+
+def matches_up_to(state: TournamentState, last: int, ro: Roster | None = None) -> list[Match]:
+    """OpenGotha's ``matchesListUpTo``, the matches the standings use, in its order: team by
+    team in map order, round by round, from the board-1 player's game (``getGame``: his
+    first game of the round)."""
+    ro = ro or roster(state)
+    rounds = [_round_facts(state, ro, k) for k in range(1, last + 1)]
+    found: list[Match] = []
+    for tid in ro.map_order:
+        for rf in rounds:
+            first = rf.slots[tid].get(1)
+            game = rf.game(first)
+            if game is not None:
+                m = _build(state, ro, rf, tid, game)
+                if m is not None:
+                    found.append(m)
     return found
 
 
@@ -254,7 +294,8 @@ class TeamStandings(msgspec.Struct, frozen=True, kw_only=True):
                          "boards": [{"board": b.board, "white_team_player": person(b.a_player),
                                      "black_team_player": person(b.b_player), "table": b.table,
                                      "white_team_wx2": b.a_wx2, "black_team_wx2": b.b_wx2} for b in m.boards]}
-                        for m in self.matches if m.round == self.round],
+                        for m in sorted((x for x in self.matches if x.round == self.round),
+                                        key=lambda x: x.board1_table)],
         }
 
 
@@ -274,7 +315,8 @@ def _mnr(state: TournamentState, ro: Roster, tid: str) -> int:
     for pid in ro.members(state, tid, 1).values():
         rating = state.players[pid].rating or 0
         total += max(-900, min(2949, rating))
-    return int(total / ro.size) if total >= 0 else -((-total) // ro.size)
+    quotient = abs(total) // ro.size  # Java's int division truncates toward 0
+    return quotient if total >= 0 else -quotient
 
 
 def team_standings(state: TournamentState, round_: int | None = None,
@@ -288,7 +330,7 @@ def team_standings(state: TournamentState, round_: int | None = None,
     crit = tuple(criteria) if criteria else team_criteria(state)
     ro = roster(state)
     size = ro.size
-    all_matches = [m for k in range(1, last + 1) for m in matches_of_round(state, k, ro)]
+    all_matches = matches_up_to(state, last, ro)
     by_team: dict[str, list[Match]] = {tid: [] for tid in ro.ids}
     for m in all_matches:
         by_team[m.team_a].append(m)
@@ -317,7 +359,8 @@ def team_standings(state: TournamentState, round_: int | None = None,
         own = sorted(by_team[tid], key=lambda m: m.round)
         halves: list[str] = []
         for k in range(1, last + 1):
-            found = next((x for x in own if x.round == k), None)
+            # a team in two matches of one round (duplicated teams): the last one written wins
+            found = next((x for x in reversed(by_team[tid]) if x.round == k), None)
             if found is None:
                 halves.append("0-")
                 continue
