@@ -185,3 +185,18 @@ def test_team_printouts_through_the_cli(cli, tmp_path: Path) -> None:  # type: i
     text = h9.read_text(encoding="utf-8")
     assert "; Team Lions: 1 S1 F, 2 S2 F" in text and "; Team Tigers: 1 S3 F, 2 S4 F" in text
     assert cli("validate", "egd", h9).code == 0
+
+
+def test_team_options_of_a_new_tournament(tmp_path: Path) -> None:
+    from goledger import commands
+    from goledger.replay.views import state_as_of
+    from goledger.teams.model import team_criteria, team_size
+
+    db = tmp_path / "o.db"
+    commands.new(db, "League", 3, "team-mcmahon", options={"boards": "5", "team_criteria": "TEAMP,SOST,BDW"})
+    state = state_as_of(db)
+    assert team_size(state) == 5 and team_criteria(state) == ("TEAMP", "SOST", "BDW", "NULL", "NULL", "NULL")
+    with pytest.raises(CommandRejected, match="at most six of"):
+        commands.new(tmp_path / "p.db", "League", 3, "team-swiss", options={"team_criteria": "TEAMP,FOO"})
+    with pytest.raises(CommandRejected, match=r"1\.\.10 boards"):
+        commands.new(tmp_path / "q.db", "League", 3, "team-swiss", options={"boards": "11"})

@@ -8,8 +8,8 @@ Why a system of its own and not a flag: the pairing of a team round is a differe
 (which teams meet, then OpenGotha's ``pairTeams`` board rule), so ``pair-round`` needs to
 know; everything else (events, results, standings of players) is the same vocabulary.
 
->>> TeamOptions().boards, TeamOptions().team_criteria[:2]
-(4, ('TEAMP', 'BDW'))
+>>> TeamOptions().boards, TeamOptions().team_criteria
+(4, 'TEAMP,BDW,BDW3U,BDW2U,BDW1U,MNR')
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class TeamOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     of one club where it can (a team's club is its players' common club)."""
 
     boards: int = 4
-    team_criteria: tuple[str, ...] = DEFAULT_TEAM_CRITERIA
+    team_criteria: str = ",".join(DEFAULT_TEAM_CRITERIA)
     avoid_same_club: bool = True
 
     def __post_init__(self) -> None:
@@ -37,8 +37,9 @@ class TeamOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
         if not 1 <= self.boards <= MAX_BOARDS:
             raise CommandRejected(f"a team has 1..{MAX_BOARDS} boards, not {self.boards}")
-        unknown = [c for c in self.team_criteria if c not in TEAM_CRITERIA]
-        if unknown or len(self.team_criteria) > 6:
+        names = [c.strip().upper() for c in self.team_criteria.split(",") if c.strip()]
+        unknown = [c for c in names if c not in TEAM_CRITERIA]
+        if unknown or len(names) > 6:
             raise CommandRejected(f"team criteria are at most six of {', '.join(sorted(TEAM_CRITERIA))}")
 
 

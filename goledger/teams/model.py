@@ -80,7 +80,9 @@ def team_criteria(state: TournamentState) -> tuple[str, ...]:
     raw: Sequence[str] = DEFAULT_TEAM_CRITERIA
     if settings is not None:
         option = settings.system_options.get("team_criteria")
-        if isinstance(option, (list, tuple)) and option:
+        if isinstance(option, str) and option.strip():
+            raw = option.split(",")
+        elif isinstance(option, (list, tuple)) and option:
             raw = [str(c) for c in option]
         elif settings.extras.get(_TEAM_CRITERIA_KEY):
             raw = settings.extras[_TEAM_CRITERIA_KEY].split(",")
