@@ -88,6 +88,10 @@ COMMANDS: list[list[str]] = [
     ["team", "assign", "Lions", "Abe", "--board", "1"],
     ["team", "remove", "Lions"],
     ["team", "list"],
+    ["team", "pairings", "--round", "1"],
+    ["team", "sheets", "--round", "1"],
+    ["team", "crosstable"],
+    ["pair-teams", "1", "Lions", "Tigers"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 
