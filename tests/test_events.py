@@ -38,6 +38,8 @@ SAMPLES: list[ev.Event] = [
     ev.RoundUnpaired(round=2, reason="wrong results entered"),
     ev.TeamRegistered(team_id="t01", name="Lions", number=1),
     ev.TeamMemberAssigned(team_id="t01", player_id="p0001", board=1, round=2),
+    ev.TeamMemberRemoved(team_id="t01", player_id="p0001", from_round=3),
+    ev.TeamRemoved(team_id="t01", reason="entered twice"),
     ev.SourceImported(format="opengotha", filename="x.xml", sha256="0" * 64, summary={"games": 3}),
     ev.Checkpoint(label="published", round=2, event_count=14, head="ab" * 32, digest="cd" * 32),
     ev.PseudonymisedCopy(original_head="ef" * 32, original_events=14, key_check="0" * 16,

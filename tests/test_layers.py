@@ -25,6 +25,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"replay"}),
     frozenset({"audit", "rating", "ratings"}),
     frozenset({"pairing"}),
+    frozenset({"teams"}),
     frozenset({"systems"}),
     frozenset({"commands"}),
     frozenset({"formats"}),

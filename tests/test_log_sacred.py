@@ -347,7 +347,8 @@ def test_a_forged_snapshot_with_a_recomputed_digest_fails_verify_and_is_kept(tmp
     data = msgspec.msgpack.encode(state)
     conn = sqlite3.connect(db)
     key = conn.execute("SELECT head FROM projection_cache WHERE name = 'state'").fetchone()[0]
-    forged_key = key.rsplit(":", 1)[0] + ":" + hashlib.sha256(data).hexdigest()  # an attacker who read the code
+    fingerprint, head_hash, _, seal = key.split(":")  # an attacker who read the code (he cannot make the seal)
+    forged_key = f"{fingerprint}:{head_hash}:{hashlib.sha256(data).hexdigest()}:{seal}"
     conn.execute("UPDATE projection_cache SET data = ?, head = ? WHERE name = 'state'", (data, forged_key))
     conn.commit()
     conn.close()

@@ -348,3 +348,204 @@ def test_a_line_break_in_a_reason_cannot_forge_a_line(tmp_path: Path) -> None:
     history = run_cli("history", "p0001", "--db", db)
     assert history.code == 0 and "slip\\n" in history.out and not any(
         line.lstrip().startswith("9  2026") for line in history.out.splitlines()), history.out
+
+
+# --------------------------------------------------------------------------- 8: twins through variation selectors
+
+SELECTORS = ["\ufe0f", "\ufe00", "\U000e0100", "\U000e01ef", "\u180b", "\u180f"]
+
+
+@pytest.mark.parametrize("selector", SELECTORS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_twin_through_a_variation_selector_is_the_same_player(tmp_path: Path, selector: str) -> None:
+    db = _ledger(tmp_path / "t.db")  # Player0 Jan, Player1 Jan
+    before = db.read_bytes()
+    done = run_cli("register", "--surname", f"Player{selector}0", "--first-name", "Jan", "--rank", "5k", "--db", db)
+    assert done.code == 1 and "already registered as p0001" in done.err, done
+    assert db.read_bytes() == before
+    listed = tmp_path / "list.txt"
+    listed.write_text(f"Player1|Ja{selector}n|2k\nNew|Person|3k\n", encoding="utf-8")
+    done = run_cli("import", "macmahon-players", listed, "--db", db)
+    assert done.code == 0, done
+    players = json.loads(run_cli("players", "--db", db, "--json").out)
+    assert len(players["players"]) == 3, players  # the twin skipped, the new player registered
+
+
+# --------------------------------------------------------------------------- 9: a forged standings cache
+
+
+def _big(db: Path) -> None:
+    from goledger.replay.standings_cache import MIN_PLAYERS
+
+    commands.new(db, "Cache Open", 3)
+    n = MIN_PLAYERS + 2
+    with Ledger.open(db) as ledger, ledger.writing() as tx:
+        tx.append([*(ev.PlayerRegistered(player_id=f"p{i:04d}", surname=f"Player{i:04d}", rank="5k", start_number=i)
+                     for i in range(1, n + 1)),
+                   *(ev.GamePaired(round=1, table=t, white=f"p{2 * t - 1:04d}", black=f"p{2 * t:04d}")
+                     for t in range(1, n // 2 + 1)),
+                   *(ev.ResultRecorded(round=1, table=t, result="white") for t in range(1, n // 2 + 1))],
+                  actor="t", reason="")
+
+
+def _forge_with_digest(db: Path) -> None:
+    """What an attacker with write access does: change the cached rows and write the SHA-256
+    of the new bytes beside them, as the cache stores it."""
+    import hashlib
+
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT name, head, data FROM projection_cache WHERE name LIKE 'standings:%'").fetchall()
+        assert rows
+        for name, key, data in rows:
+            forged = bytes(data).replace(b"Player0002", b"Invented02")
+            parts = key.split(":")
+            parts[2] = hashlib.sha256(forged).hexdigest()
+            conn.execute("UPDATE projection_cache SET head = ?, data = ? WHERE name = ?",
+                         (":".join(parts), forged, name))
+
+
+def test_a_forged_standings_cache_is_never_served_and_outlives_the_next_append(tmp_path: Path) -> None:
+    db = tmp_path / "big.db"
+    _big(db)
+    honest = run_cli("standings", "--db", db, "--json")  # computes and stores the entry
+    assert honest.code == 0 and "Player0002" in honest.out
+    _forge_with_digest(db)
+    shown = run_cli("standings", "--db", db, "--json")
+    assert shown.code == 0 and "Invented02" not in shown.out and json.loads(shown.out) == json.loads(honest.out)
+    assert run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d").code == 0
+    assert "Invented02" not in run_cli("standings", "--db", db).out  # the new head stores its own entry
+    checked = run_cli("verify", "--db", db)
+    assert checked.code == 1 and "tampered" in checked.err and "evidence:" in checked.err, checked
+    again = run_cli("verify", "--db", db)  # kept until removed by hand
+    assert again.code == 1, again
+
+
+def test_a_forged_cache_never_read_before_the_next_append_is_still_reported(tmp_path: Path) -> None:
+    db = tmp_path / "big.db"
+    _big(db)
+    assert run_cli("standings", "--db", db).code == 0
+    _forge_with_digest(db)
+    assert run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d").code == 0
+    assert "Invented02" not in run_cli("standings", "--db", db).out  # refreshing keeps the forged entry
+    checked = run_cli("verify", "--db", db)
+    assert checked.code == 1 and "differ from a fresh computation" in checked.err, checked
+
+
+def test_an_honest_entry_sealed_by_another_account_is_recomputed_not_reported(tmp_path: Path) -> None:
+    db = tmp_path / "big.db"
+    _big(db)
+    other = {"XDG_DATA_HOME": str(tmp_path / "other-account")}
+    assert run_cli("standings", "--db", db, env=other).code == 0
+    assert run_cli("register", "--db", db, "--surname", "Late", "--first-name", "Li", "--rank", "2d",
+                   env=other).code == 0
+    assert run_cli("standings", "--db", db).code == 0  # this account: the other's stale entry is evidence
+    assert _verifies(db)  # judged against the log: honest, dropped
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM projection_cache WHERE name LIKE 'evidence:%'").fetchone()[0] == 0
+
+
+# --------------------------------------------------------------------------- 5: constraints with the default engine
+
+
+def _swiss(db: Path, players: int = 10) -> Path:
+    assert run_cli("new", "--db", db, "--name", "Cup", "--rounds", "3", "--system", "swiss").code == 0
+    for i in range(1, players + 1):
+        commands.register(db, f"S{i:02d}", "F", f"{i}k")
+    return db
+
+
+def _dry(db: Path, *extra: str) -> dict:
+    done = run_cli("pair-round", "1", "--dry-run", "--json", "--db", db, *extra)
+    assert done.code == 0, done
+    return json.loads(done.out)
+
+
+def _games(data: dict) -> dict[frozenset[str], int]:
+    return {frozenset((g["white"]["id"], g["black"]["id"])): g["table"] for g in data["games"]}
+
+
+def test_the_default_engine_honours_forbidden_and_fixed_pairs_and_fixed_tables(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db")
+    free = _dry(db)
+    assert free["engine"] == "opengotha"
+    first = next(iter(_games(free)))
+    a, b = sorted(first)
+    assert run_cli("forbid", a, b, "--db", db).code == 0
+    assert run_cli("fix-pairing", "p0003", "p0010", "--round", "1", "--table", "4", "--db", db).code == 0
+    assert run_cli("fix-table", "p0006", "--table", "1", "--db", db).code == 0
+    done = run_cli("pair-round", "1", "--json", "--db", db)
+    assert done.code == 0, done
+    games = _games(json.loads(done.out))
+    assert frozenset((a, b)) not in games and games[frozenset(("p0003", "p0010"))] == 4
+    assert next(t for pair, t in games.items() if "p0006" in pair) == 1
+    assert sorted(games.values()) == [1, 2, 3, 4, 5]
+    checked = run_cli("pair-round", "1", "--check", "--db", db)
+    assert checked.code == 0 and "re-derived exactly" in checked.out, checked
+
+
+def test_the_default_engine_gives_an_unwanted_pair_the_already_played_treatment(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db")
+    a, b = sorted(next(iter(_games(_dry(db)))))
+    assert run_cli("forbid", a, b, "--unwanted", "--db", db).code == 0
+    assert frozenset((a, b)) not in _games(_dry(db))
+
+
+def test_the_default_engine_refuses_a_round_the_forbidden_pairs_make_impossible(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db", players=2)
+    assert run_cli("forbid", "p0001", "p0002", "--db", db).code == 0
+    before = db.read_bytes()
+    done = run_cli("pair-round", "1", "--db", db)
+    assert done.code == 1 and "respecting the forbidden pairs" in done.err and "Traceback" not in done.err, done
+    assert db.read_bytes() == before
+
+
+def test_an_unconstrained_round_is_still_paired_as_opengotha_pairs_it(tmp_path: Path) -> None:
+    db = _swiss(tmp_path / "t.db")
+    plain = _dry(db)
+    assert run_cli("forbid", "p0001", "p0002", "--from-round", "2", "--db", db).code == 0  # not binding round 1
+    assert _dry(db) == plain
+
+
+def test_a_forged_state_snapshot_is_never_used_and_outlives_the_next_append(tmp_path: Path) -> None:
+    import hashlib
+
+    import msgspec
+
+    from goledger.replay.state import TournamentState
+
+    db = tmp_path / "big.db"
+    _big(db)
+    assert run_cli("players", "--db", db).code == 0  # a read of 400 events writes the snapshot
+    with sqlite3.connect(db) as conn:
+        key, data = conn.execute("SELECT head, data FROM projection_cache WHERE name = 'state'").fetchone()
+        state = msgspec.msgpack.decode(data, type=TournamentState)
+        state.players["p0002"] = msgspec.structs.replace(state.players["p0002"], surname="Invented02")
+        forged = msgspec.msgpack.encode(state)
+        parts = key.split(":")
+        parts[2] = hashlib.sha256(forged).hexdigest()
+        conn.execute("UPDATE projection_cache SET head = ?, data = ? WHERE name = 'state'", (":".join(parts), forged))
+    for argv in (["players"], ["standings"], ["wall-list"]):
+        done = run_cli(*argv, "--db", db)
+        assert done.code == 0 and "Invented02" not in done.out, (argv, done)
+    for i in range(3):
+        assert run_cli("register", "--db", db, "--surname", f"Late{i}", "--first-name", "Li", "--rank", "2d").code == 0
+        assert "Invented02" not in run_cli("players", "--db", db).out
+    checked = run_cli("verify", "--db", db)
+    assert checked.code == 1 and "differs from a fresh fold" in checked.err, checked
+
+
+def test_a_knockout_bracket_and_places_escape_what_an_old_ledger_holds(tmp_path: Path) -> None:
+    db = tmp_path / "ko.db"
+    commands.new(db, "KO", 2, system="knockout")
+    commands.register(db, "Plain", "Ann", "3d")
+    with Ledger.open(db) as ledger, ledger.writing() as tx:
+        tx.append([ev.PlayerRegistered(player_id="p0002", surname="Evil\x1b]0;\x07\u202e\x00", first_name="=X",
+                                       rank="3d"),
+                   ev.PlayerRegistered(player_id="p0003", surname="B", first_name="b", rank="3d"),
+                   ev.PlayerRegistered(player_id="p0004", surname="C", first_name="c", rank="3d")],
+                  actor="old-goledger", reason="")
+    assert run_cli("pair-round", "1", "--db", db).code == 0
+    for argv in (["bracket", "--format", "html"], ["bracket"], ["standings", "--format", "html"],
+                 ["standings", "--format", "csv"], ["standings"]):
+        done = run_cli(*argv, "--db", db)
+        assert done.code == 0 and "Traceback" not in done.err, (argv, done)
+        assert not any(c in done.out for c in CONTROLS) and "Evil\\x1b" in done.out, (argv, done.out)

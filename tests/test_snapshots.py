@@ -86,7 +86,8 @@ def test_a_wrong_snapshot_is_reported_as_tampering_and_kept(tmp_path: Path, monk
     wrong = fold(START)  # a state that is not the state at `seq`
     wrong.seq = seq
     data = msgspec.msgpack.encode(wrong)
-    forged = key.rsplit(":", 1)[0] + ":" + hashlib.sha256(data).hexdigest()  # even with a matching digest
+    fingerprint, head_hash, _, seal = key.split(":")  # even with a matching digest (the seal cannot be made)
+    forged = f"{fingerprint}:{head_hash}:{hashlib.sha256(data).hexdigest()}:{seal}"
     ledger.cache_put("state", seq, forged, data)
     ledger.close()
     res = cli("verify", "--db", tmp_path / "t.db")
@@ -99,7 +100,7 @@ def test_a_wrong_snapshot_is_reported_as_tampering_and_kept(tmp_path: Path, monk
 def test_a_snapshot_of_another_chain_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger = _ledger_with_snapshot(tmp_path / "t.db", monkeypatch)
     seq, key, data = ledger.cache_get("state")  # type: ignore[misc]
-    fingerprint, head_hash, digest = key.split(":")
+    fingerprint, head_hash, digest = key.split(":")[:3]
     ledger.cache_put("state", seq, f"{fingerprint}:{'0' * 64}:{digest}", data)
     assert snapshots._load(ledger) is None
     ledger.cache_put("state", seq, f"{'f' * 32}:{head_hash}:{digest}", data)

@@ -104,8 +104,9 @@ def test_a_wrong_entry_is_never_used_and_verify_reports_it(tmp_path: Path, cli) 
     with Ledger.open(path) as ledger:  # kept for inspection
         assert ledger.cache_names(standings_cache.PREFIX) == [name]
         bad = msgspec.msgpack.encode(wrong)
-        ledger.cache_put(name, seq, key.rsplit(":", 1)[0] + ":" + hashlib.sha256(bad).hexdigest(), bad)
-    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"]  # a cache, as such
+        fingerprint, head_hash, _, seal = key.split(":")  # the digest recomputed, the seal cannot be
+        ledger.cache_put(name, seq, f"{fingerprint}:{head_hash}:{hashlib.sha256(bad).hexdigest()}:{seal}", bad)
+    assert standings_view(path, 1).rows[0].values["MMS"] == wrong.rows[0].values["MMS"] - 2  # never used either
     res = cli("verify", "--db", path)
     assert res.code == 1 and "differ from a fresh computation from the log" in res.err, res
 
@@ -117,7 +118,7 @@ def test_an_entry_of_another_head_or_other_code_is_ignored(tmp_path: Path) -> No
         wrong = msgspec.msgpack.decode(data, type=standings_cache.Standings)
         wrong.rows[0].values["MMS"] += 2
         bad = msgspec.msgpack.encode(wrong)
-        fingerprint, head_hash, _ = key.split(":")
+        fingerprint, head_hash, _, _ = key.split(":")
         digest = hashlib.sha256(bad).hexdigest()
         for stale_key in (f"{fingerprint}:{'0' * 64}:{digest}", f"{'f' * 32}:{head_hash}:{digest}"):
             ledger.cache_put(name, seq, stale_key, bad)

@@ -54,6 +54,8 @@ _KIND: Final[dict[str, str]] = {
     "ResultCorrected": "correction",
     "TeamRegistered": "team",
     "TeamMemberAssigned": "team",
+    "TeamMemberRemoved": "team",
+    "TeamRemoved": "team",
     "SourceImported": "import",
     "Checkpoint": "checkpoint",
 }

@@ -11,7 +11,6 @@ from goledger.cli.common import (
     DbOption,
     JsonOption,
     LanguageOption,
-    PlayerArg,
     default_db,
     echo,
     output_language,
@@ -87,7 +86,9 @@ def render_explanation(result: Any) -> None:
 def register_commands(app: typer.Typer) -> None:
     @app.command()
     def explain(
-        player: PlayerArg,
+        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")] = "",
+        team: Annotated[str | None, typer.Option("--team", help="Explain this team's team criteria instead.")]
+        = None,
         criterion: Annotated[str | None, typer.Option("--criterion", "-c", help="Only this criterion.")] = None,
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
@@ -98,6 +99,15 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Explain a player's values term by term, and what separates him from his neighbours."""
+        if team is not None:
+            from goledger.cli.teams import show_team_explanation
+
+            show_team_explanation(db, team, round_, as_of, as_json)
+            return
+        if not player:
+            from goledger.cli.common import fail
+
+            fail("name a player, or a team with --team")
         with output_language(db, language, as_json):
             from goledger.replay.views import explain as explain_view
 

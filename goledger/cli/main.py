@@ -64,6 +64,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.day",
     "goledger.cli.pairing",
     "goledger.cli.ratings",
+    "goledger.cli.teams",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:

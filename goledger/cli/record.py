@@ -89,7 +89,8 @@ def register_commands(app: typer.Typer) -> None:
             "Number of rounds (knockout, double-knockout, paramus, round-robin: computed from the entrants "
             "at the draw when not given)."))] = None,
         system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup, round-robin, knockout, "
-                                            "double-knockout, paramus, match, handicap or continuous-handicap.")]
+                                            "double-knockout, paramus, match, handicap, continuous-handicap, "
+                                            "team-swiss or team-mcmahon.")]
         = "mcmahon",
         bar: Annotated[str | None, typer.Option(help="McMahon bar (e.g. 4d).")] = None,
         floor: Annotated[str | None, typer.Option(help="McMahon floor (e.g. 20k).")] = None,
@@ -102,6 +103,8 @@ def register_commands(app: typer.Typer) -> None:
         end_date: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD.")] = "",
         option: Annotated[list[str] | None, typer.Option(
             "--option", "-o", help="A system option NAME=VALUE (repeatable), e.g. method=slide.")] = None,
+        boards: Annotated[int | None, typer.Option(
+            "--boards", help="Team tournaments: players per team (same as --option boards=N).")] = None,
         time: Annotated[str | None, typer.Option(
             "--time", help="Overtime: sudden-death, byo-yomi, canadian or fischer (default: not known).")] = None,
         main_time: Annotated[int | None, typer.Option("--main-time", help="Main thinking time, minutes.")] = None,
@@ -135,6 +138,8 @@ def register_commands(app: typer.Typer) -> None:
             if not sep or not key.strip():
                 fail(f"--option {text!r} is not NAME=VALUE")
             options[key.strip()] = value.strip()
+        if boards is not None:
+            options["boards"] = str(boards)
         report_outcome(
             run(lambda: commands.new(
                 db or default_db(), name, rounds, system, bar, floor, policy, crit, komi, short_name,

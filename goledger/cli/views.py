@@ -98,10 +98,17 @@ def register_commands(app: typer.Typer) -> None:
         wall: Annotated[bool, typer.Option("--wall", help="The wall list: tournament name and round in the title, "
                                            "country, club, status and per-round cells (as wall-list).")] = False,
         language: LanguageOption = None,
+        teams: Annotated[bool, typer.Option("--teams", help="The team standings (OpenGotha's team criteria).")]
+        = False,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
         """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
+        if teams:
+            from goledger.cli.teams import show_team_standings
+
+            show_team_standings(db, round_, as_of, fmt, as_json)
+            return
         with output_language(db, language, as_json or fmt == "json"):
             if as_published is not None:
                 show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),

@@ -265,7 +265,9 @@ def pair_round(
             raise EventDecided(over)
         if not 1 <= round_ <= rounds:
             raise CommandRejected(f"round {round_} is outside 1..{rounds} of this tournament")
-        request = _request(state, round_, players, seed)
+        # An engine that chooses whom it places (the team engine: whole teams) makes its own request.
+        own_request = getattr(chosen, "request", None)
+        request = own_request(state, round_, players, seed) if own_request else _request(state, round_, players, seed)
         pairing = chosen.pair(state, request)
         _check_output(request, pairing, state)
         if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):

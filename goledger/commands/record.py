@@ -223,6 +223,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "cup": {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 0, "mms2_bye": 0, "mms2_absent": 0,
             "criteria": ("CPS",)},
     "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DE", "SB", "KS", "WIN")},
+    "team-swiss": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "SOSW", "SOSOSW")},
+    "team-mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
     **{s: {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 2, "mms2_bye": 2, "criteria": ("NBW", "SOSW", "SOSOSW")}
        for s in ("knockout", "double-knockout", "paramus", "match", "handicap", "continuous-handicap")},
 }

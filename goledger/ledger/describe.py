@@ -106,8 +106,12 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"round {r}: pairing withdrawn"
         case ev.TeamRegistered(team_id=tid, name=name):
             return f"team {tid} {name} registered"
-        case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board):
-            return f"{who(pid)} on board {board} of team {tid}"
+        case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board, round=r, from_round=start):
+            return f"{who(pid)} on board {board} of team {tid}" + _rounds_phrase(r, start)
+        case ev.TeamMemberRemoved(team_id=tid, player_id=pid, round=r, from_round=start):
+            return f"{who(pid)} off team {tid}" + _rounds_phrase(r, start)
+        case ev.TeamRemoved(team_id=tid):
+            return f"team {tid} removed"
         case ev.SourceImported(format=fmt, filename=filename):
             return f"imported from {fmt} file {filename}"
         case ev.Checkpoint(label=label, event_count=count):
@@ -115,6 +119,12 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
         case ev.PseudonymisedCopy(original_events=count):
             return f"pseudonymised copy of {count} events"
     return event.type_name()
+
+
+def _rounds_phrase(round_: int | None, from_round: int | None) -> str:
+    if round_ is not None:
+        return f" in round {round_}"
+    return f" from round {from_round}" if from_round is not None else ""
 
 
 def subjects(event: ev.Event) -> set[Subject]:
@@ -138,7 +148,9 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("player", pid)}
         case ev.TournamentCreated() | ev.RulesChanged():
             return {("rules",)}
-        case ev.TeamRegistered(team_id=tid) | ev.TeamMemberAssigned(team_id=tid):
+        case ev.TeamRegistered(team_id=tid) | ev.TeamMemberAssigned(team_id=tid) | ev.TeamMemberRemoved(
+            team_id=tid
+        ) | ev.TeamRemoved(team_id=tid):
             return {("team", tid)}
         case ev.PairingAnnotated(round=r, table=t, bye=bye):
             return {("player in round", bye, r)} if bye else {("table", r, t)}

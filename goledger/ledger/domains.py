@@ -43,6 +43,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger.values import Rank, RankError, parse_number
 
 __all__ = [
+    "DEFAULT_IGNORABLE",
     "IDENTITY_FIELDS",
     "INT_DOMAINS",
     "RANK_FIELDS",
@@ -71,6 +72,7 @@ INT_DOMAINS: Final[dict[str, tuple[int, int]]] = {
     "from_round": (1, 99),
     "table": (0, 99_999),
     "board": (1, 99_999),
+    "boards": (1, 10),
     "number": (0, 99_999),
     "start_number": (0, 999_999),
     "handicap": (0, 9),
@@ -144,14 +146,33 @@ def check_text(text: str, what: str) -> str:
     return text
 
 
+DEFAULT_IGNORABLE: Final = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]"
+)
+"""Unicode's ``Default_Ignorable_Code_Point`` set (DerivedCoreProperties.txt, Unicode 15):
+characters a renderer shows as nothing — variation selectors (U+FE00–FE0F, U+E0100–E01EF),
+Mongolian free variation selectors (U+180B–180F), zero-width and bidi format characters,
+Hangul fillers, tags. Two names that differ only by them look the same: they are twins."""
+
+
 def identity_key(surname: str, first_name: str = "") -> tuple[str, str]:
     """The form in which two names are the same person's: Unicode twins (NFC/NFD,
-    compatibility forms such as full-width letters or ligatures, invisible characters,
-    case, runs of spaces) compare equal."""
+    compatibility forms such as full-width letters or ligatures, every default-ignorable
+    character such as a variation selector, other invisible characters, case, runs of
+    spaces) compare equal.
+
+    >>> identity_key("Kim\ufe0f", "Lee\U000e0100") == identity_key("Kim", "Lee") == identity_key("Kim\u180b", "Lee")
+    True
+    """
 
     def key(text: str) -> str:
+        if not (text.isascii() and text.isprintable()):
+            text = DEFAULT_IGNORABLE.sub("", text)
         kept = "".join(c for c in text if c not in _INVISIBLE and unicodedata.category(c) not in ("Cc", "Cf"))
-        return " ".join(unicodedata.normalize("NFKC", kept).casefold().split())
+        # NFKC first, then the ignorables again: a compatibility form may decompose into one
+        return " ".join(DEFAULT_IGNORABLE.sub("", unicodedata.normalize("NFKC", kept)).casefold().split())
 
     return key(surname), key(first_name)
 
@@ -377,11 +398,8 @@ RANGE_FIELDS: Final = frozenset({"rating_clamp"})
 def settings_problem(settings: msgspec.Struct) -> str | None:
     """Why a whole ``TournamentSettings`` is outside its domain, or ``None``: every field
     in its own domain. (A floor above the bar folds — start scores clamp — so an imported
-    file may hold one; the commands refuse to set one.)"""
-    for name in ("begin_date", "end_date"):
-        problem = date_problem(getattr(settings, name, ""), name.replace("_", " "))
-        if problem:
-            return problem
+    file may hold one; the commands refuse to set one. Likewise a date that is not a day of
+    the calendar: ``new`` and ``change-rules`` refuse it, an imported file keeps its text.)"""
     return _struct_problem(settings)
 
 

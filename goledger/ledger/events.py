@@ -59,7 +59,9 @@ __all__ = [
     "StartGroup",
     "TableFixed",
     "TeamMemberAssigned",
+    "TeamMemberRemoved",
     "TeamRegistered",
+    "TeamRemoved",
     "TimeSettings",
     "TournamentCreated",
     "TournamentSettings",
@@ -71,7 +73,7 @@ __all__ = [
 ]
 
 System = Literal["mcmahon", "swiss", "swisscat", "cup", "round-robin", "knockout", "double-knockout", "paramus",
-                 "match", "handicap", "continuous-handicap"]
+                 "match", "handicap", "continuous-handicap", "team-swiss", "team-mcmahon"]
 RegistrationStatus = Literal["final", "preliminary"]
 Language = Literal["en", "tr", "hu", "fr", "de"]
 """The languages printouts and pages are written in (``goledger.i18n.LANGUAGES``)."""
@@ -481,20 +483,53 @@ class RoundUnpaired(Event, frozen=True, kw_only=True, tag="RoundUnpaired"):
 
 
 class TeamRegistered(Event, frozen=True, kw_only=True, tag="TeamRegistered"):
-    """A team of a team tournament (OpenGotha ``Team``)."""
+    """A team of a team tournament (OpenGotha ``Team``; ``goledger team add``).
+
+    ``number`` is the source file's team number (OpenGotha ``teamNumber``); ``short_name``
+    a short name for printouts; ``boards`` the team's own number of boards when it differs
+    from the tournament's team size (``None``: the tournament's). Schema 2 added
+    ``short_name`` and ``boards`` with defaults: schema 1 payloads decode unchanged."""
+
+    schema_version: ClassVar[int] = 2
 
     team_id: str
     name: str
     number: int | None = None
+    short_name: str = ""
+    boards: int | None = None
 
 
 class TeamMemberAssigned(Event, frozen=True, kw_only=True, tag="TeamMemberAssigned"):
-    """A player plays on ``board`` for a team in ``round`` (``None``: every round)."""
+    """A player plays on ``board`` for a team in ``round`` only; without ``round``, in every
+    round from ``from_round`` on (``None``: every round). A later assignment of the same
+    board or player overrides an earlier one for the rounds it covers. Schema 2 added
+    ``from_round`` (default ``None``): schema 1 payloads decode unchanged."""
+
+    schema_version: ClassVar[int] = 2
 
     team_id: str
     player_id: str
     board: int
     round: int | None = None
+    from_round: int | None = None
+
+
+class TeamMemberRemoved(Event, frozen=True, kw_only=True, tag="TeamMemberRemoved"):
+    """A player leaves his board of a team in ``round`` only, or in every round from
+    ``from_round`` on (both ``None``: every round); ``goledger team remove TEAM --player``."""
+
+    team_id: str
+    player_id: str
+    round: int | None = None
+    from_round: int | None = None
+
+
+class TeamRemoved(Event, frozen=True, kw_only=True, tag="TeamRemoved"):
+    """A team is deleted (registered by mistake); its players stay registered
+    (``goledger team remove TEAM``). Commands accept it only while the team has no match."""
+
+    team_id: str
+    reason: str = ""
 
 
 # --------------------------------------------------------------------------- provenance
@@ -578,6 +613,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     Checkpoint,
     PseudonymisedCopy,
     PlayerUnregistered,
+    TeamMemberRemoved,
+    TeamRemoved,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""
 
@@ -617,8 +654,11 @@ def canonical_bytes(event: Event) -> bytes:
 
 @register_upcaster("ResultRecorded", 1)
 @register_upcaster("ResultCorrected", 1)
+@register_upcaster("TeamRegistered", 1)
+@register_upcaster("TeamMemberAssigned", 1)
 def _results_without_margin(data: dict[str, Any]) -> dict[str, Any]:
-    """Schema 1 → 2 of the result events: ``margin`` is new and optional (default "")."""
+    """Schema 1 → 2 of the result events (``margin`` is new and optional, default "") and of
+    the team events (``short_name``/``boards``, ``from_round``: new, optional)."""
     return data
 
 
@@ -628,7 +668,8 @@ def _registration_without_list(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-_DECODES_AS_CURRENT: Final = frozenset({("ResultRecorded", 1), ("ResultCorrected", 1), ("PlayerRegistered", 1)})
+_DECODES_AS_CURRENT: Final = frozenset({("ResultRecorded", 1), ("ResultCorrected", 1), ("PlayerRegistered", 1),
+                                        ("TeamRegistered", 1), ("TeamMemberAssigned", 1)})
 """Older schemas whose payloads the current type decodes as they are (the newer schema only
 added optional fields), so old ledgers keep the one-array fast path of :func:`decode_rows`."""
 

@@ -677,6 +677,18 @@ class Ledger:
             return []
         return [row[0] for row in rows]
 
+    def cache_drop(self, names: Sequence[str]) -> None:
+        """Drop the cached projections ``names`` (a missed drop costs nothing)."""
+        if not names:
+            return
+        self._conn.execute("PRAGMA busy_timeout = 50")
+        try:
+            self._conn.executemany("DELETE FROM projection_cache WHERE name = ?", [(n,) for n in names])
+        except sqlite3.OperationalError:
+            pass  # read-only file or locked by another writer
+        finally:
+            self._conn.execute("PRAGMA busy_timeout = 60000")
+
     def cache_clear(self) -> None:
         try:
             self._conn.execute("DELETE FROM projection_cache")

@@ -117,8 +117,20 @@ def bracket_svg(view: BracketView) -> list[Any]:
     return out
 
 
+def _shown(value: Any) -> Any:
+    """``value`` (a msgspec struct) with every text in it shown safely
+    (:func:`goledger.outputs.shown`): an older ledger's name holding ESC, NUL or a bidi
+    override — which lxml refuses — is written as escapes."""
+    import msgspec
+
+    from goledger.outputs import shown_deep
+
+    return msgspec.convert(shown_deep(msgspec.to_builtins(value)), type(value))
+
+
 def bracket_page(view: BracketView) -> bytes:
-    """The bracket as a self-contained HTML page."""
+    """The bracket as a self-contained HTML page (every text shown safely)."""
+    view = _shown(view)
     title = f"{view.title}: {view.system}"
     body = E.BODY(E.H1(title), E.P(_champion(view), f" · {_as_of(view.as_of_seq)}"), *bracket_svg(view))
     document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang=current_language())
@@ -127,7 +139,9 @@ def bracket_page(view: BracketView) -> bytes:
 
 
 def places_page(places: Any, title: str) -> bytes:
-    """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page."""
+    """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page
+    (every text shown safely)."""
+    places = _shown(places)
     head = E.TR(*(E.TH(h) for h in (gettext("Place"), gettext("Id"), gettext("Name"), gettext("Why"))))
     rows = [E.TR(E.TD(pgettext("still in the bracket", "in") if r.active else f"{'=' if r.shared else ''}{r.place}"),
                  E.TD(r.player_id), E.TD(r.name), E.TD(r.why)) for r in places.rows]

@@ -12,13 +12,19 @@ criteria]`` (the arguments as given), keyed by
   ``goledger.replay`` and the event and value definitions).
 
 Only fields of :data:`MIN_PLAYERS` players or more are stored, with the SHA-256 digest of
-their bytes beside the head they claim. An entry is **never trusted**: it is used only when
-the ledger's head is still that event with that hash, the code is the same and the bytes
-match their digest; anything that fails to decode is recomputed; ``goledger verify``
-recomputes every entry from a fresh fold of the log and fails, naming the entry as
-tampering, when one differs (keeping it for inspection); ``publish`` never reads it; the test suite compares cached
-and fresh standings after random event sequences. Recording an event makes every entry
-stale: the next one written drops them.
+their bytes and this account's seal (:mod:`goledger.replay.cache_seal`, an HMAC under a key
+kept outside the ledger) beside the head they claim. An entry is **never trusted**: it is
+used only when the ledger's head is still that event with that hash, the code is the same,
+the bytes match their digest and the seal is this account's — whoever rewrites the bytes
+and their digest cannot make the seal (issue 27, point 9); anything else is recomputed, and
+an entry that claims the head but differs from the computation is **kept as evidence**
+(``evidence:standings:SEQ:…``). Recording an event makes every entry stale: the next one
+written drops the stale entries this account sealed and keeps any other as evidence, so a
+forgery outlives the next append. ``goledger verify`` recomputes every entry claiming the
+head and every piece of evidence (at the event it claims) from a fresh fold of the log and
+fails, naming the entry as tampering, when one differs (keeping it for inspection; evidence
+that agrees with the log is dropped); ``publish`` never reads it; the test suite compares
+cached and fresh standings after random event sequences.
 
 Measured on a 1,500 × 12 congress (``benchmarks/RESULTS.md``): a repeated ``goledger
 standings`` saves the snapshot decode and the scoring; the first one after a result pays one
@@ -35,12 +41,19 @@ from typing import Final
 
 import msgspec
 
+from goledger.errors import GoledgerError
 from goledger.ledger.store import Ledger
 from goledger.replay.standings import Standings
 
-__all__ = ["MIN_PLAYERS", "PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint", "entry_name"]
+__all__ = ["EVIDENCE", "MIN_PLAYERS", "PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint",
+           "entry_name"]
 
 PREFIX: Final = "standings:"
+EVIDENCE: Final = "evidence:standings:"
+"""Entries goledger could not vouch for, kept under this prefix
+(``evidence:standings:SEQ:standings:[…]``) until ``verify`` judges them; no append or refresh
+drops them (the snapshot keeps its own under ``evidence:state:``)."""
+MAX_EVIDENCE: Final = 64
 MIN_PLAYERS = 200
 """Standings of smaller fields are not stored: they cost a few milliseconds to compute, less
 than writing them, and a read command then leaves a small ledger file untouched."""
@@ -74,31 +87,75 @@ def _key(head_hash: str) -> str:
     return f"{code_fingerprint()}:{head_hash}"
 
 
-def _stored_key(head_hash: str, data: bytes) -> str:
-    """What an entry is stored under: the code, the head it claims and the digest of its bytes."""
-    return f"{_key(head_hash)}:{hashlib.sha256(data).hexdigest()}"
+def _stored_key(head_hash: str, data: bytes) -> str | None:
+    """What an entry is stored under: the code, the head it claims, the digest of its bytes
+    and this account's seal of them (:mod:`goledger.replay.cache_seal`); ``None`` without a
+    key (nothing is then stored: an unsealed entry could never be served)."""
+    from goledger.replay.cache_seal import seal
+
+    mark = seal(data, _key(head_hash))
+    return None if mark is None else f"{_key(head_hash)}:{hashlib.sha256(data).hexdigest()}:{mark}"
+
+
+def _parts(found: tuple[int, str, bytes]) -> list[str]:
+    return found[1].split(":")
 
 
 def _claims_head(found: tuple[int, str, bytes], seq: int, head_hash: str) -> bool:
-    return found[0] == seq and found[1].rsplit(":", 1)[0] == _key(head_hash)
+    return found[0] == seq and ":".join(_parts(found)[:2]) == _key(head_hash)
 
 
 def _intact(found: tuple[int, str, bytes]) -> bool:
-    return found[1].rsplit(":", 1)[-1] == hashlib.sha256(found[2]).hexdigest()
+    """The bytes match the digest stored beside them."""
+    parts = _parts(found)
+    return len(parts) >= 3 and parts[2] == hashlib.sha256(found[2]).hexdigest()
+
+
+def _sealed(found: tuple[int, str, bytes]) -> bool:
+    """The entry carries this account's seal of what it claims and of its bytes."""
+    from goledger.replay.cache_seal import sealed
+
+    parts = _parts(found)
+    return len(parts) == 4 and sealed(found[2], ":".join(parts[:2]), parts[3])
+
+
+def _keep_as_evidence(ledger: Ledger, name: str, found: tuple[int, str, bytes]) -> None:
+    """Keep an entry goledger cannot vouch for under :data:`EVIDENCE` (which no append or
+    refresh drops), for ``verify`` to judge against the log; at most :data:`MAX_EVIDENCE`."""
+    if len(ledger.cache_names(EVIDENCE)) < MAX_EVIDENCE:
+        ledger.cache_put(f"{EVIDENCE}{found[0]}:{name}", found[0], found[1], found[2])
+
+
+def _drop_stale(ledger: Ledger, seq: int) -> None:
+    """Drop the entries of other heads: those this account sealed (they can never be used
+    again); any other is kept as evidence (a forged entry must outlive the next append)."""
+    stale: list[str] = []
+    for other in ledger.cache_names(PREFIX):
+        found = ledger.cache_get(other)
+        if found is None or found[0] == seq:
+            continue
+        if not (_sealed(found) and _intact(found)) and _parts(found)[0] == code_fingerprint():
+            _keep_as_evidence(ledger, other, found)
+        stale.append(other)
+    ledger.cache_drop(stale)
 
 
 def cached_standings(
     ledger: Ledger, round_: int | None, policy: str | None, criteria: Sequence[str] | None
 ) -> Standings:
     """The standings at the ledger's head, from the cache when an entry for these arguments
-    was stored at this very head by this very code; else computed and stored."""
+    was stored at this very head by this very code and carries this account's seal; else
+    computed and stored. An entry that claims the head but is not what the log gives
+    (bytes that do not match their digest, or a sealed-elsewhere entry that differs from the
+    computation) is never served and is kept as evidence for ``verify``."""
     from goledger.replay.load import load_state
     from goledger.replay.standings import standings
 
     name = entry_name(round_, policy, criteria)
     head = ledger.head()
     found = ledger.cache_get(name)
-    if found is not None and _claims_head(found, head.seq, head.hash) and _intact(found):
+    claims = found is not None and _claims_head(found, head.seq, head.hash)
+    if found is not None and claims and _intact(found) and _sealed(found):
         try:
             cached = _DECODER.decode(found[2])
         except (msgspec.DecodeError, msgspec.ValidationError):
@@ -108,10 +165,15 @@ def cached_standings(
     state = load_state(ledger)
     result = standings(state, round_, policy, criteria)
     head_hash = ledger.hash_at(state.seq)
-    tampered = found is not None and _claims_head(found, head.seq, head.hash) and not _intact(found)
-    if head_hash is not None and len(state.players) >= MIN_PLAYERS and not tampered:  # evidence stays
-        data = _ENCODER.encode(result)
-        ledger.cache_put(name, state.seq, _stored_key(head_hash, data), data, stale_prefix=PREFIX)
+    if head_hash is None or len(state.players) < MIN_PLAYERS:
+        return result
+    data = _ENCODER.encode(result)
+    if found is not None and claims and (not _intact(found) or found[2] != data):
+        _keep_as_evidence(ledger, name, found)  # a forged entry: never served, kept for verify
+    stored = _stored_key(head_hash, data)
+    if stored is not None:
+        _drop_stale(ledger, state.seq)
+        ledger.cache_put(name, state.seq, stored, data)
     return result
 
 
@@ -124,6 +186,9 @@ def check_cached_standings(ledger: Ledger) -> str:
     from goledger.replay.standings import standings
 
     head = ledger.head()
+    evidence = _check_evidence(ledger)
+    if evidence:
+        return evidence
     state = None
     for name in ledger.cache_names(PREFIX):
         found = ledger.cache_get(name)
@@ -140,4 +205,39 @@ def check_cached_standings(ledger: Ledger) -> str:
         if fresh != found[2]:
             return f"the cached standings {shown} differ from a fresh computation from the log: the cache was " \
                    "tampered with (kept for inspection in the projection_cache table)"
+    return ""
+
+
+def _check_evidence(ledger: Ledger) -> str:
+    """Judge the entries kept as evidence against the log: one whose bytes do not match their
+    digest, or that differs from the standings recomputed at the event it claims, makes
+    ``verify`` fail naming it (it stays); one that agrees with the log (sealed by another
+    account, say) is dropped."""
+    from goledger.replay.load import fresh_state
+    from goledger.replay.standings import standings
+
+    honest: list[str] = []
+    for name in ledger.cache_names(EVIDENCE):
+        found = ledger.cache_get(name)
+        if found is None:
+            continue
+        seq, _, args = name[len(EVIDENCE):].partition(":")
+        shown = args[len(PREFIX):]
+        if not _intact(found):
+            return (f"the cached standings {shown} stored at event {seq} do not match their stored digest: the "
+                    f"cache was tampered with (kept for inspection in the projection_cache table as {name!r}; "
+                    "goledger never uses them)")
+        try:
+            round_, policy, criteria = msgspec.json.decode(shown)
+            if ledger.hash_at(found[0]) != _parts(found)[1]:
+                raise ValueError("another log")
+            fresh = _ENCODER.encode(standings(fresh_state(ledger, upto=found[0]), round_, policy, criteria))
+        except (ValueError, TypeError, msgspec.DecodeError, GoledgerError):
+            fresh = b""
+        if fresh != found[2]:
+            return (f"the cached standings {shown} stored at event {seq} differ from a fresh computation from the "
+                    f"log: the cache was tampered with (kept for inspection in the projection_cache table as "
+                    f"{name!r}; goledger never served them)")
+        honest.append(name)
+    ledger.cache_drop(honest)
     return ""

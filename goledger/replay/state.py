@@ -116,11 +116,40 @@ class ByeDetails(msgspec.Struct, kw_only=True):
 
 
 class TeamState(msgspec.Struct, kw_only=True):
+    """A team (``TeamRegistered``) and every change of its composition, in log order.
+
+    ``members`` lists the assignments as recorded, (player id, board, round or ``None``);
+    ``changes`` is the full history the composition of a round is read from
+    (:meth:`member_slots`): (player id, board or ``None`` for a removal, round, from round)."""
+
     id: str
     name: str
     number: int | None = None
+    short_name: str = ""
+    boards: int | None = None
     members: list[tuple[str, int, int | None]] = msgspec.field(default_factory=list)
     """(player id, board, round or ``None`` for every round)."""
+    changes: list[tuple[str, int | None, int | None, int | None]] = msgspec.field(default_factory=list)
+    registered_seq: int = 0
+
+    def member_slots(self, round_: int) -> dict[int, str]:
+        """Board → player of round ``round_``: each change that covers the round (its own round,
+        or every round from its from-round on) applied in log order, a later one overwriting
+        the board it names (OpenGotha's ``Team.setTeamMember``); a removal empties the
+        player's boards."""
+        slots: dict[int, str] = {}
+        for pid, board, only, start in self.changes:
+            if only is not None:
+                if only != round_:
+                    continue
+            elif start is not None and round_ < start:
+                continue
+            if board is None:
+                for b in [b for b, p in slots.items() if p == pid]:
+                    del slots[b]
+            else:
+                slots[board] = pid
+        return slots
 
 
 class Anomaly(msgspec.Struct, frozen=True):
@@ -592,7 +621,8 @@ def _on_round_unpaired(state: TournamentState, e: ev.RoundUnpaired) -> None:
 
 
 def _on_team(state: TournamentState, e: ev.TeamRegistered) -> None:
-    state.teams[e.team_id] = TeamState(id=e.team_id, name=e.name, number=e.number)
+    state.teams[e.team_id] = TeamState(id=e.team_id, name=e.name, number=e.number, short_name=e.short_name,
+                                       boards=e.boards, registered_seq=state.seq)
 
 
 def _on_team_member(state: TournamentState, e: ev.TeamMemberAssigned) -> None:
@@ -602,6 +632,20 @@ def _on_team_member(state: TournamentState, e: ev.TeamMemberAssigned) -> None:
             _anomaly(state, f"TeamMemberAssigned refers to unknown team {e.team_id}")
         return
     team.members.append((e.player_id, e.board, e.round))
+    team.changes.append((e.player_id, e.board, e.round, e.from_round))
+
+
+def _on_team_member_removed(state: TournamentState, e: ev.TeamMemberRemoved) -> None:
+    team = state.teams.get(e.team_id)
+    if team is None:
+        _anomaly(state, f"TeamMemberRemoved refers to unknown team {e.team_id}")
+        return
+    team.changes.append((e.player_id, None, e.round, e.from_round))
+
+
+def _on_team_removed(state: TournamentState, e: ev.TeamRemoved) -> None:
+    if state.teams.pop(e.team_id, None) is None:
+        _anomaly(state, f"TeamRemoved refers to unknown team {e.team_id}")
 
 
 def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
@@ -631,5 +675,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.RoundUnpaired: _on_round_unpaired,
     ev.TeamRegistered: _on_team,
     ev.TeamMemberAssigned: _on_team_member,
+    ev.TeamMemberRemoved: _on_team_member_removed,
+    ev.TeamRemoved: _on_team_removed,
     ev.Checkpoint: _on_checkpoint,
 }

@@ -57,6 +57,8 @@ DEFAULT_ENGINE: dict[str, str] = {
     "handicap": "handicap",
     "continuous-handicap": "continuous-handicap",
     "round-robin": "round-robin",
+    "team-swiss": "teams",
+    "team-mcmahon": "teams",
 }
 """System → the pairing engine ``pair-round`` uses when ``--engine`` is not given."""
 
@@ -68,6 +70,8 @@ SYSTEM_MODULES: dict[str, str] = {
     "handicap": "goledger.systems.handicap",
     "continuous-handicap": "goledger.systems.continuous",
     "round-robin": "goledger.systems.round_robin",
+    "team-swiss": "goledger.systems.teams",
+    "team-mcmahon": "goledger.systems.teams",
 }
 """System → its module (imported on first use); systems not listed have no rules of their own."""
 
@@ -79,6 +83,7 @@ _ENGINE_MODULES: dict[str, str] = {
     "handicap": "goledger.systems.handicap",
     "continuous-handicap": "goledger.systems.continuous",
     "round-robin": "goledger.systems.round_robin",
+    "teams": "goledger.systems.teams",
 }
 
 

@@ -41,6 +41,7 @@ from goledger.web import api_pairing, isolate
 from goledger.web.actions import ACTIONS
 from goledger.web.guard import GuardLimits, query_int, query_seconds
 from goledger.web.security import DeskKeys, Flash, Sessions
+from goledger.web.teams import team_routes
 
 __all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
 
@@ -178,6 +179,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     from goledger.web.ratings import ratings_routes
 
     routes[-1:-1] = ratings_routes(pages)  # issue 34: the rating-list search
+    routes[-1:-1] = team_routes(pages)
     routes += api_pairing.routes(desk)  # POST /api/pair-round
     app = Starlette(routes=routes)
     app.state.desk = desk
@@ -381,7 +383,11 @@ class _Pages:
 
             state = self.desk.state()
             player = find_player(state, request.path_params["pid"])
-            return {"state": state, "player": player, "games": player_games(state, player.id), "head": state.seq}
+            from goledger.teams.desk import player_team
+            from goledger.web.data import current_round
+
+            return {"state": state, "player": player, "games": player_games(state, player.id), "head": state.seq,
+                    "team": player_team(state, player.id, current_round(state))}
 
         return await self.public_page(request, "public_player.html", build)
 

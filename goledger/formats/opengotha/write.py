@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from lxml import etree
 
@@ -317,7 +317,7 @@ class _Writer:
             el = _container(parent, "Team")
             el.attrib["teamName"] = team.name
             el.attrib["teamNumber"] = str(team.number if team.number is not None else index)
-            for player_id, board, round_ in team.members:
+            for player_id, board, round_ in self._team_boards(team):
                 attrs = {"boardNumber": str(board), "player": self.keys[player_id]}
                 if round_ is not None:
                     attrs["roundNumber"] = str(round_)
@@ -325,6 +325,16 @@ class _Writer:
                 self.report.count_read("team_boards")
                 self.report.count_recorded("team_boards")
             self.report.count_recorded("teams")
+
+    def _team_boards(self, team: Any) -> list[tuple[str, int, int | None]]:
+        """The team's ``<Board>`` elements: its assignments as recorded, or — once a change
+        covers rounds from one on or takes a player off (``team assign --from-round``, ``team
+        remove --player``), which OpenGotha's format cannot say — its composition round by round."""
+        if all(start is None and board is not None for _, board, _, start in team.changes):
+            return [m for m in team.members if m[0] in self.keys]
+        self.report.info("normalised", f"team {team.name}: composition changes written round by round")
+        return [(pid, board, r) for r in range(1, self.state.rounds + 1)
+                for board, pid in sorted(team.member_slots(r).items()) if pid in self.keys]
 
     # ------------------------------------------------------------------ parameters
 
@@ -448,9 +458,17 @@ class _Writer:
             _element(parent, "PlacementCriterion", {"name": name, "number": str(number)})
 
     def _team_parameters(self, parent: etree._Element) -> None:
-        _element(parent, "TeamGeneralParameterSet", {"teamSize": "4"} | self._kept("TeamGeneralParameterSet"))
+        from goledger.teams.model import team_criteria, team_size
+
+        general = {"teamSize": "4"} | self._kept("TeamGeneralParameterSet")
+        options = self.settings.system_options
+        if self.settings.system in ("team-swiss", "team-mcmahon"):
+            general["teamSize"] = str(team_size(self.state))
+        _element(parent, "TeamGeneralParameterSet", general)
         raw = self.extras.get(extra_key("TeamPlacementParameterSet", "criteria"))
         slots = raw.split(",") if raw else list(ogv.TEAM_CRITERIA_DEFAULT)
+        if "team_criteria" in options:
+            slots = list(team_criteria(self.state))
         placement = _container(parent, "TeamPlacementParameterSet")
         self._criteria(_container(placement, "PlacementCriteria"), slots)
 

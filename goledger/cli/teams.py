@@ -1,0 +1,259 @@
+"""Team commands: thin shells over :mod:`goledger.commands.teams` and :mod:`goledger.teams`
+(``team add|assign|remove|list``; ``standings --teams`` and ``explain --team`` come here from
+their own commands)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from goledger.cli.common import (
+    ActorOption,
+    DbOption,
+    ExpectedHeadOption,
+    JsonOption,
+    ReasonOption,
+    default_db,
+    echo,
+    print_json,
+    render_text_table,
+    report_outcome,
+    run,
+)
+
+team_app = typer.Typer(help="Teams of a team tournament: add, assign players to boards, remove, list.",
+                       no_args_is_help=True)
+TeamArg = Annotated[str, typer.Argument(metavar="TEAM", help="Team id (t001), name, short name or number.")]
+RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="This round only.")]
+FromRoundOpt = Annotated[int | None, typer.Option("--from-round", help="From this round on.")]
+
+
+@team_app.command("add")
+def add(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The team's name.")],
+    short: Annotated[str, typer.Option("--short", help="Short name for printouts.")] = "",
+    boards: Annotated[int | None, typer.Option("--boards", help="Boards of this team (default: the team size).")]
+    = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    actor: ActorOption = "",
+    reason: ReasonOption = "",
+    expected_head: ExpectedHeadOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Register a team."""
+    from goledger.commands.teams import team_add
+
+    report_outcome(run(lambda: team_add(db or default_db(), name, short, boards, actor=actor, reason=reason,
+                                        expected_head=expected_head)), as_json)
+
+
+@team_app.command("assign")
+def assign(
+    team: TeamArg,
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="Player id, EGD PIN or unique name.")],
+    board: Annotated[int, typer.Option("--board", "-b", help="Board number (1 = first board).")],
+    round_: RoundOpt = None,
+    from_round: FromRoundOpt = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    actor: ActorOption = "",
+    reason: ReasonOption = "",
+    expected_head: ExpectedHeadOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Put a player on a board of a team (every round, one round, or from a round on)."""
+    from goledger.commands.teams import team_assign
+
+    report_outcome(run(lambda: team_assign(db or default_db(), team, player, board, round_, from_round,
+                                           actor=actor, reason=reason, expected_head=expected_head)), as_json)
+
+
+@team_app.command("remove")
+def remove(
+    team: TeamArg,
+    player: Annotated[str | None, typer.Option("--player", "-p", help="Take this player off the team's boards.")]
+    = None,
+    round_: RoundOpt = None,
+    from_round: FromRoundOpt = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    actor: ActorOption = "",
+    reason: ReasonOption = "",
+    expected_head: ExpectedHeadOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete a team (before its first match), or take a player off its boards."""
+    from goledger.commands.teams import team_remove
+
+    report_outcome(run(lambda: team_remove(db or default_db(), team, player, round_, from_round, actor=actor,
+                                           reason=reason, expected_head=expected_head)), as_json)
+
+
+@team_app.command("list")
+def list_teams(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="Composition of this round (default 1).")]
+    = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Every team with its number and its players board by board."""
+    from goledger.teams.views import team_list
+
+    data = run(lambda: team_list(db or default_db(), round_, as_of))
+    if as_json:
+        print_json(data)
+        return
+    rows = [[str(t["number"]), t["id"], t["name"], t["short_name"],
+             ", ".join(f"{m['board']}: {m['name']}" for m in t["members"])] for t in data["teams"]]
+    echo(render_text_table(["no", "id", "team", "short", f"boards in round {data['round']}"], rows, right={0}))
+
+
+PrintFormat = Annotated[str, typer.Option("--format", "-f", help="table, csv, html (a printable page) or json.")]
+AsOfOpt = Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")]
+
+
+def _emit(data: bytes) -> None:
+    import sys
+
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+
+
+@team_app.command("pairings")
+def pairings(
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    as_of: AsOfOpt = None,
+    fmt: PrintFormat = "table",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The team pairing list of a round: match by match, boards in order, tables and results."""
+    from goledger.render.teams import pairing_sections, render_team
+    from goledger.teams.printouts import team_pairings
+
+    plist = run(lambda: team_pairings(db or default_db(), round_, as_of))
+    _emit(run(lambda: render_team(pairing_sections(plist), "json" if as_json else fmt)))
+
+
+@team_app.command("sheets")
+def sheets(
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    as_of: AsOfOpt = None,
+    fmt: PrintFormat = "html",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """A result sheet per match of a round (HTML: one match per printed page)."""
+    from goledger.render.teams import render_team, result_sheet_sections
+    from goledger.teams.printouts import team_pairings
+
+    plist = run(lambda: team_pairings(db or default_db(), round_, as_of))
+    _emit(run(lambda: render_team(result_sheet_sections(plist), "json" if as_json else fmt)))
+
+
+@team_app.command("crosstable")
+def crosstable(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: AsOfOpt = None,
+    fmt: PrintFormat = "table",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The team crosstable: every team against every other, board wins and team score."""
+    from goledger.render.teams import crosstable_sections, render_team
+    from goledger.teams.printouts import team_crosstable
+
+    data = run(lambda: team_crosstable(db or default_db(), round_, as_of))
+    _emit(run(lambda: render_team(crosstable_sections(data), "json" if as_json else fmt)))
+
+
+def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str, as_json: bool) -> None:
+    """``goledger standings --teams``: the team standings as a table, JSON or CSV."""
+    from goledger.teams.views import team_standings_at
+
+    standings, data = run(lambda: team_standings_at(db or default_db(), round_, as_of))
+    if as_json or fmt == "json":
+        print_json(data)
+        return
+    if fmt == "html":
+        from goledger.render.teams import render_team, standings_sections
+        from goledger.replay.views import state_as_of
+
+        name = run(lambda: state_as_of(db or default_db(), as_of)).settings.name
+        _emit(render_team(standings_sections(standings, data, name), "html"))
+        return
+    crit = [c for c in standings.criteria if c != "NULL"]
+    rows = []
+    for row in standings.rows:
+        shown = [s for c, s in zip(standings.criteria, standings.shown(row), strict=True) if c != "NULL"]
+        rows.append([row.place_shown, row.name, *shown, *row.half_matches])
+    headers = ["pl", "team", *crit, *[f"r{k}" for k in range(1, standings.round + 1)]]
+    if fmt == "csv":
+        import csv
+        import io
+
+        from goledger.outputs import csv_cell
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(headers)
+        for row in standings.rows:
+            raw = [v for c, v in zip(standings.criteria, row.values, strict=True) if c != "NULL"]
+            writer.writerow([csv_cell(str(x)) for x in [row.place, row.name, *raw, *row.half_matches]])
+        echo(buffer.getvalue().rstrip("\n"))
+        return
+    echo(render_text_table(headers, rows, right={0, *range(2, 2 + len(crit))},
+                           title=f"Team standings after round {standings.round}"))
+
+
+def show_team_explanation(db: Any, team: str, round_: int | None, as_of: int | None, as_json: bool) -> None:
+    """``goledger explain --team NAME``: each team criterion term by term."""
+    from goledger.teams.views import team_explanation
+
+    data = run(lambda: team_explanation(db or default_db(), team, round_, as_of))
+    if as_json:
+        print_json(data)
+        return
+    echo(f"{data['team']} (team {data['number']}), place {data['place']} after round {data['round']}")
+    for c in data["criteria"]:
+        echo(f"{c['criterion']} = {c['shown']} (raw {c['value']}): {c['rule']}")
+        for t in c["terms"]:
+            where = f"round {t['round']}: " if t["round"] is not None else ""
+            echo(f"  {where}{t['source']} → {t['value']}")
+
+
+def _print_match(data: dict[str, Any]) -> None:
+    rows = [[str(b["board"]), str(b["table"]), f"{b['white']} {b['white_name']}", f"{b['black']} {b['black_name']}",
+             str(b["handicap"])] for b in data["boards"]]
+    echo(render_text_table(["board", "table", "white", "black", "hcp"], rows, right={0, 1, 4}))
+    echo(data["message"])
+
+
+def pair_teams_command(
+    round_: Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")],
+    team_a: Annotated[str, typer.Argument(metavar="TEAM_A", help="One team (id, name, short name or number).")],
+    team_b: Annotated[str, typer.Argument(metavar="TEAM_B", help="The other team.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the boards, write nothing.")] = False,
+    allow_repeat: Annotated[bool, typer.Option("--allow-repeat", help="Pair two teams that already met.")] = False,
+    db: DbOption = None,  # type: ignore[assignment]
+    actor: ActorOption = "",
+    reason: ReasonOption = "",
+    expected_head: ExpectedHeadOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pair one match by hand: board i against board i, OpenGotha's colour, handicap and tables."""
+    from goledger.commands.teams import pair_teams
+
+    outcome = run(lambda: pair_teams(db or default_db(), round_, team_a, team_b, dry_run=dry_run,
+                                     allow_repeat=allow_repeat, actor=actor, reason=reason,
+                                     expected_head=expected_head))
+    if as_json:
+        print_json(outcome.to_dict())
+    else:
+        _print_match(outcome.to_dict())
+
+
+def register_commands(app: typer.Typer) -> None:
+    """Attach ``goledger team …`` and ``goledger pair-teams`` to ``app``."""
+    app.add_typer(team_app, name="team")
+    app.command("pair-teams")(pair_teams_command)
