@@ -34,14 +34,17 @@ async def _hand_edits(server: Server) -> None:
         await login(page, server, "desk-a")
         await page.goto(server.url + "/desk/round/1")
         # pairing by hand applies the rule: 4 stones and komi ½, whoever is typed first
+        await page.goto(server.url + "/desk/round/1/game?table=1")
+        assert "round 1 is not paired yet" in await page.inner_text("main")
+        await page.goto(server.url + "/desk/round/1")
         await page.fill("#pair-form input[name=white]", "Smet")
         await page.fill("#pair-form input[name=black]", "Fischer")
+        await page.select_option("#pair-colours", "rule")
         await click(page, "#pair-form button")
         assert "Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5" in await page.inner_text("#message")
         await page.fill("#pair-form input[name=white]", "Dal")
         await page.fill("#pair-form input[name=black]", "Abe")
-        await page.select_option("#pair-colours", "typed")
-        await click(page, "#pair-form button")
+        await click(page, "#pair-form button")  # colours as typed, the handicap and komi by the rule
         assert "round 1 table 2: Dal Di (W) – Abe Cy (B)" in await page.inner_text("#message")
 
         # a game's page: swap the colours and set the komi (two events)

@@ -50,14 +50,14 @@ def _flag(form: Form, name: str) -> bool:
 
 
 def pair_action(db: Path, form: Form, **kw: Any) -> Any:
-    """``pair``: with ``colours`` = ``rule`` (the default) the two players are paired by the
-    tournament's rule (``pair -r R A B``), else as typed (``--white A --black B``); an empty
-    handicap or komi is the rule's."""
+    """``pair``: with ``colours`` = ``rule`` the two players are paired by the tournament's
+    rule (``pair -r R A B``), else with the colours as typed (``--white A --black B``); an empty
+    handicap or komi is the rule's either way."""
     from goledger import commands
 
     round_ = _int(form, "round", "round")
     white, black = _text(form, "white"), _text(form, "black")
-    by_rule = _text(form, "colours") in ("", "rule")
+    by_rule = _text(form, "colours") == "rule"
     return commands.pair(db, round_, None if by_rule else white, None if by_rule else black,
                          _opt_int(form, "table", "table"), _opt_int(form, "handicap", "handicap"),
                          _text(form, "komi") or None, True, _flag(form, "force"),
