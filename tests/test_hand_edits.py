@@ -335,3 +335,20 @@ def test_better_refusals_through_the_cli(tmp_path: Path) -> None:
     res = run_cli("withdraw", "--db", db, "Smet", "--from-round", "2")
     assert res.code == 0 and "under policy opengotha each round from the withdrawal on counts as an announced " \
                              "absence" in res.out and "goledger explain p0002" in res.out, res
+
+
+def test_what_if_refolds_a_result_of_an_edited_round() -> None:
+    """A result event of a round with a swapped or moved game may not be about the game now at
+    its table: leaving it out refolds (``goledger.replay.without``)."""
+    from goledger.replay.without import PlayerEvents, scoring_state_without
+
+    events: list[ev.Event] = [ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2))]
+    events += [ev.PlayerRegistered(player_id=i, surname=s, first_name=f, rank=r) for i, s, f, r in PLAYERS[:2]]
+    events += [ev.GamePaired(round=1, table=1, white="p0001", black="p0002"),
+               ev.ResultRecorded(round=1, table=1, result=Result.WHITE),
+               ev.GameEdited(round=1, table=1, swap_colours=True, forced=True),
+               ev.ResultCorrected(round=1, table=1, result=Result.JIGO, reason="slip")]
+    index = PlayerEvents(events)
+    assert scoring_state_without(fold(events), index, len(events)) is None
+    without = fold(events[:-1])
+    assert without.games[1][1].result is Result.BLACK and without.games[1][1].points2("p0001") == 2
