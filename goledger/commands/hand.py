@@ -157,7 +157,10 @@ def decide_pair(
             raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round "
                                   f"{round_} (goledger forbid); use --force to pair them anyway")
         overridden.append("a forbidden pair")
-    ruled = (rule or GameRule(state, round_)).game(a.id, b.id)
+    if colours_by_hand and handicap is not None and komi_text is not None:
+        ruled = RuledGame(white=a.id, black=b.id, handicap=handicap, komi=komi_text, rule="hand")  # nothing to ask
+    else:
+        ruled = (rule or GameRule(state, round_)).game(a.id, b.id)
     by_hand: list[str] = []
     white, black = ruled.white, ruled.black
     if colours_by_hand:
@@ -192,7 +195,8 @@ def pair_message(state: TournamentState, event: ev.GamePaired, ruled: str, force
     """``round 1 table 3: Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5 (rule …)``."""
     data = game_json(state, event)
     extra = f", handicap {event.handicap}" if event.handicap else ""
-    how = f"{', '.join(event.by_hand)} by hand, the rest by {ruled}" if event.by_hand else ruled
+    how = (f"{', '.join(event.by_hand)} by hand" + (f", the rest by {ruled}" if len(event.by_hand) < 3 else "")
+           if event.by_hand else ruled)
     note = f"; forced: {', '.join(forced)}" if forced else ""
     return (f"round {event.round} table {event.table}: {_name(state, event.white)} (W) – "
             f"{_name(state, event.black)} (B){extra}, komi {data['komi']} ({how}{note})")
@@ -256,8 +260,8 @@ def pair(
                              komi=komi, color_known=color_known, force=force, rule=rule)
         event = events[0]
         assert isinstance(event, ev.GamePaired)
-        ruled: RuledGame = rule.game(event.white, event.black)
-        message = pair_message(state, event, ruled.rule, _forced_reasons(state, event) if event.forced else ())
+        how = "hand" if len(event.by_hand) == 3 else rule.game(event.white, event.black).rule
+        message = pair_message(state, event, how, _forced_reasons(state, event) if event.forced else ())
         if dry_run:
             message = "(dry run, nothing written) " + message
         found.append(PairOutcome(message=message, records=[], game=game_json(state, event), dry_run=dry_run))

@@ -58,6 +58,7 @@ class GameRule:
         self.state = state
         self.round = round_
         self._facts: RoundFacts | None = None
+        self._games: dict[frozenset[str], RuledGame] = {}
         from goledger.systems import DEFAULT_ENGINE
 
         engine = DEFAULT_ENGINE.get(state.settings.system)
@@ -83,12 +84,17 @@ class GameRule:
         return RuledGame(white=white, black=black, handicap=handicap, komi=None, rule=GOTHA_RULE)
 
     def game(self, a: str, b: str) -> RuledGame:
-        """The game of ``a`` and ``b`` in this round as the tournament's rule makes it."""
-        if self.engine_name is not None:
-            found = self._from_engine(a, b)
-            if found is not None:
-                return found
-        return self.gotha(a, b)
+        """The game of ``a`` and ``b`` in this round as the tournament's rule makes it
+        (remembered: the same pair asked again costs nothing)."""
+        key = frozenset((a, b))
+        found = self._games.get(key)
+        if found is None:
+            if self.engine_name is not None:
+                found = self._from_engine(a, b)
+            if found is None:
+                found = self.gotha(a, b)
+            self._games[key] = found
+        return found
 
     def _from_engine(self, a: str, b: str) -> RuledGame | None:
         from goledger.pairing.engine import PairingRequest
