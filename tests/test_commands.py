@@ -71,7 +71,7 @@ REFUSALS = [
     (["pair", "--round", "2", "--white", "p0001", "--black", "p0002", "--handicap", "12"],
      "handicap 12 is outside 0..9"),
     (["pair", "--round", "2", "--white", "p0001", "--black", "p0002", "--komi", "6.3"], "must be a whole or half"),
-    (["unpair", "--round", "2", "--table", "1"], "round 2 has no table 1"),
+    (["unpair", "--round", "2", "--table", "1"], "round 2 is not paired yet"),
     (["result", "--round", "1", "--table", "7", "white"], "round 1 has no table 7"),
     (["result", "--round", "1", "--table", "1", "black"], "already has a result (white); use `goledger correct`"),
     (["result", "--round", "1", "--table", "2", "maybe"], "'maybe' is not a result"),

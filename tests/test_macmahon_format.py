@@ -136,17 +136,17 @@ def _commands_ledger(tmp_path: Path) -> Path:
     commands.change_rules(db, {"mms2_absent": 0, "internet": True})
     commands.pair(db, 1, "Ahn", "Bauer", handicap=0)
     commands.pair(db, 1, "Costa", "Dubois", table=4, handicap=2)
-    commands.pair(db, 1, "Evans", "Fabre")
+    commands.pair(db, 1, "Evans", "Fabre", table=5, handicap=0)
     commands.result(db, 1, 1, "white")
     commands.result(db, 1, 4, "black", by_default=True)
     commands.result(db, 1, 5, "jigo")
     commands.absent(db, "Fabre", 2)
     commands.bye(db, "Evans", 2)
-    commands.pair(db, 2, "Bauer", "Ahn", force=True)  # rematches, on purpose
-    commands.pair(db, 2, "Dubois", "Costa", force=True)
+    commands.pair(db, 2, "Bauer", "Ahn", handicap=0, force=True)  # rematches, on purpose
+    commands.pair(db, 2, "Dubois", "Costa", handicap=0, force=True)
     commands.result(db, 2, 1, "both-lose")
     commands.withdraw(db, "Dubois", 3)
-    commands.pair(db, 3, "Ahn", "Costa")
+    commands.pair(db, 3, "Ahn", "Costa", handicap=0)
     return db
 
 

@@ -97,7 +97,22 @@ def test_the_egd_export_validates(tour: dict[str, str]) -> None:
 
 def test_every_round_was_paired_by_the_engine_and_checks(tour: dict[str, str]) -> None:
     """The tour's three rounds are engine decisions that ``pair-round --check`` re-derives from
-    the log; round 3 (11 players after the withdrawal) has a bye chosen by OpenGotha's rule."""
+    the log; round 3 (11 players after the withdrawal) has a bye chosen by OpenGotha's rule, and
+    its table 2 swapped by hand afterwards, which the check names (issue 31)."""
     assert "bye:" in tour["goledger pair-round 3"]
-    checked = run_cli("pair-round", "0", "--check", "--db", Path(tour["folder"]) / "club-cup.db")
-    assert checked.code == 0, checked
+    db = Path(tour["folder"]) / "club-cup.db"
+    for round_ in ("1", "2"):
+        checked = run_cli("pair-round", round_, "--check", "--db", db)
+        assert checked.code == 0, checked
+    edited = run_cli("pair-round", "3", "--check", "--db", db)
+    assert edited.code == 1 and "the log now has table 2: p0003 (W) – p0001 (B), which the engine does not give" \
+        in edited.out, edited
+
+
+def test_the_hand_edit_is_one_event_shown_everywhere(tour: dict[str, str]) -> None:
+    assert "colours swapped" in tour["goledger edit-game --round 3 --table 2 --swap-colours"]
+    db = Path(tour["folder"]) / "club-cup.db"
+    log = run_cli("log", "--db", db)
+    assert log.out.count("GameEdited") == 1
+    history = run_cli("history", "Sato", "--db", db)
+    assert "colours swapped" in history.out, history.out

@@ -119,7 +119,7 @@ def test_retry_appends_a_registration_after_another_one(db: Path) -> None:
     commands.register(db, "Ito", "Mai", "1k", actor="desk-b")
     outcome = commands.register(db, "Jo", "Lee", "2k", expected_head=13, retry=True)
     assert outcome.message.startswith("registered p0010 Jo Lee")
-    assert head(db) == 15
+    assert head(db) == 17  # each late entry comes with his absence in round 1, already paired (issue 31)
 
 
 def test_expected_head_beyond_the_ledger_is_refused_even_with_retry(db: Path, cli) -> None:

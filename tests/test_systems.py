@@ -131,7 +131,7 @@ def test_knockout_refuses_what_the_bracket_forbids(tmp_path: Path) -> None:
     rec.result(db, 1, 1, "white")
     _refused(db, lambda: rec.pair(db, 2, "p0005", "p0001"), "eliminated in round 1")
     _refused(db, lambda: rec.pair(db, 4, "p0001", "p0004"), "has 3 rounds")
-    rec.register(db, "Late", "", "9d")  # after round 1's first game: not in the draw
+    rec.register(db, "Late", "", "9d", joins_round=1)  # after round 1's first game: not in the draw
     _refused(db, lambda: rec.pair(db, 1, "p0006", "p0002"), "not in the bracket")
     assert len(places_of(state_of(db)).rows) == 5
 

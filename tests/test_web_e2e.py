@@ -246,7 +246,7 @@ def test_four_desks_entering_results_at_once_lose_nothing(tmp_path: Path) -> Non
     for i in range(48):
         commands.register(db, f"{SURNAMES[i % 40]}{i}", "X", RANKS[i % len(RANKS)])
     for table in range(1, 25):
-        commands.pair(db, 1, f"p{2 * table - 1:04d}", f"p{2 * table:04d}")
+        commands.pair(db, 1, f"p{2 * table - 1:04d}", f"p{2 * table:04d}", handicap=0)
     with Server(db) as server:
         asyncio.run(_four_desks(server))
     records = commands.log(db)

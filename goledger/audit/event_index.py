@@ -31,7 +31,7 @@ from collections.abc import Collection, Sequence
 from typing import Final
 
 from goledger.ledger import events as ev
-from goledger.ledger.describe import origin_text
+from goledger.ledger.describe import describe_event, edit_words, origin_text
 from goledger.outputs import one_line
 from goledger.replay.state import TournamentState
 
@@ -52,6 +52,9 @@ _KIND: Final[dict[str, str]] = {
     "PairingRemoved": "pairing removed",
     "ResultRecorded": "result",
     "ResultCorrected": "correction",
+    "GameEdited": "game edited",
+    "GameMoved": "game moved",
+    "TablesRenumbered": "tables renumbered",
     "TeamRegistered": "team",
     "TeamMemberAssigned": "team",
     "TeamMemberRemoved": "team",
@@ -92,7 +95,22 @@ def _players_named(event: ev.Event, tables: dict[tuple[int, int], tuple[str, str
     return ()
 
 
-_BOARD_EVENTS: Final = (ev.PairingRemoved, ev.ResultRecorded, ev.ResultCorrected)
+def _move_tables(tables: dict[tuple[int, int], tuple[str, str]], event: ev.GameMoved | ev.TablesRenumbered
+                 ) -> tuple[str, ...]:
+    """Move the occupants of the tables an event moves; the players of the games it moves."""
+    if isinstance(event, ev.GameMoved):
+        moves = {event.table: event.to_table}
+        if (event.round, event.to_table) in tables and event.to_table != event.table:
+            moves[event.to_table] = event.table
+    else:
+        moves = dict(event.tables)
+    taken = {new: tables.pop((event.round, old)) for old, new in moves.items() if (event.round, old) in tables}
+    for new, players in taken.items():
+        tables[(event.round, new)] = players
+    return tuple(p for players in taken.values() for p in players)
+
+
+_BOARD_EVENTS: Final = (ev.PairingRemoved, ev.ResultRecorded, ev.ResultCorrected, ev.GameEdited)
 """Events about the game at a (round, table): its players are the board's."""
 _GAME_EVENTS: Final = (ev.GamePaired, *_BOARD_EVENTS)
 """Events described as a board (a tuple: ``isinstance`` with a union would build it per call)."""
@@ -118,10 +136,16 @@ class EventIndex:
             if isinstance(event, ev.GamePaired):
                 tables[(event.round, event.table)] = (event.white, event.black)
                 self._players.append((event.white, event.black))
+            elif isinstance(event, (ev.GameMoved, ev.TablesRenumbered)):
+                self._players.append(_move_tables(tables, event))
             elif isinstance(event, _BOARD_EVENTS):
                 self._players.append(tables.get((event.round, event.table), ()))
                 if isinstance(event, ev.PairingRemoved):
                     tables.pop((event.round, event.table), None)
+                elif isinstance(event, ev.GameEdited) and event.swap_colours:
+                    pair = tables.get((event.round, event.table))
+                    if pair is not None and len(pair) == 2:
+                        tables[(event.round, event.table)] = (pair[1], pair[0])
             else:
                 self._players.append(_players_named(event, tables))
 
@@ -184,12 +208,17 @@ class EventIndex:
             rnd = f" round {e.round}" if e.round is not None else ""
             return f"checkpoint {one_line(e.label)}{rnd} at event {e.event_count}" + (
                 f": {one_line(e.note)}" if e.note else "")
+        if isinstance(e, ev.GameMoved):
+            return describe_event(e)
+        if isinstance(e, ev.TablesRenumbered):
+            moved = ", ".join(f"{a}→{b}" for a, b in e.tables[:8]) + (" …" if len(e.tables) > 8 else "")
+            return describe_event(e) + f": {moved}"
         if isinstance(e, ev.SourceImported):
             return f"imported {e.format} file {e.filename}"
         return e.type_name()
 
     def _describe_game(self, seq: int, e: ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected
-                       ) -> str:
+                       | ev.GameEdited) -> str:
         """:meth:`describe` of a pairing or a result: the board, its players, what happened."""
         players = self._players[seq - self.first_seq]
         names = self._names
@@ -201,6 +230,8 @@ class EventIndex:
             return board + (f", handicap {e.handicap}" if e.handicap else "")
         if type(e) is ev.PairingRemoved:
             return board + ": pairing removed"
+        if type(e) is ev.GameEdited:
+            return board + ": " + edit_words(e)
         if type(e) is ev.ResultRecorded:
             return board + f": {e.result.value}" + (" by default" if e.by_default else "")
         assert type(e) is ev.ResultCorrected

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -462,12 +462,38 @@ def history_events(
     tr = trace(base, span, _evaluator(round_, policy, criteria, only=[pid]), isolate=isolate,
                max_replays=max_replays, focus=[pid], view_round=round_)
     entries = _causes(tr, index, opponents, [pid]).get(pid, [])
+    entries = _with_hand_edits(entries, tr, index, pid, isolate, opponents.get(pid, set()))
     p = end.players[pid]
     return History(
         player_id=pid, surname=p.surname, first_name=p.first_name, round=round_, policy=tr.after.policy,
         criteria=tr.after.criteria, scales=_merged_scales(tr.points.values()), entries=entries,
         replays=tr.replays, complete=tr.complete,
     )
+
+
+_HAND_EDITS: Final = frozenset({"GameEdited", "GameMoved", "TablesRenumbered"})
+"""Hand edits of a game (issue 31): listed in a player's history even when no value moved."""
+
+
+def _with_hand_edits(entries: list[Cause], tr: Trace, index: EventIndex, pid: str, isolated: Iterable[int],
+                     opponents: set[str]) -> list[Cause]:
+    """``entries`` plus every hand edit of ``pid``'s games (``edit-game``, ``renumber-tables``,
+    a game paired with values given by hand) that changed none of his values, in log order."""
+    seen = {c.last_seq for c in entries}
+    added: list[Cause] = []
+    for seq in isolated:
+        e = index.event(seq)
+        name = e.type_name()
+        hand = e.by_hand if isinstance(e, ev.GamePaired) else ()
+        if seq in seen or not (name in _HAND_EDITS or hand) or pid not in index.involved(seq):
+            continue
+        before, after = tr.points.get(seq - 1), tr.points.get(seq)
+        if before is None or after is None:
+            continue
+        added.append(Cause(first_seq=seq, last_seq=seq, types=(name,), relation=index.relation(seq, pid, opponents),
+                           summary=index.describe(seq) + (f" ({', '.join(hand)} by hand)" if hand else ""),
+                           before=before.view(pid), after=after.view(pid)))
+    return sorted([*entries, *added], key=lambda c: c.first_seq) if added else entries
 
 
 def history(

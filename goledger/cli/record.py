@@ -179,8 +179,11 @@ def register_commands(app: typer.Typer) -> None:
         expected_head: ExpectedHeadOption = None,
         retry: RetryOption = False,
         as_json: JsonOption = False,
+        joins_round: Annotated[int | None, typer.Option(
+            "--joins-round", help="First round he plays: absent before it (default: absent in the rounds "
+                                  "already paired).")] = None,
     ) -> None:
-        """Register a player: typed, or by EGD PIN from the rating list, or every row of a CSV file."""
+        """Register a player: typed, by EGD PIN from the rating list, or each row of a CSV file (late: absent)."""
         from goledger import commands
 
         if from_file is not None:
@@ -193,7 +196,7 @@ def register_commands(app: typer.Typer) -> None:
             run(lambda: commands.register(
                 db or default_db(), surname, first_name, rank, country, club, egd_pin, rating, grade,
                 mm_correction, preliminary, force, actor=actor, reason=reason,
-                expected_head=expected_head, retry=retry, ratings=ratings,
+                expected_head=expected_head, retry=retry, ratings=ratings, joins_round=joins_round,
             )),
             as_json,
         )
@@ -372,14 +375,19 @@ def register_commands(app: typer.Typer) -> None:
     @app.command()
     def pair(
         round_: RoundOption,
-        white: Annotated[str, typer.Option("--white", help="White player.")],
-        black: Annotated[str, typer.Option("--black", help="Black player.")],
-        table: Annotated[int | None, typer.Option(help="Table (default: next free).")] = None,
-        handicap: Annotated[int, typer.Option(help="Handicap stones for Black.")] = 0,
-        komi: Annotated[str | None, typer.Option(help="Komi of this game (default: the tournament's).")] = None,
+        players: Annotated[list[str] | None, typer.Argument(
+            metavar="[PLAYER PLAYER]",
+            help="The two players; the tournament's rule gives colours, handicap and komi (as pair-round).")] = None,
+        white: Annotated[str | None, typer.Option("--white", help="White player (colours by hand).")] = None,
+        black: Annotated[str | None, typer.Option("--black", help="Black player (colours by hand).")] = None,
+        table: Annotated[int | None, typer.Option(help="Table (default: the first free one).")] = None,
+        handicap: Annotated[int | None, typer.Option(
+            help="Handicap stones for Black, by hand (default: the tournament's rule).")] = None,
+        komi: Annotated[str | None, typer.Option(help="Komi of this game, by hand (default: the rule's).")] = None,
         color_known: Annotated[bool, typer.Option("--color-known/--color-unknown", help="Colours known?")] = True,
         force: Annotated[bool, typer.Option(
             help="Allow a repeat, a forbidden pair, an absent or withdrawn player (the event says so).")] = False,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the game, record nothing.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         actor: ActorOption = "",
         reason: ReasonOption = "",
@@ -387,13 +395,70 @@ def register_commands(app: typer.Typer) -> None:
         retry: RetryOption = False,
         as_json: JsonOption = False,
     ) -> None:
-        """Pair two players in a round."""
+        """Pair two players in a round: `pair -r 3 A B` by the tournament's rule, or --white A --black B."""
+        from goledger import commands
+
+        outcome = run(lambda: commands.pair(
+            db or default_db(), round_, white, black, table, handicap, komi, color_known, force, players or [],
+            dry_run, actor=actor, reason=reason, expected_head=expected_head, retry=retry,
+        ))
+        if as_json:
+            from goledger.cli.common import outcome_json, print_json
+
+            print_json({**outcome_json(outcome), "dry_run": outcome.dry_run, "game": outcome.game})
+        else:
+            report_outcome(outcome, False)
+
+    @app.command("edit-game")
+    def edit_game(
+        round_: RoundOption,
+        table: Annotated[int, typer.Option("--table", "-t", help="Table of the game.")],
+        swap_colours: Annotated[bool, typer.Option("--swap-colours", help="Swap White and Black.")] = False,
+        handicap: Annotated[int | None, typer.Option(help="New handicap, 0..9.")] = None,
+        komi: Annotated[str | None, typer.Option(help="New komi of this game, e.g. 6.5.")] = None,
+        move_to: Annotated[int | None, typer.Option(
+            "--move-to", help="Move the game to this table (swapping with a game already there).")] = None,
+        force: Annotated[bool, typer.Option(
+            help="Edit a game that has a result (the result stays with the players).")] = False,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Edit a game by hand: swap colours, change handicap or komi, move it to another table."""
         from goledger import commands
 
         report_outcome(
-            run(lambda: commands.pair(
-                db or default_db(), round_, white, black, table, handicap, komi, color_known, force, actor=actor,
+            run(lambda: commands.edit_game(
+                db or default_db(), round_, table, swap_colours, handicap, komi, move_to, force, actor=actor,
                 reason=reason, expected_head=expected_head, retry=retry,
+            )),
+            as_json,
+        )
+
+    @app.command("renumber-tables")
+    def renumber_tables(
+        round_: RoundOption,
+        start: Annotated[int, typer.Option(help="First table number (e.g. 25 for a second room).")] = 1,
+        skip: Annotated[str | None, typer.Option(help="Tables that do not exist, comma-separated: 3,7.")] = None,
+        keep_order: Annotated[bool, typer.Option(
+            "--keep-order", help="Keep the games' order, only shift the numbers.")] = False,
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Renumber a round's tables in OpenGotha's order (best score, then rating); results follow their game."""
+        from goledger import commands
+
+        report_outcome(
+            run(lambda: commands.renumber_tables(
+                db or default_db(), round_, start, skip, keep_order, actor=actor, reason=reason,
+                expected_head=expected_head, retry=retry,
             )),
             as_json,
         )

@@ -11,6 +11,7 @@ True
 """
 
 from goledger.commands.constraints import fix_pairing, fix_table, forbid
+from goledger.commands.hand import edit_game, renumber_tables
 from goledger.commands.pairing import (
     PairRoundOutcome,
     check_pairings,
@@ -49,6 +50,7 @@ __all__ = [
     "change_rules",
     "check_pairings",
     "correct",
+    "edit_game",
     "explain_pairing",
     "find_player",
     "fix_pairing",
@@ -61,6 +63,7 @@ __all__ = [
     "present",
     "register",
     "reinstate",
+    "renumber_tables",
     "repair_report",
     "result",
     "unbye",

@@ -418,6 +418,7 @@ def register(
     expected_head: int | None = None,
     retry: bool = False,
     ratings: PathLike | None = None,
+    joins_round: int | None = None,
 ) -> Outcome:
     """Register a player. Refuses a second player with the same EGD PIN, or with the same
     surname and first name unless ``force``.
@@ -425,7 +426,11 @@ def register(
     With an ``egd_pin`` the PIN must be 8 digits, and when the machine has a ratings store
     (``ratings``, default ``$GOLEDGER_RATINGS`` or the user data directory) the fields not
     given are filled from the list, which the event names
-    (:mod:`goledger.commands.registration`: its refusals, ``force`` for a name that differs)."""
+    (:mod:`goledger.commands.registration`: its refusals, ``force`` for a name that differs).
+
+    A player registered after rounds were paired (or with ``joins_round``) is absent in the
+    rounds before he joins, in the same transaction
+    (:func:`goledger.commands.hand.decide_late_absences`)."""
     from goledger.commands.registration import check_pin, fill_from_list
 
     filled = None
@@ -450,11 +455,16 @@ def register(
         raise CommandRejected(f"McMahon correction {mm_correction} is outside -1..2")
 
     def build(state: Any) -> tuple[list[ev.Event], str]:
-        return decide_register(state, surname=surname, first_name=first_name, rank=canonical_rank, grade=grade,
-                               rating=rating, country=code, club=club.strip(), egd_pin=pin, preliminary=preliminary,
-                               mm_correction=mm_correction, force=force,
-                               provenance=filled.provenance if filled else None,
-                               note=filled.note if filled else "")
+        events, message = decide_register(
+            state, surname=surname, first_name=first_name, rank=canonical_rank, grade=grade, rating=rating,
+            country=code, club=club.strip(), egd_pin=pin, preliminary=preliminary, mm_correction=mm_correction,
+            force=force, provenance=filled.provenance if filled else None, note=filled.note if filled else "")
+        from goledger.commands.hand import decide_late_absences, late_absences_text
+
+        registered = events[0]
+        assert isinstance(registered, ev.PlayerRegistered)
+        late = decide_late_absences(state, registered.player_id, joins_round)
+        return [*events, *late], message + late_absences_text(state, late)
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -579,7 +589,12 @@ def withdraw(
             if p.id in state.byes.get(r, {}):
                 raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {r}; remove it first")
         event = ev.PlayerWithdrew(player_id=p.id, from_round=from_round, reason=reason)
-        return [event], f"{p.id} {p.full_name} withdraws from round {from_round}"
+        from goledger.replay.standings import resolve_policy
+        from goledger.replay.withdrawals import withdrawal_rule
+
+        rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(from_round))
+        return [event], (f"{p.id} {p.full_name} withdraws from round {from_round}; {rule} "
+                         f"(goledger explain {p.id} shows it)")
 
     return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -764,68 +779,39 @@ def unbye(
 def pair(
     db: PathLike,
     round: int,  # noqa: A002
-    white: str,
-    black: str,
+    white: str | None = None,
+    black: str | None = None,
     table: int | None = None,
-    handicap: int = 0,
+    handicap: int | None = None,
     komi: str | None = None,
     color_known: bool = True,
     force: bool = False,
+    players: Sequence[str] = (),
+    dry_run: bool = False,
     *,
     actor: str = "",
     reason: str = "",
     expected_head: int | None = None,
     retry: bool = False,
-) -> Outcome:
-    """Pair two players at a table (default: the next free table of the round). Unless
-    ``force`` (then the event says ``forced``), refuses a pair forbidden in this round
-    (``goledger forbid``), an absent or withdrawn player, and in McMahon, Swiss and SwissCat
-    tournaments a repeat of a game of another round."""
-    if not 0 <= handicap <= 9:
-        raise CommandRejected(f"handicap {handicap} is outside 0..9")
-    komi_text = _parse_komi(komi)
+) -> Any:
+    """Pair two players at a table (:func:`goledger.commands.hand.pair`): the colours,
+    handicap and komi come from the tournament's rule (the function ``pair-round``'s engine
+    uses) unless given by hand (``white``/``black``, ``handicap``, ``komi``); without
+    ``table``, the first free table. Unless ``force`` (then the event says ``forced``),
+    refuses a pair forbidden in this round (``goledger forbid``), an absent or withdrawn
+    player, and in McMahon, Swiss and SwissCat tournaments a repeat of a game of another round."""
+    from goledger.commands.hand import pair as hand_pair
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        _check_round(state, round)
-        w = find_player(state, white)
-        b = find_player(state, black)
-        if w.id == b.id:
-            raise CommandRejected(f"{w.id} {w.full_name} cannot play himself")
-        overridden: list[str] = []
-        _check_available(state, w, round, overridden if force else None)
-        _check_available(state, b, round, overridden if force else None)
-        met = sorted(g.round for g in state.all_games() if g.round != round and {g.white, g.black} == {w.id, b.id})
-        if met and state.settings.system in _REPEATS_REFUSED:
-            if not force:
-                raise CommandRejected(f"{w.id} {w.full_name} and {b.id} {b.full_name} already played in round "
-                                      f"{met[0]}; use --force to pair them again")
-            overridden.append(f"a repeat of round {met[0]}")
-        if state.constraint_in(w.id, b.id, round) == "forbidden":
-            if not force:
-                raise CommandRejected(f"{w.id} {w.full_name} and {b.id} {b.full_name} must not be paired in round "
-                                      f"{round} (goledger forbid); use --force to pair them anyway")
-            overridden.append("a forbidden pair")
-        tables = state.games.get(round, {})
-        number = table if table is not None else max(tables, default=0) + 1
-        if number < 1:
-            raise CommandRejected(f"table {number} must be 1 or more")
-        if number in tables:
-            g = tables[number]
-            raise CommandRejected(f"table {number} of round {round} is taken ({g.white} vs {g.black})")
-        event = ev.GamePaired(
-            round=round, table=number, white=w.id, black=b.id, handicap=handicap, komi=komi_text,
-            color_known=color_known, forced=bool(overridden),
-        )
-        _check_system(state, event)
-        forced = f" (forced: {', '.join(overridden)})" if overridden else ""
-        return [event], f"round {round} table {number}: {w.full_name} (W) – {b.full_name} (B){forced}"
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return hand_pair(db, round, white, black, table, handicap, komi, color_known, force, players, dry_run,
+                     actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
 
 def _game(state: Any, round_: int, table: int) -> Any:
     _check_round(state, round_)
-    game = state.games.get(round_, {}).get(table)
+    games = state.games.get(round_, {})
+    if not games:
+        raise CommandRejected(f"round {round_} is not paired yet")
+    game = games.get(table)
     if game is None:
         raise CommandRejected(f"round {round_} has no table {table}")
     return game

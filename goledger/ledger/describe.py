@@ -22,7 +22,7 @@ from typing import Any
 from goledger.ledger import events as ev
 from goledger.ledger.result_notation import margin_words
 
-__all__ = ["Subject", "describe_event", "describe_subject", "origin_text", "subjects"]
+__all__ = ["Subject", "describe_event", "describe_subject", "edit_words", "origin_text", "subjects"]
 
 
 def origin_text(origin: ev.ListProvenance | None) -> str:
@@ -86,6 +86,13 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
         case ev.ResultCorrected(round=r, table=t, result=result, by_default=by_default, margin=margin):
             return (f"round {r} table {t}: result corrected to {result.value}" + margin_words(margin)
                     + (" by default" if by_default and margin != "F" else ""))
+        case ev.GameEdited():
+            return f"round {event.round} table {event.table}: {edit_words(event)}"
+        case ev.GameMoved(round=r, table=t, to_table=to, forced=forced):
+            return f"round {r} table {t}: moved to table {to}" + (" (forced)" if forced else "")
+        case ev.TablesRenumbered(round=r, tables=tables, order=order):
+            how = f" ({order})" if order else ""
+            return f"round {r}: {len(tables)} tables renumbered{how}"
         case ev.PairingAnnotated(round=r, table=t, bye=bye):
             return f"bye of {who(bye)} in round {r} annotated" if bye else f"round {r} table {t}: pairing annotated"
         case ev.PairingConstraintSet(player_a=a, player_b=b, constraint=constraint, from_round=low, until_round=high):
@@ -127,6 +134,18 @@ def _rounds_phrase(round_: int | None, from_round: int | None) -> str:
     return f" from round {from_round}" if from_round is not None else ""
 
 
+def edit_words(event: ev.GameEdited) -> str:
+    """What one hand edit changed, in words: ``"colours swapped"``, ``"handicap 2"``…
+
+    >>> edit_words(ev.GameEdited(round=1, table=2, komi="6.5", forced=True))
+    'komi 6.5 (forced: it had a result)'
+    """
+    parts = (["colours swapped"] if event.swap_colours else []) + (
+        [f"handicap {event.handicap}"] if event.handicap is not None else []) + (
+        [f"komi {event.komi}"] if event.komi is not None else [])
+    return (", ".join(parts) or "edited") + (" (forced: it had a result)" if event.forced else "")
+
+
 def subjects(event: ev.Event) -> set[Subject]:
     """What ``event`` is about (see :data:`Subject`); provenance events touch nothing."""
     match event:
@@ -136,6 +155,12 @@ def subjects(event: ev.Event) -> set[Subject]:
             round=r, table=t
         ):
             return {("table", r, t)}
+        case ev.GameEdited(round=r, table=t):
+            return {("table", r, t)}
+        case ev.GameMoved(round=r, table=t, to_table=to):
+            return {("table", r, t), ("table", r, to)}
+        case ev.TablesRenumbered(round=r):
+            return {("round", r)}
         case ev.ByeAssigned(player_id=pid, round=r) | ev.ByeRemoved(player_id=pid, round=r):
             return {("player in round", pid, r)}
         case ev.ParticipationChanged(player_id=pid, round=r):

@@ -71,6 +71,7 @@ INT_DOMAINS: Final[dict[str, tuple[int, int]]] = {
     "round": (1, 99),
     "from_round": (1, 99),
     "table": (0, 99_999),
+    "to_table": (1, 99_999),
     "board": (1, 99_999),
     "boards": (1, 10),
     "number": (0, 99_999),

@@ -13,8 +13,8 @@ Rules for the vocabulary:
 * no floats: points are integer half-points (``points2``), komi is an exact string.
 
 >>> e = GamePaired(round=1, table=3, white="p0001", black="p0002", handicap=2)
->>> canonical_bytes(e)[:63]
-b'{"black":"p0002","color_known":true,"forced":false,"handicap":2'
+>>> canonical_bytes(e)[:76]
+b'{"black":"p0002","by_hand":[],"color_known":true,"forced":false,"handicap":2'
 >>> decode_event("GamePaired", 1, canonical_bytes(e)) == e
 True
 """
@@ -35,6 +35,8 @@ __all__ = [
     "ByeRemoved",
     "Checkpoint",
     "Event",
+    "GameEdited",
+    "GameMoved",
     "GamePaired",
     "HandicapSettings",
     "HiddenEvent",
@@ -58,6 +60,7 @@ __all__ = [
     "SourceImported",
     "StartGroup",
     "TableFixed",
+    "TablesRenumbered",
     "TeamMemberAssigned",
     "TeamMemberRemoved",
     "TeamRegistered",
@@ -346,6 +349,45 @@ class GamePaired(Event, frozen=True, kw_only=True, tag="GamePaired"):
     forced: bool = False
     """The director overrode a refusal (a repeat, a forbidden pair, an absent or withdrawn
     player: ``goledger pair --force``); added later with a default, old payloads read unchanged."""
+    by_hand: tuple[Literal["colours", "handicap", "komi"], ...] = ()
+    """The values the director gave by hand (``goledger pair --white/--black``, ``--handicap``,
+    ``--komi``); the others come from the tournament's rule, as ``pair-round`` takes them
+    (issue 31). Added later with a default: old payloads read unchanged."""
+
+
+class GameEdited(Event, frozen=True, kw_only=True, tag="GameEdited"):
+    """One hand edit of the game at (``round``, ``table``) (``goledger edit-game``): its colours
+    swapped, or its ``handicap`` or ``komi`` set (``None``: unchanged). A recorded result stays
+    with the players, not the colour: swapping the colours of a white win makes it a black win.
+    ``forced``: the game already had a result (``--force``)."""
+
+    round: int
+    table: int
+    swap_colours: bool = False
+    handicap: int | None = None
+    komi: str | None = None
+    forced: bool = False
+
+
+class GameMoved(Event, frozen=True, kw_only=True, tag="GameMoved"):
+    """The game at (``round``, ``table``) moves to ``to_table`` with its result; a game already
+    at ``to_table`` takes ``table`` (the two swap) (``goledger edit-game --move-to``).
+    ``forced``: one of them already had a result (``--force``)."""
+
+    round: int
+    table: int
+    to_table: int
+    forced: bool = False
+
+
+class TablesRenumbered(Event, frozen=True, kw_only=True, tag="TablesRenumbered"):
+    """The games of ``round`` change tables at once, each with its result: ``tables`` lists
+    (old table, new table) for every game that moves (``goledger renumber-tables``); ``order``
+    says how (``"best score, then rating"`` or ``"kept"``)."""
+
+    round: int
+    tables: tuple[tuple[int, int], ...]
+    order: str = ""
 
 
 class PairingRemoved(Event, frozen=True, kw_only=True, tag="PairingRemoved"):
@@ -601,6 +643,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     PairingRemoved,
     ResultRecorded,
     ResultCorrected,
+    GameEdited,
+    GameMoved,
+    TablesRenumbered,
     PairingAnnotated,
     PairingConstraintSet,
     PairingFixed,

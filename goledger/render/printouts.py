@@ -223,14 +223,36 @@ def round_header(round_: int) -> str:
     return pgettext("column head of round N", "R%(round)d") % {"round": round_}
 
 
+def _round_ranges(rounds: list[int]) -> str:
+    """``[1, 2, 3, 5]`` → ``"1–3,5"``.
+
+    >>> _round_ranges([1, 2, 3, 5])
+    '1–3,5'
+    """
+    parts: list[str] = []
+    i = 0
+    while i < len(rounds):
+        j = i
+        while j + 1 < len(rounds) and rounds[j + 1] == rounds[j] + 1:
+            j += 1
+        parts.append(str(rounds[i]) if i == j else f"{rounds[i]}–{rounds[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
 def player_sheet(players: Any) -> Sheet:
     """:class:`~goledger.replay.printouts.PlayerList` as a sheet."""
     from goledger.replay.printouts import registration_text
 
-    def rounds(present: list[int]) -> str:
-        if len(present) == players.rounds:
+    def rounds(row: Any) -> str:
+        if len(row.plays) == players.rounds:
             return pgettext("plays in rounds", "all")
-        return ",".join(str(r) for r in present) or pgettext("plays in rounds", "none")
+        parts = [(pgettext("player's rounds", "plays"), row.plays), (pgettext("player's rounds", "bye"), row.byes),
+                 (pgettext("player's rounds", "absent"), row.absent),
+                 (pgettext("player's rounds", "withdrawn"), row.withdrawn),
+                 (pgettext("player's rounds", "not paired"), row.not_paired)]
+        return " · ".join(f"{word} {_round_ranges(found)}" for word, found in parts if found) or pgettext(
+            "plays in rounds", "none")
 
     def pin(r: Any) -> str:
         return r.egd_pin + " " + gettext("(not in list)") if r.egd_pin and r.pin_in_list is False else r.egd_pin
@@ -240,7 +262,7 @@ def player_sheet(players: Any) -> Sheet:
         return gettext("given") if source == "given" else source
 
     rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, rank_from(r), r.country, r.club, pin(r),
-             registration_text(r.registration), r.status, rounds(r.rounds)] for r in players.rows]
+             registration_text(r.registration), r.status, rounds(r)] for r in players.rows]
     subtitle = ngettext("%(n)d round · as of event %(seq)d", "%(n)d rounds · as of event %(seq)d",
                         players.rounds) % {"n": players.rounds, "seq": players.as_of_seq}
     return Sheet(title=players.title, subtitle=subtitle,

@@ -228,6 +228,13 @@ class PlayerRow(msgspec.Struct, frozen=True, kw_only=True):
     rating list it was taken from (``egd 2019-02-22``; issue 34)."""
     pin_in_list: bool | None = None
     """Whether the rating list held the EGD PIN (``None``: not checked against a list)."""
+    plays: list[int] = msgspec.field(default_factory=list)
+    """Rounds he is paired in, or expected at (a round not paired yet, no absence)."""
+    byes: list[int] = msgspec.field(default_factory=list)
+    absent: list[int] = msgspec.field(default_factory=list)
+    withdrawn: list[int] = msgspec.field(default_factory=list)
+    not_paired: list[int] = msgspec.field(default_factory=list)
+    """Paired rounds in which he has no game, bye, absence or withdrawal."""
 
 
 class PlayerList(msgspec.Struct, frozen=True, kw_only=True):
@@ -254,6 +261,11 @@ def _rank_source(p: Any) -> str:
     return "given"
 
 
+_PER_ROUND = {"paired": "plays", "not-assigned": "plays", "bye": "byes", "absent": "absent",
+              "withdrawn": "withdrawn", "not-paired": "not_paired"}
+"""A round's status → the :class:`PlayerRow` list it is shown in."""
+
+
 def player_list_of(state: TournamentState) -> PlayerList:
     """Every registered player (a cancelled registration is not one), by surname then first
     name in the alphabet of the language written in (:mod:`goledger.i18n.collation`: Turkish
@@ -266,7 +278,13 @@ def player_list_of(state: TournamentState) -> PlayerList:
     now = state.last_round_with_games() or 1
     for p in sorted_by_name(state.players.values(), lambda p: p.surname, lambda p: p.first_name, lambda p: p.id):
         present = [r for r in range(1, state.rounds + 1) if not p.is_withdrawn(r) and r not in p.absences]
-        rows.append(PlayerRow(
+        per_round: dict[str, list[int]] = {"plays": [], "byes": [], "absent": [], "withdrawn": [], "not_paired": []}
+        for r in range(1, state.rounds + 1):
+            status: str = state.status(p.id, r)
+            if status == "not-assigned" and (state.games.get(r) or state.byes.get(r)):
+                status = "not-paired"
+            per_round[_PER_ROUND[status]].append(r)
+        rows.append(PlayerRow(**per_round,
             player_id=p.id, surname=p.surname, first_name=p.first_name, rank=p.rank, country=p.country, club=p.club,
             egd_pin=p.egd_pin, registration=p.status, status=status_text(state, p.id, now) if p.status == "final"
             else p.status, rounds=present, rank_source=_rank_source(p),

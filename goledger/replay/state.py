@@ -548,6 +548,59 @@ def _on_result(state: TournamentState, e: ev.ResultRecorded | ev.ResultCorrected
     game.result_seq = state.seq
 
 
+def _on_edited(state: TournamentState, e: ev.GameEdited) -> None:
+    """A hand edit (issue 31): the result follows the players when the colours swap."""
+    game = state.games.get(e.round, {}).get(e.table)
+    if game is None:
+        _anomaly(state, f"GameEdited: round {e.round} has no table {e.table}")
+        return
+    if e.komi is not None and _ignored(state, e, komi_problem(e.komi)):
+        return
+    if e.swap_colours:
+        game.white, game.black = game.black, game.white
+        game.result = game.result.flipped()
+    if e.handicap is not None:
+        game.handicap = e.handicap
+    if e.komi is not None:
+        game.komi = e.komi
+
+
+def _move_games(state: TournamentState, round_: int, moves: dict[int, int], what: str) -> None:
+    """Move games of ``round_`` between tables (old → new), each with its result and
+    annotations; refused (an anomaly) when a table is missing or two games would share one."""
+    tables = state.games.get(round_, {})
+    missing = [t for t in moves if t not in tables]
+    if missing:
+        _anomaly(state, f"{what}: round {round_} has no table {missing[0]}")
+        return
+    staying = set(tables) - set(moves)
+    targets = list(moves.values())
+    if len(set(targets)) != len(targets) or staying & set(targets):
+        _anomaly(state, f"{what}: two games of round {round_} would share a table; ignored")
+        return
+    moved = {new: tables.pop(old) for old, new in moves.items()}
+    for new, game in moved.items():
+        game.table = new
+        tables[new] = game
+    _reindex(state, round_)
+
+
+def _on_moved(state: TournamentState, e: ev.GameMoved) -> None:
+    tables = state.games.get(e.round, {})
+    moves = {e.table: e.to_table}
+    if e.to_table in tables and e.to_table != e.table:
+        moves[e.to_table] = e.table
+    _move_games(state, e.round, moves, "GameMoved")
+
+
+def _on_renumbered(state: TournamentState, e: ev.TablesRenumbered) -> None:
+    moves = dict(e.tables)
+    if len(moves) != len(e.tables):
+        _anomaly(state, f"TablesRenumbered: a table of round {e.round} is listed twice; ignored")
+        return
+    _move_games(state, e.round, moves, "TablesRenumbered")
+
+
 def _on_annotated(state: TournamentState, e: ev.PairingAnnotated) -> None:
     if e.bye is not None:
         if e.bye not in state.byes.get(e.round, {}):
@@ -667,6 +720,9 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.PairingRemoved: _on_unpaired,
     ev.ResultRecorded: _on_result,
     ev.ResultCorrected: _on_result,
+    ev.GameEdited: _on_edited,
+    ev.GameMoved: _on_moved,
+    ev.TablesRenumbered: _on_renumbered,
     ev.PairingAnnotated: _on_annotated,
     ev.PairingConstraintSet: _on_constraint,
     ev.PairingFixed: _on_fixed_pair,

@@ -24,7 +24,7 @@ from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import format_points
 from goledger.replay.policies import Policy
 
-__all__ = ["CHANGE_HINT", "withdrawal_rule"]
+__all__ = ["CHANGE_HINT", "absence_rule", "withdrawal_rule"]
 
 CHANGE_HINT = N_("change it with the setting withdrawn (change-rules policy_overrides='{\"withdrawn\":\"zero\"}' "
                  "makes those rounds worth 0)")
@@ -64,3 +64,20 @@ def withdrawal_rule(policy: Policy, settings: TournamentSettings) -> str:
     return gettext("under policy %(policy)s each round from the withdrawal on counts as an announced absence: "
                    "%(nbw)s and %(mms)s in MMS (%(source)s)%(rounding)s%(why)s; %(change)s; %(unregister)s") % {
         **names, "nbw": nbw, "mms": _points(mms2), "source": source, "rounding": rounding, "why": why}
+
+
+def absence_rule(policy: Policy, settings: TournamentSettings) -> str:
+    """What one announced absence counts under ``policy`` with the tournament's
+    ``settings``, in a few words (a late entry's missed rounds are such absences; issue 31).
+
+    >>> from goledger.replay.policies import get_policy
+    >>> absence_rule(get_policy("egf"), TournamentSettings(name="t", rounds=5))
+    'each counts as an announced absence under policy egf: ½ point in NBW and ½ in MMS'
+    """
+    if policy.name.startswith("fide"):
+        return f"each is an unplayed round under policy {policy.name} (FIDE C.02: a zero-point bye unless given points)"
+    nbw2 = settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
+    mms2 = settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
+    unit = "point" if nbw2 in (1, 2) else "points"
+    return (f"each counts as an announced absence under policy {policy.name}: {_points(nbw2)} {unit} in NBW and "
+            f"{_points(mms2)} in MMS")

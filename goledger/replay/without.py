@@ -16,7 +16,8 @@ events act on one *key* of the state only, and the fold of the other keys never 
 tables and criteria of the final state serve it too (:func:`goledger.replay.rounds.derive_table`).
 Sequence numbers (``seq``, ``result_seq``) and the anomalies are the final state's: the state
 *scores* as the refold does, which is what a comparison of standings reads. Any other event
-(a registration, a pairing, a rule change, an unregistration…) gives ``None``: refold.
+(a registration, a pairing, a rule change, an unregistration…) gives ``None``: refold, and
+so does a result in a round where games were edited or moved by hand.
 ``tests/test_without.py`` compares both ways for every event of generated tournaments.
 """
 
@@ -38,6 +39,7 @@ OWN_TYPES: Final = (ev.PlayerRegistered, ev.PlayerUpdated, ev.PlayerWithdrew, ev
 """Events that write one player's record (and only his)."""
 
 _RESULTS: Final = (ev.ResultRecorded, ev.ResultCorrected)
+_MOVES: Final = (ev.GameEdited, ev.GameMoved, ev.TablesRenumbered)
 
 
 class PlayerEvents:
@@ -48,11 +50,16 @@ class PlayerEvents:
         self.events = events
         self.own: dict[str, list[int]] = {}
         self.results: dict[tuple[int, int], list[int]] = {}
+        self.edited_rounds: set[int] = set()
+        """Rounds with a hand edit that moves a game or swaps its colours (issue 31): a result
+        event there may no longer be about the game now at its table, so those refold."""
         for seq, event in enumerate(events, start=1):
             if isinstance(event, OWN_TYPES):
                 self.own.setdefault(event.player_id, []).append(seq)
             elif isinstance(event, _RESULTS):
                 self.results.setdefault((event.round, event.table), []).append(seq)
+            elif isinstance(event, _MOVES):
+                self.edited_rounds.add(event.round)
 
 
 def scoring_state_without(final: TournamentState, index: PlayerEvents, seq: int
@@ -62,6 +69,8 @@ def scoring_state_without(final: TournamentState, index: PlayerEvents, seq: int
     record changed (start scores may move); ``None`` when the event's effect is not local."""
     event = index.events[seq - 1]
     if isinstance(event, _RESULTS):
+        if event.round in index.edited_rounds:
+            return None
         return _without_result(final, index, seq, event)
     if isinstance(event, OWN_TYPES) and not isinstance(event, ev.PlayerRegistered | ev.PlayerUnregistered):
         return _without_own(final, index, seq, event.player_id)

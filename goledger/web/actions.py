@@ -182,11 +182,21 @@ def _player_action(db: Path, form: Form, **kw: Any) -> Any:
 
 
 def _pair(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger import commands
+    from goledger.web.hand_edits import pair_action
 
-    return commands.pair(db, _int(form, "round", "round"), _text(form, "white"), _text(form, "black"),
-                         _opt_int(form, "table", "table"), _opt_int(form, "handicap", "handicap") or 0,
-                         _opt(form, "komi"), True, **kw)
+    return pair_action(db, form, **kw)
+
+
+def _edit_game(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.web.hand_edits import edit_game_action
+
+    return edit_game_action(db, form, **kw)
+
+
+def _renumber_tables(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.web.hand_edits import renumber_action
+
+    return renumber_action(db, form, **kw)
 
 
 def _unpair(db: Path, form: Form, **kw: Any) -> Any:
@@ -261,6 +271,9 @@ ACTIONS: dict[str, Action] = {
     "player": Action(_player_action),
     "pair": Action(_pair),
     "unpair": Action(_unpair, table_subject),
+    "edit-game": Action(_edit_game, table_subject),
+    "renumber-tables": Action(_renumber_tables, lambda form: {("round", int(form.get("round", 0) or 0))}
+                              if str(form.get("round", "")).isdigit() else set()),
     "result": Action(_result, table_subject),
     "correct": Action(_correct, table_subject),
     "change-rules": Action(_change_rules, lambda form: {("rules",)}),

@@ -180,6 +180,9 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
 
     routes[-1:-1] = ratings_routes(pages)  # issue 34: the rating-list search
     routes[-1:-1] = team_routes(pages)
+    from goledger.web.hand_edits import routes as hand_edit_routes
+
+    routes[-1:-1] = hand_edit_routes(pages)
     routes += api_pairing.routes(desk)  # POST /api/pair-round
     app = Starlette(routes=routes)
     app.state.desk = desk

@@ -1,0 +1,557 @@
+"""Hand edits that follow the rules (issue 31): pairing two players by hand, editing a game,
+renumbering a round's tables.
+
+Each command is a pure decider (``decide_*``: state + intent → events, or a one-sentence
+:class:`~goledger.errors.CommandRejected`) and a thin wrapper that appends its events in one
+transaction (:func:`goledger.commands.record._run`).
+
+* :func:`decide_pair` — ``goledger pair --round R A B``: colours, handicap and komi from
+  :class:`~goledger.commands.hand_rules.GameRule`, the function ``pair-round``'s engine uses;
+  ``--white A --black B`` fixes the colours, ``--handicap``/``--komi`` override the rule, and
+  ``GamePaired.by_hand`` names what was given by hand. Without ``--table`` the game takes the
+  table fixed for one of its players (``goledger fix-table``) when free, else the first free
+  table of the round.
+* :func:`decide_edit_game` — ``goledger edit-game --round R --table T``: one event per edit
+  (``GameEdited`` for ``--swap-colours``, ``--handicap``, ``--komi``; ``GameMoved`` for
+  ``--move-to``, swapping with a game already there). A game with a result is refused unless
+  ``force``; the result then stays with the players (a swapped white win is a black win).
+* :func:`decide_renumber_tables` — ``goledger renumber-tables --round R``: OpenGotha's order
+  (``renumberTablesByBestScoreThenRating``: each game by its better player, placement on the
+  tournament's criteria before the round, then rating), numbered from ``start`` skipping
+  ``skip`` and the tables fixed for a player of another game; ``keep_order`` only shifts.
+  One ``TablesRenumbered`` event: results follow their game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from goledger.commands.hand_rules import GameRule, RuledGame
+from goledger.commands.record import (
+    _REPEATS_REFUSED,
+    Outcome,
+    PathLike,
+    _check_available,
+    _check_round,
+    _check_system,
+    _parse_komi,
+    _run,
+)
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.ledger.describe import edit_words
+from goledger.ledger.values import Result, effective_komi
+from goledger.replay.players import find_player
+from goledger.replay.state import GameState, TournamentState
+
+__all__ = [
+    "PairOutcome",
+    "decide_edit_game",
+    "decide_late_absences",
+    "decide_pair",
+    "decide_renumber_tables",
+    "edit_game",
+    "first_free_table",
+    "game_json",
+    "late_absences_text",
+    "pair",
+    "renumber_tables",
+]
+
+
+class PairOutcome(Outcome, frozen=True, kw_only=True):
+    """What ``pair`` decided: ``game`` as :func:`game_json` shows it; ``dry_run``: nothing
+    was written (``records`` is empty)."""
+
+    game: dict[str, Any]
+    dry_run: bool = False
+
+
+def game_json(state: TournamentState, event: ev.GamePaired) -> dict[str, Any]:
+    """A game as the JSON of ``pair`` and ``pair-round`` shows it (players with their names,
+    the komi it is played with, and what was given by hand)."""
+
+    def who(pid: str) -> dict[str, str]:
+        p = state.players[pid]
+        return {"id": pid, "surname": p.surname, "first_name": p.first_name}
+
+    assert state.settings is not None
+    komi = effective_komi(state.settings_for_round(event.round).komi, event.komi, event.handicap)
+    return {"round": event.round, "table": event.table, "white": who(event.white), "black": who(event.black),
+            "handicap": event.handicap, "komi": komi, "by_hand": list(event.by_hand), "forced": event.forced}
+
+
+def first_free_table(state: TournamentState, round_: int, players: Iterable[str] = ()) -> int:
+    """The table a new game of ``players`` takes in ``round_``: one fixed for one of them
+    (``TableFixed``) when free, else the lowest table that has no game and is fixed for no
+    other player.
+
+    >>> from goledger.replay.state import fold
+    >>> first_free_table(fold([]), 1)
+    1
+    """
+    used = set(state.games.get(round_, {}))
+    mine = set(players)
+    for pid in mine:
+        fixed = state.fixed_table(pid, round_)
+        if fixed is not None and fixed not in used:
+            return fixed
+    reserved = {t for pid in state.fixed_tables if pid not in mine
+                if (t := state.fixed_table(pid, round_)) is not None}
+    table = 1
+    while table in used or table in reserved:
+        table += 1
+    return table
+
+
+def _name(state: TournamentState, pid: str) -> str:
+    return state.players[pid].full_name
+
+
+def decide_pair(
+    state: TournamentState,
+    round_: int,
+    first: str,
+    second: str,
+    *,
+    colours_by_hand: bool = False,
+    table: int | None = None,
+    handicap: int | None = None,
+    komi: str | None = None,
+    color_known: bool = True,
+    force: bool = False,
+    rule: GameRule | None = None,
+) -> list[ev.Event]:
+    """The ``GamePaired`` of ``first`` and ``second`` (player references) in ``round_``.
+
+    Without ``colours_by_hand`` the rule (``rule``, else :class:`GameRule` of the round)
+    chooses the colours; with it ``first`` is White and ``second`` Black. The handicap and
+    komi are the rule's for the pair unless given; when the rule gives a handicap game with
+    the other colours, hand colours are refused unless the handicap is given too. Unless
+    ``force`` (then the event says ``forced``), refuses a forbidden pair, an absent or
+    withdrawn player, and in McMahon, Swiss and SwissCat a repeat of a game of another round.
+    """
+    _check_round(state, round_)
+    assert state.settings is not None
+    if handicap is not None and not 0 <= handicap <= 9:
+        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+    komi_text = _parse_komi(komi)
+    a = find_player(state, first)
+    b = find_player(state, second)
+    if a.id == b.id:
+        raise CommandRejected(f"{a.id} {a.full_name} cannot play himself")
+    overridden: list[str] = []
+    _check_available(state, a, round_, overridden if force else None)
+    _check_available(state, b, round_, overridden if force else None)
+    met = sorted(g.round for g in state.all_games() if g.round != round_ and {g.white, g.black} == {a.id, b.id})
+    if met and state.settings.system in _REPEATS_REFUSED:
+        if not force:
+            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} already played in round "
+                                  f"{met[0]}; use --force to pair them again")
+        overridden.append(f"a repeat of round {met[0]}")
+    if state.constraint_in(a.id, b.id, round_) == "forbidden":
+        if not force:
+            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round "
+                                  f"{round_} (goledger forbid); use --force to pair them anyway")
+        overridden.append("a forbidden pair")
+    if colours_by_hand and handicap is not None and komi_text is not None:
+        ruled = RuledGame(white=a.id, black=b.id, handicap=handicap, komi=komi_text, rule="hand")  # nothing to ask
+    else:
+        ruled = (rule or GameRule(state, round_)).game(a.id, b.id)
+    by_hand: list[str] = []
+    white, black = ruled.white, ruled.black
+    if colours_by_hand:
+        by_hand.append("colours")
+        white, black = a.id, b.id
+        if (white, black) != (ruled.white, ruled.black) and ruled.handicap and handicap is None:
+            raise CommandRejected(
+                f"the tournament's rule gives {_name(state, ruled.white)} White with handicap {ruled.handicap}; "
+                f"with {_name(state, white)} White give the handicap by hand (--handicap 0 for an even game)")
+    if handicap is not None:
+        by_hand.append("handicap")
+    if komi_text is not None:
+        by_hand.append("komi")
+    number = table if table is not None else first_free_table(state, round_, (a.id, b.id))
+    if number < 1:
+        raise CommandRejected(f"table {number} must be 1 or more")
+    games = state.games.get(round_, {})
+    if number in games:
+        g = games[number]
+        raise CommandRejected(f"table {number} of round {round_} is taken ({g.white} vs {g.black})")
+    event = ev.GamePaired(
+        round=round_, table=number, white=white, black=black,
+        handicap=ruled.handicap if handicap is None else handicap,
+        komi=ruled.komi if komi_text is None else komi_text,
+        color_known=color_known, forced=bool(overridden), by_hand=tuple(by_hand),  # type: ignore[arg-type]
+    )
+    _check_system(state, event)
+    return [event]
+
+
+def pair_message(state: TournamentState, event: ev.GamePaired, ruled: str, forced: Sequence[str] = ()) -> str:
+    """``round 1 table 3: Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5 (rule …)``."""
+    data = game_json(state, event)
+    extra = f", handicap {event.handicap}" if event.handicap else ""
+    how = (f"{', '.join(event.by_hand)} by hand" + (f", the rest by {ruled}" if len(event.by_hand) < 3 else "")
+           if event.by_hand else ruled)
+    note = f"; forced: {', '.join(forced)}" if forced else ""
+    return (f"round {event.round} table {event.table}: {_name(state, event.white)} (W) – "
+            f"{_name(state, event.black)} (B){extra}, komi {data['komi']} ({how}{note})")
+
+
+def _forced_reasons(state: TournamentState, event: ev.GamePaired) -> list[str]:
+    """Why a forced game needed ``--force`` (for the message)."""
+    out = []
+    for pid in (event.white, event.black):
+        p = state.players[pid]
+        if p.is_withdrawn(event.round):
+            out.append(f"{pid} withdrew")
+        elif event.round in p.absences:
+            out.append(f"{pid} absent")
+    met = sorted(g.round for g in state.all_games()
+                 if g.round != event.round and {g.white, g.black} == {event.white, event.black})
+    if met:
+        out.append(f"a repeat of round {met[0]}")
+    if state.constraint_in(event.white, event.black, event.round) == "forbidden":
+        out.append("a forbidden pair")
+    return out
+
+
+def pair(
+    db: PathLike,
+    round: int,  # noqa: A002
+    white: str | None = None,
+    black: str | None = None,
+    table: int | None = None,
+    handicap: int | None = None,
+    komi: str | None = None,
+    color_known: bool = True,
+    force: bool = False,
+    players: Sequence[str] = (),
+    dry_run: bool = False,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> PairOutcome:
+    """Pair two players in ``round`` (:func:`decide_pair`): ``players`` (two references) lets
+    the rule choose the colours, ``white`` and ``black`` fix them. ``dry_run``: the game as it
+    would be recorded, nothing written."""
+    refs = [r for r in players if r]
+    if refs and (white or black):
+        raise CommandRejected("name the two players either as PLAYER PLAYER or as --white and --black, not both")
+    if refs:
+        if len(refs) != 2:
+            raise CommandRejected(f"pair takes two players, not {len(refs)}")
+        first, second, by_hand = refs[0], refs[1], False
+    else:
+        if not white or not black:
+            raise CommandRejected("pair needs two players: PLAYER PLAYER, or --white PLAYER --black PLAYER")
+        first, second, by_hand = white, black, True
+    found: list[PairOutcome] = []
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        rule = GameRule(state, round)
+        events = decide_pair(state, round, first, second, colours_by_hand=by_hand, table=table, handicap=handicap,
+                             komi=komi, color_known=color_known, force=force, rule=rule)
+        event = events[0]
+        assert isinstance(event, ev.GamePaired)
+        how = "hand" if len(event.by_hand) == 3 else rule.game(event.white, event.black).rule
+        message = pair_message(state, event, how, _forced_reasons(state, event) if event.forced else ())
+        if dry_run:
+            message = "(dry run, nothing written) " + message
+        found.append(PairOutcome(message=message, records=[], game=game_json(state, event), dry_run=dry_run))
+        return events, message
+
+    if dry_run:
+        from goledger.ledger.store import Ledger
+        from goledger.replay.load import load_state
+
+        with Ledger.open(db) as ledger:
+            state = load_state(ledger)
+            if state.settings is None:
+                raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+            build(state)
+        return found[0]
+    outcome = _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return msgspec.structs.replace(found[-1], records=outcome.records)
+
+
+# --------------------------------------------------------------------------- edit-game
+
+
+def _game(state: TournamentState, round_: int, table: int) -> GameState:
+    """The game at (round, table), or a refusal that says what is wrong."""
+    _check_round(state, round_)
+    games = state.games.get(round_, {})
+    if not games:
+        raise CommandRejected(f"round {round_} is not paired yet")
+    game = games.get(table)
+    if game is None:
+        raise CommandRejected(f"round {round_} has no table {table} (its tables: {_tables_text(games)})")
+    return game
+
+
+def _tables_text(games: dict[int, Any], limit: int = 12) -> str:
+    tables = sorted(games)
+    text = ", ".join(str(t) for t in tables[:limit])
+    return text + (" …" if len(tables) > limit else "")
+
+
+def _check_result(game: GameState, force: bool, what: str) -> bool:
+    """Whether the edit is forced: refuses an edit of a game with a result unless ``force``."""
+    if game.result is Result.UNKNOWN:
+        return False
+    if not force:
+        raise CommandRejected(
+            f"round {game.round} table {game.table} already has a result ({game.result.value}); use --force to "
+            f"{what} anyway (the result stays with the players)")
+    return True
+
+
+def decide_edit_game(
+    state: TournamentState,
+    round_: int,
+    table: int,
+    *,
+    swap_colours: bool = False,
+    handicap: int | None = None,
+    komi: str | None = None,
+    move_to: int | None = None,
+    force: bool = False,
+) -> list[ev.Event]:
+    """One event per edit of the game at (``round_``, ``table``), in the order colours,
+    handicap, komi, table. Refuses no edit at all, an edit that changes nothing, a handicap
+    outside 0..9, a komi that is not a whole or half number, a table below 1, and a game
+    with a result (or, for a move, a game at ``move_to`` with one) unless ``force``."""
+    game = _game(state, round_, table)
+    if not swap_colours and handicap is None and komi is None and move_to is None:
+        raise CommandRejected("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to")
+    if handicap is not None and not 0 <= handicap <= 9:
+        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+    komi_text = _parse_komi(komi)
+    out: list[ev.Event] = []
+    if swap_colours:
+        out.append(ev.GameEdited(round=round_, table=table, swap_colours=True,
+                                 forced=_check_result(game, force, "swap its colours")))
+    if handicap is not None:
+        if handicap == game.handicap:
+            raise CommandRejected(f"round {round_} table {table} already has handicap {handicap}")
+        out.append(ev.GameEdited(round=round_, table=table, handicap=handicap,
+                                 forced=_check_result(game, force, "change its handicap")))
+    if komi_text is not None:
+        if game.komi is not None and game.komi == komi_text:
+            raise CommandRejected(f"round {round_} table {table} already has komi {komi_text}")
+        out.append(ev.GameEdited(round=round_, table=table, komi=komi_text,
+                                 forced=_check_result(game, force, "change its komi")))
+    if move_to is not None:
+        if move_to < 1:
+            raise CommandRejected(f"table {move_to} must be 1 or more")
+        if move_to == table:
+            raise CommandRejected(f"round {round_} table {table} is already at table {move_to}")
+        forced = _check_result(game, force, f"move it to table {move_to}")
+        other = state.games.get(round_, {}).get(move_to)
+        if other is not None:
+            forced = _check_result(other, force, f"swap it with table {table}") or forced
+        out.append(ev.GameMoved(round=round_, table=table, to_table=move_to, forced=forced))
+    return out
+
+
+def _edit_message(state: TournamentState, game: GameState, events: Sequence[ev.Event]) -> str:
+    parts: list[str] = []
+    for e in events:
+        if isinstance(e, ev.GameEdited):
+            parts.append(edit_words(e))
+        elif isinstance(e, ev.GameMoved):
+            other = state.games.get(e.round, {}).get(e.to_table)
+            swap = (f", swapped with {_name(state, other.white)} – {_name(state, other.black)}"
+                    if other is not None else "")
+            parts.append(f"moved to table {e.to_table}{swap}" + (" (forced: it had a result)" if e.forced else ""))
+    return (f"round {game.round} table {game.table} ({_name(state, game.white)} – {_name(state, game.black)}): "
+            + "; ".join(parts))
+
+
+def edit_game(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    swap_colours: bool = False,
+    handicap: int | None = None,
+    komi: str | None = None,
+    move_to: int | None = None,
+    force: bool = False,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Edit a game by hand (:func:`decide_edit_game`), one event per edit."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        events = decide_edit_game(state, round, table, swap_colours=swap_colours, handicap=handicap, komi=komi,
+                                  move_to=move_to, force=force)
+        return events, _edit_message(state, state.games[round][table], events)
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+# --------------------------------------------------------------------------- renumber-tables
+
+
+def _parse_skip(skip: str | Sequence[int] | None) -> set[int]:
+    if skip is None:
+        return set()
+    if isinstance(skip, str):
+        words = [w.strip() for w in skip.split(",") if w.strip()]
+        out: set[int] = set()
+        for w in words:
+            if not (w.isascii() and w.isdigit() and len(w) <= 5):
+                raise CommandRejected(f"--skip {w!r} is not a table number (give tables like 3,7)")
+            out.add(int(w))
+        return out
+    return {int(t) for t in skip}
+
+
+def best_score_order(state: TournamentState, round_: int) -> list[GameState]:
+    """The games of ``round_`` in OpenGotha's ``renumberTablesByBestScoreThenRating`` order,
+    compared on the placement before round ``round_`` is played (its games taken out), with
+    the current table order as the order the sort starts from."""
+    from goledger.pairing.opengotha.tables import number_tables
+    from goledger.replay.state import fold
+
+    games = state.games_of_round(round_)
+    before = fold([], start=state)
+    before.games.pop(round_, None)
+    before.table_of.pop(round_, None)
+    facts = GameRule(before, round_).facts()
+    numbered = number_tables([(g.white, g.black) for g in games], facts.placement_now(), facts.rating)
+    by_pair = {(g.white, g.black): g for g in games}
+    return [by_pair[(w, b)] for _, w, b in numbered]
+
+
+def decide_renumber_tables(
+    state: TournamentState,
+    round_: int,
+    start: int = 1,
+    skip: str | Sequence[int] | None = None,
+    keep_order: bool = False,
+) -> list[ev.Event]:
+    """One ``TablesRenumbered`` for ``round_``: the games in OpenGotha's order (or their
+    current order with ``keep_order``), numbered from ``start`` skipping ``skip``; a game
+    with a player fixed to a table (``fix-table``) keeps that table, and no other game takes
+    it. Results follow their game. Refuses a round without games, a start below 1, and a
+    renumbering that moves nothing."""
+    _check_round(state, round_)
+    if not 1 <= start <= 99_999:
+        raise CommandRejected(f"--start {start} is outside 1..99999")
+    skipped = _parse_skip(skip)
+    games = state.games_of_round(round_)
+    if not games:
+        raise CommandRejected(f"round {round_} is not paired yet")
+    ordered = games if keep_order else best_score_order(state, round_)
+    pinned: dict[int, int] = {}  # game's table now → its fixed table
+    for g in ordered:
+        fixed = [t for pid in (g.white, g.black) if (t := state.fixed_table(pid, round_)) is not None]
+        if fixed:
+            pinned[g.table] = fixed[0]
+    reserved = set(pinned.values()) | skipped
+    moves: list[tuple[int, int]] = []
+    number = start - 1
+    for g in ordered:
+        if g.table in pinned:
+            new = pinned[g.table]
+        else:
+            number += 1
+            while number in reserved:
+                number += 1
+            new = number
+        if new > 99_999:
+            raise CommandRejected(f"renumbering from {start} needs table {new}, beyond 99999")
+        if new != g.table:
+            moves.append((g.table, new))
+    if not moves:
+        raise CommandRejected(f"the tables of round {round_} are already numbered this way; nothing to change")
+    order = "kept" if keep_order else "best score, then rating"
+    return [ev.TablesRenumbered(round=round_, tables=tuple(moves), order=order)]
+
+
+def renumber_tables(
+    db: PathLike,
+    round: int,  # noqa: A002
+    start: int = 1,
+    skip: str | Sequence[int] | None = None,
+    keep_order: bool = False,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+) -> Outcome:
+    """Renumber the tables of a round (:func:`decide_renumber_tables`)."""
+
+    def build(state: Any) -> tuple[list[ev.Event], str]:
+        events = decide_renumber_tables(state, round, start, skip, keep_order)
+        event = events[0]
+        assert isinstance(event, ev.TablesRenumbered)
+        first = min(new for _, new in event.tables)
+        return events, (f"round {round}: {len(event.tables)} of {len(state.games_of_round(round))} games change "
+                        f"tables ({event.order}; first moved game now at table {first})")
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+# --------------------------------------------------------------------------- late registration
+
+
+def paired_rounds(state: TournamentState) -> list[int]:
+    """The rounds that have a game or a bye."""
+    return [r for r in range(1, state.rounds + 1) if state.games.get(r) or state.byes.get(r)]
+
+
+def decide_late_absences(state: TournamentState, player_id: str, joins_round: int | None = None
+                         ) -> list[ev.Event]:
+    """The absences of a player registered now (``player_id``, not yet in ``state``): every
+    round before ``joins_round`` (``--joins-round``), else every round already paired. What
+    each counts is the tournament's absence rule, as for any announced absence."""
+    if joins_round is not None:
+        _check_round(state, joins_round)
+        missed = list(range(1, joins_round))
+    else:
+        missed = paired_rounds(state)
+    return [ev.ParticipationChanged(player_id=player_id, round=r, participating=False) for r in missed]
+
+
+def _rounds_text(rounds: Sequence[int]) -> str:
+    """``[1, 2, 3, 5]`` → ``"1–3, 5"``.
+
+    >>> _rounds_text([1, 2, 3, 5]), _rounds_text([4])
+    ('1–3, 5', '4')
+    """
+    rs = list(rounds)
+    parts: list[str] = []
+    i = 0
+    while i < len(rs):
+        j = i
+        while j + 1 < len(rs) and rs[j + 1] == rs[j] + 1:
+            j += 1
+        parts.append(str(rs[i]) if i == j else f"{rs[i]}–{rs[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
+def late_absences_text(state: TournamentState, absences: Sequence[ev.Event]) -> str:
+    """``"; absent in rounds 1–2 (registered late): each counts as …"`` (empty without)."""
+    rounds = [e.round for e in absences if isinstance(e, ev.ParticipationChanged)]
+    if not rounds:
+        return ""
+    from goledger.replay.standings import resolve_policy
+    from goledger.replay.withdrawals import absence_rule
+
+    word = "round" if len(rounds) == 1 else "rounds"
+    return (f"; absent in {word} {_rounds_text(rounds)} (registered late): "
+            f"{absence_rule(resolve_policy(state, None), state.settings_for_round(rounds[0]))}")
