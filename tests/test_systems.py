@@ -284,7 +284,7 @@ def test_handicap_tournament_stones_and_limit(tmp_path: Path) -> None:
 def test_continuous_handicap_caps_and_ranking(tmp_path: Path) -> None:
     db = new_event(tmp_path, "continuous-handicap", 3, 99, ranks=lambda i: ["2k", "4k", "15k"][i])
     rec.pair(db, 1, "p0001", "p0002")
-    rec.pair(db, 2, "p0002", "p0001")
+    rec.pair(db, 2, "p0002", "p0001", handicap=0)  # colours reversed by hand: an even game
     _refused(db, lambda: rec.pair(db, 3, "p0001", "p0002"), "played 2 games together")
     _refused(db, lambda: rec.pair(db, 3, "p0001", "p0003"), "13 grades apart")
     _refused(db, lambda: rec.bye(db, "p0003", 3), "no byes")

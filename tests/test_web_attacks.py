@@ -401,7 +401,7 @@ def test_serve_reads_the_token_from_a_file_or_the_environment(tmp_path: Path, fr
         with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
             r = client.post("/api/results", json={"round": 1, "table": 1, "result": "white"},
                             headers={"Authorization": "Bearer from-a-file-token"})
-            assert r.status_code == 400 and "table 1" in r.json()["error"]  # the token opened the API
+            assert r.status_code == 400 and "round 1" in r.json()["error"]  # the token opened the API
     finally:
         proc.terminate()
         proc.wait(10)
