@@ -22,7 +22,7 @@ import os
 import secrets
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -37,7 +37,10 @@ from starlette.templating import Jinja2Templates
 
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
 from goledger.render.html import gettext, make_environment
+from goledger.web import pairing_page, players_view
 from goledger.web.actions import ACTIONS
+from goledger.web.concurrency import ConflictError
+from goledger.web.live import MAX_STREAMS, HeadWatcher
 from goledger.web.security import DeskKeys, UploadLimit
 
 __all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
@@ -52,6 +55,10 @@ DIRECTOR_COOKIE = "goledger_director"
 DESK_COOKIE = "goledger_desk"
 PUBLIC_PAGES = 256
 """Public pages kept rendered (per path and query) until the head moves."""
+WATCHED_PAGES = 8
+"""Public pages rendered again right after a write at the desk (the most recently asked for)."""
+WATCHED_SECONDS = 120.0
+"""A public page not asked for in this long is no longer rendered ahead."""
 IMPORT_FORMATS = ("opengotha", "macmahon", "egd", "trf")
 EXPORTS = {
     "opengotha": ("application/xml", "xml"), "macmahon": ("application/xml", "xml"),
@@ -64,8 +71,12 @@ class Desk:
     (``poll`` seconds between head checks, ``lifetime`` seconds before a stream ends and the
     browser reconnects)."""
 
-    def __init__(self, db: Path, keys: DeskKeys, max_upload: int, poll: float, lifetime: float) -> None:
+    def __init__(self, db: Path, keys: DeskKeys, max_upload: int, poll: float, lifetime: float,
+                 max_streams: int = MAX_STREAMS) -> None:
         self.db = db
+        self.max_streams = max_streams
+        self._name: tuple[int, str] = (-1, "")
+        self._state: Any = None
         self.keys = keys
         self.max_upload = max_upload
         self.poll = poll
@@ -80,17 +91,44 @@ class Desk:
         with Ledger.open(self.db) as ledger:
             return ledger.head().seq
 
+    def name(self) -> str:
+        """The tournament's name (``""`` before there is a ledger), read again only when the
+        head moves."""
+        head = self.head()
+        if self._name[0] != head:
+            name = ""
+            if head:
+                try:
+                    settings = self.state().settings
+                    name = settings.name if settings is not None else ""
+                except GoledgerError:
+                    name = ""
+            self._name = (head, name)
+        return self._name[1]
+
     def state(self, as_of: int | None = None) -> Any:
+        """The tournament state at ``as_of`` (default: the head). The state at the head is kept
+        until the head moves (pages only read it), so a hall of phones folds it once."""
         from goledger.replay.views import state_as_of
 
-        return state_as_of(self.db, as_of)
+        if as_of is not None:
+            return state_as_of(self.db, as_of)
+        cached = self._state
+        if cached is not None and cached.seq == self.head():
+            return cached
+        state = state_as_of(self.db, None)
+        self._state = state
+        return state
 
 
 def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFAULT_MAX_UPLOAD,
-               secret: bytes | None = None, poll: float = 0.5, lifetime: float = 300.0) -> Any:
-    """The desk's ASGI application over ledger ``db`` with director ``token``."""
+               secret: bytes | None = None, poll: float = 0.05, lifetime: float = 300.0,
+               max_streams: int = MAX_STREAMS) -> Any:
+    """The desk's ASGI application over ledger ``db`` with director ``token``. ``poll`` is
+    how often the one head watcher reads the ledger's head for writes made elsewhere (the
+    command line); ``max_streams`` bounds the open live streams."""
     desk = Desk(Path(db), DeskKeys(token=token, secret=secret or secrets.token_bytes(32)), max_upload, poll,
-                lifetime)
+                lifetime, max_streams)
     templates = Jinja2Templates(env=make_environment(HERE / "templates"))
     templates.env.globals["EXPORTS"] = EXPORTS
     templates.env.globals["IMPORT_FORMATS"] = IMPORT_FORMATS
@@ -132,6 +170,8 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
         Route("/desk/verify", pages.verify),
         Route("/desk/log", pages.log),
         Route("/desk/do/{action}", pages.do, methods=["POST"]),
+        *players_view.routes(pages),
+        *pairing_page.routes(pages),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     from goledger.web.ratings import ratings_routes
@@ -181,6 +221,12 @@ class _Pages:
         self.desk = desk
         self.templates = templates
         self.public_pages: dict[str, tuple[int, bytes]] = {}
+        self.live = HeadWatcher(desk.db, desk.poll, desk.max_streams)
+        self.inflight: dict[str, tuple[int, asyncio.Future[bytes | None]]] = {}
+        """Public page → (the head it is being rendered at, its rendering in flight)."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.watched: dict[str, tuple[float, str, Callable[[], dict[str, Any]], Request]] = {}
+        """Public page → (when it was last asked for, template, builder, request): what to prerender."""
         """Public page → (the head it was rendered at, its HTML)."""
 
     # ------------------------------------------------------------------ plumbing
@@ -200,7 +246,7 @@ class _Pages:
         context.update(csrf=self.desk.keys.csrf_for(session), director=self.is_director(request),
                        message=context.get("message", request.query_params.get("msg", "")),
                        refused=status >= 400,
-                       db_name=self.desk.db.name)
+                       db_name=self.desk.db.name, tournament_name=self.desk.name())
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
         if fresh:
             response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
@@ -256,18 +302,89 @@ class _Pages:
 
     async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
         """A players' page: refused without a ledger, served from the per-head cache when it
-        holds the page, else built (``build``, off the event loop) and rendered."""
+        holds the page, else built and rendered off the event loop, once per head however many
+        phones ask at the same moment (they wait for the one rendering in flight), and rendered
+        again as soon as the desk writes (:meth:`prerender`) while the page is being watched."""
         if (missing := self._no_ledger(request)) is not None:
             return missing
         if (cached := self.cached(request)) is not None:
             return cached
-        data = await self.read(request, build)
-        if isinstance(data, Response):
-            return data
-        return self.public(request, name, data)
+        key = self._public_key(request)
+        if key is None:  # a director's page is his own
+            data = await self.read(request, build)
+            if isinstance(data, Response):
+                return data
+            return self.public(request, name, data)
+        self.watched[key] = (time.monotonic(), name, build, request)
+        if len(self.watched) > WATCHED_PAGES:
+            del self.watched[min(self.watched, key=lambda k: self.watched[k][0])]
+        body = await self._public_body(key, name, build, request)
+        return body if isinstance(body, Response) else HTMLResponse(body)
+
+    async def _public_body(self, key: str, name: str, build: Callable[[], dict[str, Any]],
+                           request: Request) -> bytes | Response:
+        loop = asyncio.get_running_loop()
+        head = await run_in_threadpool(self.desk.head)
+        flight = self.inflight.get(key)
+        if flight is not None and flight[0] == head and flight[1].get_loop() is loop:
+            done = await asyncio.shield(flight[1])
+            if done is not None:
+                return done
+        future: asyncio.Future[bytes | None] = loop.create_future()
+        self.inflight[key] = (head, future)
+
+        def make() -> tuple[int, bytes]:
+            data = build()
+            return data["head"], self._render_text(request, name, data).encode("utf-8")
+
+        try:
+            seen, body = await run_in_threadpool(make)
+        except GoledgerError as exc:
+            future.set_result(None)
+            return self.refusal(request, exc.message)
+        except BaseException:
+            future.set_result(None)
+            raise
+        finally:
+            if self.inflight.get(key, (0, None))[1] is future:
+                del self.inflight[key]
+        if len(self.public_pages) >= PUBLIC_PAGES:
+            self.public_pages.clear()
+        self.public_pages[key] = (seen, body)
+        if not future.done():
+            future.set_result(body)
+        return body
+
+    def _render_text(self, request: Request, name: str, data: dict[str, Any]) -> str:
+        """A players' page as text (the same context as :meth:`render` gives an anonymous
+        visitor; the page carries no form that needs his session)."""
+        context = {"head": self.desk.head(), "csrf": "", "director": False, "message": "",
+                   "refused": False, "db_name": self.desk.db.name, "tournament_name": self.desk.name(),
+                   "public": True, "request": request, **data}
+        return self.templates.get_template(name).render(context)
+
+    async def prerender(self) -> None:
+        """After a write at this desk: render the public pages watched in the last
+        :data:`WATCHED_SECONDS` again at once, so that the phones and projectors the live stream
+        is about to wake find them ready."""
+        now = time.monotonic()
+        for key, (at, name, build, request) in list(self.watched.items()):
+            if now - at > WATCHED_SECONDS:
+                self.watched.pop(key, None)
+                continue
+            try:
+                await self._public_body(key, name, build, request)
+            except Exception:  # a page that cannot be built now is built (and refused) when asked
+                continue
+
+    def _prerender_soon(self) -> None:
+        if self.watched:
+            task = asyncio.get_running_loop().create_task(self.prerender())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
     def public(self, request: Request, name: str, data: dict[str, Any]) -> Response:
-        response = self.render(request, name, **data)
+        response = self.render(request, name, public=True, **data)
         key = self._public_key(request)
         if key is not None and response.status_code == 200:
             if len(self.public_pages) >= PUBLIC_PAGES:
@@ -277,24 +394,29 @@ class _Pages:
 
     async def players_view(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
-            from goledger.web.data import current_round, game_rows
+            from goledger.web.data import game_rows, round_progress, shown_round
 
             state = self.desk.state()
-            round_ = _round_or(_int_param(request, "round"), current_round(state))
+            round_ = _round_or(_int_param(request, "round"), max(shown_round(state), 1))
+            if not state.round_visible(round_):  # pairings_visible=manual: not shown yet
+                return {"state": state, "round": round_, "games": [], "byes": [], "head": state.seq,
+                        "progress": None, "hidden": True}
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
-                    "head": state.seq}
+                    "head": state.seq, "progress": round_progress(state, round_)}
 
         return await self.public_page(request, "public_round.html", build)
 
     async def public_standings(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
-            from goledger.web.data import standings_rows
+            from goledger.web.data import public_standings_rows, round_progress, shown_round
 
             table = standings(self.desk.db, _int_param(request, "round"))
-            return {"table": table, "rows": standings_rows(table), "link": "/player/", "state": self.desk.state(),
-                    "head": table.as_of_seq}
+            state = self.desk.state()
+            return {"table": table, "rows": public_standings_rows(table, state), "link": "/player/",
+                    "state": state, "head": table.as_of_seq,
+                    "progress": round_progress(state, shown_round(state))}
 
         return await self.public_page(request, "public_standings.html", build)
 
@@ -305,44 +427,26 @@ class _Pages:
 
             state = self.desk.state()
             player = find_player(state, request.path_params["pid"])
-            return {"state": state, "player": player, "games": player_games(state, player.id), "head": state.seq}
+            games = [g for g in player_games(state, player.id) if state.round_visible(g["round"])]
+            return {"state": state, "player": player, "games": games, "head": state.seq}
 
         return await self.public_page(request, "public_player.html", build)
 
     async def head_events(self, request: Request) -> Response:
         """Server-sent events: ``event: head`` with the ledger's last sequence number, sent at
-        once and whenever it changes. The head is polled every ``poll`` seconds on one open
-        connection (a one-row query); the stream ends when the client goes away or after
-        ``lifetime`` seconds (``?lifetime=S`` shortens it), and the browser reconnects."""
+        once and whenever it changes (:class:`goledger.web.live.HeadWatcher`: one reader of the
+        head for all streams, woken at once by the desk's own writes). The stream ends when the
+        client goes away or after ``lifetime`` seconds (``?lifetime=S`` shortens it), and the
+        browser reconnects; beyond the desk's bound on open streams, ``503``."""
         desk = self.desk
         try:
             lifetime = min(float(request.query_params.get("lifetime", desk.lifetime)), desk.lifetime)
         except ValueError:
             lifetime = desk.lifetime
-
-        async def stream() -> AsyncIterator[str]:
-            from goledger.ledger.store import Ledger
-
-            ledger = None
-            last = None
-            end = time.monotonic() + lifetime
-            try:
-                yield "retry: 2000\n\n"
-                while True:
-                    if ledger is None and desk.db.exists():
-                        ledger = Ledger.open(desk.db)
-                    seq = ledger.head().seq if ledger is not None else 0
-                    if seq != last:
-                        last = seq
-                        yield f"event: head\ndata: {seq}\n\n"
-                    if time.monotonic() >= end or await request.is_disconnected():
-                        break
-                    await asyncio.sleep(desk.poll)
-            finally:
-                if ledger is not None:
-                    ledger.close()
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        if self.live.full():
+            return Response(gettext("too many live pages are open; this one will not update by itself") + "\n",
+                            status_code=503, headers={"Retry-After": "30"}, media_type="text/plain")
+        return StreamingResponse(self.live.stream(lifetime, request.is_disconnected), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     # ------------------------------------------------------------------ print pages (public reads)
@@ -360,42 +464,47 @@ class _Pages:
 
         return await self.read(request, build)
 
+    async def printout(self, request: Request, make: Callable[[], bytes]) -> Response:
+        """A printout page: the bytes the CLI's ``--format html`` writes for the same view
+        (:mod:`goledger.render.printouts` over :mod:`goledger.replay.printouts`), never a
+        second rendering of the same data."""
+        data = await self.read(request, make)
+        return data if isinstance(data, Response) else HTMLResponse(data)
+
     async def print_pairings(self, request: Request) -> Response:
-        data = await self._round_data(request, request.path_params["round"])
-        return data if isinstance(data, Response) else self.render(request, "print_pairings.html", **data)
+        """``goledger pairings --round R --format html`` (``?by=name``: ``--by name``)."""
+        from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet, render
+        from goledger.replay.printouts import pairings
+
+        round_ = request.path_params["round"]
+        by_name = request.query_params.get("by") == "name"
+        return await self.printout(request, lambda: render(
+            (pairing_by_name_sheet if by_name else pairing_sheet)(pairings(self.desk.db, round_)), "html"))
 
     async def print_slips(self, request: Request) -> Response:
-        data = await self._round_data(request, request.path_params["round"])
-        return data if isinstance(data, Response) else self.render(request, "print_slips.html", **data)
+        """``goledger slips --round R [--per-page 8]``."""
+        from goledger.render.printouts import render_slips
+        from goledger.replay.printouts import pairings
+
+        round_ = request.path_params["round"]
+        per_page = 8 if request.query_params.get("per_page") == "8" else 4
+        return await self.printout(request, lambda: render_slips(pairings(self.desk.db, round_), per_page))
 
     async def print_players(self, request: Request) -> Response:
-        def build() -> dict[str, Any]:
-            state = self.desk.state()
-            from goledger.i18n.collation import sorted_by_name
+        """``goledger players --format html``."""
+        from goledger.render.printouts import player_sheet, render
+        from goledger.replay.printouts import players
 
-            players = sorted_by_name(state.players.values(), lambda p: p.surname, lambda p: p.first_name,
-                                     lambda p: p.id)
-            return {"state": state, "players": players, "head": state.seq}
-
-        data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "print_players.html", **data)
+        return await self.printout(request, lambda: render(player_sheet(players(self.desk.db)), "html"))
 
     async def print_wall(self, request: Request) -> Response:
-        """The wall list: standings with country, club and per-round results (the crosstable's
-        cells, :mod:`goledger.replay.crosstable`)."""
-        def build() -> dict[str, Any]:
-            from goledger.ledger.values import format_points
-            from goledger.replay.crosstable import crosstable_of
+        """``goledger wall-list [--round R] --format html``: standings with country, club,
+        status and one cell per round, in the CLI's notation and with its legend."""
+        from goledger.render.printouts import render, wall_sheet
+        from goledger.replay.printouts import wall_list
 
-            state = self.desk.state()
-            table = crosstable_of(state, _int_param(request, "round"))
-            rows = [{"row": r, "player": state.players[r.player_id],
-                     "values": [format_points(r.values[c], table.scales[c]) for c in table.criteria]}
-                    for r in table.rows]
-            return {"state": state, "table": table, "rows": rows, "head": state.seq}
-
-        data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "print_wall.html", **data)
+        return await self.printout(request, lambda: render(wall_sheet(wall_list(
+            self.desk.db, _int_param(request, "round"))), "html"))
 
     # ------------------------------------------------------------------ JSON API
 
@@ -424,6 +533,8 @@ class _Pages:
             round_ = _round_or(_int_param(request, "round"), current_round(state))
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            if not state.round_visible(round_) and not self.is_director(request):
+                raise CommandRejected(f"round {round_} is not shown to the players yet")
             return pairings_dict(state, round_)
 
         data = await self.read(request, build)
@@ -456,12 +567,26 @@ class _Pages:
             return _json({"error": exc.message}, 400)
         from goledger import commands
         from goledger.render.json_text import outcome_json
+        from goledger.web.concurrency import depends_on, run_per_subject
 
-        try:
-            outcome = await run_in_threadpool(lambda: commands.result(
+        def run(at: int | None, again: bool) -> Any:
+            return commands.result(
                 self.desk.db, round_, table, body["result"], bool(body.get("by_default", False)),
                 actor=str(body.get("actor") or "api"), reason=str(body.get("reason") or ""),
-                expected_head=head, retry=bool(body.get("retry", False))))
+                expected_head=at, retry=again)
+
+        def write() -> Any:
+            if head is None or body.get("retry"):
+                return run(head, bool(body.get("retry", False)))
+            deps = depends_on(self.desk.state(), "result", {"round": str(round_), "table": str(table)})
+            return run_per_subject(run, head, deps, self.desk.state, (round_, table))
+
+        try:
+            outcome = await run_in_threadpool(write)
+            self.live.written()
+            self._prerender_soon()
+        except ConflictError as exc:
+            return _json({"error": exc.message, "code": "conflict", "head": exc.conflict.head}, 409)
         except StaleHeadError as exc:
             return _json({"error": exc.message, "head": await run_in_threadpool(self.desk.head)}, 409)
         except GoledgerError as exc:
@@ -827,14 +952,19 @@ class _Pages:
         expected_head, retry = int(head_text), str(form.get("retry", "")) == "1"
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         fragment = fields.get("fragment", "")
-        status, message, retry_fields = 200, "", None
+        status, message, retry_fields, conflict = 200, "", None, None
+        actor = self._actor(request)
         try:
-            outcome = await run_in_threadpool(lambda: action.run(
-                self.desk.db, fields, actor=self._actor(request), reason=fields.get("reason", ""),
-                expected_head=expected_head, retry=retry))
+            outcome = await run_in_threadpool(lambda: self._write(name, action, fields, actor, expected_head, retry))
             message = outcome.message
+            self.live.written()
+            self._prerender_soon()
+        except ConflictError as exc:
+            status, message = 409, gettext("Nothing was written: this changed after your page was shown.")
+            conflict = {"sentences": exc.conflict.sentences,
+                        "replace": _replacement(name, fields, exc.conflict), "head": exc.conflict.head}
         except StaleHeadError as exc:
-            status, message = 409, exc.message
+            status, message = 409, _stale_words(exc)
             touched = action.subjects(fields)
             if not _conflicts(touched, exc.since):
                 retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
@@ -848,13 +978,65 @@ class _Pages:
             if isinstance(data, Response):
                 return data
             return self.render(request, "results_entry.html", status, message=message, ok=status == 200,
-                               retry=retry_fields, action=name, entry=fields.get("entry", "") if status != 200 else "",
-                               **data)
+                               retry=retry_fields, action=name, conflict=conflict,
+                               entry=fields.get("entry", "") if status != 200 else "", **data)
         if status == 200:
             sep = "&" if "?" in back else "?"
             return RedirectResponse(back + sep + urlencode({"msg": message}), 303)
         return self.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
-                           back=back)
+                           back=back, conflict=conflict)
+
+    def _write(self, name: str, action: Any, fields: dict[str, str], actor: str, expected_head: int,
+               retry: bool) -> Any:
+        """The form's command against the page's head, per game (:mod:`goledger.web.concurrency`):
+        a head moved by events about other things is no reason to refuse."""
+        from goledger.web.concurrency import depends_on, run_per_subject
+
+        def run(head: int, again: bool) -> Any:
+            return action.run(self.desk.db, fields, actor=actor, reason=fields.get("reason", ""),
+                              expected_head=head, retry=again)
+
+        if retry:
+            return run(expected_head, True)
+        state = self.desk.state()
+        deps = depends_on(state, name, fields)
+        table = _form_table(fields)
+        return run_per_subject(run, expected_head, deps, self.desk.state, table)
+
+
+def _form_table(fields: dict[str, str]) -> tuple[int, int] | None:
+    """(round, table) a result form names, if it names one."""
+    from goledger.web.actions import table_subject
+
+    subject = next(iter(table_subject(fields)), None)
+    return None if subject is None else (subject[1], subject[2])
+
+
+def _replacement(name: str, fields: dict[str, str], conflict: Any) -> dict[str, str]:
+    """The form that replaces what another desk recorded with this desk's entry: a result
+    whose table now has one becomes a correction (with a reason saying so); anything else is
+    the same form against the newer head."""
+    from goledger.web.actions import parse_entry
+
+    keep = {k: v for k, v in fields.items() if k not in ("csrf", "retry", "expected_head")}
+    out = {"action": name, **keep, "expected_head": str(conflict.head)}
+    if name in ("result", "correct") and conflict.result_now:
+        if fields.get("entry", "").strip():
+            table, word, by_default = parse_entry(fields["entry"])
+            keep.pop("entry", None)
+            keep.update(table=str(table), result=word, by_default="1" if by_default else "")
+        out = {"action": "correct", **keep, "expected_head": str(conflict.head),
+               "reason": gettext("replaced at the desk: it conflicted with a result entered at another desk")}
+    return out
+
+
+def _stale_words(exc: StaleHeadError) -> str:
+    """The store's refusal of a moved head, in browser words."""
+    if not exc.since:
+        return exc.message
+    return gettext("Nothing was written: {count} event(s) were recorded after this page was shown "
+                   "(the last is event {seq}). Check them, then record it again.").format(
+        count=len(exc.since), seq=exc.since[-1].seq)
 
 
 def _pairing_module() -> Any:
