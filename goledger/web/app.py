@@ -372,8 +372,11 @@ class _Pages:
             if now - at > WATCHED_SECONDS:
                 self.watched.pop(key, None)
                 continue
+            from goledger.i18n import use_language
+
             try:
-                await self._public_body(key, name, build, request)
+                with use_language(key.partition(":")[0]):  # the page's own language (its cache key's)
+                    await self._public_body(key, name, build, request)
             except Exception:  # a page that cannot be built now is built (and refused) when asked
                 continue
 
