@@ -17,6 +17,7 @@ plain data (:class:`Done`), never the library's objects.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,7 +60,7 @@ class WorkerPool:
     def run(self, fn: Callable[..., Done], *args: Any) -> Done:
         with self._slots:
             receiver, sender = self._context.Pipe(duplex=False)
-            worker = self._context.Process(target=_work, args=(sender, fn, args), daemon=True)
+            worker = self._context.Process(target=_work, args=(sender, fn, args, dict(os.environ)), daemon=True)
             worker.start()
             sender.close()
             try:
@@ -94,7 +95,11 @@ def warm() -> None:
     threading.Thread(target=start, daemon=True).start()
 
 
-def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...]) -> None:
+def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], environment: dict[str, str]) -> None:
+    # The fork server keeps the environment it was started with; a request sees the server's own
+    # as it is now (the ratings store, the data directory), as if it ran in the server.
+    os.environ.clear()
+    os.environ.update(environment)
     try:
         done = fn(*args)
     except StaleHeadError as exc:  # the functions catch their own; this is the last resort
