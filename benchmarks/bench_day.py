@@ -18,7 +18,6 @@ Run: ``python benchmarks/bench_day.py [--runs 5] [--audit-runs 3] [--players 150
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_events, write_ledger
-from benchmarks.timing import REPO, Samples, cli_env, compile_bytecode, machine, ms
+from benchmarks.timing import REPO, Samples, cli_env, compile_bytecode, machine, ms, update_results
 
 SECTION = "## Director's day (issue 20)"
 AUDIT_TARGET_S = 1.0
@@ -140,13 +139,6 @@ def section(runs: int, audit_runs: int, players: int) -> str:
     return "\n".join(parts)
 
 
-def update_results(text: str, path: Path) -> None:
-    """Replace (or append) the section in ``RESULTS.md``."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
-    new = pattern.sub(lambda _: text.rstrip() + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + text
-    path.write_text(new, encoding="utf-8")
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -159,7 +151,7 @@ def main() -> None:
     if args.out == "-":
         print(text)
     else:
-        update_results(text, Path(args.out))
+        update_results(SECTION, text, Path(args.out))
         print(text)
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_day import cell, goledger, run_process
-from benchmarks.timing import REPO, Samples, compile_bytecode, machine, ms
+from benchmarks.timing import REPO, Samples, compile_bytecode, machine, ms, update_results
 
 SECTION = "## Ratings (issue 34)"
 LIST = REPO.parent / "shared" / "realdata" / "ratinglists" / "Miautomat_egf-streaming__allworld_lp.html"
@@ -172,13 +172,6 @@ def section(path: Path, runs: int, count: int) -> str:
     return "\n".join(parts)
 
 
-def update_results(text: str, path: Path) -> None:
-    """Replace (or append) this script's section in ``RESULTS.md``."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
-    new = pattern.sub(lambda _: text.rstrip() + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + text
-    path.write_text(new, encoding="utf-8")
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -191,7 +184,7 @@ def main() -> None:
     if args.out == "-":
         print(text)
     else:
-        update_results(text, Path(args.out))
+        update_results(SECTION, text, Path(args.out))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -140,3 +141,12 @@ def machine() -> str:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.0f}" if seconds >= 0.1 else f"{seconds * 1000:.1f}"
+
+
+def update_results(section: str, text: str, path: Path) -> None:
+    """Replace the part of ``RESULTS.md`` that starts at the heading ``section`` with ``text``
+    (everything up to the next ``## `` heading), or append ``text`` when the heading is new."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    pattern = re.compile(re.escape(section) + r".*?(?=\n## |\Z)", re.S)
+    new = pattern.sub(lambda _: text.rstrip() + "\n", old) if pattern.search(old) else old.rstrip() + "\n\n" + text
+    path.write_text(new, encoding="utf-8")

@@ -121,8 +121,9 @@ def test_schema_1_team_payloads_read_unchanged() -> None:
     assert ev.decode_rows(rows) == [ev.TeamMemberAssigned(team_id="t1", player_id="p1", board=2)]
 
 
-def test_team_commands_through_the_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    db = tmp_path / "league.db"
+def two_team_league(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """A two-round team Swiss with two boards, through the CLI: Lions (p0001, p0002) and
+    Tigers (p0003, p0004)."""
     assert cli("new", "--name", "League", "--rounds", "2", "--system", "team-swiss", "--boards", "2",
                "--db", db).code == 0
     for k in range(1, 5):
@@ -132,6 +133,11 @@ def test_team_commands_through_the_cli(cli, tmp_path: Path) -> None:  # type: ig
     for team, pid, board in (("Lions", "p0001", 1), ("Lions", "p0002", 2), ("Tigers", "p0003", 1),
                              ("Tigers", "p0004", 2)):
         assert cli("team", "assign", team, pid, "--board", str(board), "--db", db).code == 0
+
+
+def test_team_commands_through_the_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "league.db"
+    two_team_league(cli, db)
     refused = cli("team", "assign", "Tigers", "p0001", "--board", "2", "--db", db, "--json")
     assert refused.code == 1 and "plays for team Lions" in json.loads(refused.err)["error"]
     assert cli("pair", "--round", "1", "--white", "p0001", "--black", "p0003", "--db", db).code == 0
@@ -156,15 +162,7 @@ def test_team_commands_through_the_cli(cli, tmp_path: Path) -> None:  # type: ig
 def test_team_printouts_through_the_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Team pairing list, result sheets, crosstable and standings in every format."""
     db = tmp_path / "p.db"
-    assert cli("new", "--name", "League", "--rounds", "2", "--system", "team-swiss", "--boards", "2",
-               "--db", db).code == 0
-    for k in range(1, 5):
-        assert cli("register", "--surname", f"S{k}", "--first-name", "F", "--rank", "2k", "--db", db).code == 0
-    for team in ("Lions", "Tigers"):
-        assert cli("team", "add", team, "--db", db).code == 0
-    for team, pid, board in (("Lions", "p0001", 1), ("Lions", "p0002", 2), ("Tigers", "p0003", 1),
-                             ("Tigers", "p0004", 2)):
-        assert cli("team", "assign", team, pid, "--board", str(board), "--db", db).code == 0
+    two_team_league(cli, db)
     assert cli("pair-teams", "1", "Lions", "Tigers", "--db", db).code == 0
     assert cli("result", "--round", "1", "--table", "1", "white", "--db", db).code == 0
     text = cli("team", "pairings", "--round", "1", "--db", db)
