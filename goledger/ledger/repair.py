@@ -248,37 +248,10 @@ def _report(
     published_head: str | None,
     watch: Callable[[Record], None] | None,
 ) -> RepairReport:
-    meta = {_text(k): _text(v) for k, v in meta_rows}
-    if meta.get("format") != STORE_FORMAT:
-        return _refusal(target, f"{target} is an SQLite database of another program, not a goledger ledger")
-    try:
-        version = int(meta.get("store_schema_version", "0"))
-    except ValueError:
-        version = -1
-    if version > STORE_SCHEMA_VERSION:
-        return _refusal(
-            target, f"{target} was written by a newer goledger (store schema {version}; this one reads up to "
-            f"{STORE_SCHEMA_VERSION}): upgrade goledger to judge it",
-        )
-    if version < 1 or meta.get("hash_algorithm") != HASH_ALGORITHM:
-        return _refusal(target, f"{target} has an unknown store layout or hash algorithm "
-                        f"({meta.get('hash_algorithm', 'none')!r}); this goledger cannot judge it")
-
-    protection = ""
-    try:
-        missing, altered = protection_problems(conn)
-    except sqlite3.DatabaseError as exc:
-        missing, altered = (), ()
-        protection = f"the triggers cannot be read ({exc})"
-    if missing or altered:
-        parts = [f"removed: {', '.join(missing)}"] if missing else []
-        parts += [f"changed: {', '.join(altered)}"] if altered else []
-        protection = (
-            f"the append-only triggers were tampered with ({'; '.join(parts)}), so the file was edited outside "
-            "goledger; a log rewritten together with its hashes would still verify, so compare the trusted head "
-            "with a published head or checkpoint"
-        )
-
+    refusal = _layout_refusal(target, meta_rows)
+    if refusal is not None:
+        return refusal
+    protection = _protection_problem(conn)
     findings: list[EventFinding] = []
     trusted_upto = 0
     trusted_head = GENESIS_HASH
@@ -335,6 +308,58 @@ def _report(
         findings.append(EventFinding(expected, "unreadable", f"the file's index claims events up to {claimed}, "
                                      f"but nothing from event {expected} on can be read"))
     ok = not findings and not protection and not damage
+    notes = _published_notes(published_head, published_seq, trusted_upto)
+    verdict = _verdict(target, read, trusted_upto, findings, protection, damage)
+    return RepairReport(
+        path=str(target), ok=ok, verdict=verdict, ledger=True, damage=damage, events_read=read,
+        events_claimed=claimed, trusted_upto=trusted_upto, trusted_head=trusted_head, stored_head=stored_head,
+        findings=tuple(findings[:MAX_FINDINGS]), findings_total=len(findings), protection=protection,
+        published_head=published_head or "", published_head_seq=published_seq, notes=tuple(notes),
+    )
+
+
+def _layout_refusal(target: Path, meta_rows: list[tuple]) -> RepairReport | None:
+    """A refusal when the file is not a goledger ledger this version can judge (another program's
+    database, a newer store schema, an unknown layout or hash algorithm); None when it is."""
+    meta = {_text(k): _text(v) for k, v in meta_rows}
+    if meta.get("format") != STORE_FORMAT:
+        return _refusal(target, f"{target} is an SQLite database of another program, not a goledger ledger")
+    try:
+        version = int(meta.get("store_schema_version", "0"))
+    except ValueError:
+        version = -1
+    if version > STORE_SCHEMA_VERSION:
+        return _refusal(
+            target, f"{target} was written by a newer goledger (store schema {version}; this one reads up to "
+            f"{STORE_SCHEMA_VERSION}): upgrade goledger to judge it",
+        )
+    if version < 1 or meta.get("hash_algorithm") != HASH_ALGORITHM:
+        return _refusal(target, f"{target} has an unknown store layout or hash algorithm "
+                        f"({meta.get('hash_algorithm', 'none')!r}); this goledger cannot judge it")
+    return None
+
+
+def _protection_problem(conn: sqlite3.Connection) -> str:
+    """What is wrong with the append-only triggers, in one sentence; empty when they are intact."""
+    protection = ""
+    try:
+        missing, altered = protection_problems(conn)
+    except sqlite3.DatabaseError as exc:
+        missing, altered = (), ()
+        protection = f"the triggers cannot be read ({exc})"
+    if missing or altered:
+        parts = [f"removed: {', '.join(missing)}"] if missing else []
+        parts += [f"changed: {', '.join(altered)}"] if altered else []
+        protection = (
+            f"the append-only triggers were tampered with ({'; '.join(parts)}), so the file was edited outside "
+            "goledger; a log rewritten together with its hashes would still verify, so compare the trusted head "
+            "with a published head or checkpoint"
+        )
+    return protection
+
+
+def _published_notes(published_head: str | None, published_seq: int | None, trusted_upto: int) -> list[str]:
+    """Where a published head stands against what was read: nowhere, in the trusted part, or after it."""
     notes: list[str] = []
     if published_head:
         if published_seq is None:
@@ -346,13 +371,7 @@ def _report(
         else:
             notes.append(f"the published head is event {published_seq}, after the trusted part: the events up to "
                          "it were stored, but the chain breaks before it")
-    verdict = _verdict(target, read, trusted_upto, findings, protection, damage)
-    return RepairReport(
-        path=str(target), ok=ok, verdict=verdict, ledger=True, damage=damage, events_read=read,
-        events_claimed=claimed, trusted_upto=trusted_upto, trusted_head=trusted_head, stored_head=stored_head,
-        findings=tuple(findings[:MAX_FINDINGS]), findings_total=len(findings), protection=protection,
-        published_head=published_head or "", published_head_seq=published_seq, notes=tuple(notes),
-    )
+    return notes
 
 
 def _verdict(target: Path, read: int, trusted_upto: int, findings: list[EventFinding], protection: str,

@@ -17,13 +17,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from goledger.errors import FormatError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.domains import text_problem
 from goledger.replay.fide_unplayed import FideData, FideRound, Kind
-from goledger.replay.state import TournamentState
+from goledger.replay.policies import Policy
+from goledger.replay.state import PlayerState, TournamentState
 
 __all__ = ["player_line", "write_trf"]
 
@@ -70,7 +70,7 @@ def _unplayed_code(fr: FideRound) -> str:
 
 def write_trf(
     state: TournamentState,
-    policy: Any = None,
+    policy: str | Policy | None = None,
     lossless: bool = False,
     crlf: bool = False,
     write_ratings: bool = False,
@@ -82,8 +82,7 @@ def write_trf(
     back the records an import could not map; ``write_ratings`` writes ratings that are not
     FIDE ratings (EGD GoR…) in the rating column.
     """
-    from goledger.replay.criteria.fide import FIDE_NAMES
-    from goledger.replay.fide_unplayed import PointSystem, fide_data
+    from goledger.replay.fide_unplayed import fide_data
     from goledger.replay.scoring import ScoringContext
     from goledger.replay.standings import rank_players, resolve_criteria, resolve_policy
 
@@ -102,6 +101,32 @@ def write_trf(
     by_id = {pid: n for n, pid in numbers.items()}
     players = [state.players[numbers[n]] for n in sorted(numbers)]
 
+    lines = _header_lines(state, players, pol, report, write_ratings)
+    player_lines, non_fide, non_ascii = _player_lines(players, data, by_id, place, report, write_ratings, extras)
+    lines.extend(player_lines)
+    lines.extend(_lines_240(state, data, by_id, last))
+    if lossless:
+        for key in ("trf.unmapped", "trf.comments"):
+            if extras.get(key):
+                lines.extend(extras[key].split("\n"))
+    elif extras.get("trf.unmapped"):
+        report.info("lossy", "records the import could not map were not written (use --lossless to write them back)")
+    _go_report(state, non_fide, non_ascii, report)
+    eol = "\r\n" if crlf else "\n"
+    return (eol.join(lines) + eol).encode("utf-8"), report
+
+
+def _header_lines(state: TournamentState, players: Sequence[PlayerState], pol: Policy, report: InterchangeReport,
+                  write_ratings: bool) -> list[str]:
+    """The tournament records (§2): ``012`` … ``132`` in TRF's order, ``XXR``, ``142``, ``XXS`` for a
+    point system that is not the standard one, ``212`` when every placement criterion has a FIDE name,
+    then the records an import kept."""
+    from goledger.replay.criteria.fide import FIDE_NAMES
+    from goledger.replay.fide_unplayed import PointSystem
+
+    settings = state.settings
+    assert settings is not None
+    extras = settings.extras
     lines: list[str] = []
     header: dict[str, list[str]] = {}
     header["012"] = [f"012 {settings.name}"]
@@ -141,6 +166,14 @@ def write_trf(
     for code in sorted(header):
         lines.extend(header[code])
 
+    return lines
+
+
+def _player_lines(players: Sequence[PlayerState], data: FideData, by_id: dict[str, int], place: dict[str, int],
+                  report: InterchangeReport, write_ratings: bool, extras: dict[str, str]) -> tuple[list[str], int, int]:
+    """One ``001`` line per player (§3), with how many carry a rating that is not FIDE's and how many a
+    name that is not ASCII."""
+    lines: list[str] = []
     unrated = set(extras.get("trf.unrated", "").split())
     non_fide = 0
     non_ascii = 0
@@ -177,16 +210,7 @@ def write_trf(
         ))
         report.count_read("players")
         report.count_recorded("players")
-    lines.extend(_lines_240(state, data, by_id, last))
-    if lossless:
-        for key in ("trf.unmapped", "trf.comments"):
-            if extras.get(key):
-                lines.extend(extras[key].split("\n"))
-    elif extras.get("trf.unmapped"):
-        report.info("lossy", "records the import could not map were not written (use --lossless to write them back)")
-    _go_report(state, non_fide, non_ascii, report)
-    eol = "\r\n" if crlf else "\n"
-    return (eol.join(lines) + eol).encode("utf-8"), report
+    return lines, non_fide, non_ascii
 
 
 MAX_PLAYERS = 9999
