@@ -26,6 +26,8 @@ from goledger.cli.common import (
 
 def render_places(places: Any, fmt: str) -> None:
     """A system's places as a table (``Pl``, id, name, why), JSON, CSV or an HTML page."""
+    from goledger.i18n import gettext, pgettext
+
     if fmt == "json":
         print_json(places.to_dict())
         return
@@ -39,7 +41,7 @@ def render_places(places: Any, fmt: str) -> None:
     if fmt == "html":
         from goledger.render.bracket import places_page
 
-        sys.stdout.buffer.write(places_page(places, "Places"))
+        sys.stdout.buffer.write(places_page(places, gettext("Places")))
         sys.stdout.flush()
         return
     if fmt != "table":
@@ -47,12 +49,15 @@ def render_places(places: Any, fmt: str) -> None:
     rows: list[list[str]] = []
     previous = None
     for row in places.rows:
-        shown = "in" if row.active else (f"={row.place}" if row.shared else str(row.place))
+        shown = pgettext("still in the bracket", "in") if row.active else (
+            f"={row.place}" if row.shared else str(row.place))
         rows.append([shown if row.place != previous else "", row.player_id, row.name, row.why])
         previous = row.place
-    state = "final" if places.finished else "so far"
-    heading = f"Places ({places.system}, {state}, after round {places.round})"
-    echo(render_text_table(["Pl", "Id", "Name", "Why"], rows, {0}, heading))
+    heading = (gettext("Places (%(system)s, final, after round %(round)d)") if places.finished
+               else gettext("Places (%(system)s, so far, after round %(round)d)")) % {
+                   "system": places.system, "round": places.round}
+    echo(render_text_table([pgettext("short for place", "Pl"), gettext("Id"), gettext("Name"), gettext("Why")], rows,
+                           {0}, heading))
     for note in places.notes:
         echo(note)
 

@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext, pgettext
 from goledger.ledger.values import Rank, Result
 
 __all__ = [
@@ -33,9 +34,11 @@ __all__ = [
     "engine_parameters",
     "entrants",
     "free_tables",
+    "how_word",
     "out_of_round",
     "read_options",
     "seeded",
+    "seeding_word",
 ]
 
 T = TypeVar("T", bound=msgspec.Struct)
@@ -210,14 +213,29 @@ class Places(msgspec.Struct, frozen=True, kw_only=True):
         """Why ``player_id`` has his place, in one sentence."""
         for row in self.rows:
             if row.player_id == player_id:
-                return f"{row.name} is {'placed ' if not row.active else ''}{_place_text(row)}: {row.why}"
+                if row.active:
+                    return gettext("%(name)s is still in: %(why)s") % {"name": row.name, "why": row.why}
+                return gettext("%(name)s is placed %(place)s: %(why)s") % {"name": row.name, "place": _place_text(row),
+                                                                         "why": row.why}
         raise CommandRejected(f"{player_id} has no place in this {self.system}")
 
 
 def _place_text(row: Place) -> str:
     if row.active:
-        return "still in"
+        return gettext("still in")
     return f"{'=' if row.shared else ''}{row.place}"
+
+
+def how_word(how: str) -> str:
+    """How a match was decided, in words: ``game``, ``walkover``, ``bye``."""
+    return {"game": pgettext("a match decided by", "game"), "walkover": pgettext("a match decided by", "walkover"),
+            "bye": pgettext("a match decided by", "bye")}.get(how, how)
+
+
+def seeding_word(seeding: str) -> str:
+    """A seeding rule (:data:`SeedingRule`) in words: by ``rank``, by registration ``order``, by ``lot``."""
+    return {"rank": pgettext("seeding by", "rank"), "order": pgettext("seeding by", "registration order"),
+            "lot": pgettext("seeding by", "lot")}.get(seeding, seeding)
 
 
 def share_places(groups: Sequence[tuple[list[tuple[str, str, str]], bool]]) -> tuple[Place, ...]:

@@ -43,6 +43,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
+from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
@@ -222,13 +223,16 @@ def places(state: Any) -> Places:
         k = key(order[i])
         members = [p for p in order[i:] if key(p) == k]
         wins, games = rec[members[0]]
-        why = f"{_num(wins)} wins in {games} games: {opts.ranking} {_num(k[0])}"
+        why = ngettext("%(wins)s wins in %(games)d game: %(ranking)s %(value)s",
+                       "%(wins)s wins in %(games)d games: %(ranking)s %(value)s", games) % {
+            "wins": _num(wins), "games": games, "ranking": opts.ranking, "value": _num(k[0])}
         groups.append(([(p, state.players[p].full_name, why) for p in members], False))
         i += len(members)
     rows: tuple[Place, ...] = share_places(groups)
     return Places(system="continuous-handicap", round=state.last_round_with_games(), finished=False, rows=rows,
-                  notes=(f"ranking {opts.ranking}; at most {opts.max_games_per_pair} games per pair, "
-                         f"{opts.max_rank_difference} grades apart",))
+                  notes=(gettext("ranking %(ranking)s; at most %(games)d games per pair, %(grades)d grades apart")
+                         % {"ranking": opts.ranking, "games": opts.max_games_per_pair,
+                            "grades": opts.max_rank_difference},))
 
 
 def _num(value: Fraction) -> str:

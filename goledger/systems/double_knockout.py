@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
+from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.bracket import Method, first_round, knockout_rounds
@@ -184,7 +185,7 @@ def _decide_round(state: Any, st: DoubleStatus, r: int, jigo: str, seed_of: Mapp
             return True
         st.losses[loser] = st.losses.get(loser, 0) + 1
         st.champion, st.runner_up = m.winner, loser
-        st.out[loser] = (r, "lost the " + ("reset game" if st.phase == "reset" else "grand final"))
+        st.out[loser] = (r, gettext("lost the reset game") if st.phase == "reset" else gettext("lost the grand final"))
         return True
     matches: list[Match] = []
     if any(a is not None and b is not None for a, b in st.wb_slots):
@@ -217,7 +218,8 @@ def _decide_round(state: Any, st: DoubleStatus, r: int, jigo: str, seed_of: Mapp
     for loser, winner, how in lb_results:
         if winner is not None:
             st.met.add(frozenset((loser, winner)))
-        why = f"gave a walkover in round {r}" if how == "walkover" else f"second loss in round {r}"
+        why = (gettext("gave a walkover in round %(round)d") if how == "walkover"
+               else gettext("second loss in round %(round)d")) % {"round": r}
         _lose(st, loser, r, why)
     winners = [m.winner if m.how != "empty" else None for m in matches]
     if len(winners) >= 2:
@@ -226,7 +228,7 @@ def _decide_round(state: Any, st: DoubleStatus, r: int, jigo: str, seed_of: Mapp
         st.wb_slots = [(winners[0], None)] if winners else []
     for pid, (when, why) in list(st.out.items()):
         if not why:
-            st.out[pid] = (when, f"second loss in round {when}")
+            st.out[pid] = (when, gettext("second loss in round %(round)d") % {"round": when})
     return True
 
 
@@ -450,13 +452,14 @@ def places(state: Any) -> Places:
     if st.champion is not None:
         lost = st.losses.get(st.champion, 0)
         groups.append(([(st.champion, name[st.champion],
-                         f"champion with {lost} loss{'' if lost == 1 else 'es'}")], False))
+                         ngettext("champion with %(losses)d loss", "champion with %(losses)d losses", lost)
+                         % {"losses": lost})], False))
     if st.runner_up is not None:
         groups.append(([(st.runner_up, name[st.runner_up], st.out[st.runner_up][1])], False))
     alive = [p for p in st.alive() if p != st.runner_up]
     if alive:
-        groups.insert(0, ([(p, name[p], "still in, " + ("unbeaten" if not st.losses.get(p) else "one loss"))
-                           for p in alive], True))
+        groups.insert(0, ([(p, name[p], gettext("still in, one loss") if st.losses.get(p)
+                            else gettext("still in, unbeaten")) for p in alive], True))
     by_round: dict[int, list[str]] = {}
     for pid, (when, _) in st.out.items():
         if pid != st.runner_up:
@@ -466,4 +469,5 @@ def places(state: Any) -> Places:
         groups.append(([(p, name[p], st.out[p][1]) for p in members], False))
     rows: tuple[Place, ...] = share_places(groups)
     return Places(system="double-knockout", round=st.decided, finished=st.champion is not None, rows=rows,
-                  notes=(f"{len(st.seeds)} entrants; reset game {'on' if opts.reset else 'off'}",))
+                  notes=((gettext("%(entrants)d entrants; reset game on") if opts.reset
+                          else gettext("%(entrants)d entrants; reset game off")) % {"entrants": len(st.seeds)},))

@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
+from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.bracket import Method, first_round, knockout_rounds
@@ -38,11 +39,13 @@ from goledger.systems.common import (
     engine_parameters,
     entrants,
     free_tables,
+    how_word,
     out_of_round,
     read_options,
     refuse_rewriting,
     refuse_undecided_result,
     seeded,
+    seeding_word,
     share_places,
     who,
 )
@@ -375,22 +378,24 @@ def places(state: Any) -> Places:
     final = bracket.rounds[-1][0]
     placed: set[str] = set()
     if final.winner is not None:
-        groups.append(([(final.winner, name[final.winner], f"won the final ({final.how})")], False))
+        won_final = gettext("won the final (%(how)s)") % {"how": how_word(final.how)}
+        groups.append(([(final.winner, name[final.winner], won_final)], False))
         placed.add(final.winner)
         if final.loser:
-            groups.append(([(final.loser, name[final.loser], "lost the final")], False))
+            groups.append(([(final.loser, name[final.loser], gettext("lost the final"))], False))
             placed.add(final.loser)
     if total >= 2:
         semis = bracket.rounds[-2]
         losers = [m for m in semis if m.loser is not None]
         tp = bracket.third_place
         if tp is not None and tp.winner is not None and tp.how == "game":
-            groups.append(([(tp.winner, name[tp.winner], "won the third-place game")], False))
+            groups.append(([(tp.winner, name[tp.winner], gettext("won the third-place game"))], False))
             if tp.loser:
-                groups.append(([(tp.loser, name[tp.loser], "lost the third-place game")], False))
+                groups.append(([(tp.loser, name[tp.loser], gettext("lost the third-place game"))], False))
         elif final.winner is not None and len(losers) == 2:
             by_winner = sorted(losers, key=lambda m: 0 if m.winner == final.winner else 1)
-            for m, text in zip(by_winner, ("lost the semi-final to the winner", "lost the semi-final to the runner-up"),
+            for m, text in zip(by_winner, (gettext("lost the semi-final to the winner"),
+                                         gettext("lost the semi-final to the runner-up")),
                                strict=True):
                 assert m.loser is not None
                 groups.append(([(m.loser, name[m.loser], text)], False))
@@ -398,22 +403,24 @@ def places(state: Any) -> Places:
     still_in = [p for p in bracket.seeds if p not in placed and bracket.eliminated_in(p) is None
                 and not _out_without_loss(bracket, p)]
     if final.winner is None:
-        rows_active = [(p, name[p], "still in the bracket") for p in still_in]
+        rows_active = [(p, name[p], gettext("still in the bracket")) for p in still_in]
         if rows_active:
             groups.insert(0, (rows_active, True))
     for r in range(total, 0, -1):
         lost_r = [m for m in bracket.rounds[r - 1] if m.loser is not None and m.loser not in placed]
-        members = [(m.loser, name[m.loser], f"{'gave a walkover' if m.how == 'walkover' else 'lost'} in round {r} "
-                    f"of {total}") for m in lost_r if m.loser is not None]
+        members = [(m.loser, name[m.loser], (gettext("gave a walkover in round %(round)d of %(rounds)d")
+                                        if m.how == "walkover" else gettext("lost in round %(round)d of %(rounds)d"))
+                    % {"round": r, "rounds": total}) for m in lost_r if m.loser is not None]
         if members:
             groups.append((members, False))
             placed.update(pid for pid, _, _ in members)
     gone = [p for p in bracket.seeds if p not in placed and p not in still_in]
     if gone:
-        groups.append(([(p, name[p], "withdrew") for p in gone], False))
+        groups.append(([(p, name[p], gettext("withdrew")) for p in gone], False))
     rows: tuple[Place, ...] = share_places(groups)
-    notes = (f"{len(bracket.seeds)} entrants, {total} rounds, pairing method {opts.method}, "
-             f"seeding by {opts.seeding}",)
+    notes = (gettext("%(entrants)d entrants, %(rounds)d rounds, pairing method %(method)s, seeding by %(seeding)s")
+             % {"entrants": len(bracket.seeds), "rounds": total, "method": opts.method,
+                "seeding": seeding_word(opts.seeding)},)
     done = final.winner is not None
     return Places(system="knockout", round=state.last_round_with_games(), finished=done, rows=rows, notes=notes)
 

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
+from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, format_points, parse_points2
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
@@ -172,22 +173,26 @@ def places(state: Any) -> Places:
     opts = options_of(state)
     people, points, played, _ = score(state)
     leader, won = standing_of_scores(points, target2(opts))
-    text = {p: f"{format_points(points[p], 2) or '0'} points in {played} game(s)" for p in people}
+    text = {p: ngettext("%(points)s points in %(games)d game", "%(points)s points in %(games)d games", played)
+            % {"points": format_points(points[p], 2) or "0", "games": played} for p in people}
     capped = bool(opts.max_games and played >= opts.max_games)
     over = won or capped
     rows: list[Place] = []
     if leader is None:
         for p in people:
-            why = f"{text[p]}: the match ended level" if capped else f"{text[p]}: level"
+            why = (gettext("%(score)s: the match ended level") if capped else gettext("%(score)s: level")) % {
+                "score": text[p]}
             rows.append(Place(place=1, player_id=p, name=state.players[p].full_name, why=why, shared=True,
                               active=not over))
     else:
         other = people[1] if leader == people[0] else people[0]
-        lead_why = f"{text[leader]}: won the match" if over else f"{text[leader]}: leads, target {opts.target}"
+        lead_why = (gettext("%(score)s: won the match") if over else gettext("%(score)s: leads, target %(target)s")
+                    ) % {"score": text[leader], "target": opts.target}
         rows.append(Place(place=1, player_id=leader, name=state.players[leader].full_name, why=lead_why,
                           active=not over))
         rows.append(Place(place=2, player_id=other, name=state.players[other].full_name, why=text[other],
                           active=not over))
     return Places(system="match", round=state.last_round_with_games(), finished=over, rows=tuple(rows),
-                  notes=(f"first to {opts.target} points" + (f", at most {opts.max_games} games" if opts.max_games
-                                                              else ""),))
+                  notes=((gettext("first to %(target)s points, at most %(games)d games") if opts.max_games
+                          else gettext("first to %(target)s points")) % {"target": opts.target,
+                                                                          "games": opts.max_games or 0},))

@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
+from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.common import (
@@ -269,24 +270,29 @@ def places(state: Any) -> Places:
         lost[loser] = rung.round
     groups: list[tuple[list[tuple[str, str, str]], bool]] = []
     if lad.winner is not None:
-        groups.append(([(lad.winner, name[lad.winner], f"won the last game of the ladder ({wins[lad.winner]} wins)")],
+        groups.append(([(lad.winner, name[lad.winner], ngettext("won the last game of the ladder (%(wins)d win)",
+                                                        "won the last game of the ladder (%(wins)d wins)",
+                                                        wins[lad.winner]) % {"wins": wins[lad.winner]})],
                        False))
     else:
         alive = [p for p in lad.order if p not in lost]
         current = lad.rungs[-1].holder if lad.rungs else lad.order[-1]
-        groups.append(([(p, name[p], "holding" if p == current else "still to play")
+        groups.append(([(p, name[p], gettext("holding") if p == current else gettext("still to play"))
                         for p in alive], True))
     rest = sorted((p for p in lost), key=lambda p: (-wins[p], -lost[p]))
     i = 0
     while i < len(rest):
         key = (wins[rest[i]], lost[rest[i]])
         members = [p for p in rest[i:] if (wins[p], lost[p]) == key]
-        groups.append(([(p, name[p], f"{wins[p]} win(s), lost in round {lost[p]}") for p in members], False))
+        groups.append(([(p, name[p], ngettext("%(wins)d win, lost in round %(round)d",
+                                              "%(wins)d wins, lost in round %(round)d", wins[p])
+                         % {"wins": wins[p], "round": lost[p]}) for p in members], False))
         i += len(members)
     if lad.unentered:
-        groups.append(([(p, name[p], "never entered: only team-mates of the holder were left")
+        groups.append(([(p, name[p], gettext("never entered: only team-mates of the holder were left"))
                         for p in lad.unentered], False))
     rows: tuple[Place, ...] = share_places(groups)
     return Places(system="paramus", round=len(lad.rungs), finished=lad.winner is not None, rows=rows,
-                  notes=(f"{len(lad.order)} players, {'team variant, ' if opts.teams else ''}"
-                         f"{sum(1 for r in lad.rungs if r.how == 'game')} games",))
+                  notes=((gettext("%(players)d players, team variant, %(games)d games") if opts.teams
+                          else gettext("%(players)d players, %(games)d games"))
+                         % {"players": len(lad.order), "games": sum(1 for r in lad.rungs if r.how == "game")},))
