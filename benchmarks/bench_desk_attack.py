@@ -16,9 +16,15 @@ failure), first undisturbed, then under each attack:
 (c) **one director request carrying a hostile number**: a logged-in director records an
     absence worth ``1e999999999`` points (``Fraction()`` of it would compute 10**999999999).
 
+Each line is measured beside the undisturbed line of the same run, on the same machine, and
+carries the load average (1 minute) when it ended: on a shared machine the load is part of the
+number. ``--reference`` adds (b) and (b') against plain uvicorn (its own accept loop, listen
+queue 64, no connection door) at the same descriptor limit: what the desk's door changes.
+``--repeat N`` measures the flood lines N times.
+
 Printed: a Markdown table (samples, failures, median and worst latency of each page) for
 ``benchmarks/RESULTS.md``. Run: ``python benchmarks/bench_desk_attack.py [--seconds 10]
-[--players 200] [--rounds 6]``.
+[--players 200] [--rounds 6] [--only a,b,b',c] [--repeat N] [--reference]``.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import http.cookiejar
 import json
+import multiprocessing
 import os
 import re
 import selectors
@@ -41,7 +48,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -50,6 +57,13 @@ from benchmarks.generate import generate_events  # noqa: E402
 from goledger.ledger.store import Ledger  # noqa: E402
 
 TOKEN = "bench-attack-director-token"
+
+
+class Stop(Protocol):
+    """When the attack ends (a :class:`multiprocessing.Event`)."""
+
+    def is_set(self) -> bool: ...
+
 MB = 1024 * 1024
 LAUNCH = """
 import json, resource, sys
@@ -57,8 +71,14 @@ options = json.loads(sys.argv[1])
 nofile = options.pop("nofile", None)
 if nofile:
     resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-from goledger.web.serve import serve
-serve(options.pop("db"), port=options.pop("port"), token=options.pop("token"), **options)
+if options.pop("reference", False):  # plain uvicorn over the same application
+    import uvicorn
+    from goledger.web.app import create_app
+    uvicorn.run(create_app(options.pop("db"), options.pop("token")), host="127.0.0.1", port=options.pop("port"),
+                log_level="warning", lifespan="off")
+else:
+    from goledger.web.serve import serve
+    serve(options.pop("db"), port=options.pop("port"), token=options.pop("token"), **options)
 """
 
 
@@ -71,15 +91,18 @@ def free_port() -> int:
 class Server:
     """``goledger serve`` (through :func:`goledger.web.serve.serve`) in a subprocess."""
 
-    def __init__(self, db: Path, nofile: int | None = None) -> None:
+    def __init__(self, db: Path, nofile: int | None = None, reference: bool = False) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         options: dict[str, Any] = {"db": str(db), "port": self.port, "token": TOKEN}
         if nofile:
             options["nofile"] = nofile
+        if reference:
+            options["reference"] = True
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop()); a pipe nobody reads could fill and stall the server
         self.proc = subprocess.Popen([sys.executable, "-c", LAUNCH, json.dumps(options)], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -103,6 +126,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.log.close()
 
 
 def sample(url: str, seconds: float) -> dict[str, list[float | None]]:
@@ -123,10 +147,13 @@ def sample(url: str, seconds: float) -> dict[str, list[float | None]]:
     return out
 
 
-def under(attack: Callable[[threading.Event], None], url: str, seconds: float,
+def under(attack: Callable[[Stop], None], url: str, seconds: float,
           warmup: float = 1.0) -> dict[str, list[float | None]]:
-    stop = threading.Event()
-    worker = threading.Thread(target=attack, args=(stop,), daemon=True)
+    """Samples taken while ``attack`` runs in a process of its own (as an attacker is another
+    program: sharing this one's interpreter lock would slow the sampling client, not the desk)."""
+    context = multiprocessing.get_context("fork")
+    stop = context.Event()
+    worker = context.Process(target=attack, args=(stop,), daemon=True)
     worker.start()
     time.sleep(warmup)
     try:
@@ -134,18 +161,21 @@ def under(attack: Callable[[threading.Event], None], url: str, seconds: float,
     finally:
         stop.set()
         worker.join(30)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 # ---------------------------------------------------------------------------- the attacks
 
 
-def big_bodies(port: int, clients: int = 20) -> Callable[[threading.Event], None]:
+def big_bodies(port: int, clients: int = 20) -> Callable[[Stop], None]:
     """``clients`` threads posting 32 MB bodies without the token, over and over."""
     chunk = b"x" * (64 * 1024)
     head = (f"POST /desk/do/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded"
             f"\r\nContent-Length: {32 * MB}\r\n\r\n").encode()
 
-    def one(stop: threading.Event) -> None:
+    def one(stop: Stop) -> None:
         while not stop.is_set():
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -157,7 +187,7 @@ def big_bodies(port: int, clients: int = 20) -> Callable[[threading.Event], None
             except OSError:
                 time.sleep(0.01)
 
-    def run(stop: threading.Event) -> None:
+    def run(stop: Stop) -> None:
         threads = [threading.Thread(target=one, args=(stop,), daemon=True) for _ in range(clients)]
         for t in threads:
             t.start()
@@ -167,12 +197,12 @@ def big_bodies(port: int, clients: int = 20) -> Callable[[threading.Event], None
     return run
 
 
-def half_open(port: int, count: int = 1100, reopen_after: float = 1.0) -> Callable[[threading.Event], None]:
+def half_open(port: int, count: int = 1100, reopen_after: float = 1.0) -> Callable[[Stop], None]:
     """``count`` connections with half a request's headers; one the server closes is opened
     again ``reopen_after`` seconds later (0: at once, a flood of connections)."""
     partial = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
 
-    def run(stop: threading.Event) -> None:
+    def run(stop: Stop) -> None:
         selector = selectors.DefaultSelector()
         pending: list[float] = [0.0] * count  # when each closed connection is opened again
 
@@ -219,10 +249,10 @@ def half_open(port: int, count: int = 1100, reopen_after: float = 1.0) -> Callab
     return run
 
 
-def hostile_number(url: str, db: Path) -> Callable[[threading.Event], None]:
+def hostile_number(url: str, db: Path) -> Callable[[Stop], None]:
     """One director request: an absence worth ``1e999999999`` points."""
 
-    def run(stop: threading.Event) -> None:
+    def run(stop: Stop) -> None:
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 
@@ -250,7 +280,7 @@ def hostile_number(url: str, db: Path) -> Callable[[threading.Event], None]:
 
 
 def row(name: str, samples: dict[str, list[float | None]]) -> str:
-    cells = [name]
+    cells = [name, f"{os.getloadavg()[0]:.1f}"]
     for times in samples.values():
         good = [t for t in times if t is not None]
         failed = len(times) - len(good)
@@ -265,7 +295,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--only", default="a,b,b',c", help="the attacks to run, among a, b, b', c")
+    parser.add_argument("--repeat", type=int, default=1, help="how many times to measure (b) and (b')")
+    parser.add_argument("--reference", action="store_true", help="also (b) and (b') against plain uvicorn")
     args = parser.parse_args()
+    only = set(args.only.split(","))
     with tempfile.TemporaryDirectory(prefix="bench-attack-") as folder:
         db = Path(folder) / "cup.db"
         Ledger.create_complete(db, generate_events(args.players, args.rounds, seed=1), actor="generator")
@@ -273,26 +307,39 @@ def main() -> None:
         server = Server(db)
         try:
             rows.append(row("undisturbed", sample(server.url, args.seconds)))
-            before = server.rss_mb()
-            samples = under(big_bodies(server.port), server.url, args.seconds)
-            rows.append(row(f"(a) 20 unauthenticated 32 MB bodies (server RSS {before:.0f} → "
-                            f"{server.rss_mb():.0f} MB)", samples))
-            rows.append(row("(c) one director request carrying `1e999999999`",
-                            under(hostile_number(server.url, db), server.url, args.seconds)))
+            if "a" in only:
+                before = server.rss_mb()
+                samples = under(big_bodies(server.port), server.url, args.seconds)
+                rows.append(row(f"(a) 20 unauthenticated 32 MB bodies (server RSS {before:.0f} → "
+                                f"{server.rss_mb():.0f} MB)", samples))
+            if "c" in only:
+                rows.append(row("(c) one director request carrying `1e999999999`",
+                                under(hostile_number(server.url, db), server.url, args.seconds)))
         finally:
             server.stop()
-        server = Server(db, nofile=1024)
-        try:
-            rows.append(row("(b) 1,100 half-open connections, `RLIMIT_NOFILE` 1,024 (each reopened 1 s after "
-                            "the desk closes it)", under(half_open(server.port), server.url, args.seconds, warmup=3.0)))
-            rows.append(row("(b') the same, each reopened at once (a flood of connections)",
-                            under(half_open(server.port, reopen_after=0), server.url, args.seconds, warmup=3.0)))
-        finally:
-            server.stop()
+        floods = [("b", "(b) 1,100 half-open connections, `RLIMIT_NOFILE` 1,024 (each reopened 1 s after "
+                        "the desk closes it)", 1.0),
+                  ("b'", "(b') the same, each reopened at once (a flood of connections)", 0.0)]
+        for reference in (False, True) if args.reference else (False,):
+            for _ in range(args.repeat):
+                server = Server(db, nofile=1024, reference=reference)
+                try:
+                    if reference:
+                        rows.append(row("reference: plain uvicorn, undisturbed, `RLIMIT_NOFILE` 1,024",
+                                        sample(server.url, args.seconds)))
+                    for key, name, reopen in floods:
+                        if key in only:
+                            shown = f"reference: plain uvicorn, {name[name.index(' ') + 1:]}" if reference else name
+                            rows.append(row(shown, under(half_open(server.port, reopen_after=reopen), server.url,
+                                                         args.seconds, warmup=3.0)))
+                finally:
+                    server.stop()
     print(f"{args.players} players × {args.rounds} rounds, {args.seconds:g} s of samples per line "
-          "(a page every 0.1 s; 5 s timeout), latencies in ms:\n")
-    print("| situation | `/` samples | failed | median | worst | `/api/head` samples | failed | median | worst |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "(a page every 0.1 s; 5 s timeout), latencies in ms; load: the 1-minute load average at the "
+          "line's end:\n")
+    print("| situation | load | `/` samples | failed | median | worst "
+          "| `/api/head` samples | failed | median | worst |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for line in rows:
         print(line)
 

@@ -125,3 +125,62 @@ def read_response(sock: socket.socket, timeout: float) -> bytes:
             if length and len(rest) >= length[0]:
                 break
     return data
+
+
+def flood(port: int, stop: Any, count: int = 1100, reopen_after: float = 0.0) -> None:
+    """Hold ``count`` connections to ``port``, each having sent half a request's headers;
+    one the server closes is opened again ``reopen_after`` seconds later (0: at once, a
+    connection flood), until ``stop`` (an event) is set. Run it in a process of its own
+    (:func:`flooding`): in the test's own interpreter it would slow the test's client."""
+    import selectors
+
+    partial = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
+    selector = selectors.DefaultSelector()
+    due: list[float] = [0.0] * count
+    while not stop.is_set():
+        now = time.monotonic()
+        for _ in [t for t in due if t <= now]:
+            s = socket.socket()
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", port))
+            selector.register(s, selectors.EVENT_WRITE)
+        due = [t for t in due if t > now]
+        for key, events in selector.select(0.05):
+            s = key.fileobj
+            assert isinstance(s, socket.socket)
+            try:
+                if events & selectors.EVENT_WRITE:
+                    s.send(partial)
+                    selector.modify(s, selectors.EVENT_READ)
+                    continue
+                if s.recv(4096):
+                    continue
+            except OSError:
+                pass
+            selector.unregister(s)
+            s.close()
+            due.append(time.monotonic() + reopen_after)
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()  # type: ignore[union-attr]
+
+
+class flooding:
+    """``with flooding(port, …):`` runs :func:`flood` in a forked process meanwhile."""
+
+    def __init__(self, port: int, **options: Any) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.stop = context.Event()
+        self.process = context.Process(target=flood, args=(port, self.stop), kwargs=options, daemon=True)
+
+    def __enter__(self) -> flooding:
+        self.process.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.process.join(20)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()

@@ -1,107 +1,330 @@
-"""The desk's connections (issue 27, §2): uvicorn's HTTP protocol with two more guards.
+"""The desk's connections (issue 27, §2): a front door of its own in front of uvicorn's HTTP protocol.
 
-* **Slow headers time out.** A connection must finish its request's headers within
-  ``header_timeout`` seconds of opening (or of its first byte after a finished response);
-  otherwise it is closed. uvicorn only times out idle keep-alive connections, and a byte
-  every few seconds defeats that (slowloris).
-* **Connections are capped below the descriptor limit.** At most ``max_connections`` are
-  open at once (by default the process's ``RLIMIT_NOFILE`` minus a reserve for the ledger's
-  files, the thread pool and one burst of accepts). When a new connection would pass the
-  cap, the oldest connection that is *not* in the middle of a request (half-open, or idle
-  between requests) is closed to make room; if every connection is busy the new one is
-  closed instead. So a flood of half-sent requests can never exhaust the descriptors: the
-  accept loop keeps accepting, and a real request, whose headers arrive at once, is served.
+A connection costs one file descriptor from the moment it is accepted, and a process has a
+limit (``RLIMIT_NOFILE``, often 1,024). Someone on the network can open more connections
+than that and send half a request on each (slowloris), or open them again as fast as they
+are closed (a connection flood). The desk stays reachable because:
 
-:func:`protocol_class` makes the class uvicorn's ``http=`` option takes.
+* **A connection is not HTTP until its headers are in.** :class:`Door` accepts connections
+  itself and holds each as a bare socket (no uvicorn protocol, no asyncio transport, no
+  task) until the first request's headers have arrived (a blank line), then hands the
+  socket and the bytes read to uvicorn's h11 protocol. A real client's headers come in the
+  same packet as, or right after, the connection, so it is handed over at once, usually at
+  accept time; a half-open connection costs the server a descriptor and a few bytes.
+* **Slow headers time out.** Headers must be complete within ``header_timeout`` seconds of
+  the connection (and, for a keep-alive connection, of the end of the previous response);
+  otherwise the connection is closed. Bytes trickling in do not restart the clock.
+* **Connections are capped below the descriptor limit** (:func:`default_limits`: the soft
+  ``RLIMIT_NOFILE`` minus a reserve for the ledger's files of each pool thread, one burst
+  of accepts and everything else). At the cap a new connection makes room: the **oldest**
+  connection that is not in the middle of a request (still sending its headers, or idle
+  between keep-alive requests) is closed at once, its descriptor freed before the next
+  accept, so the descriptors never run out and asyncio's one-second pause after ``EMFILE``
+  never happens. A client sending its request at once is never the oldest for long: it is
+  handed over and busy. Only when every connection is busy is the newcomer refused.
+* **One address cannot push the others out**: at the cap, a newcomer from an address
+  holding more than its share of the waiting connections closes that address's own oldest
+  one; a newcomer from elsewhere closes the oldest of all.
+* **The listen queue is long** (``queue``, 4,096 by default; Linux caps it at
+  ``net.core.somaxconn``): when connections arrive faster than they are accepted the kernel
+  keeps them instead of dropping a client's SYN, which that client would only send again
+  after one second, then three. Accepting is decoupled from it: at most :data:`BURST` per
+  turn of the event loop, so the loop keeps serving requests between bursts.
+
+:func:`serve` runs uvicorn with this door; :func:`protocol_class` makes the protocol class.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import resource
+import socket
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["BACKLOG", "ConnectionLimits", "default_limits", "protocol_class"]
+__all__ = ["BURST", "ConnectionLimits", "Door", "default_limits", "protocol_class", "serve"]
 
-BACKLOG = 64
-"""The listening socket's backlog, which is also how many connections asyncio accepts in one
-go: the descriptor reserve below covers a few such bursts before the cap closes their
-victims."""
+BURST = 16
+"""Connections accepted in one turn of the event loop at most."""
+SWEEP = 64
+"""Connections closed for their slow headers in one turn of the event loop at most."""
 THREADS = 40
 """Starlette's thread pool (anyio's default): each thread may hold a ledger open (3 files)."""
+HEAD_LIMIT = 16 * 1024
+"""Bytes of headers held before the connection is handed to h11 anyway (which refuses them:
+its own limit is the same)."""
+_OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
 @dataclass(frozen=True)
 class ConnectionLimits:
-    """``max_connections`` open at once; ``header_timeout`` seconds to send a request's headers."""
+    """``max_connections`` open at once; ``header_timeout`` seconds to send a request's
+    headers; a listen queue of ``queue`` connections."""
 
     max_connections: int
     header_timeout: float = 10.0
+    queue: int = 4096
 
 
 def default_limits(header_timeout: float = 10.0, nofile: int | None = None) -> ConnectionLimits:
     """The cap for this process: its soft ``RLIMIT_NOFILE`` (or ``nofile``) minus a reserve of
-    4 accept bursts, 3 files per pool thread and 64 for everything else; at most 4,096 and at
-    least 16.
+    one accept burst, 3 files per pool thread and 64 for everything else; at most 16,384
+    and at least 16.
 
     >>> default_limits(nofile=1024).max_connections
-    584
+    824
     """
     if nofile is None:
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         nofile = soft if soft != resource.RLIM_INFINITY else 1 << 20
-    reserve = 4 * BACKLOG + 3 * THREADS + 64
-    return ConnectionLimits(max(16, min(4096, nofile - reserve)), header_timeout)
+    reserve = BURST + 3 * THREADS + 64
+    return ConnectionLimits(max(16, min(16384, nofile - reserve)), header_timeout)
 
 
-class _Registry:
-    """The connections of one server, and those among them that are between requests
-    (oldest first)."""
+class _Waiting:
+    """A connection whose request headers are not complete yet: its socket, address, the
+    bytes read so far, and when its time is up."""
 
-    def __init__(self) -> None:
-        self.open = 0
-        self.idle: OrderedDict[Any, None] = OrderedDict()
+    __slots__ = ("address", "data", "deadline", "sock")
+
+    def __init__(self, sock: socket.socket, address: str, data: bytes, deadline: float) -> None:
+        self.sock, self.address, self.data, self.deadline = sock, address, data, deadline
 
 
-def protocol_class(limits: ConnectionLimits) -> type[H11Protocol]:
-    """A subclass of uvicorn's h11 protocol enforcing ``limits`` over all its connections."""
-    registry = _Registry()
+def _complete(data: bytes) -> bool:
+    """Whether ``data`` holds a whole header block (a blank line; h11 takes bare ``\\n`` too)."""
+    return b"\n\r\n" in data or b"\n\n" in data or len(data) >= HEAD_LIMIT
+
+
+class Door:
+    """Every connection of one desk: those still sending their headers (held here, oldest
+    first, also per address) and those handed to the HTTP protocol (counted; the ones idle
+    between requests kept oldest first), within ``limits``."""
+
+    def __init__(self, limits: ConnectionLimits) -> None:
+        self.limits = limits
+        self.waiting: OrderedDict[socket.socket, _Waiting] = OrderedDict()
+        self.by_address: dict[str, OrderedDict[socket.socket, None]] = {}
+        self.idle: OrderedDict[Any, None] = OrderedDict()  # protocols between requests
+        self.protocols = 0  # connections handed to the protocol and not lost yet
+        self.handing = 0  # handed over, the protocol not made yet
+        self.closed = 0  # connections closed to make room (for tests and the benchmark)
+        self._listeners: list[tuple[asyncio.AbstractEventLoop, socket.socket, Callable[[], Any]]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Handle | None = None
+
+    # ------------------------------------------------------------------ counts
+
+    @property
+    def open(self) -> int:
+        return len(self.waiting) + self.protocols + self.handing
+
+    # ------------------------------------------------------------------ the listening sockets
+
+    def listen(self, loop: asyncio.AbstractEventLoop, sock: socket.socket, factory: Callable[[], Any]) -> Door:
+        """Accept connections on ``sock`` (already bound) with protocols from ``factory``."""
+        sock.listen(self.limits.queue)
+        sock.setblocking(False)
+        self._loop = loop
+        self._listeners.append((loop, sock, factory))
+        loop.add_reader(sock.fileno(), self._accept, loop, sock, factory)
+        return self
+
+    def close(self) -> None:
+        """Stop accepting; close the connections still sending their headers."""
+        for loop, sock, _ in self._listeners:
+            if sock.fileno() >= 0:
+                loop.remove_reader(sock.fileno())
+        for sock in list(self.waiting):
+            self._drop(sock)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        self._listeners.clear()
+
+    async def wait_closed(self) -> None:
+        return None
+
+    def _accept(self, loop: asyncio.AbstractEventLoop, sock: socket.socket, factory: Callable[[], Any]) -> None:
+        for _ in range(BURST):
+            try:
+                conn, address = sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as exc:
+                if exc.errno not in _OUT_OF_DESCRIPTORS:
+                    raise
+                # out of descriptors after all (a burst of keep-alive victims not closed yet):
+                # free one and try again on the next turn, or wait a moment
+                if not self._make_room(None):
+                    loop.remove_reader(sock.fileno())
+                    loop.call_later(0.05, self._resume, loop, sock, factory)
+                return
+            conn.setblocking(False)
+            self._admit(loop, conn, address[0] if isinstance(address, tuple) else "", factory)
+
+    def _resume(self, loop: asyncio.AbstractEventLoop, sock: socket.socket, factory: Callable[[], Any]) -> None:
+        if any(s is sock for _, s, _ in self._listeners) and sock.fileno() >= 0:
+            loop.add_reader(sock.fileno(), self._accept, loop, sock, factory)
+
+    def _admit(self, loop: asyncio.AbstractEventLoop, conn: socket.socket, address: str,
+               factory: Callable[[], Any]) -> None:
+        data = _read(conn, b"")
+        if data is None:
+            conn.close()
+            return
+        if self.open >= self.limits.max_connections and not self._make_room(address):
+            conn.close()  # every connection is in the middle of a request
+            return
+        if _complete(data):
+            self._hand_over(loop, conn, data, factory)
+            return
+        self.waiting[conn] = _Waiting(conn, address, data, loop.time() + self.limits.header_timeout)
+        self.by_address.setdefault(address, OrderedDict())[conn] = None
+        loop.add_reader(conn.fileno(), self._on_bytes, loop, conn, factory)
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(self._sweep_every(), self._sweep, loop)
+
+    def _make_room(self, address: str | None) -> bool:
+        """Close one connection not in the middle of a request; ``False`` when there is none.
+
+        A newcomer from ``address`` holding more than its share of the waiting connections
+        closes that address's oldest; otherwise the oldest waiting connection of all goes,
+        else the oldest idle keep-alive connection."""
+        if self.waiting:
+            own = self.by_address.get(address) if address is not None else None
+            if own and len(own) * len(self.by_address) > len(self.waiting):
+                victim = next(iter(own))
+            else:
+                victim = next(iter(self.waiting))
+            self._drop(victim)
+            self.closed += 1
+            return True
+        while self.idle:
+            protocol, _ = self.idle.popitem(last=False)
+            if protocol.transport is not None and not protocol.transport.is_closing():
+                protocol.transport.abort()
+                self.closed += 1
+                return True
+        return False
+
+    def _forget(self, sock: socket.socket) -> _Waiting | None:
+        held = self.waiting.pop(sock, None)
+        if held is not None:
+            own = self.by_address.get(held.address)
+            if own is not None:
+                own.pop(sock, None)
+                if not own:
+                    del self.by_address[held.address]
+            if self._loop is not None:
+                self._loop.remove_reader(sock.fileno())
+        return held
+
+    def _drop(self, sock: socket.socket) -> None:
+        self._forget(sock)
+        sock.close()
+
+    def _on_bytes(self, loop: asyncio.AbstractEventLoop, conn: socket.socket, factory: Callable[[], Any]) -> None:
+        held = self.waiting.get(conn)
+        if held is None:
+            return
+        data = _read(conn, held.data)
+        if data is None:
+            self._drop(conn)
+        elif _complete(data):
+            self._forget(conn)
+            self._hand_over(loop, conn, data, factory)
+        else:
+            held.data = data
+
+    def _sweep_every(self) -> float:
+        return max(0.05, min(0.5, self.limits.header_timeout / 4))
+
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Close the connections whose headers did not come in time, oldest first, at most
+        :data:`SWEEP` in one turn of the event loop (1,000 of them timing out together would
+        otherwise hold the loop for a noticeable time)."""
+        self._sweeper = None
+        now = loop.time()
+        for _ in range(SWEEP):
+            if not self.waiting:
+                return
+            sock, held = next(iter(self.waiting.items()))
+            if held.deadline > now:
+                break
+            self._drop(sock)
+        else:
+            self._sweeper = loop.call_soon(self._sweep, loop)
+            return
+        self._sweeper = loop.call_later(self._sweep_every(), self._sweep, loop)
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop, conn: socket.socket, data: bytes,
+                   factory: Callable[[], Any]) -> None:
+        """Give ``conn`` and the ``data`` read from it to a new HTTP protocol."""
+
+        def make() -> Any:
+            protocol = factory()
+            protocol.received_first = data
+            return protocol
+
+        async def connect() -> None:
+            try:
+                await loop.connect_accepted_socket(make, conn)
+            except (OSError, RuntimeError):
+                conn.close()
+            finally:
+                self.handing -= 1
+
+        self.handing += 1
+        loop.create_task(connect())
+
+
+def _read(sock: socket.socket, data: bytes) -> bytes | None:
+    """``data`` and what ``sock`` has to read now; ``None`` when it was closed."""
+    try:
+        more = sock.recv(HEAD_LIMIT)
+    except (BlockingIOError, InterruptedError):
+        return data
+    except OSError:
+        return None
+    return data + more if more else None
+
+
+def protocol_class(door: Door) -> type[H11Protocol]:
+    """uvicorn's h11 protocol counting its connections in ``door``: it first reads the bytes
+    the door read, and keeps the header clock between keep-alive requests."""
+    limits = door.limits
 
     class GuardedH11Protocol(H11Protocol):
+        received_first = b""
         _header_timer: asyncio.TimerHandle | None = None
         _counted = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._counted = True
-            registry.open += 1
-            if registry.open > limits.max_connections and not self._make_room():
-                transport.abort()
-                return
+            door.protocols += 1
             self._idle()
-
-        def _make_room(self) -> bool:
-            """Close the oldest connection between requests; ``False`` when none is."""
-            while registry.idle:
-                victim, _ = registry.idle.popitem(last=False)
-                if victim is not self and not victim.transport.is_closing():
-                    victim.transport.abort()
-                    return True
-            return False
+            first, self.received_first = self.received_first, b""
+            if first:
+                self.data_received(first)
 
         def _idle(self) -> None:
             """This connection waits for a request: remember it, start the header clock."""
-            registry.idle[self] = None
-            registry.idle.move_to_end(self)
+            door.idle[self] = None
+            door.idle.move_to_end(self)
             if self._header_timer is None:
                 self._header_timer = self.loop.call_later(limits.header_timeout, self._too_slow)
 
         def _busy(self) -> None:
-            registry.idle.pop(self, None)
+            door.idle.pop(self, None)
             if self._header_timer is not None:
                 self._header_timer.cancel()
                 self._header_timer = None
@@ -109,7 +332,7 @@ def protocol_class(limits: ConnectionLimits) -> type[H11Protocol]:
         def _too_slow(self) -> None:
             self._header_timer = None
             if self.cycle is None or self.cycle.response_complete:
-                registry.idle.pop(self, None)
+                door.idle.pop(self, None)
                 if not self.transport.is_closing():
                     self.transport.abort()
 
@@ -124,14 +347,40 @@ def protocol_class(limits: ConnectionLimits) -> type[H11Protocol]:
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
-                registry.idle[self] = None
-                registry.idle.move_to_end(self)
+                self._idle()  # between requests: the next one's headers are due in time
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._counted:
-                registry.open -= 1
+                door.protocols -= 1
                 self._counted = False
             self._busy()
             super().connection_lost(exc)
 
     return GuardedH11Protocol
+
+
+def serve(app: Any, host: str, port: int, limits: ConnectionLimits, **options: Any) -> None:
+    """Run ``app`` with uvicorn on ``host:port`` behind a :class:`Door` within ``limits``
+    (``options``: more of uvicorn's settings) until interrupted."""
+    import uvicorn
+
+    door = Door(limits)
+    config = uvicorn.Config(app, host=host, port=port, http=protocol_class(door), backlog=limits.queue, **options)
+
+    class DeskServer(uvicorn.Server):
+        """uvicorn's server with the door instead of asyncio's accept loop."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await self.lifespan.startup()
+            if self.lifespan.should_exit:
+                raise SystemExit(3)
+            loop = asyncio.get_running_loop()
+
+            def create_protocol() -> asyncio.Protocol:
+                return config.http_protocol_class(  # type: ignore[call-arg]
+                    config=config, server_state=self.server_state, app_state=self.lifespan.state, _loop=loop)
+
+            self.servers = [door.listen(loop, sock, create_protocol) for sock in sockets or ()]  # type: ignore[misc]
+            self.started = True
+
+    DeskServer(config).run(sockets=[config.bind_socket()])

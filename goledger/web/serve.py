@@ -49,10 +49,9 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     limit), requests by :mod:`goledger.web.guard` (``guard``), writes run in worker processes stopped
     after ``work_timeout`` seconds (:mod:`goledger.web.isolate`).
     """
-    import uvicorn
-
     from goledger.web.app import create_app
-    from goledger.web.connections import BACKLOG, ConnectionLimits, default_limits, protocol_class
+    from goledger.web.connections import ConnectionLimits, default_limits
+    from goledger.web.connections import serve as serve_behind_the_door
 
     if not 0 < port < 65536:
         raise CommandRejected(f"port {port} is outside 1..65535")
@@ -82,5 +81,5 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     say(f"goledger desk for {target} at http://{shown}:{port}/  (director token: {told})")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say(f"note: listening on {host}: other computers on the network can reach the desk")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3,
-                http=protocol_class(limits), backlog=BACKLOG, timeout_keep_alive=5, lifespan="off")
+    serve_behind_the_door(app, host, port, limits, log_level="warning", timeout_graceful_shutdown=3,
+                          timeout_keep_alive=5, lifespan="off")
