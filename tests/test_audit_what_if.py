@@ -119,4 +119,4 @@ def test_cli_what_if_writes_nothing_and_prints_both_sides(cli, club: tuple[Path,
     assert text.code == 0 and "real → what-if" in text.out and "nothing was written" in text.out
     assert file_digest(path) == before
     res = cli("what-if", "--db", path, "--without", "x1")
-    assert res.code == 2 and "'x1' is not an event sequence number" in res.err
+    assert res.code == 1 and "'x1' is not an event sequence number" in res.err

@@ -349,6 +349,58 @@ def read_added_events(path: PathLike) -> list[ev.Event]:
     return out
 
 
+MAX_WITHOUT: Final = 100_000
+"""The most events one what-if leaves out (``--without``, the desk's ``?without=``): a list of
+them is built, so never a huge one; no tournament's ledger holds that many."""
+
+
+def parse_without(text: str) -> tuple[int, ...]:
+    """The events a what-if leaves out, written ``"12, 15-17"`` → ``(12, 15, 16, 17)``.
+
+    The domain: event sequence numbers, from 1; a range ``A-B`` with ``A <= B``; at most
+    :data:`MAX_WITHOUT` events in all. Every number is bounded as text (ASCII digits, at most
+    18) before it is parsed, and a range is counted before any list is built, so neither
+    ``1-99999999999999999`` nor ``1e999999999`` costs anything; anything else is refused
+    with one sentence (:class:`CommandRejected`: exit 1 on the command line, 400 at the desk).
+    Whether the events exist is the ledger's question (:func:`what_if_events`).
+
+    >>> parse_without("12, 15-17")
+    (12, 15, 16, 17)
+    >>> parse_without("1-99999999999")
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: without: leave out at most 100,000 events at once
+    >>> parse_without("5-2")
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: without: '5-2' is not an event sequence number or a range like 12-15
+    """
+    from goledger.ledger.values import bounded_int
+
+    if len(text) > 16 * MAX_WITHOUT:
+        raise CommandRejected(f"without: the list of events is longer than {16 * MAX_WITHOUT:,} characters")
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        shown = part if len(part) <= 40 else part[:40] + "…"
+        try:
+            low = bounded_int(first, signed=False)
+            high = bounded_int(last, signed=False) if dash else low
+        except ValueError:
+            raise CommandRejected(f"without: {shown!r} is not an event sequence number or a range like 12-15") \
+                from None
+        if low > high:
+            raise CommandRejected(f"without: {shown!r} is not an event sequence number or a range like 12-15")
+        if low < 1:
+            raise CommandRejected(f"without: {shown!r} names event 0; events are numbered from 1")
+        if high - low + 1 + len(out) > MAX_WITHOUT:
+            raise CommandRejected(f"without: leave out at most {MAX_WITHOUT:,} events at once")
+        out.extend(range(low, high + 1))
+    return tuple(out)
+
+
 def what_if_events(
     events: Sequence[ev.Event],
     without: Collection[int] = (),

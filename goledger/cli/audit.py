@@ -317,34 +317,12 @@ def _json_of(result: Any) -> dict[str, Any]:
     return data
 
 
-MAX_RANGE = 10_000_000
-"""The widest ``--without A-B`` range: more events than any ledger holds."""
-
-
 def _seqs(text: str) -> list[int]:
-    from goledger.ledger.values import bounded_int
+    """``--without``'s events (:func:`goledger.audit.queries.parse_without`: bounded as text,
+    counted before any list is built; a refusal is one sentence, exit status 1)."""
+    from goledger.audit.queries import parse_without
 
-    out: list[int] = []
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        if "-" in part:
-            first, _, last = part.partition("-")
-            try:
-                low, high = bounded_int(first, signed=False), bounded_int(last, signed=False)
-            except ValueError:
-                low, high = 1, 0
-            if low > high:
-                fail(f"--without: {part[:32]!r} is not a range like 12-15", 2)
-            if high - low >= MAX_RANGE:  # a ledger holds far fewer events; never build a huge list
-                fail(f"--without: {part[:32]!r} spans more than {MAX_RANGE:,} events", 2)
-            out.extend(range(low, high + 1))
-        else:
-            try:
-                out.append(bounded_int(part, signed=False))
-            except ValueError:
-                fail(f"--without: {part[:32]!r} is not an event sequence number", 2)
-    return out
+    return list(run(lambda: parse_without(text)))
 
 
 def register_commands(app: typer.Typer) -> None:

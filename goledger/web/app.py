@@ -945,20 +945,8 @@ _conflicts = isolate.conflicts
 
 
 def _seq_list(text: str) -> list[int]:
-    """``"12, 15-17"`` → ``[12, 15, 16, 17]`` (the what-if's ``--without``)."""
-    out: list[int] = []
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        first, dash, last = part.partition("-")
-        numbers = [first, last] if dash else [part]
-        if not all(n.isascii() and n.isdigit() and len(n) <= 18 for n in numbers) or int(numbers[0]) > int(numbers[-1]):
-            raise CommandRejected(f"without: {part[:40]!r} is not an event sequence number or a range like 12-15")
-        if int(numbers[-1]) - int(numbers[0]) + len(out) >= MAX_WITHOUT:
-            raise CommandRejected(f"without: leave out at most {MAX_WITHOUT:,} events at once")
-        out.extend(range(int(numbers[0]), int(numbers[-1]) + 1))
-    return out
+    """``"12, 15-17"`` → ``[12, 15, 16, 17]`` (the what-if's ``--without``, its domain and bounds:
+    :func:`goledger.audit.queries.parse_without`)."""
+    from goledger.audit.queries import parse_without
 
-
-MAX_WITHOUT = 100_000
-"""The most events the desk's what-if leaves out at once (a list, so never a huge one)."""
+    return list(parse_without(text))
