@@ -84,6 +84,8 @@ COMMANDS: list[list[str]] = [
     ["place", "Abe"],
     ["serve", "--token", "long-enough-token", "--host", "256.0.0.1"],  # refused before it listens
     ["pairings", "--round", "1"],
+    ["slips", "--round", "1"],
+    ["show-round", "1"],
     ["players"],
     ["wall-list"],
     ["unregister", "Eko"],

@@ -167,18 +167,22 @@ def test_register_refusal_stale_head_and_retry(fresh: Path) -> None:
     r = desk.post("register", surname="Bad", rank="99x")
     assert r.status_code == 400 and "99x" in r.text and "Nothing was written" in r.text
     assert head(fresh) == rendered_at + 1
-    # stale: the form was rendered before Kato's registration
+    # stale: the form was rendered before Kato's registration, which it does not depend on
     r = desk.post("register", expected_head=rendered_at, surname="Ueda", rank="2k")
+    assert r.status_code == 303, r.text
+    assert head(fresh) == rendered_at + 2
+    # a form that depends on the whole ledger (the rules) is refused, in browser words, with a retry
+    r = desk.post("change-rules", expected_head=rendered_at, settings="komi=6.5", back="/desk/settings")
     assert r.status_code == 409
-    assert "the ledger changed since event" in r.text and "Kato Rin" in r.text
-    assert 'name="retry" value="1"' in r.text  # a registration touches nothing Kato's did
+    assert "recorded after this page was shown" in r.text and "--retry" not in r.text
+    assert 'name="retry" value="1"' in r.text  # a registration touches nothing the rules form does
     retry = {k: v for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', r.text)}
     assert retry["expected_head"] == str(rendered_at) and retry["retry"] == "1"
-    r = desk.client.post("/desk/do/register", data=retry, follow_redirects=False)
-    assert r.status_code == 303
+    r = desk.client.post("/desk/do/change-rules", data=retry, follow_redirects=False)
+    assert r.status_code == 303, r.text
     state = desk.client.get("/api/standings")  # still readable
     assert state.status_code == 200
-    assert head(fresh) == rendered_at + 2
+    assert head(fresh) == rendered_at + 3
 
 
 def test_bulk_paste_registers_all_or_nothing(fresh: Path) -> None:
@@ -255,23 +259,51 @@ def test_round_pairing_results_corrections_by_forms(fresh: Path) -> None:
     assert "desk t" in log and "slip swapped" in log
 
 
-def test_stale_result_conflict_offers_no_retry(fresh: Path) -> None:
+def test_stale_results_per_game(fresh: Path) -> None:
+    """Issue 32: a result for another table from a stale page is recorded without a question;
+    the same table is refused in words, with keep and replace."""
     desk = Desk(fresh)
     commands.pair(fresh, 1, "p0001", "p0002")
     commands.pair(fresh, 1, "p0003", "p0004")
     seen = head(fresh)
     commands.result(fresh, 1, 1, "white", actor="desk-b")  # another desk, same table
     hx = {"HX-Request": "true"}
-    r = desk.post("result", expected_head=seen, headers=hx, round="1", fragment="results", entry="1 b")
+    r = desk.post("result", expected_head=seen, headers=hx, round="1", fragment="results", entry="1 B+2.5")
     assert r.status_code == 409 and "desk-b" in r.text and 'id="retry"' not in r.text
-    # another table: the one-click retry is offered and records it
-    r = desk.post("result", expected_head=seen, headers=hx, round="1", fragment="results", entry="2 b")
-    assert r.status_code == 409 and 'id="retry"' in r.text
-    retry = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
-                            r.text.split('id="retry-form"')[1].split("</form>")[0]))
-    r = desk.client.post("/desk/do/result", data=retry, headers=hx)
-    assert r.status_code == 200 and "round 1 table 2: black" in r.text
+    assert "white won" in r.text and "Sato Ken" in r.text and "p0001" not in r.text.split('id="conflict"')[1][:600]
+    assert 'id="keep"' in r.text and 'id="replace"' in r.text
+    replace = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
+                              r.text.split('id="replace-form"')[1].split("</form>")[0]))
+    assert replace["result"] == "B+2.5" and replace["table"] == "1" and replace["expected_head"] == str(seen + 1)
+    assert head(fresh) == seen + 1
+    # another table from the same stale page: recorded at once
+    r = desk.post("result", expected_head=seen, headers=hx, round="1", fragment="results", entry="2 W+R")
+    assert r.status_code == 200 and "round 1 table 2: white by resignation" in r.text
     assert head(fresh) == seen + 2
+    # replace: a correction with a reason, against the head the refusal saw... which moved again
+    # (table 2's result): still recorded, nothing about table 1 changed since
+    r = desk.client.post("/desk/do/correct", data=replace, headers=hx)
+    assert r.status_code == 200, r.text
+    state = desk.client.get("/api/pairings?round=1").json()
+    assert state["games"][0]["table"] == 1
+    from goledger.replay.views import state_as_of
+
+    assert state_as_of(fresh, None).games[1][1].result.value == "black"
+
+
+@pytest.mark.parametrize("entry, word", [("8 W+R", "white by resignation"), ("9 B+2.5", "black by 2.5"),
+                                         ("10 0-0", "both-lose"), ("11 1-0", "white"), ("12=", "jigo"),
+                                         ("13 b!", "black by default")])
+def test_fast_entry_takes_every_result_notation(tmp_path: Path, entry: str, word: str) -> None:
+    db = tmp_path / "t.db"
+    commands.new(db, "Notation Cup", 1, "mcmahon", "3d", "20k", None, None, "7.5")
+    for i in range(26):
+        commands.register(db, f"Player{i:02d}", "", "5k")
+    for t in range(1, 14):
+        commands.pair(db, 1, f"p{2 * t - 1:04d}", f"p{2 * t:04d}", t)
+    desk = Desk(db)
+    r = desk.post("result", headers={"HX-Request": "true"}, round="1", fragment="results", entry=entry)
+    assert r.status_code == 200 and f"table {entry.split()[0].rstrip('=')}: {word}" in r.text, r.text[:400]
 
 
 def test_api_matches_the_cli_json(sample: Path) -> None:
@@ -310,12 +342,14 @@ def test_api_results_token_head_and_input(fresh: Path) -> None:
     out = json.loads(r.text)
     assert out["message"] == "round 1 table 1: white" and out["events"][0]["payload"]["type"] == "ResultRecorded"
     assert set(out["events"][0]) >= {"seq", "type", "payload", "actor", "hash", "prev_hash"}
-    r = client.post("/api/results", json={**body, "table": 2}, headers=auth)  # stale: head moved
-    assert r.status_code == 409 and "changed since event" in r.json()["error"] and r.json()["head"] == seen + 1
-    r = client.post("/api/results", json={**body, "table": 2, "expected_head": seen + 1}, headers=auth)
-    assert r.status_code == 200
+    r = client.post("/api/results", json={**body, "table": 2}, headers=auth)  # stale, another table: recorded
+    assert r.status_code == 200, r.text
+    r = client.post("/api/results", json={**body, "result": "black"}, headers=auth)  # stale, the same table
+    assert r.status_code == 409 and r.json()["code"] == "conflict" and r.json()["head"] == seen + 2
+    assert "white won" in r.json()["error"]
     browser = Desk(fresh)  # the director cookie does not open the API (it carries no CSRF token)
     assert browser.client.post("/api/results", json={**body, "round": 2, "expected_head": seen + 2}).status_code == 401
+    assert head(fresh) == seen + 2
 
 
 def test_uploads_are_limited_and_read_by_the_formats(tmp_path: Path, sample: Path) -> None:

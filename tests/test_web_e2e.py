@@ -259,10 +259,10 @@ def test_four_desks_entering_results_at_once_lose_nothing(tmp_path: Path) -> Non
 async def _four_desks(server: Server) -> None:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        retries = 0
+        stale = 0
 
         async def desk(name: str, tables: list[int]) -> None:
-            nonlocal retries
+            nonlocal stale
             context = await browser.new_context()  # its own cookies: a separate browser session
             page = await context.new_page()
             await login(page, server, f"desk-{name}")
@@ -270,18 +270,16 @@ async def _four_desks(server: Server) -> None:
             await page.wait_for_function("() => window.htmx !== undefined")
             await page.focus("#entry-input")
             for table in tables:
+                shown = int(await page.get_attribute("#entry-form input[name=expected_head]", "value") or 0)
+                stale += shown < head(server.db)
+                # issue 32: another desk's result for another table is no reason to ask again
                 message = await press(page, "Enter", f"{table} {'w' if table % 2 else 'b'}")
-                while f"round 1 table {table}:" not in message:
-                    # stale head: another desk recorded meanwhile; the retry button has the focus
-                    assert "changed since" in message, message
-                    assert await page.evaluate("document.activeElement.id") == "retry"
-                    retries += 1
-                    message = await press(page, "Enter")
+                assert f"round 1 table {table}:" in message, message
             await context.close()
 
         await asyncio.gather(*(desk(name, list(range(i + 1, 25, 4))) for i, name in enumerate("abcd")))
         await browser.close()
-        assert retries > 0, "the four desks never met a moved head: the test did not test concurrency"
+        assert stale > 0, "the four desks never met a moved head: the test did not test concurrency"
 
 
 def test_the_desk_works_under_its_content_security_policy(tmp_path: Path) -> None:
@@ -307,7 +305,8 @@ async def _under_csp(server: Server) -> None:
                 or "Refused to" in m.text else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
         await login(page, server, "csp")
-        for path in ("/", "/standings", "/desk", "/desk/players", "/desk/round/1", "/print/wall", "/print/slips/1"):
+        for path in ("/", "/standings", "/find?q=ito", "/desk", "/desk/players", "/desk/round/1",
+                     "/desk/round/1/report", "/print/wall", "/print/slips/1"):
             response = await page.goto(server.url + path)
             assert response is not None and "frame-ancestors 'none'" in response.headers["content-security-policy"]
         await page.goto(server.url + "/print/pairings/1")

@@ -48,16 +48,49 @@ def register_commands(app: typer.Typer) -> None:
         as_of: AsOfOption = None,
         fmt: PrintFormat = "table",
         language: LanguageOption = None,
+        by: Annotated[str, typer.Option("--by", help="table (the desk's list) or name (for the wall).")] = "table",
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
-        """The pairing list of a round: table, white, black, ranks, handicap, komi, result."""
-        from goledger.render.printouts import pairing_sheet
+        """The pairing list of a round: table, white, black, ranks, handicap, komi, result
+        (``--by name``: every player alphabetically with his table, colour and opponent)."""
+        from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet
         from goledger.replay.printouts import pairings as pairings_view
 
+        if by not in ("table", "name"):
+            fail(f"--by {by!r}: list the pairings by table or by name", 2)
         with output_language(db, language, as_json or fmt == "json"):
             result = run(lambda: pairings_view(db or default_db(), round_, as_of))
-            emit(pairing_sheet(result), result.to_dict(), fmt, as_json)
+            emit(pairing_by_name_sheet(result) if by == "name" else pairing_sheet(result), result.to_dict(), fmt,
+                 as_json)
+
+    @app.command()
+    def slips(
+        round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+        per_page: Annotated[int, typer.Option("--per-page", help="Slips to an A4 sheet: 4 or 8.")] = 4,
+        as_of: AsOfOption = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="html (a page to print) or json.")] = "html",
+        language: LanguageOption = None,
+        db: DbOption = None,  # type: ignore[assignment]
+        as_json: JsonOption = False,
+    ) -> None:
+        """Result slips of a round, 4 or 8 to an A4 sheet: table number, names, ranks, colours,
+        handicap, komi and a result box."""
+        from goledger.cli.common import print_json
+        from goledger.render.printouts import render_slips as slips_html
+        from goledger.replay.printouts import pairings as pairings_view
+
+        chosen = "json" if as_json else fmt
+        if chosen not in ("html", "json"):
+            fail(f"unknown format {fmt!r}; use html or json", 2)
+        with output_language(db, language, chosen == "json"):
+            result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+            page = run(lambda: slips_html(result, per_page))
+        if chosen == "json":
+            print_json({**result.to_dict(), "per_page": per_page})
+            return
+        sys.stdout.buffer.write(page)
+        sys.stdout.flush()
 
     @app.command()
     def players(
@@ -95,6 +128,23 @@ def register_commands(app: typer.Typer) -> None:
         with output_language(db, language, as_json or fmt == "json"):
             result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
             emit(wall_sheet(result), result.to_dict(), fmt, as_json)
+
+    @app.command("show-round")
+    def show_round(
+        round_: Annotated[int, typer.Argument(help="Round number (1-based).", metavar="ROUND")],
+        db: DbOption = None,  # type: ignore[assignment]
+        actor: ActorOption = "",
+        reason: ReasonOption = "",
+        expected_head: ExpectedHeadOption = None,
+        retry: RetryOption = False,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Show a round's pairing to the players (with change-rules pairings_visible=manual)."""
+        from goledger.commands.show_round import show_round as show_round_command
+
+        report_outcome(run(lambda: show_round_command(
+            db or default_db(), round_, actor=actor, reason=reason, expected_head=expected_head, retry=retry)),
+            as_json)
 
     @app.command()
     def unregister(

@@ -122,31 +122,18 @@ def register_commands(app: typer.Typer) -> None:
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
-        """Why each game of an automatic pairing was chosen: its weight terms and the best alternatives."""
+        """The pairing report: per game the players, their score groups, draw-ups, same club or
+        country, handicap and why, colours, repeats and the weight terms in words; per round a
+        summary and the other optimal pairings found."""
+        from goledger.commands.pairing_report import pairing_report, report_lines
+
         with output_language(db, language, as_json):
-            from goledger import commands
-
-            result = run(lambda: commands.explain_pairing(db or default_db(), round_, player))
-            data = result.to_dict()
+            result = run(lambda: pairing_report(db or default_db(), round_, player))
             if as_json:
-                print_json(data)
+                print_json(result.to_dict())
                 return
-            from goledger.i18n import gettext
-
-            echo(gettext("round %(round)d: paired by %(engine)s (event %(seq)d)") % {
-                "round": result.round, "engine": result.engine, "seq": result.seq})
-            for game in data["games"]:
-                chosen = game["chosen"]
-                terms = ", ".join(f"{k} {v}" for k, v in chosen["terms"].items())
-                echo(gettext("table %(table)s: %(white)s – %(black)s  weight %(weight)s  (%(terms)s)") % {
-                    "table": game["table"], "white": game["white"], "black": game["black"],
-                    "weight": chosen["total"], "terms": terms})
-                for line in game["why"]:
-                    echo(f"  {line}")
-            if result.bye is not None:
-                candidates = ", ".join(f"{p} ({w})" for p, w in result.bye_candidates)
-                echo(gettext("bye: %(player)s — %(rule)s; candidates best first: %(candidates)s") % {
-                    "player": result.bye, "rule": result.bye_rule, "candidates": candidates})
+            for line in report_lines(result):
+                echo(line)
 
     @app.command()
     def forbid(

@@ -41,7 +41,8 @@ def origin_text(origin: ev.ListProvenance | None) -> str:
 
 Subject = tuple[Any, ...]
 """``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
-``("team", id)``, ``("round", round)`` (a whole round's pairing) or ``("rules",)``."""
+``("team", id)``, ``("round", round)`` (a whole round's pairing), ``("round shown", round)``
+(showing it to the players) or ``("rules",)``."""
 
 NameOf = Callable[[str], str]
 
@@ -111,6 +112,8 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return f"round {r} paired by {engine}: {len(tables)} games" + (f", bye {who(bye)}" if bye else "")
         case ev.RoundUnpaired(round=r):
             return f"round {r}: pairing withdrawn"
+        case ev.RoundShown(round=r):
+            return f"round {r}: pairing shown to the players"
         case ev.TeamRegistered(team_id=tid, name=name):
             return f"team {tid} {name} registered"
         case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board, round=r, from_round=start):
@@ -189,6 +192,8 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("player in round", p, r) for p in players}
         case ev.RoundUnpaired(round=r):
             return {("round", r)}
+        case ev.RoundShown(round=r):
+            return {("round shown", r)}
     return set()
 
 
@@ -206,6 +211,8 @@ def describe_subject(subject: Subject, name_of: NameOf | None = None) -> str:
         return f"team {subject[1]}"
     if kind == "round":
         return f"the pairing of round {subject[1]}"
+    if kind == "round shown":
+        return f"showing round {subject[1]} to the players"
     return "the tournament rules"
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "ResultCorrected",
     "ResultRecorded",
     "RoundPaired",
+    "RoundShown",
     "RoundUnpaired",
     "RulesChanged",
     "SourceImported",
@@ -184,6 +185,11 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     ratings_date: str = ""
     """The ratings freeze (issue 34): registrations from a rating list refuse a list newer
     than this date (``YYYY-MM-DD``); empty: any list."""
+    pairings_visible: Literal["auto", "manual"] = "auto"
+    """When a round's pairing reaches the players' view: ``auto`` as soon as it is paired;
+    ``manual`` only once the director shows it (``goledger show-round R``, a ``RoundShown``
+    event), so that tables can be fixed before anyone walks to them. (Added later with its
+    default: payloads written before it read unchanged.)"""
 
 
 class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):
@@ -521,6 +527,13 @@ class RoundUnpaired(Event, frozen=True, kw_only=True, tag="RoundUnpaired"):
     reason: str = ""
 
 
+class RoundShown(Event, frozen=True, kw_only=True, tag="RoundShown"):
+    """The director showed round ``round``'s pairing to the players (``goledger show-round``;
+    with ``pairings_visible=manual`` the players' view shows a round only after this)."""
+
+    round: int
+
+
 # --------------------------------------------------------------------------- teams
 
 
@@ -652,6 +665,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TableFixed,
     RoundPaired,
     RoundUnpaired,
+    RoundShown,
     TeamRegistered,
     TeamMemberAssigned,
     SourceImported,

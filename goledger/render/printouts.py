@@ -38,11 +38,13 @@ __all__ = [
     "Sheet",
     "crosstable_sheet",
     "page",
+    "pairing_by_name_sheet",
     "pairing_sheet",
     "player_sheet",
     "render",
     "render_csv",
     "render_html",
+    "render_slips",
     "render_text",
     "round_header",
     "shown_sheet",
@@ -76,6 +78,14 @@ PRINT_CSS: Final = """
 """
 """Print rules every goledger HTML page carries (wall lists, standings, the audit report)."""
 
+NOWRAP_CSS: Final = """
+td.nowrap, th.nowrap { white-space: nowrap; }
+@media print { table { width: auto; min-width: 100%; } td, th { padding: .05rem .25rem; } }
+"""
+
+PORTRAIT_ROUNDS: Final = 6
+"""A wall list with more rounds than this is printed in landscape."""
+
 
 class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     """A printout ready to render: ``right`` holds the indexes of right-aligned columns;
@@ -88,6 +98,10 @@ class Sheet(msgspec.Struct, frozen=True, kw_only=True):
     right: frozenset[int] = frozenset()
     legend: tuple[tuple[str, str], ...] = ()
     sections: tuple[tuple[str, tuple[str, ...], list[list[str]]], ...] = ()
+    nowrap: frozenset[int] = frozenset()
+    """Columns whose cells never wrap (names and clubs stay on one line)."""
+    landscape: bool = False
+    """Printed on A4 landscape (a wall list with more than :data:`PORTRAIT_ROUNDS` rounds)."""
 
 
 def _text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int]) -> list[str]:
@@ -138,20 +152,21 @@ def page(title: str, *content: Any, style: str = SCREEN_CSS) -> bytes:
     return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
 
 
+def sheet_css(sheet: Sheet) -> str:
+    """The page's style: :data:`SCREEN_CSS` and :data:`PRINT_CSS`, landscape when the sheet
+    asks for it, and the never-wrapping columns."""
+    css = SCREEN_CSS + PRINT_CSS + NOWRAP_CSS
+    if not sheet.landscape:
+        return css
+    return css.replace("A4 portrait", "A4 landscape") + "@media print { table { font-size: 7pt; } }\n"
+
+
 def render_html(sheet: Sheet) -> bytes:
-    content: list[Any] = []
-    if sheet.subtitle:
-        content.append(E.P(sheet.subtitle, E.CLASS("sub")))
-    content.append(_html_table(sheet.headers, sheet.rows, sheet.right))
-    for title, headers, rows in sheet.sections:
-        if rows:
-            content += [E.H2(title), _html_table(headers, rows, frozenset())]
-    if sheet.legend:
-        items: list[Any] = []
-        for code, meaning in sheet.legend:
-            items += [E.E.dt(code), E.E.dd(gettext(meaning))]
-        content += [E.H2(gettext("Legend")), E.E.dl(*items, E.CLASS("legend"))]
-    return page(sheet.title, *content)
+    """A self-contained page of ``sheet`` (template ``sheet.html`` of the one renderer,
+    :mod:`goledger.render.html`: the CLI's ``--format html`` and the desk's print pages)."""
+    from goledger.render.html import render as render_template
+
+    return render_template("sheet.html", sheet=sheet, title=sheet.title, css=sheet_css(sheet)).encode("utf-8")
 
 
 def shown_sheet(sheet: Sheet) -> Sheet:
@@ -207,7 +222,86 @@ def pairing_sheet(pairings: Any) -> Sheet:
     return Sheet(title=pairings.title, subtitle=_as_of(pairings.as_of_seq),
                  headers=(gettext("Table"), gettext("White"), gettext("Rank"), gettext("Black"), gettext("Rank"),
                           pgettext("short for handicap", "H"), gettext("Komi"), gettext("Result")), rows=rows,
-                 right=frozenset({0, 2, 4, 5, 6}), legend=PAIRING_LEGEND, sections=sections)
+                 right=frozenset({0, 2, 4, 5, 6}), legend=PAIRING_LEGEND, sections=sections,
+                 nowrap=frozenset({1, 3}))
+
+
+def pairing_by_name_sheet(pairings: Any) -> Sheet:
+    """:class:`~goledger.replay.printouts.PairingList` for the wall, by name: every player in
+    alphabetical order (accents and case ignored) with his table, colour and opponent, so
+    that a player finds his table without reading the whole list."""
+    from goledger.replay.players import match_key
+    from goledger.replay.printouts import PAIRING_LEGEND
+
+    lines = []
+    for r in pairings.rows:
+        lines.append((r.white, r.white_rank, r.table, gettext("white"), r.black, r.black_rank, r.handicap, r.komi))
+        lines.append((r.black, r.black_rank, r.table, gettext("black"), r.white, r.white_rank, r.handicap, r.komi))
+    lines.sort(key=lambda line: (match_key(line[0]), line[0], line[2]))
+    rows = [[name, rank, str(table), colour, opponent, orank, str(h), komi]
+            for name, rank, table, colour, opponent, orank, h, komi in lines]
+    for _, name in pairings.bye:
+        rows.append([name, "", "", gettext("bye"), "", "", "", ""])
+    for _, name, why in pairings.unpaired:
+        rows.append([name, "", "", gettext(why), "", "", "", ""])
+    rows.sort(key=lambda row: (match_key(row[0]), row[0]))
+    title = gettext("%(tournament)s · pairings of round %(round)d of %(rounds)d by name") % {
+        "tournament": pairings.tournament, "round": pairings.round, "rounds": pairings.rounds}
+    return Sheet(title=title, subtitle=_as_of(pairings.as_of_seq),
+                 headers=(gettext("Name"), gettext("Rank"), gettext("Table"), gettext("Colour"), gettext("Opponent"),
+                          gettext("Rank"), pgettext("short for handicap", "H"), gettext("Komi")),
+                 rows=rows, right=frozenset({1, 2, 5, 6, 7}), legend=PAIRING_LEGEND, nowrap=frozenset({0, 4}))
+
+
+SLIPS_PER_PAGE: Final = (4, 8)
+
+SLIPS_CSS: Final = """
+body { font-family: system-ui, sans-serif; margin: 1rem; color: #000; }
+.slips { display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; margin-bottom: 4mm; }
+.slip { border: 1px dashed #444; padding: 3mm 4mm; break-inside: avoid; page-break-inside: avoid; overflow: hidden; }
+.slip-head { display: flex; justify-content: space-between; align-items: baseline; gap: 2mm; }
+.slip-round { font-size: 9pt; color: #333; }
+.slip-table b { font-size: 40pt; line-height: 1; }
+.per-8 .slip-table b { font-size: 28pt; }
+.slip-players { width: 100%; border-collapse: collapse; margin: 2mm 0; font-size: 12pt; }
+.slip-players th { text-align: left; width: 14mm; font-weight: 600; }
+.slip-players td, .slip-players th { border-bottom: 1px solid #999; padding: 1mm; }
+.slip-name { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 0; width: 60%;
+             font-weight: 600; }
+.per-8 .slip-players { font-size: 10pt; }
+.slip-rank { width: 10mm; text-align: right; } .slip-box { width: 16mm; white-space: nowrap; font-size: 11pt; }
+.slip-terms { margin: 1mm 0; font-size: 11pt; } .slip-sign { margin: 3mm 0 0; font-size: 9pt; }
+.slip-sign .line { display: inline-block; width: 30mm; border-bottom: 1px solid #000; margin-left: 3mm; }
+@media print {
+  @page { size: A4 portrait; margin: 8mm; }
+  body { margin: 0; } .no-print { display: none; }
+  .slips { break-after: page; page-break-after: always; height: 280mm; margin: 0;
+           grid-template-rows: repeat(2, 1fr); }
+  .slips.per-8 { grid-template-rows: repeat(4, 1fr); }
+  .slips:last-child { break-after: auto; page-break-after: auto; }
+}
+"""
+
+
+def render_slips(pairings: Any, per_page: int = 4) -> bytes:
+    """Result slips of a round, ``per_page`` (4 or 8) to an A4 sheet: the table number big,
+    the round, both players with their ranks and colours, handicap, komi and boxes to tick
+    the result (template ``slips.html``)."""
+    from goledger.render.html import render as render_template
+
+    if per_page not in SLIPS_PER_PAGE:
+        raise CommandRejected(f"{per_page} slips per page: print 4 or 8 to an A4 sheet")
+    from goledger.outputs import shown
+
+    def safe(text: str) -> str:  # an older ledger's control characters, written as escapes
+        return text if text.isprintable() else shown(text)
+
+    rows = [msgspec.structs.replace(r, white=safe(r.white), black=safe(r.black)) for r in pairings.rows]
+    tournament = safe(pairings.tournament)
+    title = gettext("%(tournament)s · result slips of round %(round)d") % {"tournament": tournament,
+                                                                          "round": pairings.round}
+    return render_template("slips.html", title=title, tournament=tournament, round=pairings.round,
+                           rows=rows, per_page=per_page, css=SLIPS_CSS).encode("utf-8")
 
 
 def _as_of(seq: int) -> str:
@@ -288,7 +382,8 @@ def wall_sheet(wall: Any) -> Sheet:
                  headers=(pgettext("line number", "Num"), pgettext("short for place", "Pl"), gettext("Name"),
                           gettext("Rank"), pgettext("short for country", "Co"), gettext("Club"), *rounds,
                           *wall.criteria, gettext("Status")), rows=rows,
-                 right=frozenset({0, 1, 3, *range(6, width + len(wall.criteria))}), legend=WALL_LEGEND)
+                 right=frozenset({0, 1, 3, *range(6, width + len(wall.criteria))}), legend=WALL_LEGEND,
+                 nowrap=frozenset({2, 5, *range(6, width)}), landscape=wall.round > PORTRAIT_ROUNDS)
 
 
 def crosstable_sheet(table: Any, tournament: str) -> Sheet:

@@ -178,6 +178,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     """player → from round → table (``None``: lifted) (``TableFixed``); see :meth:`fixed_table`."""
     round_pairings: dict[int, list[int]] = msgspec.field(default_factory=dict)
     """round → sequence numbers of its ``RoundPaired`` events in force (``RoundUnpaired`` clears)."""
+    shown_rounds: dict[int, int] = msgspec.field(default_factory=dict)
+    """round → sequence number of the ``RoundShown`` that showed its pairing to the players."""
     teams: dict[str, TeamState] = msgspec.field(default_factory=dict)
     table_of: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
     """round → player id → table of his (first) game in that round: an index over ``games``."""
@@ -212,6 +214,16 @@ class TournamentState(msgspec.Struct, kw_only=True):
     def all_games(self) -> Iterable[GameState]:
         for round_ in sorted(self.games):
             yield from self.games_of_round(round_)
+
+    def round_visible(self, round_: int) -> bool:
+        """Whether the players' view shows round ``round_``'s pairing: always under
+        ``pairings_visible=auto``; under ``manual`` once a ``RoundShown`` showed it, or once a
+        result of it is recorded (a round being played is no secret: the rounds played before
+        the tournament switched to ``manual`` stay visible)."""
+        settings = self.settings
+        if settings is None or settings.pairings_visible == "auto" or round_ in self.shown_rounds:
+            return True
+        return any(g.result is not Result.UNKNOWN for g in self.games.get(round_, {}).values())
 
     def game_of(self, player_id: str, round_: int) -> GameState | None:
         """The (first) game of ``player_id`` in ``round_``."""
@@ -671,6 +683,11 @@ def _on_round_paired(state: TournamentState, e: ev.RoundPaired) -> None:
 
 def _on_round_unpaired(state: TournamentState, e: ev.RoundUnpaired) -> None:
     state.round_pairings.pop(e.round, None)
+    state.shown_rounds.pop(e.round, None)
+
+
+def _on_round_shown(state: TournamentState, e: ev.RoundShown) -> None:
+    state.shown_rounds[e.round] = state.seq
 
 
 def _on_team(state: TournamentState, e: ev.TeamRegistered) -> None:
@@ -729,6 +746,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.TableFixed: _on_fixed_table,
     ev.RoundPaired: _on_round_paired,
     ev.RoundUnpaired: _on_round_unpaired,
+    ev.RoundShown: _on_round_shown,
     ev.TeamRegistered: _on_team,
     ev.TeamMemberAssigned: _on_team_member,
     ev.TeamMemberRemoved: _on_team_member_removed,

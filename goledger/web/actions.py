@@ -55,20 +55,39 @@ def _flag(form: Form, name: str) -> bool:
     return _text(form, name).lower() in ("1", "on", "true", "yes")
 
 
-_ENTRY = re.compile(r"^\s*(\d{1,5})\s*[ .:/-]?\s*([a-z=?-]+|[=?])\s*(!?)\s*$", re.IGNORECASE)
+_ENTRY = re.compile(r"^\s*(\d{1,5})(?:\s*[.:/]\s*|\s+|(?=[^\d\s]))(\S.{0,30}?)\s*(!?)\s*$")
 
 
 def parse_entry(text: str) -> tuple[int, str, bool]:
-    """A keyboard result entry ``TABLE RESULT[!]`` → (table, result word, by default).
+    """A keyboard result entry ``TABLE RESULT[!]`` → (table, result as typed, by default).
 
-    The result word is any form :meth:`goledger.ledger.values.Result.parse` reads (``w``,
-    ``b``, ``=``, ``jigo``, ``both-lose``…); a final ``!`` marks a result by default.
+    The result is any notation ``goledger result`` reads (one parser for both:
+    :func:`goledger.ledger.result_notation.parse_result_notation`): ``w``, ``b``, ``=``,
+    ``W+R``, ``B+2.5``, ``0-0``, ``1-0``, ``both-lose``…; a final ``!`` marks a result by
+    default. The table and the result are separated by a space, ``.``, ``:`` or ``/``, or
+    not at all when the result starts with a letter or ``=``.
+
+    >>> parse_entry("8 W+R"), parse_entry("9 B+2.5"), parse_entry("10 0-0")
+    ((8, 'W+R', False), (9, 'B+2.5', False), (10, '0-0', False))
+    >>> parse_entry("12w!"), parse_entry("4: 1-0")
+    ((12, 'w', True), (4, '1-0', False))
+    >>> parse_entry("12 maybe")
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: 'maybe' is not a result: use white: w, white, 1-0, ...
     """
+    from goledger.ledger.result_notation import RESULT_HELP, parse_result_notation
+
     found = _ENTRY.match(text)
     if not found:
-        raise CommandRejected(f"{text.strip()!r} is not a result entry: type the table, then w, b or = "
-                              "(e.g. 12 w; add ! for a result by default)")
-    return int(found.group(1)), found.group(2).lower(), bool(found.group(3))
+        raise CommandRejected(f"{text.strip()!r} is not a result entry: type the table, then the result "
+                              f"(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
+    word = found.group(2).strip()
+    try:
+        parse_result_notation(word)
+    except ValueError:
+        raise CommandRejected(f"{word!r} is not a result: use {RESULT_HELP}") from None
+    return int(found.group(1)), word, bool(found.group(3))
 
 
 def table_subject(form: Form) -> set[tuple[Any, ...]]:
@@ -239,6 +258,12 @@ def _publish(db: Path, form: Form, **kw: Any) -> Any:
     return publish(db, _int(form, "round", "round"), _text(form, "note"), _opt(form, "policy"), None, **kw)
 
 
+def _show_round(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.commands.show_round import show_round
+
+    return show_round(db, _int(form, "round", "round"), **kw)
+
+
 def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
     """``pair-round R`` (the colleagues' :func:`goledger.commands.pairing.pair_round`)."""
     try:
@@ -279,6 +304,7 @@ ACTIONS: dict[str, Action] = {
     "change-rules": Action(_change_rules, lambda form: {("rules",)}),
     "publish": Action(_publish),
     "pair-round": Action(_pair_round),
+    "show-round": Action(_show_round),
     "unpair-round": Action(_unpair_round),
     **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
 }

@@ -23,7 +23,7 @@ import os
 import secrets
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,10 @@ from starlette.templating import Jinja2Templates
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.render.html import gettext, make_environment
-from goledger.web import api_pairing, isolate
+from goledger.web import api_pairing, isolate, pairing_page, players_view
 from goledger.web.actions import ACTIONS
 from goledger.web.guard import GuardLimits, query_int, query_seconds
+from goledger.web.live import HeadWatcher
 from goledger.web.security import DeskKeys, Flash, Sessions
 from goledger.web.teams import team_routes
 
@@ -57,6 +58,17 @@ REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; fra
 """The audit report's policy: its own inline styles and images, nothing else (no script at all)."""
 PUBLIC_PAGES = 256
 """Public pages kept rendered (per path and query) until the head moves."""
+WATCHED_PAGES = 8
+"""Public pages rendered again right after a write at the desk (the most recently asked for)."""
+WATCHED_SECONDS = 120.0
+"""A public page not asked for in this long is no longer rendered ahead."""
+PRINT_CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; "
+             "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+"""A printout's policy: the renderer's own inline styles (the same file the CLI writes), the
+desk's script for the print button, nothing else."""
+PRINT_BUTTON = (b'<p class="noprint"><button type="button" data-print>%s</button></p>'
+                b'<script src="/static/desk.js" defer></script>\n')
+"""What the desk adds after ``<body>`` of a printout (the CLI's file has no button)."""
 IMPORT_FORMATS = ("opengotha", "macmahon", "egd", "trf")
 EXPORTS = {
     "opengotha": ("application/xml", "xml"), "macmahon": ("application/xml", "xml"),
@@ -79,17 +91,11 @@ class Desk:
         self.sessions = Sessions(keys)
         self.flash = Flash()
         self.workers = isolate.WorkerPool(work_timeout)
-        self._head: tuple[float, int] | None = None
-        self._head_lock = asyncio.Lock()
-
-    async def watched_head(self) -> int:
-        """The head for the live pages: read at most once per ``poll`` seconds, however many
-        streams ask (no stream holds the ledger open)."""
-        async with self._head_lock:
-            now = time.monotonic()
-            if self._head is None or now - self._head[0] >= self.poll:
-                self._head = (now, await run_in_threadpool(self.head))
-            return self._head[1]
+        self.live = HeadWatcher(db, poll)
+        """The one watcher of the ledger's head (:mod:`goledger.web.live`): every live stream
+        waits on it; the desk's own writes wake it at once."""
+        self._name: tuple[int, str] = (-1, "")
+        self._state: Any = None
 
     def is_director(self, headers: Any, path: str) -> bool:
         """From a request's headers alone: a director session cookie (not for ``/api/``,
@@ -114,19 +120,45 @@ class Desk:
         with Ledger.open(self.db) as ledger:
             return ledger.head().seq
 
+    def name(self) -> str:
+        """The tournament's name (``""`` before there is a ledger), read again only when the
+        head moves."""
+        head = self.head()
+        if self._name[0] != head:
+            name = ""
+            if head:
+                try:
+                    settings = self.state().settings
+                    name = settings.name if settings is not None else ""
+                except GoledgerError:
+                    name = ""
+            self._name = (head, name)
+        return self._name[1]
+
     def state(self, as_of: int | None = None) -> Any:
+        """The tournament state at ``as_of`` (default: the head). The state at the head is kept
+        until the head moves (pages only read it), so a hall of phones folds it once."""
         from goledger.replay.views import state_as_of
 
-        return state_as_of(self.db, as_of)
+        if as_of is not None:
+            return state_as_of(self.db, as_of)
+        cached = self._state
+        if cached is not None and cached.seq == self.head():
+            return cached
+        state = state_as_of(self.db, None)
+        self._state = state
+        return state
 
 
 def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFAULT_MAX_UPLOAD,
-               secret: bytes | None = None, poll: float = 0.5, lifetime: float = 300.0,
+               secret: bytes | None = None, poll: float = 0.05, lifetime: float = 300.0,
                work_timeout: float = 120.0, limits: GuardLimits | None = None) -> Any:
     """The desk's ASGI application over ledger ``db`` with director ``token``, behind
     :class:`goledger.web.guard.DeskGuard` (``limits``; its upload limit is ``max_upload``).
     Writes run in worker processes stopped after ``work_timeout`` seconds
-    (:mod:`goledger.web.isolate`)."""
+    (:mod:`goledger.web.isolate`). ``poll`` is how often the one head watcher reads the
+    ledger's head for writes made elsewhere (the command line); the desk's own writes wake it
+    at once."""
     from dataclasses import replace
 
     from goledger.web.guard import DeskGuard
@@ -174,6 +206,8 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
         Route("/desk/verify", pages.verify),
         Route("/desk/log", pages.log),
         Route("/desk/do/{action}", pages.do, methods=["POST"]),
+        *players_view.routes(pages),  # issue 32: find my table
+        *pairing_page.routes(pages),  # issue 32: the pairing report
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     from goledger.web.ratings import ratings_routes
@@ -245,6 +279,11 @@ class _Pages:
         self.templates = templates
         self.public_pages: dict[str, tuple[int, bytes]] = {}
         """Public page → (the head it was rendered at, its HTML)."""
+        self.inflight: dict[str, tuple[int, asyncio.Future[bytes | None]]] = {}
+        """Public page → (the head it is being rendered at, its rendering in flight)."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.watched: dict[str, tuple[float, str, Callable[[], dict[str, Any]], Request]] = {}
+        """Public page → (when it was last asked for, template, builder, request): what to prerender."""
 
     # ------------------------------------------------------------------ plumbing
 
@@ -274,7 +313,7 @@ class _Pages:
         message = context.get("message") or (self.desk.flash.pop(session) if director and not fresh else "")
         context.update(csrf=self.desk.keys.csrf_for(session), director=director, message=message,
                        refused=status >= 400,
-                       db_name=self.desk.db.name)
+                       db_name=self.desk.db.name, tournament_name=self.desk.name())
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
         if fresh:
             response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
@@ -337,18 +376,92 @@ class _Pages:
 
     async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
         """A players' page: refused without a ledger, served from the per-head cache when it
-        holds the page, else built (``build``, off the event loop) and rendered."""
+        holds the page, else built and rendered off the event loop, once per head however many
+        phones ask at the same moment (they wait for the one rendering in flight), and rendered
+        again as soon as the desk writes (:meth:`prerender`) while the page is being watched."""
         if (missing := self._no_ledger(request)) is not None:
             return missing
         if (cached := self.cached(request)) is not None:
             return cached
-        data = await self.read(request, build)
-        if isinstance(data, Response):
-            return data
-        return self.public(request, name, data)
+        key = self._public_key(request)
+        if key is None:  # a director's page is his own
+            data = await self.read(request, build)
+            if isinstance(data, Response):
+                return data
+            return self.public(request, name, data)
+        self.watched[key] = (time.monotonic(), name, build, request)
+        if len(self.watched) > WATCHED_PAGES:
+            del self.watched[min(self.watched, key=lambda k: self.watched[k][0])]
+        body = await self._public_body(key, name, build, request)
+        return body if isinstance(body, Response) else HTMLResponse(body)
+
+    async def _public_body(self, key: str, name: str, build: Callable[[], dict[str, Any]],
+                           request: Request) -> bytes | Response:
+        loop = asyncio.get_running_loop()
+        head = await run_in_threadpool(self.desk.head)
+        flight = self.inflight.get(key)
+        if flight is not None and flight[0] == head and flight[1].get_loop() is loop:
+            done = await asyncio.shield(flight[1])
+            if done is not None:
+                return done
+        future: asyncio.Future[bytes | None] = loop.create_future()
+        self.inflight[key] = (head, future)
+
+        def make() -> tuple[int, bytes]:
+            data = build()
+            return data["head"], self._render_text(request, name, data).encode("utf-8")
+
+        try:
+            seen, body = await run_in_threadpool(make)
+        except GoledgerError as exc:
+            future.set_result(None)
+            return self.refusal(request, exc.message)
+        except BaseException:
+            future.set_result(None)
+            raise
+        finally:
+            if self.inflight.get(key, (0, None))[1] is future:
+                del self.inflight[key]
+        if len(self.public_pages) >= PUBLIC_PAGES:
+            self.public_pages.clear()
+        self.public_pages[key] = (seen, body)
+        if not future.done():
+            future.set_result(body)
+        return body
+
+    def _render_text(self, request: Request, name: str, data: dict[str, Any]) -> str:
+        """A players' page as text (the same context as :meth:`render` gives an anonymous
+        visitor; the page carries no form that needs his session)."""
+        context = {"head": self.desk.head(), "csrf": "", "director": False, "message": "",
+                   "refused": False, "db_name": self.desk.db.name, "tournament_name": self.desk.name(),
+                   "public": True, "request": request, **data}
+        return self.templates.get_template(name).render(context)
+
+    async def prerender(self) -> None:
+        """After a write at this desk: render the public pages watched in the last
+        :data:`WATCHED_SECONDS` again at once, so that the phones and projectors the live stream
+        is about to wake find them ready."""
+        now = time.monotonic()
+        for key, (at, name, build, request) in list(self.watched.items()):
+            if now - at > WATCHED_SECONDS:
+                self.watched.pop(key, None)
+                continue
+            from goledger.i18n import use_language
+
+            try:
+                with use_language(key.partition(":")[0]):  # the page's own language (its cache key's)
+                    await self._public_body(key, name, build, request)
+            except Exception:  # a page that cannot be built now is built (and refused) when asked
+                continue
+
+    def _prerender_soon(self) -> None:
+        if self.watched:
+            task = asyncio.get_running_loop().create_task(self.prerender())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
     def public(self, request: Request, name: str, data: dict[str, Any]) -> Response:
-        response = self.render(request, name, **data)
+        response = self.render(request, name, public=True, **data)
         key = self._public_key(request)
         if key is not None and response.status_code == 200:
             if len(self.public_pages) >= PUBLIC_PAGES:
@@ -358,24 +471,29 @@ class _Pages:
 
     async def players_view(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
-            from goledger.web.data import current_round, game_rows
+            from goledger.web.data import game_rows, round_progress, shown_round
 
             state = self.desk.state()
-            round_ = _round_or(_int_param(request, "round"), current_round(state))
+            round_ = _round_or(_int_param(request, "round"), max(shown_round(state), 1))
+            if not state.round_visible(round_):  # pairings_visible=manual: not shown yet
+                return {"state": state, "round": round_, "games": [], "byes": [], "head": state.seq,
+                        "progress": None, "hidden": True}
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
-                    "head": state.seq}
+                    "head": state.seq, "progress": round_progress(state, round_)}
 
         return await self.public_page(request, "public_round.html", build)
 
     async def public_standings(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
-            from goledger.web.data import standings_rows
+            from goledger.web.data import public_standings_rows, round_progress, shown_round
 
             table = standings(self.desk.db, _int_param(request, "round"))
-            return {"table": table, "rows": standings_rows(table), "link": "/player/", "state": self.desk.state(),
-                    "head": table.as_of_seq}
+            state = self.desk.state()
+            return {"table": table, "rows": public_standings_rows(table, state), "link": "/player/",
+                    "state": state, "head": table.as_of_seq,
+                    "progress": round_progress(state, shown_round(state))}
 
         return await self.public_page(request, "public_standings.html", build)
 
@@ -389,38 +507,25 @@ class _Pages:
             from goledger.teams.desk import player_team
             from goledger.web.data import current_round
 
-            return {"state": state, "player": player, "games": player_games(state, player.id), "head": state.seq,
+            games = [g for g in player_games(state, player.id) if state.round_visible(g["round"])]
+            return {"state": state, "player": player, "games": games, "head": state.seq,
                     "team": player_team(state, player.id, current_round(state))}
 
         return await self.public_page(request, "public_player.html", build)
 
     async def head_events(self, request: Request) -> Response:
         """Server-sent events: ``event: head`` with the ledger's last sequence number, sent at
-        once and whenever it changes. The head is read at most once per ``poll`` seconds for all
-        streams together (:meth:`Desk.watched_head`; no stream holds the ledger open); the
-        stream ends when the client goes away or after ``lifetime`` seconds (``?lifetime=S``
-        shortens it; anything but a positive number of seconds is refused), and the browser
-        reconnects. :class:`goledger.web.guard.DeskGuard` caps how many run at once."""
+        once and whenever it changes (:class:`goledger.web.live.HeadWatcher`: one reader of the
+        head for all streams, woken at once by the desk's own writes). The stream ends when the
+        client goes away or after ``lifetime`` seconds (``?lifetime=S`` shortens it), and the
+        browser reconnects; :class:`goledger.web.guard.DeskGuard` caps how many run at once (``503``
+        beyond)."""
         desk = self.desk
         try:
             lifetime = query_seconds(request.query_params, "lifetime", desk.lifetime)
         except CommandRejected as exc:
             return self.refusal(request, exc.message)
-
-        async def stream() -> AsyncIterator[str]:
-            last = None
-            end = time.monotonic() + lifetime
-            yield "retry: 2000\n\n"
-            while True:
-                seq = await desk.watched_head()
-                if seq != last:
-                    last = seq
-                    yield f"event: head\ndata: {seq}\n\n"
-                if time.monotonic() >= end or await request.is_disconnected():
-                    break
-                await asyncio.sleep(desk.poll)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        return StreamingResponse(desk.live.stream(lifetime, request.is_disconnected), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     # ------------------------------------------------------------------ print pages (public reads)
@@ -438,42 +543,52 @@ class _Pages:
 
         return await self.read(request, build)
 
+    async def printout(self, request: Request, make: Callable[[], bytes]) -> Response:
+        """A printout page: the bytes the CLI's ``--format html`` writes for the same view
+        (:mod:`goledger.render.printouts` over :mod:`goledger.replay.printouts`), never a
+        second rendering of the same data; the desk adds a print button (:data:`PRINT_BUTTON`)
+        and sends it under :data:`PRINT_CSP`."""
+        data = await self.read(request, make)
+        if isinstance(data, Response):
+            return data
+        button = PRINT_BUTTON % gettext("Print").encode()
+        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + button, 1),
+                            headers={"Content-Security-Policy": PRINT_CSP})
+
     async def print_pairings(self, request: Request) -> Response:
-        data = await self._round_data(request, request.path_params["round"])
-        return data if isinstance(data, Response) else self.render(request, "print_pairings.html", **data)
+        """``goledger pairings --round R --format html`` (``?by=name``: ``--by name``)."""
+        from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet, render
+        from goledger.replay.printouts import pairings
+
+        round_ = request.path_params["round"]
+        by_name = request.query_params.get("by") == "name"
+        return await self.printout(request, lambda: render(
+            (pairing_by_name_sheet if by_name else pairing_sheet)(pairings(self.desk.db, round_)), "html"))
 
     async def print_slips(self, request: Request) -> Response:
-        data = await self._round_data(request, request.path_params["round"])
-        return data if isinstance(data, Response) else self.render(request, "print_slips.html", **data)
+        """``goledger slips --round R [--per-page 8]``."""
+        from goledger.render.printouts import render_slips
+        from goledger.replay.printouts import pairings
+
+        round_ = request.path_params["round"]
+        per_page = 8 if request.query_params.get("per_page") == "8" else 4
+        return await self.printout(request, lambda: render_slips(pairings(self.desk.db, round_), per_page))
 
     async def print_players(self, request: Request) -> Response:
-        def build() -> dict[str, Any]:
-            state = self.desk.state()
-            from goledger.i18n.collation import sorted_by_name
+        """``goledger players --format html``."""
+        from goledger.render.printouts import player_sheet, render
+        from goledger.replay.printouts import players
 
-            players = sorted_by_name(state.players.values(), lambda p: p.surname, lambda p: p.first_name,
-                                     lambda p: p.id)
-            return {"state": state, "players": players, "head": state.seq}
-
-        data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "print_players.html", **data)
+        return await self.printout(request, lambda: render(player_sheet(players(self.desk.db)), "html"))
 
     async def print_wall(self, request: Request) -> Response:
-        """The wall list: standings with country, club and per-round results (the crosstable's
-        cells, :mod:`goledger.replay.crosstable`)."""
-        def build() -> dict[str, Any]:
-            from goledger.ledger.values import format_points
-            from goledger.replay.crosstable import crosstable_of
+        """``goledger wall-list [--round R] --format html``: standings with country, club,
+        status and one cell per round, in the CLI's notation and with its legend."""
+        from goledger.render.printouts import render, wall_sheet
+        from goledger.replay.printouts import wall_list
 
-            state = self.desk.state()
-            table = crosstable_of(state, _int_param(request, "round"))
-            rows = [{"row": r, "player": state.players[r.player_id],
-                     "values": [format_points(r.values[c], table.scales[c]) for c in table.criteria]}
-                    for r in table.rows]
-            return {"state": state, "table": table, "rows": rows, "head": state.seq}
-
-        data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "print_wall.html", **data)
+        return await self.printout(request, lambda: render(wall_sheet(wall_list(
+            self.desk.db, _int_param(request, "round"))), "html"))
 
     # ------------------------------------------------------------------ JSON API
 
@@ -511,7 +626,11 @@ class _Pages:
             round_ = _round_or(_int_param(request, "round"), current_round(state))
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            if not state.round_visible(round_) and not director:
+                raise CommandRejected(f"round {round_} is not shown to the players yet")
             return pairings_dict(state, round_)
+
+        director = self.is_director(request)
 
         data = await self.read(request, build)
         return data if isinstance(data, Response) else _json(data)
@@ -547,14 +666,24 @@ class _Pages:
                                bool(body.get("by_default", False)), str(body.get("actor") or "api"),
                                str(body.get("reason") or ""), head, bool(body.get("retry", False)))
         if done.status == 409:
+            if "conflict" in done.extra:
+                return _json({"error": done.message, "code": "conflict", "head": done.head}, 409)
             return _json({"error": done.message, "head": done.head}, 409)
         if done.status != 200:
             return _json({"error": done.message}, done.status)
         return _json(done.data)
 
     async def work(self, fn: Callable[..., isolate.Done], *args: Any) -> isolate.Done:
-        """``fn(*args)`` in a worker process (:mod:`goledger.web.isolate`), awaited from a thread."""
-        return await run_in_threadpool(self.desk.workers.run, fn, *args)
+        """``fn(*args)`` in a worker process (:mod:`goledger.web.isolate`), awaited from a thread,
+        in the request's language. After a write, the head watcher is woken at once and the
+        watched public pages are rendered again (:meth:`prerender`)."""
+        from goledger.i18n import current_language
+
+        done = await run_in_threadpool(self.desk.workers.run, fn, *args, language=current_language())
+        if done.status == 200:
+            self.desk.live.written()
+            self._prerender_soon()
+        return done
 
     # ------------------------------------------------------------------ login
 
@@ -913,7 +1042,8 @@ class _Pages:
         done = await self.work(isolate.action, self.desk.db, name, fields, self._actor(request),
                                fields.get("reason", ""), expected_head, retry)
         status, message = done.status, done.message
-        if status == 409 and done.retry_ok:
+        conflict = done.extra.get("conflict")
+        if status == 409 and done.retry_ok and conflict is None:
             retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
         back = fields.get("back", "/desk")
         if not back.startswith("/") or back.startswith("//"):
@@ -923,12 +1053,12 @@ class _Pages:
             if isinstance(data, Response):
                 return data
             return self.render(request, "results_entry.html", status, message=message, ok=status == 200,
-                               retry=retry_fields, action=name, entry=fields.get("entry", "") if status != 200 else "",
-                               **data)
+                               retry=retry_fields, action=name, conflict=conflict,
+                               entry=fields.get("entry", "") if status != 200 else "", **data)
         if status == 200:
             return self.done(request, back, message)
         return self.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
-                           back=back)
+                           back=back, conflict=conflict)
 
 
 def _pairing_module() -> Any:

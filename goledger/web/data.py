@@ -26,6 +26,9 @@ __all__ = [
     "player_dict",
     "player_games",
     "player_rows",
+    "public_standings_rows",
+    "round_progress",
+    "shown_round",
     "standings_rows",
     "unassigned",
     "without_unregistered",
@@ -41,6 +44,42 @@ RESULT_SHORT: dict[Result, str] = {
 def player_dict(player: PlayerState) -> dict[str, str]:
     """``{"id", "surname", "first_name"}``, the player reference of the pairing JSON."""
     return {"id": player.id, "surname": player.surname, "first_name": player.first_name}
+
+
+def shown_round(state: TournamentState) -> int:
+    """The round the players' view is about: the last one with games or byes that is shown
+    to the players (``pairings_visible=manual``: once ``show-round`` showed it; 0 before any)."""
+    last = min(state.last_round_with_games(), max(state.rounds, 0))
+    while last >= 1 and not state.round_visible(last):
+        last -= 1
+    return last
+
+
+def round_progress(state: TournamentState, round_: int) -> dict[str, Any]:
+    """How far ``round_`` is: ``{"round", "games", "results", "in_progress"}``; a round is in
+    progress while some of its games have no result yet."""
+    games = state.games_of_round(round_) if round_ >= 1 else []
+    results = sum(1 for g in games if g.result is not Result.UNKNOWN)
+    return {"round": round_, "games": len(games), "results": results,
+            "in_progress": bool(games) and results < len(games)}
+
+
+def public_standings_rows(table: Standings, state: TournamentState) -> list[tuple[Any, ...]]:
+    """The players' standings as tuples (a congress has 760 rows; tuples render fastest):
+    place (``""`` when shared with the row above), player id, name, the round he withdrew from
+    (``None``), rank, country, club, and each criterion's value as exact text."""
+    scales = [(c, table.scales[c]) for c in table.criteria]
+    players = state.players
+    rows: list[tuple[Any, ...]] = []
+    previous = None
+    for r in table.rows:
+        p = players.get(r.player_id)
+        rows.append((
+            "" if r.place == previous else r.place, r.player_id, f"{r.surname} {r.first_name}".strip(),
+            p.withdrawn_from if p is not None else None, r.rank, p.country if p is not None else "",
+            p.club if p is not None else "", [format_points(r.values[c], scale) for c, scale in scales]))
+        previous = r.place
+    return rows
 
 
 def current_round(state: TournamentState) -> int:

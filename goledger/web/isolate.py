@@ -57,10 +57,12 @@ class WorkerPool:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
 
-    def run(self, fn: Callable[..., Done], *args: Any) -> Done:
+    def run(self, fn: Callable[..., Done], *args: Any, language: str | None = None) -> Done:
+        """``fn(*args)`` in a worker, its messages in ``language`` (the request's)."""
         with self._slots:
             receiver, sender = self._context.Pipe(duplex=False)
-            worker = self._context.Process(target=_work, args=(sender, fn, args, dict(os.environ)), daemon=True)
+            worker = self._context.Process(target=_work, args=(sender, fn, args, dict(os.environ), language),
+                                          daemon=True)
             worker.start()
             sender.close()
             try:
@@ -95,13 +97,17 @@ def warm() -> None:
     threading.Thread(target=start, daemon=True).start()
 
 
-def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], environment: dict[str, str]) -> None:
+def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], environment: dict[str, str],
+          language: str | None = None) -> None:
     # The fork server keeps the environment it was started with; a request sees the server's own
     # as it is now (the ratings store, the data directory), as if it ran in the server.
     os.environ.clear()
     os.environ.update(environment)
+    from goledger.i18n import use_language
+
     try:
-        done = fn(*args)
+        with use_language(language):
+            done = fn(*args)
     except StaleHeadError as exc:  # the functions catch their own; this is the last resort
         done = Done(409, exc.message)
     except GoledgerError as exc:
@@ -117,14 +123,28 @@ def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], en
 
 def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str, expected_head: int,
            retry: bool) -> Done:
-    """``POST /desk/do/NAME``: the form's :data:`goledger.web.actions.ACTIONS` entry."""
+    """``POST /desk/do/NAME``: the form's :data:`goledger.web.actions.ACTIONS` entry, per game
+    (:func:`goledger.web.concurrency.write_per_subject`: a head moved by events about other
+    things is no reason to refuse). A conflict's ``extra["conflict"]`` holds what changed in
+    words (``sentences``), the form that replaces it (``replace``) and the head (``head``)."""
+    from goledger.render.html import gettext
     from goledger.web.actions import ACTIONS
+    from goledger.web.concurrency import ConflictError, replacement, stale_words, write_per_subject
 
     chosen = ACTIONS[name]
+
+    def run(head: int | None, again: bool) -> Any:
+        return chosen.run(db, fields, actor=actor, reason=reason, expected_head=head, retry=again)
+
     try:
-        outcome = chosen.run(db, fields, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+        outcome = write_per_subject(db, run, name, fields, expected_head, retry)
+    except ConflictError as exc:
+        conflict = {"sentences": list(exc.conflict.sentences), "head": exc.conflict.head,
+                    "replace": replacement(name, fields, exc.conflict)}
+        return Done(409, gettext("Nothing was written: this changed after your page was shown."),
+                    head=exc.conflict.head, extra={"conflict": conflict})
     except StaleHeadError as exc:
-        return Done(409, exc.message, retry_ok=not conflicts(chosen.subjects(fields), exc.since))
+        return Done(409, stale_words(exc), retry_ok=not conflicts(chosen.subjects(fields), exc.since))
     except GoledgerError as exc:
         return Done(400, exc.message)
     return Done(200, outcome.message)
@@ -169,14 +189,25 @@ def players_file(source: Path, db: Path, actor: str, expected_head: int | None) 
 
 def api_result(db: Path, round_: int, table: int, result: str, by_default: bool, actor: str, reason: str,
                expected_head: int | None, retry: bool) -> Done:
-    """``POST /api/results``: :func:`goledger.commands.result`; ``data`` is the CLI's JSON."""
+    """``POST /api/results``: :func:`goledger.commands.result`, per game like the desk's forms;
+    ``data`` is the CLI's JSON."""
     from goledger import commands
     from goledger.ledger.store import Ledger
     from goledger.render.json_text import outcome_json
+    from goledger.web.concurrency import ConflictError, write_per_subject
+
+    def run(head: int | None, again: bool) -> Any:
+        return commands.result(db, round_, table, result, by_default, actor=actor, reason=reason,
+                               expected_head=head, retry=again)
 
     try:
-        outcome = commands.result(db, round_, table, result, by_default, actor=actor, reason=reason,
-                                  expected_head=expected_head, retry=retry)
+        if expected_head is None or retry:
+            outcome = run(expected_head, retry)
+        else:
+            outcome = write_per_subject(db, run, "result", {"round": str(round_), "table": str(table)},
+                                        expected_head, False)
+    except ConflictError as exc:
+        return Done(409, exc.message, head=exc.conflict.head, extra={"conflict": list(exc.conflict.sentences)})
     except StaleHeadError as exc:
         with Ledger.open(db) as ledger:
             head = ledger.head().seq

@@ -1,5 +1,7 @@
-// goledger desk: keep the keyboard where the director types, and refresh the players' view
-// when the ledger head changes (server-sent events from /events/head). No build step.
+// goledger desk: keep the keyboard where the director types, show the ledger's head live in the
+// header of every page, and bring the players' pages up to date when the head changes
+// (server-sent events from /events/head; the page's <main> is fetched again and swapped in
+// place, keeping the scroll position). No build step.
 (function () {
   function focusAutofocus() {
     var el = document.querySelector("[autofocus]");
@@ -18,14 +20,51 @@
   });
   var body = document.body;
   var seen = body.getAttribute("data-head");
-  if (body.hasAttribute("data-live") && window.EventSource) {
+  var live = body.hasAttribute("data-live") || body.hasAttribute("data-live-parts");
+  // data-live: the whole <main> is fetched again and swapped; data-live-parts="#a #b": only
+  // those elements (a desk page keeps its forms, and what the director is typing, as they are)
+  var parts = (body.getAttribute("data-live-parts") || "").split(" ").filter(Boolean);
+  var busy = false, again = false;
+
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(window.location.href, { credentials: "same-origin", headers: { "X-Goledger-Live": "1" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null) { return; }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (parts.length) {
+          parts.forEach(function (sel) {
+            var now = document.querySelector(sel), next = doc.querySelector(sel);
+            if (now && next) { now.replaceWith(document.importNode(next, true)); }
+          });
+        } else {
+          var fresh = doc.querySelector("main"), main = document.querySelector("main");
+          if (!fresh || !main) { return; }
+          main.innerHTML = fresh.innerHTML;
+        }
+        var head = doc.body.getAttribute("data-head");
+        body.setAttribute("data-head", head);
+        var el = document.getElementById("head");
+        if (el && head) { el.textContent = head; }
+        window.goledgerUpdatedAt = Date.now();  // the live-update benchmark reads it
+        body.setAttribute("data-updated", head || "");
+        document.dispatchEvent(new CustomEvent("goledger:updated"));
+      })
+      .catch(function () { /* the next change tries again */ })
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  if (window.EventSource) {
     var source = new EventSource("/events/head");
     source.addEventListener("head", function (e) {
-      if (seen !== null && e.data !== seen) {
-        // spread the reloads of a hall full of phones over a second or two
-        source.close();
-        window.setTimeout(function () { window.location.reload(); }, 300 + Math.random() * 1500);
-      }
+      var el = document.getElementById("head");
+      if (el) { el.textContent = e.data; }
+      if (live && seen !== null && e.data !== seen) { refresh(); }
       seen = e.data;
     });
   }

@@ -1,0 +1,167 @@
+"""Benchmark the live update (issue 32, item 2): a result posted at the desk → visible on an open
+standings page in a real browser, on EGC 2011 (760 players, 10 rounds, 7,752 events).
+
+The ledger is imported from ``../shared/realdata/opengotha/lucvannier_opengotha__egc2011.xml``
+(``--file`` for another), then ``--runs`` + 1 results of the last round are set back to unknown
+(``correct … unknown``), as if their slips had not come in yet. The desk runs under uvicorn on
+127.0.0.1; headless Chromium (Playwright, Debian's ``/usr/bin/chromium``) opens the public
+standings page of the last round. Each run posts one result to ``POST /api/results`` (what a
+desk's form does, with the director token) and waits until the page has swapped in the new
+standings (the server-sent event, the page fetched again, its ``<main>`` replaced): the time from
+just before the POST to the moment the page recorded its update (``window.goledgerUpdatedAt``,
+the same clock), so the whole path is measured: the write, the head watcher, the stream, the
+re-render, the transfer and the DOM.
+
+Printed: p50, p95, min and max (targets: p50 ≤ 300 ms, p95 ≤ 1 s). Run:
+``python benchmarks/bench_live.py [--runs 40] [--file EGC.xml] [--page /standings]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("GOLEDGER_SHARED") or REPO.parent / "shared")
+EGC = SHARED / "realdata" / "opengotha" / "lucvannier_opengotha__egc2011.xml"
+CHROMIUM = Path("/usr/bin/chromium")
+TOKEN = "benchmark-director-token"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+P50_MS, P95_MS = 300.0, 1000.0
+
+
+def egc_ledger(db: Path, source: Path = EGC, open_results: int = 41) -> tuple[int, list[int]]:
+    """EGC 2011 imported into ``db`` with ``open_results`` results of its last round set back to
+    unknown; returns the last round and those tables."""
+    from goledger import commands
+    from goledger.formats.opengotha import import_opengotha
+    from goledger.replay.views import state_as_of
+
+    import_opengotha(source, db)
+    state = state_as_of(db)
+    last = max(r for r in state.games if state.games[r])
+    tables = [g.table for g in state.games_of_round(last)][:open_results]
+    for table in tables:
+        commands.correct(db, last, table, "unknown", "slip not in yet", actor="bench")
+    return last, tables
+
+
+@contextmanager
+def serving(db: Path) -> Iterator[str]:
+    """The desk over ``db`` under uvicorn on a free port of 127.0.0.1, in a thread."""
+    import uvicorn
+
+    from goledger.web import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(create_app(db, TOKEN), host="127.0.0.1", port=port,
+                                           log_level="warning", timeout_graceful_shutdown=1, lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def post_result(url: str, round_: int, table: int, result: str, head: int) -> dict[str, Any]:
+    body = json.dumps({"round": round_, "table": table, "result": result, "expected_head": head}).encode()
+    request = urllib.request.Request(url + "/api/results", data=body, method="POST", headers={
+        "Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+async def measure(url: str, last: int, tables: list[int], page_path: str, head: int,
+                  viewport: tuple[int, int] = (1280, 900)) -> list[float]:
+    """Seconds from each POST to the open page's update, one per table after the first (which
+    warms the caches and is not counted)."""
+    from playwright.async_api import async_playwright
+
+    samples = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = await browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        await page.goto(url + page_path)
+        await page.wait_for_function("() => document.body.getAttribute('data-head') !== null")
+        await asyncio.sleep(0.3)  # the stream is open and has sent the head
+        for i, table in enumerate(tables):
+            seen = await page.evaluate("window.goledgerUpdatedAt || 0")
+            started = time.time()
+            out = await asyncio.to_thread(post_result, url, last, table, "wb"[table % 2], head)
+            head = out["events"][-1]["seq"]
+            await page.wait_for_function("([h, t]) => document.body.getAttribute('data-updated') === h "
+                                         "&& (window.goledgerUpdatedAt || 0) > t", arg=[str(head), seen],
+                                         timeout=10000)
+            updated = await page.evaluate("window.goledgerUpdatedAt")
+            if i:
+                samples.append(max(0.0, updated / 1000 - started))
+        await browser.close()
+    return samples
+
+
+def percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--file", type=Path, default=EGC)
+    parser.add_argument("--page", default="/standings")
+    args = parser.parse_args(argv)
+    if not args.file.exists():
+        print(f"{args.file} is not here (it is in ../shared/realdata; or set GOLEDGER_SHARED)", file=sys.stderr)
+        return 2
+    from goledger.ledger.store import Ledger
+
+    with tempfile.TemporaryDirectory(prefix="bench-live-") as folder:
+        db = Path(folder) / "egc.db"
+        last, tables = egc_ledger(db, args.file, args.runs + 1)
+        with Ledger.open(db) as ledger:
+            head = ledger.head().seq
+        with serving(db) as url:
+            samples = asyncio.run(measure(url, last, tables, args.page, head))
+    p50, p95 = percentile(samples, 50) * 1000, percentile(samples, 95) * 1000
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"# live update: {args.file.name}, page {args.page}, {len(samples)} runs, {head} events")
+    print(f"load average {load} on {os.cpu_count()} cores; Python {platform.python_version()}; headless Chromium")
+    print()
+    print("| result POST → page updated in the browser (ms) | p50 | p95 | min | max |")
+    print("|---|---|---|---|---|")
+    print(f"| {args.page} | {p50:,.0f} | {p95:,.0f} | {min(samples) * 1000:,.0f} | {max(samples) * 1000:,.0f} |")
+    verdict = "meets" if p50 <= P50_MS and p95 <= P95_MS else "MISSES"
+    print(f"\n{verdict} the targets (p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms); "
+          f"median {statistics.median(samples) * 1000:,.0f} ms")
+    return 0 if verdict == "meets" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""``goledger show-round R``: show a round's pairing to the players (issue 32, item 3).
+
+With ``change-rules pairings_visible=manual`` a new round's pairing reaches the players' view
+(the public pages, find my table, ``/api/pairings`` without the director token) only once the
+director shows it, so that tables can be fixed before anyone walks to them; the default
+``auto`` shows a round as soon as it is paired. Showing is an event (``RoundShown``), so the
+log says who showed which round when. ``unpair-round`` hides the round again.
+"""
+
+from __future__ import annotations
+
+from goledger.commands.record import Outcome, PathLike, _check_round, _run
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.replay.state import TournamentState
+
+__all__ = ["decide_show_round", "show_round"]
+
+
+def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
+    """``RoundShown(round_)``; refused unless the tournament shows rounds by hand
+    (``pairings_visible=manual``), the round is paired and not shown yet.
+
+    >>> from goledger.replay.state import fold
+    >>> s = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2, pairings_visible="manual")),
+    ...           ev.PlayerRegistered(player_id="p0001", surname="Sato", rank="2d"),
+    ...           ev.PlayerRegistered(player_id="p0002", surname="Ito", rank="1k"),
+    ...           ev.GamePaired(round=1, table=1, white="p0001", black="p0002")])
+    >>> decide_show_round(s, 1)
+    [RoundShown(round=1)]
+    >>> decide_show_round(s, 2)
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: round 2 is not paired yet: there is nothing to show
+    """
+    _check_round(state, round_)
+    if state.settings is not None and state.settings.pairings_visible == "auto":
+        raise CommandRejected(f"round {round_} is shown as soon as it is paired (pairings_visible=auto); "
+                              "use change-rules pairings_visible=manual to show rounds by hand")
+    if not state.games.get(round_) and not state.byes.get(round_):
+        raise CommandRejected(f"round {round_} is not paired yet: there is nothing to show")
+    if round_ in state.shown_rounds:
+        raise CommandRejected(f"round {round_} is already shown (event {state.shown_rounds[round_]})")
+    return [ev.RoundShown(round=round_)]
+
+
+def show_round(db: PathLike, round: int, *, actor: str = "", reason: str = "",  # noqa: A002
+               expected_head: int | None = None, retry: bool = False) -> Outcome:
+    """Show round ``round``'s pairing to the players (:func:`decide_show_round`)."""
+
+    def build(state: TournamentState) -> tuple[list[ev.Event], str]:
+        return decide_show_round(state, round), f"round {round}: pairing shown to the players"
+
+    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)

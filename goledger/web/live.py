@@ -1,0 +1,148 @@
+"""Live updates: one watcher of the ledger's head, many server-sent event streams (issue 32,
+item 2).
+
+One daemon thread per desk (while any stream is open) looks every ``poll`` seconds at the
+ledger's files (their size and modification time) and reads the head, from a connection
+opened for that read, when they changed, at least once a second, and at once when the desk
+itself has just written (:meth:`HeadWatcher.written`: the desk's worker processes returned),
+so a result entered at a desk reaches every open page without waiting for the next poll, and
+a result written by the command line within ``poll`` seconds. Each stream waits on its own
+:class:`asyncio.Event`, set from the thread with ``call_soon_threadsafe``: a hall of phones
+costs one look per poll, not one per phone per poll, and no stream holds the ledger open.
+
+The number of open streams is bounded by :class:`goledger.web.guard.DeskGuard`
+(``GuardLimits.max_streams``: one more is answered ``503`` with ``Retry-After``). Every stream
+ends after ``lifetime`` seconds; the browser reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+__all__ = ["HeadWatcher"]
+
+KEEPALIVE = 15.0
+"""Seconds between comment lines on an idle stream (proxies close silent connections)."""
+FULL_READ = 1.0
+"""Seconds after which the head is read even though the files look unchanged."""
+
+
+class HeadWatcher:
+    """The ledger head as last read, and the streams waiting for it to change."""
+
+    def __init__(self, db: Path, poll: float) -> None:
+        self.db = db
+        self.poll = poll
+        self.head = -1
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ the thread
+
+    def _read(self) -> int:
+        """The head, from a connection opened for this one read (no connection is held
+        between reads: a reader kept open while worker processes append was seen to read a
+        malformed page)."""
+        from goledger.ledger.store import Ledger
+
+        if not self.db.exists():
+            return 0
+        with Ledger.open(self.db) as ledger:
+            return ledger.head().seq
+
+    def _signature(self) -> tuple[tuple[int, int], ...]:
+        """What changes when anything is appended: the ledger's and its write-ahead log's size
+        and modification time (two ``stat`` calls, no SQLite)."""
+        out = []
+        for path in (self.db, self.db.with_name(self.db.name + "-wal")):
+            try:
+                st = path.stat()
+                out.append((st.st_size, st.st_mtime_ns))
+            except OSError:
+                out.append((-1, -1))
+        return tuple(out)
+
+    def _run(self) -> None:
+        seen: tuple[tuple[int, int], ...] | None = None
+        last_read = 0.0
+        while True:
+            with self._lock:
+                if not self._waiters:
+                    self._thread = None
+                    return
+            signature = self._signature()
+            woken = self._wake.is_set()
+            self._wake.clear()
+            if woken or signature != seen or time.monotonic() - last_read >= FULL_READ:
+                try:
+                    seq = self._read()
+                    seen, last_read = signature, time.monotonic()
+                except Exception:  # a ledger being created or damaged: read again next time
+                    seq = self.head
+                if seq != self.head:
+                    self.head = seq
+                    self._notify()
+            self._wake.wait(self.poll)
+
+    def _notify(self) -> None:
+        with self._lock:
+            waiters = list(self._waiters)
+        for loop, event in waiters:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # that loop has closed; its stream is gone
+                with self._lock:
+                    self._waiters.discard((loop, event))
+
+    def _ensure_thread(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="goledger-head-watcher", daemon=True)
+                self._thread.start()
+
+    def written(self) -> None:
+        """The desk has just appended: read the head now rather than at the next poll."""
+        self._wake.set()
+
+    # ------------------------------------------------------------------ the streams
+
+    async def stream(self, lifetime: float, disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
+        """``event: head`` with the head now and at every change, until ``lifetime`` seconds
+        have passed or the client has gone (``await disconnected()`` is true)."""
+        loop = asyncio.get_running_loop()
+        event = asyncio.Event()
+        key = (loop, event)
+        with self._lock:
+            self._waiters.add(key)
+        self._ensure_thread()
+        end = time.monotonic() + lifetime
+        last = None
+        try:
+            yield "retry: 2000\n\n"
+            if self.head < 0:
+                self.head = await asyncio.to_thread(self._read)
+            while True:
+                seq = self.head
+                if seq != last:
+                    last = seq
+                    yield f"event: head\ndata: {seq}\n\n"
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(event.wait(), min(left, KEEPALIVE))
+                except TimeoutError:
+                    if await disconnected():
+                        break
+                    if time.monotonic() < end:
+                        yield ": keepalive\n\n"
+                event.clear()
+        finally:
+            with self._lock:
+                self._waiters.discard(key)

@@ -1,0 +1,39 @@
+"""The desk's pairing report page (issue 32, item 4): ``GET /desk/round/R/report[?player=P]``,
+the same report as ``goledger explain-pairing R [P]``
+(:func:`goledger.commands.pairing_report.pairing_report`), and ``?format=json`` for its
+``--json``. Director only; it reads, never writes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+if TYPE_CHECKING:
+    from goledger.web.app import _Pages
+
+__all__ = ["routes"]
+
+
+def routes(pages: _Pages) -> list[Route]:
+    """The pairing report's route over the desk's pages."""
+
+    async def report(request: Request) -> Response:
+        from goledger.commands.pairing_report import pairing_report
+        from goledger.web.app import _json
+
+        if (denied := pages.need_director(request)) is not None:
+            return denied
+        round_ = request.path_params["round"]
+        player = request.query_params.get("player", "").strip() or None
+        result = await pages.read(request, lambda: pairing_report(pages.desk.db, round_, player))
+        if isinstance(result, Response):
+            return result
+        if request.query_params.get("format") == "json":
+            return _json(result.to_dict())
+        data: dict[str, Any] = {"report": result, "round": round_, "player": player or ""}
+        return pages.render(request, "pairing_report.html", **data)
+
+    return [Route("/desk/round/{round:int}/report", report)]
