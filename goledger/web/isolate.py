@@ -30,7 +30,11 @@ from goledger.errors import GoledgerError, StaleHeadError
 __all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_file", "new_tournament", "players_file",
            "warm"]
 
-PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views"]
+PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views",
+           "goledger.web.concurrency", "goledger.render.json_text", "goledger.render.html",
+           "goledger.replay.cache_seal"]
+"""Imported once by the fork server, so that no worker pays for them (Jinja2 and the
+concurrency check alone cost a write 30–120 ms on a loaded machine)."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@
     busy = true;
     fetch(window.location.href, { credentials: "same-origin", headers: { "X-Goledger-Live": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { window.goledgerFetchedAt = Date.now(); return html; })
       .then(function (html) {
         if (html === null) { return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -62,6 +63,7 @@
   if (window.EventSource) {
     var source = new EventSource("/events/head");
     source.addEventListener("head", function (e) {
+      window.goledgerHeadAt = Date.now();  // with goledgerFetchedAt: where the benchmark's time goes
       var el = document.getElementById("head");
       if (el) { el.textContent = e.data; }
       if (live && seen !== null && e.data !== seen) { refresh(); }
