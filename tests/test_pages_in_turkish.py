@@ -81,14 +81,23 @@ def english_words_left(html: str, language: str, allowed: set[str] = frozenset()
 ALLOWED = {"Kupa", "opengotha", "macmahon", "fide", "egf", "swiss", "knockout", "double", "robin"}
 
 
+CRITERIA = {
+    "fide": ("PTS", "DE", "BH-C1", "BH-M1", "FB", "AOB", "SB", "SB-C1", "PS", "PS-C1", "KS", "ARO", "ARO-C1", "TPR",
+             "PTP", "APRO", "APPO", "WIN", "WON", "BPG", "BWG", "REP", "KASHDAN"),
+    "mmprogram": ("MM-Score", "MM-ScoreX", "MM-Points", "MM-SOS", "MM-SOSOS", "MM-SODOS", "MM-SORP"),
+}
+"""Every FIDE criterion (C.07), and every criterion of the MacMahon program's own rules."""
+
+
 @pytest.fixture(scope="module")
 def ledgers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("turkish")
     built: dict[str, Path] = {}
 
-    def make(key: str, system: str, rounds: int | None, policy: str | None = None, names=NAMES) -> Path:
+    def make(key: str, system: str, rounds: int | None, policy: str | None = None, names=NAMES,
+             criteria: tuple[str, ...] | None = None) -> Path:
         db = folder / f"{key}.db"
-        rec.new(db, "Kupa", rounds, system, policy=policy, language="tr")
+        rec.new(db, "Kupa", rounds, system, policy=policy, criteria=criteria, language="tr")
         for surname, first, rank in names:
             rec.register(db, surname, first, rank)
         built[key] = db
@@ -107,8 +116,9 @@ def ledgers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     rec.withdraw(mcmahon, "p0008", 3)
     play(mcmahon, 2)
     for key, policy in (("fide", "fide-2024"), ("mmprogram", "macmahon")):
-        db = make(key, "swiss" if key == "fide" else "mcmahon", 3, policy)
+        db = make(key, "swiss" if key == "fide" else "mcmahon", 3, policy, criteria=CRITERIA[key])
         play(db, 2)
+    play(make("exploits", "mcmahon", 3, criteria=("MMS", "DC", "SDC", "EXT", "EXR", "SOSM-1", "SOSOSM", "CUSSM")), 2)
     for key, system in (("knockout", "knockout"), ("double", "double-knockout"), ("robin", "round-robin")):
         db = make(key, system, None, names=NAMES[:6] if system == "round-robin" else NAMES)
         from .systems_support import play_out
@@ -157,7 +167,7 @@ def test_printouts_and_report_in_turkish(ledgers: dict[str, Path], tmp_path: Pat
     _check(report.read_text(encoding="utf-8"), f"{key}: report")
 
 
-@pytest.mark.parametrize("key", ["mcmahon", "fide", "mmprogram"])
+@pytest.mark.parametrize("key", ["mcmahon", "fide", "mmprogram", "exploits", "robin"])
 def test_explanations_in_turkish(ledgers: dict[str, Path], key: str) -> None:
     db = ledgers[key]
     for pid in ("p0001", "p0004", "p0008") if key != "robin" else ("p0001", "p0006"):

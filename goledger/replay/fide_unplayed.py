@@ -60,6 +60,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from goledger.errors import CommandRejected
+from goledger.i18n import N_, gettext
 from goledger.ledger.values import Result, parse_points2
 
 if TYPE_CHECKING:
@@ -120,23 +121,23 @@ class Kind(enum.StrEnum):
     @property
     def category_word(self) -> str:
         """The word the adjusted-score view uses: bye, forfeit win/loss/draw, absence, withdrawal."""
-        return _WORDS[self]
+        return gettext(_WORDS[self])
 
 
 _WITH_OPPONENT: Final = frozenset({Kind.GAME, Kind.PENDING, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS, Kind.FORFEIT_DRAW})
 _REQUESTED: Final = frozenset({Kind.HALF_BYE, Kind.ZERO_BYE, Kind.NOT_PAIRED, Kind.WITHDRAWN})
 _WORDS: Final = {
-    Kind.GAME: "game",
-    Kind.PENDING: "game without result",
-    Kind.FORFEIT_WIN: "forfeit win",
-    Kind.FORFEIT_LOSS: "forfeit loss",
-    Kind.FORFEIT_DRAW: "forfeit draw",
-    Kind.PAB: "bye",
-    Kind.FULL_BYE: "bye",
-    Kind.HALF_BYE: "absence",
-    Kind.ZERO_BYE: "absence",
-    Kind.NOT_PAIRED: "absence",
-    Kind.WITHDRAWN: "withdrawal",
+    Kind.GAME: N_("game"),
+    Kind.PENDING: N_("game without result"),
+    Kind.FORFEIT_WIN: N_("forfeit win"),
+    Kind.FORFEIT_LOSS: N_("forfeit loss"),
+    Kind.FORFEIT_DRAW: N_("forfeit draw"),
+    Kind.PAB: N_("bye"),
+    Kind.FULL_BYE: N_("bye"),
+    Kind.HALF_BYE: N_("absence"),
+    Kind.ZERO_BYE: N_("absence"),
+    Kind.NOT_PAIRED: N_("absence"),
+    Kind.WITHDRAWN: N_("withdrawal"),
 }
 
 CATEGORY_TEXT: Final = {
@@ -377,12 +378,12 @@ class FideData:
     def seen_rule(self, fr: FideRound) -> str:
         adjustment = self.adjustment
         if adjustment == "all-unplayed-as-draw" and fr.kind.unplayed:
-            return "unplayed rounds count as draws for opponents (C.02 §13.15, 2009)"
+            return gettext("unplayed rounds count as draws for opponents (C.02 §13.15, 2009)")
         if adjustment == "withdrawal-as-draw" and fr.category == 5:
-            return "category 5 counts as a draw for opponents (C.07 16.3)"
+            return gettext("category 5 counts as a draw for opponents (C.07 16.3)")
         if adjustment == "none":
-            return "opponents see the actual score"
-        return "counts as awarded for opponents (C.07 16.3)"
+            return gettext("opponents see the actual score")
+        return gettext("counts as awarded for opponents (C.07 16.3)")
 
     @property
     def opponent_view(self) -> FideData:
@@ -404,14 +405,15 @@ class FideData:
     def substitute(self, pid: str, fr: FideRound, *, for_sb: bool = False) -> Substitute:
         """The value an own unplayed round brings to BH (or SB), per ``sos_own_unplayed``."""
         if self.round_robin:
-            return Substitute(0, "no opponent", "pre-determined pairings: article 16 does not apply")
+            return Substitute(0, gettext("no opponent"), gettext("pre-determined pairings: article 16 does not apply"))
         mode = self.policy.sos_own_unplayed
         view = self._opponent_view
         if mode == "virtual-opponent" and for_sb and not self.policy.virtual_opponent_for_sb:
             if fr.kind.has_opponent and fr.opponent is not None:
-                return Substitute(self.opponent_score2(fr.opponent), "scheduled opponent's adjusted score",
-                                  "SB without the virtual opponent (policy virtual_opponent_for_sb)")
-            return Substitute(0, "no opponent", "SB without the virtual opponent (policy virtual_opponent_for_sb)")
+                return Substitute(self.opponent_score2(fr.opponent), gettext("scheduled opponent's adjusted score"),
+                                  gettext("SB without the virtual opponent (policy virtual_opponent_for_sb)"))
+            return Substitute(0, gettext("no opponent"),
+                              gettext("SB without the virtual opponent (policy virtual_opponent_for_sb)"))
         if mode == "virtual-opponent":
             ps = self.points
             rounds = view.round
@@ -421,25 +423,30 @@ class FideData:
             comp = value - spr - ps.draw2 * max(0, rounds - fr.round)
             return Substitute(
                 value,
-                f"virtual opponent {_decimal(spr)} + {_decimal(comp)} + {_decimal(ps.draw2)}·({rounds} − {fr.round})",
-                "score before the round + complementary result + a draw per later round (C.02 §13.16, 2009)",
+                gettext("virtual opponent %(score)s + %(complement)s + %(draw)s·(%(rounds)d − %(round)d)") % {
+                    "score": _decimal(spr), "complement": _decimal(comp), "draw": _decimal(ps.draw2), "rounds": rounds,
+                    "round": fr.round},
+                gettext("score before the round + complementary result + a draw per later round (C.02 §13.16, 2009)"),
             )
         if mode in ("dummy", "capped-dummy"):
             own = view.score2.get(pid, self.score2[pid])
             if mode == "dummy":
-                return Substitute(own, f"dummy with the player's own score {_decimal(own)}",
-                                  "dummy opponent with the participant's own score (C.07 16.4)")
+                return Substitute(own, gettext("dummy with the player's own score %(score)s") % {
+                    "score": _decimal(own)}, gettext("dummy opponent with the participant's own score (C.07 16.4)"))
             if fr.kind.has_opponent and fr.opponent is not None:
                 cap = self.opponent_score2(fr.opponent)
-                cap_text = f"scheduled opponent's adjusted score {_decimal(cap)}"
+                cap_text = gettext("scheduled opponent's adjusted score %(score)s") % {"score": _decimal(cap)}
             else:
                 rounds = self.scheduled_rounds if self.policy.fide_last_round == "scheduled" else view.round
                 cap = self.points.draw2 * rounds
-                cap_text = f"draw points × {rounds} rounds = {_decimal(cap)}"
+                cap_text = gettext("draw points × %(rounds)d rounds = %(points)s") % {"rounds": rounds,
+                                                                                       "points": _decimal(cap)}
             value = min(own, cap)
-            return Substitute(value, f"dummy min(own score {_decimal(own)}, {cap_text})",
-                              "dummy opponent with the participant's own score, capped (C.07 16.4, 2026)")
-        return Substitute(0, "no opponent", f"own unplayed round counts 0 (policy sos_own_unplayed={mode})")
+            return Substitute(value, gettext("dummy min(own score %(score)s, %(cap)s)") % {"score": _decimal(own),
+                                                                                          "cap": cap_text},
+                              gettext("dummy opponent with the participant's own score, capped (C.07 16.4, 2026)"))
+        return Substitute(0, gettext("no opponent"),
+                          gettext("own unplayed round counts 0 (policy sos_own_unplayed=%(mode)s)") % {"mode": mode})
 
 
 def fide_data(ctx: ScoringContext, *, fore: bool = False) -> FideData:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from goledger.i18n import N_, gettext, pgettext
 from goledger.replay.criteria import Criterion, Explanation, Term, get_criterion, register
 from goledger.replay.criteria.fide_rating import perfect_performance, round_half_up, tournament_performance
 from goledger.replay.fide_unplayed import FideData, FideRound, Kind, fide_data
@@ -75,6 +76,19 @@ def _points(value2: int) -> str:
     return format_points(value2, 2)
 
 
+def outcome_word(outcome: str) -> str:
+    """A game's outcome for the player (``win``, ``draw``, ``loss``) in words."""
+    return {"win": gettext("win"), "loss": gettext("loss"), "draw": pgettext("game outcome", "draw")}.get(
+        outcome, outcome)
+
+
+def _game_word(fr: FideRound) -> str:
+    """``game win``, ``game loss``… for a game, the category for an unplayed round."""
+    if fr.kind is not Kind.GAME:
+        return fr.kind.category_word
+    return gettext("game %(outcome)s") % {"outcome": outcome_word(fr.outcome)}
+
+
 def _detail(fr: FideRound) -> dict[str, object]:
     detail: dict[str, object] = {"kind": fr.kind.value}
     if fr.category is not None:
@@ -90,17 +104,18 @@ def _opponent_part(data: FideData, fr: FideRound, value: int) -> tuple[str, str]
     view = data.opponent_view
     actual = view.score2[fr.opponent]
     adjusted = view.adjusted2[fr.opponent]
-    when = f"after round {view.round}"
     if actual == adjusted:
-        source = f"opponent's score {_points(adjusted)} {when}"
+        source = gettext("opponent's score %(score)s after round %(round)d") % {
+            "score": _points(adjusted), "round": view.round}
     else:
-        source = f"opponent's adjusted score {_points(adjusted)} (actual {_points(actual)}) {when}"
+        source = gettext("opponent's adjusted score %(score)s (actual %(actual)s) after round %(round)d") % {
+            "score": _points(adjusted), "actual": _points(actual), "round": view.round}
     if fr.kind.unplayed:
-        source += f"; {fr.kind.category_word} counted as a game"
+        source += "; " + gettext("%(category)s counted as a game") % {"category": fr.kind.category_word}
     rule = {
-        "none": "opponent's actual score",
-        "all-unplayed-as-draw": "opponent's unplayed rounds count as draws (C.02 §13.15, 2009)",
-        "withdrawal-as-draw": "opponent's category-5 rounds count as draws (C.07 16.3)",
+        "none": gettext("opponent's actual score"),
+        "all-unplayed-as-draw": gettext("opponent's unplayed rounds count as draws (C.02 §13.15, 2009)"),
+        "withdrawal-as-draw": gettext("opponent's category-5 rounds count as draws (C.07 16.3)"),
     }[data.adjustment]
     return source, rule
 
@@ -143,7 +158,7 @@ def sb_parts(data: FideData, pid: str, texts: bool = False) -> list[Part]:
             sub = data.substitute(pid, fr, for_sb=True)
             score, source, rule = sub.value2, f"{fr.kind.category_word}: {sub.source}" if texts else "", sub.rule
         if texts:
-            source = f"{source} × points scored {_points(factor)}"
+            source = gettext("%(source)s × points scored %(points)s") % {"source": source, "points": _points(factor)}
         parts.append(Part(fr.round, score * factor, vur, source, rule, fr.opponent if as_game else None,
                           score, factor, _detail(fr) if texts else {}))
     return parts
@@ -202,8 +217,9 @@ def _explain_parts(
     terms = [Term(p.round, p.value, p.source, p.opponent, p.rule, p.detail) for p in sorted(kept + cut,
                                                                                           key=lambda p: p.round)]
     for p in cut:
-        why = "voluntary unplayed round cut first (C.07 16.5)" if p.vur else "least/most significant value (C.07 14)"
-        terms.append(Term(p.round, -p.value, f"cut round {p.round}", p.opponent, why))
+        why = (gettext("voluntary unplayed round cut first (C.07 16.5)") if p.vur
+               else gettext("least/most significant value (C.07 14)"))
+        terms.append(Term(p.round, -p.value, gettext("cut round %(round)d") % {"round": p.round}, p.opponent, why))
     value = sum(p.value for p in kept)
     return Explanation(name, pid, ctx.round, value, scale, rule, tuple(terms))
 
@@ -211,12 +227,20 @@ def _explain_parts(
 # --------------------------------------------------------------------------- Buchholz family
 
 
-def _buchholz(name: str, low: int, high: int, *, fore: bool = False) -> Criterion:
-    rule = "Buchholz (C.07 8.1): sum of the opponents' adjusted scores; own unplayed rounds per article 16"
+def _buchholz_rule(low: int, high: int, fore: bool) -> str:
+    """The rule of a Buchholz criterion, in the language written in."""
+    rule = gettext("Buchholz (C.07 8.1): sum of the opponents' adjusted scores; own unplayed rounds per article 16")
     if fore:
-        rule = "Fore Buchholz (C.07 8.3): Buchholz as if every paired game of the last round were drawn"
-    if low or high:
-        rule += f"; cut {low} lowest" + (f" and {high} highest" if high else "")
+        rule = gettext("Fore Buchholz (C.07 8.3): Buchholz as if every paired game of the last round were drawn")
+    if high:
+        rule += "; " + gettext("cut %(low)d lowest and %(high)d highest") % {"low": low, "high": high}
+    elif low:
+        rule += "; " + gettext("cut %(low)d lowest") % {"low": low}
+    return rule
+
+
+def _buchholz(name: str, low: int, high: int, *, fore: bool = False) -> Criterion:
+    rule = _buchholz_rule(low, high, fore)
 
     def parts_of(ctx: ScoringContext, pid: str, texts: bool = False) -> tuple[list[Part], list[Part]]:
         data = fide_data(ctx, fore=fore)
@@ -230,7 +254,7 @@ def _buchholz(name: str, low: int, high: int, *, fore: bool = False) -> Criterio
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
         kept, cut = parts_of(ctx, pid, texts=True)
-        return _explain_parts(ctx, name, pid, 2, rule, kept, cut)
+        return _explain_parts(ctx, name, pid, 2, _buchholz_rule(low, high, fore), kept, cut)
 
     return Criterion(name, 2, compute, explain, rule, aliases=(name.replace("-", "/"),))
 
@@ -244,10 +268,15 @@ register(_buchholz("FB-C1", 1, 0, fore=True))
 # --------------------------------------------------------------------------- Sonneborn-Berger
 
 
-def _sonneborn(name: str, cut: bool) -> Criterion:
-    rule = "Sonneborn-Berger (C.07 9.1): Σ opponent's adjusted score × points scored against him"
+def _sonneborn_rule(cut: bool) -> str:
+    rule = gettext("Sonneborn-Berger (C.07 9.1): Σ opponent's adjusted score × points scored against him")
     if cut:
-        rule += "; the product of the lowest-score opponent cut (VUR exception, C.07 16.5)"
+        rule += "; " + gettext("the product of the lowest-score opponent cut (VUR exception, C.07 16.5)")
+    return rule
+
+
+def _sonneborn(name: str, cut: bool) -> Criterion:
+    rule = _sonneborn_rule(cut)
 
     def parts_of(ctx: ScoringContext, pid: str, texts: bool = False) -> tuple[list[Part], list[Part]]:
         data = fide_data(ctx)
@@ -259,7 +288,7 @@ def _sonneborn(name: str, cut: bool) -> Criterion:
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
         kept, cut_parts = parts_of(ctx, pid, texts=True)
-        return _explain_parts(ctx, name, pid, 4, rule, kept, cut_parts)
+        return _explain_parts(ctx, name, pid, 4, _sonneborn_rule(cut), kept, cut_parts)
 
     return Criterion(name, 4, compute, explain, rule, aliases=(name.replace("-", "/"),))
 
@@ -286,20 +315,20 @@ def _simple(
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
         terms = tuple(terms_of(ctx, fide_data(ctx), pid))
-        return Explanation(name, pid, ctx.round, sum(t.value for t in terms), scale, rule, terms)
+        return Explanation(name, pid, ctx.round, sum(t.value for t in terms), scale, gettext(rule) % {}, terms)
 
-    return Criterion(name, scale, compute, explain, rule, aliases=aliases)
+    return Criterion(name, scale, compute, explain, rule % {}, aliases=aliases)
 
 
 def _pts_terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
     terms = []
     for fr in data.rounds[pid]:
-        what = fr.kind.category_word if fr.kind is not Kind.GAME else f"game {fr.outcome}"
-        terms.append(Term(fr.round, fr.points2, what, fr.opponent, "points awarded (policy point_system)", _detail(fr)))
+        terms.append(Term(fr.round, fr.points2, _game_word(fr), fr.opponent,
+                          gettext("points awarded (policy point_system)"), _detail(fr)))
     return terms
 
 
-register(_simple("PTS", 2, "points: the actual score, byes and forfeits included", _pts_terms, ("POINTS",)))
+register(_simple("PTS", 2, N_("points: the actual score, byes and forfeits included"), _pts_terms, ("POINTS",)))
 
 
 def progressive(data: FideData, pid: str, cut_first: int = 0) -> int:
@@ -313,15 +342,16 @@ def _ps_terms(cut_first: int) -> Callable[[ScoringContext, FideData, str], list[
     def terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
         running = data.running2[pid]
         return [
-            Term(r, running[r], f"score after round {r}", rule="progressive score (C.07 7.5)")
+            Term(r, running[r], gettext("score after round %(round)d") % {"round": r},
+                 rule=gettext("progressive score (C.07 7.5)"))
             for r in range(1 + cut_first, len(running))
         ]
 
     return terms
 
 
-register(_simple("PS", 2, "progressive score (C.07 7.5): Σ of the running scores", _ps_terms(0)))
-register(_simple("PS-C1", 2, "progressive score without the score after round 1 (C.07 7.5, 14.1)", _ps_terms(1),
+register(_simple("PS", 2, N_("progressive score (C.07 7.5): Σ of the running scores"), _ps_terms(0)))
+register(_simple("PS-C1", 2, N_("progressive score without the score after round 1 (C.07 7.5, 14.1)"), _ps_terms(1),
                  ("PS/C1",)))
 
 
@@ -347,19 +377,21 @@ def _koya_terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
             continue
         opp2 = view.score2[fr.opponent]
         if opp2 * 100 >= limit * maximum2:
-            terms.append(Term(fr.round, fr.points2, f"points against {fr.opponent} ({_points(opp2)} ≥ {limit} % "
-                              f"of {_points(maximum2)})", fr.opponent, "Koya (C.07 9.2)"))
+            terms.append(Term(fr.round, fr.points2, gettext(
+                "points against %(opponent)s (%(score)s ≥ %(limit)s %% of %(maximum)s)") % {
+                    "opponent": fr.opponent, "score": _points(opp2), "limit": limit, "maximum": _points(maximum2)},
+                fr.opponent, "Koya (C.07 9.2)"))
     return terms
 
 
-register(_simple("KS", 2, "Koya (C.07 9.2): points scored against opponents with at least 50 % of the maximum",
+register(_simple("KS", 2, N_("Koya (C.07 9.2): points scored against opponents with at least 50 %% of the maximum"),
                  _koya_terms, ("KOYA",)))
 
 
 def _count_terms(rule: str, keep: Callable[[FideData, FideRound], bool]) -> Callable[..., list[Term]]:
     def terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
-        return [Term(fr.round, 1, fr.kind.category_word if fr.kind is not Kind.GAME else f"game {fr.outcome}",
-                     fr.opponent, rule, _detail(fr)) for fr in data.rounds[pid] if keep(data, fr)]
+        return [Term(fr.round, 1, _game_word(fr), fr.opponent, gettext(rule), _detail(fr))
+                for fr in data.rounds[pid] if keep(data, fr)]
 
     return terms
 
@@ -370,18 +402,18 @@ def _played_for_type_b(data: FideData, fr: FideRound) -> bool:
     return fr.kind is Kind.GAME or (data.round_robin and fr.kind is Kind.FORFEIT_WIN)
 
 
-register(_simple("WIN", 1, "rounds won with or without playing (C.07 7.1)",
-                 _count_terms("win points obtained (C.07 7.1)", lambda d, fr: fr.won)))
-register(_simple("WON", 1, "games won over the board (C.07 7.2)",
-                 _count_terms("game won (C.07 7.2)", lambda d, fr: fr.won and _played_for_type_b(d, fr))))
-register(_simple("BPG", 1, "games played with Black (C.07 7.3)",
-                 _count_terms("played with Black (C.07 7.3)",
+register(_simple("WIN", 1, N_("rounds won with or without playing (C.07 7.1)"),
+                 _count_terms(N_("win points obtained (C.07 7.1)"), lambda d, fr: fr.won)))
+register(_simple("WON", 1, N_("games won over the board (C.07 7.2)"),
+                 _count_terms(N_("game won (C.07 7.2)"), lambda d, fr: fr.won and _played_for_type_b(d, fr))))
+register(_simple("BPG", 1, N_("games played with Black (C.07 7.3)"),
+                 _count_terms(N_("played with Black (C.07 7.3)"),
                               lambda d, fr: fr.white is False and _played_for_type_b(d, fr))))
-register(_simple("BWG", 1, "games won with Black (C.07 7.4)",
-                 _count_terms("won with Black (C.07 7.4)",
+register(_simple("BWG", 1, N_("games won with Black (C.07 7.4)"),
+                 _count_terms(N_("won with Black (C.07 7.4)"),
                               lambda d, fr: fr.white is False and fr.won and _played_for_type_b(d, fr))))
-register(_simple("REP", 1, "rounds elected to play: rounds minus requested byes and forfeit losses (C.07 7.6)",
-                 _count_terms("round elected to play (C.07 7.6)", lambda d, fr: not fr.kind.vur)))
+register(_simple("REP", 1, N_("rounds elected to play: rounds minus requested byes and forfeit losses (C.07 7.6)"),
+                 _count_terms(N_("round elected to play (C.07 7.6)"), lambda d, fr: not fr.kind.vur)))
 
 
 def _kashdan_terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
@@ -390,17 +422,18 @@ def _kashdan_terms(ctx: ScoringContext, data: FideData, pid: str) -> list[Term]:
     for fr in data.rounds[pid]:
         if fr.kind is Kind.GAME:
             value = {"win": win, "draw": draw, "loss": loss}[fr.outcome]
-            what = f"game {fr.outcome}"
+            what = _game_word(fr)
         elif fr.kind is Kind.PENDING:
-            value, what = 0, "game without result"
+            value, what = 0, fr.kind.category_word
         else:
-            value, what = unplayed, f"unplayed ({fr.kind.category_word})"
-        terms.append(Term(fr.round, value, what, fr.opponent, "Kashdan: win 4, draw 2, loss 1, unplayed 2 "
-                          "(policy kashdan_points)"))
+            value, what = unplayed, gettext("unplayed (%(category)s)") % {"category": fr.kind.category_word}
+        terms.append(Term(fr.round, value, what, fr.opponent, gettext(
+            "Kashdan: win %(win)s, draw %(draw)s, loss %(loss)s, unplayed %(unplayed)s (policy kashdan_points)") % {
+                "win": win, "draw": draw, "loss": loss, "unplayed": unplayed}))
     return terms
 
 
-register(_simple("KASHDAN", 1, "Kashdan score (policy kashdan_points: win, draw, loss, unplayed)", _kashdan_terms))
+register(_simple("KASHDAN", 1, N_("Kashdan score (policy kashdan_points: win, draw, loss, unplayed)"), _kashdan_terms))
 
 
 # --------------------------------------------------------------------------- rating-based
@@ -435,16 +468,18 @@ def _aro(cut: bool) -> Callable[[ScoringContext, str], tuple[int, list[Term]]]:
     def value(ctx: ScoringContext, pid: str) -> tuple[int, list[Term]]:
         data = fide_data(ctx)
         games = _rated_games(ctx, data, pid)
-        terms = [Term(fr.round, rating, f"rating of {fr.opponent}", fr.opponent, "opponent played over the board")
-                 for fr, rating in games]
+        terms = [Term(fr.round, rating, gettext("rating of %(opponent)s") % {"opponent": fr.opponent}, fr.opponent,
+                      gettext("opponent played over the board")) for fr, rating in games]
         ratings = [rating for _, rating in games]
         unrated = _unrated_played(ctx, data, pid) if cut and data.policy.aro_cut_unrated == "unrated-first" else None
         if unrated is not None:
-            terms.append(Term(unrated.round, 0, f"cut: unrated {unrated.opponent}", unrated.opponent,
-                              "C.07 14.1: the unrated opponent is the value cut (policy aro_cut_unrated)"))
+            terms.append(Term(unrated.round, 0, gettext("cut: unrated %(opponent)s") % {"opponent": unrated.opponent},
+                              unrated.opponent,
+                              gettext("C.07 14.1: the unrated opponent is the value cut (policy aro_cut_unrated)")))
         elif cut and ratings:
             lowest = min(range(len(ratings)), key=lambda i: (ratings[i], i))
-            terms.append(Term(games[lowest][0].round, -ratings[lowest], "cut: lowest rating", rule="C.07 14.1"))
+            terms.append(Term(games[lowest][0].round, -ratings[lowest], gettext("cut: lowest rating"),
+                              rule="C.07 14.1"))
             ratings.pop(lowest)
         if not ratings:
             return 0, terms
@@ -459,8 +494,9 @@ def _performance(kind: str) -> Callable[[ScoringContext, str], tuple[int, list[T
         games = _rated_games(ctx, data, pid)
         ratings = [rating for _, rating in games]
         score = Fraction(sum(fr.points2 for fr, _ in games), data.points.win2 or 2)
-        terms = [Term(fr.round, rating, f"{fr.outcome} against {fr.opponent} rated {rating}", fr.opponent,
-                      "game played over the board") for fr, rating in games]
+        terms = [Term(fr.round, rating, gettext("%(outcome)s against %(opponent)s rated %(rating)s") % {
+                          "outcome": outcome_word(fr.outcome), "opponent": fr.opponent, "rating": rating},
+                      fr.opponent, gettext("game played over the board")) for fr, rating in games]
         found = tournament_performance(ratings, score) if kind == "TPR" else perfect_performance(ratings, score)
         return (found or 0), terms
 
@@ -476,8 +512,9 @@ def _average_of(criterion: str) -> Callable[[ScoringContext, str], tuple[int, li
         for fr in data.rounds[pid]:
             if fr.kind is Kind.GAME and fr.opponent is not None and values.get(fr.opponent):
                 numbers.append(values[fr.opponent])
-                terms.append(Term(fr.round, values[fr.opponent], f"{criterion} of {fr.opponent}", fr.opponent,
-                                  "opponent played over the board"))
+                terms.append(Term(fr.round, values[fr.opponent], gettext("%(criterion)s of %(opponent)s") % {
+                    "criterion": criterion, "opponent": fr.opponent}, fr.opponent,
+                    gettext("opponent played over the board")))
         if not numbers:
             return 0, terms
         return round_half_up(Fraction(sum(numbers), len(numbers))), terms
@@ -492,20 +529,20 @@ def _averaged(name: str, rule: str, fn: Callable[[ScoringContext, str], tuple[in
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
         total, terms = fn(ctx, pid)
-        return Explanation(name, pid, ctx.round, total, 1, rule, tuple(terms))
+        return Explanation(name, pid, ctx.round, total, 1, gettext(rule), tuple(terms))
 
     return Criterion(name, 1, compute, explain, rule, aliases=aliases)
 
 
-register(_averaged("ARO", "average rating of the opponents played over the board, rounded half up (C.07 10.1)",
+register(_averaged("ARO", N_("average rating of the opponents played over the board, rounded half up (C.07 10.1)"),
                    _aro(False)))
-register(_averaged("ARO-C1", "ARO without the lowest-rated opponent (C.07 10.1, 14.1)", _aro(True), ("ARO/C1",)))
-register(_averaged("TPR", "tournament performance rating: ARO + dp(p) of FIDE table 8.1(a) (C.07 10.2)",
+register(_averaged("ARO-C1", N_("ARO without the lowest-rated opponent (C.07 10.1, 14.1)"), _aro(True), ("ARO/C1",)))
+register(_averaged("TPR", N_("tournament performance rating: ARO + dp(p) of FIDE table 8.1(a) (C.07 10.2)"),
                    _performance("TPR")))
-register(_averaged("PTP", "perfect tournament performance: lowest rating expecting the score (C.07 10.3)",
+register(_averaged("PTP", N_("perfect tournament performance: lowest rating expecting the score (C.07 10.3)"),
                    _performance("PTP")))
-register(_averaged("APRO", "average of the opponents' TPR, rounded half up (C.07 10.4)", _average_of("TPR")))
-register(_averaged("APPO", "average of the opponents' PTP, rounded half up (C.07 10.5)", _average_of("PTP")))
+register(_averaged("APRO", N_("average of the opponents' TPR, rounded half up (C.07 10.4)"), _average_of("TPR")))
+register(_averaged("APPO", N_("average of the opponents' PTP, rounded half up (C.07 10.5)"), _average_of("PTP")))
 
 
 def _aob(ctx: ScoringContext, pid: str) -> tuple[int, list[Term]]:
@@ -518,22 +555,23 @@ def _aob(ctx: ScoringContext, pid: str) -> tuple[int, list[Term]]:
         if fr.kind is Kind.GAME and fr.opponent is not None:
             total += bh[fr.opponent]
             count += 1
-            terms.append(Term(fr.round, bh[fr.opponent] * 50, f"BH {_points(bh[fr.opponent])} of {fr.opponent}",
-                              fr.opponent, "opponent played over the board"))
+            terms.append(Term(fr.round, bh[fr.opponent] * 50, gettext("BH %(value)s of %(opponent)s") % {
+                "value": _points(bh[fr.opponent]), "opponent": fr.opponent}, fr.opponent,
+                gettext("opponent played over the board")))
     if not count:
         return 0, terms
     return round_half_up(Fraction(total * 50, count)), terms
 
 
 def _aob_criterion() -> Criterion:
-    rule = "average of the Buchholz of the opponents played over the board, in hundredths, half up (C.07 8.2)"
+    rule = N_("average of the Buchholz of the opponents played over the board, in hundredths, half up (C.07 8.2)")
 
     def compute(ctx: ScoringContext) -> dict[str, int]:
         return {pid: _aob(ctx, pid)[0] for pid in ctx.state.players}
 
     def explain(ctx: ScoringContext, pid: str) -> Explanation:
         total, terms = _aob(ctx, pid)
-        return Explanation("AOB", pid, ctx.round, total, 100, rule, tuple(terms))
+        return Explanation("AOB", pid, ctx.round, total, 100, gettext(rule), tuple(terms))
 
     return Criterion("AOB", 100, compute, explain, rule)
 
@@ -643,11 +681,13 @@ def _explain_de(ctx: ScoringContext, pid: str) -> Explanation:
     for fr in data.rounds[pid]:
         if fr.opponent in group and fr.opponent != pid and (fr.kind is Kind.GAME or (
                 data.policy.fide_de_forfeits and fr.kind.has_opponent)):
-            terms.append(Term(fr.round, 0, f"{fr.outcome} against {fr.opponent}", fr.opponent,
-                              "encounter between tied players (C.07 6)", {"points2": fr.points2}))
+            terms.append(Term(fr.round, 0, gettext("%(outcome)s against %(opponent)s") % {
+                "outcome": outcome_word(fr.outcome), "opponent": fr.opponent}, fr.opponent,
+                gettext("encounter between tied players (C.07 6)"), {"points2": fr.points2}))
     order = " > ".join("=".join(cls) for cls in de_order(data, group))
-    rule = (f"direct encounter among {len(group)} tied players ({order}); {pid} scored {points[pid]} against them; "
-            f"value = tied players ranked below")
+    rule = gettext("direct encounter among %(count)d tied players (%(order)s); %(player)s scored %(points)s against "
+                   "them; value = tied players ranked below") % {
+                       "count": len(group), "order": order, "player": pid, "points": points[pid]}
     return Explanation("DE", pid, ctx.round, values[pid], 1, rule, tuple(terms))
 
 

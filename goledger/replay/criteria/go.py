@@ -9,7 +9,7 @@ stored negated (category 1 = 0, category 2 = −1…) so that higher is better.
 
 from __future__ import annotations
 
-from goledger.i18n import gettext
+from goledger.i18n import N_, gettext
 from goledger.ledger.values import Result
 from goledger.replay.criteria import Compute, Criterion, Explain, Explanation, Term, register
 from goledger.replay.scoring import ScoringContext, category_index, rank_value, rounded
@@ -262,10 +262,11 @@ def _cuss(family: str) -> tuple[Compute, Explain]:
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
         rows = ctx.nbw2 if family == "nbw" else ctx.mms2
         name = "NBW" if family == "nbw" else "MMS"
-        terms = tuple(Term(r, rows[player_id][r], f"{name} after round {r}", rule="running score")
-                      for r in range(1, ctx.round + 1))
+        terms = tuple(Term(r, rows[player_id][r], gettext("%(criterion)s after round %(round)d") % {
+            "criterion": name, "round": r}, rule=gettext("running score")) for r in range(1, ctx.round + 1))
         return Explanation(f"CUSS{name[0]}", player_id, ctx.round, sum(t.value for t in terms), 2,
-                           f"sum of the running {name} after each round 1..R", terms)
+                           gettext("sum of the running %(criterion)s after each round 1..R") % {"criterion": name},
+                           terms)
 
     return compute, explain
 
@@ -327,8 +328,9 @@ def _explain_attribute(name: str, rule: str):
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
         value = ctx.value(name)[player_id]
         p = ctx.state.players[player_id]
-        return Explanation(name, player_id, ctx.round, value, 1, rule,
-                           (Term(None, value, f"rank {p.rank}, rating {p.rating}", rule=rule),))
+        return Explanation(name, player_id, ctx.round, value, 1, gettext(rule),
+                           (Term(None, value, gettext("rank %(rank)s, rating %(rating)s") % {
+                               "rank": p.rank, "rating": p.rating}, rule=gettext(rule)),))
 
     return explain
 
@@ -344,11 +346,11 @@ register(Criterion("NBWvirtual", 2, *_virtual("nbw"), "virtual NBW of the half-p
                    aliases=("NBWV",)))
 register(Criterion("MMSvirtual", 2, *_virtual("mms"), "virtual MMS of the half-point option",
                    aliases=("MMSV",)))
-register(Criterion("Rank", 1, _rank, _explain_attribute("Rank", "declared rank, 30k = −30 … 1d = 0 … 9d = 8"),
+register(Criterion("Rank", 1, _rank, _explain_attribute("Rank", N_("declared rank, 30k = −30 … 1d = 0 … 9d = 8")),
                    "declared rank, 30k = −30 … 9d = 8", aliases=("RANK",)))
-_RATING_RULE = "rating as registered (0 when none), clamped to the policy's rating range"
+_RATING_RULE = N_("rating as registered (0 when none), clamped to the policy's rating range")
 register(Criterion("Rating", 1, _rating, _explain_attribute("Rating", _RATING_RULE), _RATING_RULE,
                    aliases=("RATING",)))
 register(Criterion("CAT", 1, _cat,
-                   _explain_attribute("CAT", "minus the 0-based category index, categories by lower rank limits"),
+                   _explain_attribute("CAT", N_("minus the 0-based category index, categories by lower rank limits")),
                    "category (stored negated: category 1 = 0, category 2 = −1 …)", aliases=("CATEGORY",)))

@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from goledger.i18n import N_, gettext
 from goledger.ledger.values import Result
 from goledger.replay.criteria import Criterion, Explanation, Term, register
 from goledger.replay.macmahon_rules import (
@@ -137,11 +138,11 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
                 outcome = _outcome(entry)
                 v, vx, w = _SCORE[outcome], _SCORE[outcome], _WINS.get(outcome, 0)
                 jigos += outcome == "jigo"
-                source = f"game {outcome}"
+                source = gettext("game %(outcome)s") % {"outcome": _outcome_word(outcome)} if record else ""
             elif kind == "bye":
-                v, vx, w, source = 4, 4, 2, "bye"
+                v, vx, w, source = 4, 4, 2, gettext("bye") if record else ""
             else:
-                v, vx, w, source = 2, 0, 0, kind
+                v, vx, w, source = 2, 0, 0, _kind_word(kind) if record else ""
             score += v
             scorex += vx
             wins2 += w
@@ -157,10 +158,10 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
         t.wins2[pid] = wins2
         totals = (("MM-Score", t.score[pid], start + score), ("MM-ScoreX", t.scorex[pid], start + scorex))
         for name, total, raw in totals if record else ():
-            first = Term(None, start, "start score", rule="spec macmahon.md §A start score")
+            first = Term(None, start, gettext("start score"), rule=gettext("spec macmahon.md §A start score"))
             t.terms.setdefault(name, {}).setdefault(pid, []).insert(0, first)
             if total != raw:
-                t.add_term(name, pid, Term(None, total - raw, "rounding", rule="HalfScoreGroupsRoundDown"))
+                t.add_term(name, pid, Term(None, total - raw, gettext("rounding"), rule="HalfScoreGroupsRoundDown"))
 
     # SOS and SODOS (need every Score)
     for pid, entries in ctx.entries.items():
@@ -172,23 +173,23 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
                 v = _rounded(t.start[pid], 0, rules)
                 sos += v
                 if record:
-                    rounded = " rounded down (HalfScoreGroupsRoundDown)" if v != t.start[pid] else ""
-                    t.add_term("MM-SOS", pid, Term(r, v, "absent: own start score" + rounded))
+                    source = (gettext("absent: own start score rounded down (HalfScoreGroupsRoundDown)")
+                              if v != t.start[pid] else gettext("absent: own start score"))
+                    t.add_term("MM-SOS", pid, Term(r, v, source))
                 continue
             if kind == "unpaired":
                 sos += own
                 if record:
-                    t.add_term("MM-SOS", pid, Term(r, own, "unpaired: own score"))
+                    t.add_term("MM-SOS", pid, Term(r, own, gettext("unpaired: own score")))
                 continue
             if kind == "bye":
                 v = 0 if rules.bye_zero else max(own - 4, 0)
                 sos += v
                 sodos += v
-                rule = "ByeShouldResultInZeroSOSetc" if rules.bye_zero else "max(own score − 4, 0)"
                 if record:
-                    t.add_term("MM-SOS", pid, Term(r, v, "bye", rule=rule))
-                if record:
-                    t.add_term("MM-SODOS", pid, Term(r, v, "bye", rule=rule))
+                    rule = "ByeShouldResultInZeroSOSetc" if rules.bye_zero else gettext("max(own score − 4, 0)")
+                    t.add_term("MM-SOS", pid, Term(r, v, gettext("bye"), rule=rule))
+                    t.add_term("MM-SODOS", pid, Term(r, v, gettext("bye"), rule=rule))
                 continue
             game = entry.game
             assert game is not None and entry.opponent is not None
@@ -197,20 +198,22 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
             before = sos
             sos = _with_handicap(sos, opp, 4 * h, entry.is_white)
             if record:
-                t.add_term("MM-SOS", pid, Term(r, sos - before, "opponent's score", entry.opponent,
+                colour = gettext("white") if entry.is_white else gettext("black")
+                t.add_term("MM-SOS", pid, Term(r, sos - before, gettext("opponent's score"), entry.opponent,
                                                detail={"opponent_score": opp, "handicap": game.handicap,
-                                                       "colour": "white" if entry.is_white else "black"}))
+                                                       "colour": colour}))
             outcome = _outcome(entry)
             if outcome == "win":
                 before = sodos
                 sodos = _with_handicap(sodos, opp, 4 * h, entry.is_white)
                 if record:
-                    t.add_term("MM-SODOS", pid, Term(r, sodos - before, "win: opponent's score", entry.opponent))
+                    t.add_term("MM-SODOS", pid, Term(r, sodos - before, gettext("win: opponent's score"),
+                                                         entry.opponent))
             elif outcome == "jigo":
                 before = sodos
                 sodos = _with_handicap(sodos, opp // 2, 2 * h, entry.is_white)
                 if record:
-                    t.add_term("MM-SODOS", pid, Term(r, sodos - before, "jigo: half the opponent's score",
+                    t.add_term("MM-SODOS", pid, Term(r, sodos - before, gettext("jigo: half the opponent's score"),
                                                      entry.opponent))
         t.sos[pid] = sos
         t.sodos[pid] = sodos
@@ -222,22 +225,22 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
         for entry, kind in zip(entries, kinds[pid], strict=True):
             r = entry.round
             if kind == "absent":
-                v, source = t.start[pid] * R, "absent: own start score × R"
+                v, source = t.start[pid] * R, N_("absent: own start score × R")
             elif kind == "unpaired":
-                v, source = t.sos[pid], "unpaired: own SOS"
+                v, source = t.sos[pid], N_("unpaired: own SOS")
             elif kind == "bye":
-                v, source = (0, "bye (option: 0)") if rules.bye_zero else (t.sos[pid], "bye: own SOS")
+                v, source = (0, N_("bye (option: 0)")) if rules.bye_zero else (t.sos[pid], N_("bye: own SOS"))
             else:
                 assert entry.opponent is not None and entry.game is not None
-                v, source = t.sos[entry.opponent], "opponent's SOS"
+                v, source = t.sos[entry.opponent], N_("opponent's SOS")
                 points = _result_points(entry)
                 if points:
                     sorp += points
                     if record:
-                        t.add_term("MM-SORP", pid, Term(r, points, "result points", entry.opponent))
+                        t.add_term("MM-SORP", pid, Term(r, points, gettext("result points"), entry.opponent))
             sosos += v
             if record:
-                t.add_term("MM-SOSOS", pid, Term(r, v, source, entry.opponent))
+                t.add_term("MM-SOSOS", pid, Term(r, v, gettext(source), entry.opponent))
         t.sosos[pid] = sosos
         t.sorp[pid] = sorp
     return t
@@ -278,14 +281,27 @@ _FIELDS = {
 }
 _SCALES = {"MM-Points": 2, "MM-SORP": 1}
 _RULES = {
-    "MM-Score": "start score + win 1, jigo ½, ?-? ½, bye 1, absent/unpaired ½ (MacMahon 3.10, spec §A)",
-    "MM-ScoreX": "as MM-Score, but absent or unpaired rounds add 0 (spec §A)",
-    "MM-Points": "number of wins: win 1, jigo ½, both-win 1, bye 1 (spec §A)",
-    "MM-SOS": "Σ opponents' Score ± 4·handicap; absent: own start; unpaired: own score; bye: own score − 1 (spec §A)",
-    "MM-SOSOS": "Σ opponents' SOS; absent: own start × R; unpaired/bye: own SOS (spec §A)",
-    "MM-SODOS": "Σ defeated opponents' Score, ½ for a jigo, ± handicap; bye: own score − 1 (spec §A)",
-    "MM-SORP": "Σ ± ResultPoints: + winner, − loser; otherwise + Black, − White (spec §A)",
+    "MM-Score": N_("start score + win 1, jigo ½, ?-? ½, bye 1, absent/unpaired ½ (MacMahon 3.10, spec §A)"),
+    "MM-ScoreX": N_("as MM-Score, but absent or unpaired rounds add 0 (spec §A)"),
+    "MM-Points": N_("number of wins: win 1, jigo ½, both-win 1, bye 1 (spec §A)"),
+    "MM-SOS": N_("Σ opponents' Score ± 4·handicap; absent: own start; unpaired: own score; bye: own score − 1 "
+                 "(spec §A)"),
+    "MM-SOSOS": N_("Σ opponents' SOS; absent: own start × R; unpaired/bye: own SOS (spec §A)"),
+    "MM-SODOS": N_("Σ defeated opponents' Score, ½ for a jigo, ± handicap; bye: own score − 1 (spec §A)"),
+    "MM-SORP": N_("Σ ± ResultPoints: + winner, − loser; otherwise + Black, − White (spec §A)"),
 }
+"""Each criterion's rule as ``explain`` shows it (translated there)."""
+
+
+def _outcome_word(outcome: str) -> str:
+    """``win``, ``loss``, ``jigo``… (:func:`_outcome`) in words."""
+    return {"win": gettext("win"), "loss": gettext("loss"), "jigo": gettext("jigo"), "both-win": gettext("both win"),
+            "both-lose": gettext("both lose"), "unknown": gettext("result unknown")}.get(outcome, outcome)
+
+
+def _kind_word(kind: str) -> str:
+    """``absent`` or ``unpaired`` (:func:`round_kind`) in words."""
+    return {"absent": gettext("absent"), "unpaired": gettext("not paired")}.get(kind, kind)
 
 
 def _make(name: str, description: str, aliases: tuple[str, ...] = ()) -> Criterion:
@@ -299,7 +315,8 @@ def _make(name: str, description: str, aliases: tuple[str, ...] = ()) -> Criteri
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
         t: Any = macmahon_tables(ctx, terms=True)
         terms = t.terms.get(name, {}).get(player_id, [])
-        return Explanation(name, player_id, ctx.round, getattr(t, attr)[player_id], scale, _RULES[name], tuple(terms))
+        return Explanation(name, player_id, ctx.round, getattr(t, attr)[player_id], scale,
+                           gettext(_RULES[name]), tuple(terms))
 
     return register(Criterion(name, scale, compute, explain, description, aliases))
 
