@@ -173,9 +173,6 @@ def test_explanations_in_turkish(ledgers: dict[str, Path], key: str) -> None:
     for pid in ("p0001", "p0004", "p0008") if key != "robin" else ("p0001", "p0006"):
         out = _cli(db, "explain", pid)
         _check(f"<p>{escape(out)}</p>", f"{key}: explain {pid}")
-    if key in ("mcmahon", "fide"):
-        out = _cli(db, "explain-pairing", "2")
-        _check(f"<p>{escape(out)}</p>", f"{key}: explain-pairing 2", COST_NAMES)
 
 
 @pytest.mark.parametrize("key", ["knockout", "double"])
