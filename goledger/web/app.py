@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from goledger.errors import CommandRejected, GoledgerError
+from goledger.formats.registry import FORMATS
 from goledger.render.html import gettext, make_environment
 from goledger.web import api_pairing, isolate, pairing_page, players_view
 from goledger.web.actions import ACTIONS
@@ -69,11 +70,8 @@ desk's script for the print button, nothing else."""
 PRINT_BUTTON = (b'<p class="noprint"><button type="button" data-print>%s</button></p>'
                 b'<script src="/static/desk.js" defer></script>\n')
 """What the desk adds after ``<body>`` of a printout (the CLI's file has no button)."""
-IMPORT_FORMATS = ("opengotha", "macmahon", "egd", "trf")
-EXPORTS = {
-    "opengotha": ("application/xml", "xml"), "macmahon": ("application/xml", "xml"),
-    "egd": ("text/plain; charset=utf-8", "h9"), "trf": ("text/plain; charset=utf-8", "trf"),
-}
+IMPORT_FORMATS = tuple(FORMATS)
+"""The formats the desk imports and exports (:data:`goledger.formats.registry.FORMATS`)."""
 
 
 class Desk:
@@ -166,7 +164,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     desk = Desk(Path(db), DeskKeys(token=token, secret=secret or secrets.token_bytes(32)), max_upload, poll,
                 lifetime, work_timeout)
     templates = Jinja2Templates(env=make_environment(HERE / "templates"))
-    templates.env.globals["EXPORTS"] = EXPORTS
+    templates.env.globals["EXPORTS"] = FORMATS
     templates.env.globals["IMPORT_FORMATS"] = IMPORT_FORMATS
     from goledger.ledger.values import format_points
 
@@ -832,6 +830,7 @@ class _Pages:
         round_ = request.path_params["round"]
 
         def build() -> dict[str, Any]:
+            from goledger.commands import pairing
             from goledger.web.data import game_rows, unassigned
 
             state = self.desk.state()
@@ -840,14 +839,12 @@ class _Pages:
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(state, round_),
                                     "byes": byes, "free": unassigned(state, round_), "head": state.seq,
-                                    "engine": _pairing_module() is not None, "preview": None, "why": None}
-            module = _pairing_module()
-            if module is not None and request.query_params.get("preview"):
-                data["preview"] = module.pair_round(self.desk.db, round_, dry_run=True).to_dict()
-            if module is not None and request.query_params.get("explain") is not None:
+                                    "preview": None, "why": None}
+            if request.query_params.get("preview"):
+                data["preview"] = pairing.pair_round(self.desk.db, round_, dry_run=True).to_dict()
+            if request.query_params.get("explain") is not None:
                 who = request.query_params.get("explain") or None
-                why = module.explain_pairing(self.desk.db, round_, who)
-                data["why"] = why.to_dict() if hasattr(why, "to_dict") else why
+                data["why"] = pairing.explain_pairing(self.desk.db, round_, who).to_dict()
             return data
 
         data = await self.read(request, build)
@@ -943,20 +940,17 @@ class _Pages:
         if (denied := self.need_director(request)) is not None:
             return denied
         fmt = request.path_params["fmt"]
-        if fmt not in EXPORTS:
+        if fmt not in FORMATS:
             return self.refusal(request, f"{fmt!r} is not a format the desk exports: use one of "
-                                f"{', '.join(EXPORTS)}", 404)
+                                f"{', '.join(FORMATS)}", 404)
 
         def run() -> Any:
-            import importlib
-
-            module = importlib.import_module(f"goledger.formats.{fmt}")
-            return getattr(module, f"export_{fmt}")(self.desk.db)
+            return FORMATS[fmt].write(self.desk.db)
 
         outcome = await self.read(request, run)
         if isinstance(outcome, Response):
             return outcome
-        media, ext = EXPORTS[fmt]
+        media, ext = FORMATS[fmt].media_type, FORMATS[fmt].extension
         name = f"{self.desk.db.stem}.{ext}"
         return Response(outcome.data, media_type=media,
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -1059,19 +1053,6 @@ class _Pages:
             return self.done(request, back, message)
         return self.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
                            back=back, conflict=conflict)
-
-
-def _pairing_module() -> Any:
-    """:mod:`goledger.commands.pairing` when this goledger has it (a colleague's work)."""
-    try:
-        import importlib
-
-        return importlib.import_module("goledger.commands.pairing")
-    except ImportError:
-        return None
-
-
-_conflicts = isolate.conflicts
 
 
 def _seq_list(text: str) -> list[int]:

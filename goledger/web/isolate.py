@@ -168,12 +168,12 @@ def new_tournament(db: Path, text: dict[str, str], rounds: int, actor: str) -> D
 
 
 def import_file(fmt: str, source: Path, db: Path, actor: str) -> Done:
-    """``POST /desk/import``: the format's ``import_*`` on the uploaded file."""
-    import importlib
+    """``POST /desk/import``: the format's reader (:data:`goledger.formats.registry.FORMATS`) on
+    the uploaded file."""
+    from goledger.formats.registry import FORMATS
 
-    module = importlib.import_module(f"goledger.formats.{fmt}")
     try:
-        outcome = getattr(module, f"import_{fmt}")(source, db, actor=actor)
+        outcome = FORMATS[fmt].read(source, db, actor=actor)
     except GoledgerError as exc:
         return Done(400, exc.message)
     return Done(200, outcome.message)
