@@ -173,6 +173,9 @@ def test_explanations_in_turkish(ledgers: dict[str, Path], key: str) -> None:
     for pid in ("p0001", "p0004", "p0008") if key != "robin" else ("p0001", "p0006"):
         out = _cli(db, "explain", pid)
         _check(f"<p>{escape(out)}</p>", f"{key}: explain {pid}")
+    if key in ("mcmahon", "fide"):
+        out = _cli(db, "explain-pairing", "2")
+        _check(f"<p>{escape(out)}</p>", f"{key}: explain-pairing 2", COST_NAMES)
 
 
 @pytest.mark.parametrize("key", ["knockout", "double"])
@@ -194,8 +197,8 @@ DESK_PAGES = ["/desk", "/desk/players", "/desk/round/1", "/desk/round/2", "/desk
               "/desk/explain?player=p0001", "/desk/explain?player=p0008", "/desk/audit?view=history&player=p0001",
               "/desk/audit?view=diff&from=5", "/desk/audit?view=what-if&without=12", "/desk/settings", "/desk/files",
               "/desk/log", "/desk/verify", "/desk/round/2/game?table=1", "/print/pairings/2", "/print/slips/2",
-              "/print/players", "/print/wall"]
-PUBLIC_PAGES = ["/", "/standings", "/player/p0001", "/player/p0008"]
+              "/print/players", "/print/wall", "/desk/round/2/report", "/desk/new", "/login"]
+PUBLIC_PAGES = ["/", "/standings", "/player/p0001", "/player/p0008", "/?find=Kaya"]
 
 
 @pytest.mark.parametrize("key", [])

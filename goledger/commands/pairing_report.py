@@ -23,31 +23,32 @@ import msgspec
 
 from goledger.commands.record import PathLike
 from goledger.errors import CommandRejected
+from goledger.i18n import N_, gettext, ngettext
 from goledger.ledger.values import format_points
 
 __all__ = ["TERM_WORDS", "GameReport", "PairingReport", "PlayerInGame", "pairing_report", "report_lines"]
 
 TERM_WORDS: Final = {
     # OpenGotha 3.51.02 (goledger.pairing.opengotha.costs.TERMS)
-    "base": "base weight of every pair",
-    "duplicate": "not played before",
-    "random": "random part",
-    "balance_wb": "colour balance",
-    "categories": "same category",
-    "score": "close scores",
-    "dudd": "draw-up/draw-down rules",
-    "seeding": "place within the score group",
-    "handicap": "small handicap",
-    "geography": "different club and country",
+    "base": N_("base weight of every pair"),
+    "duplicate": N_("not played before"),
+    "random": N_("random part"),
+    "balance_wb": N_("colour balance"),
+    "categories": N_("same category"),
+    "score": N_("close scores"),
+    "dudd": N_("draw-up/draw-down rules"),
+    "seeding": N_("place within the score group"),
+    "handicap": N_("small handicap"),
+    "geography": N_("different club and country"),
     # egf
-    "no_repeat": "not played before",
-    "draw": "draw-up/draw-down rules",
-    "colour": "colour balance",
-    "rank_gap": "close ranks",
-    "favourites": "favourites kept apart",
-    "fixed": "fixed pairing (goledger fix-pairing)",
+    "no_repeat": N_("not played before"),
+    "draw": N_("draw-up/draw-down rules"),
+    "colour": N_("colour balance"),
+    "rank_gap": N_("close ranks"),
+    "favourites": N_("favourites kept apart"),
+    "fixed": N_("fixed pairing (goledger fix-pairing)"),
 }
-"""A weight term's name → what it rewards, in words."""
+"""A weight term's name → what it rewards, in words (translated where the report is made)."""
 
 SWAP_WINDOW: Final = 4
 """Alternative optimal pairings are looked for between each game and the next this many tables."""
@@ -104,6 +105,8 @@ class PairingReport(msgspec.Struct, frozen=True, kw_only=True):
     """One of them, in words."""
     checked: str = ""
     """What the search for alternatives covered, in words."""
+    searched: bool = True
+    """``False`` when the round was too large to search for alternatives (``checked`` says why)."""
     seq: int | None = None
     """The ``RoundPaired`` event explained (``None``: paired by hand)."""
     bye_rule: str = ""
@@ -117,6 +120,7 @@ class PairingReport(msgspec.Struct, frozen=True, kw_only=True):
         (``white``/``black``: id, name, …), its handicap and notes, and — for an automatic
         pairing — ``chosen``, the alternatives and ``why`` of the engine's explanation."""
         out: dict[str, Any] = msgspec.to_builtins(self)
+        out.pop("searched")
         weights = out.pop("weights") or {}
         by_table = {g["table"]: g for g in weights.get("games", ())}
         for game in out["games"]:
@@ -133,16 +137,30 @@ def _handicap_why(settings: Any, white: PlayerInGame, black: PlayerInGame, handi
     """The handicap rule in words (spec opengotha-xml §7.2: the difference of the two
     pseudo-ranks, less the correction, within the ceiling; none at or above the threshold)."""
     hd = settings.handicap
-    basis = "McMahon scores" if hd.based_on_mms else "ranks"
     if hd.ceiling == 0:
-        return f"even game: this tournament plays no handicap games (komi {komi})"
+        return gettext("even game: this tournament plays no handicap games (komi %(komi)s)") % {"komi": komi}
     if handicap == 0:
-        return (f"even game: the {basis} differ by at most the correction ({hd.correction}), or both players "
-                f"are at or above {hd.no_handicap_threshold} (komi {komi})")
+        return (gettext("even game: the McMahon scores differ by at most the correction (%(correction)s), or both "
+                        "players are at or above %(threshold)s (komi %(komi)s)") if hd.based_on_mms
+                else gettext("even game: the ranks differ by at most the correction (%(correction)s), or both "
+                             "players are at or above %(threshold)s (komi %(komi)s)")) % {
+            "correction": hd.correction, "threshold": hd.no_handicap_threshold, "komi": komi}
     mine, theirs = (white.score, black.score) if hd.based_on_mms else (white.rank, black.rank)
-    return (f"{handicap} stone(s): the difference of the {basis} ({white.name} {mine}, {black.name} {theirs}; "
-            f"counted at most at "
-            f"{hd.no_handicap_threshold}), less the correction of {hd.correction}, at most {hd.ceiling}; komi {komi}")
+    names = {"stones": handicap, "white": white.name, "mine": mine, "black": black.name, "theirs": theirs,
+             "threshold": hd.no_handicap_threshold, "correction": hd.correction, "ceiling": hd.ceiling, "komi": komi}
+    if hd.based_on_mms:
+        return ngettext("%(stones)d stone: the difference of the McMahon scores (%(white)s %(mine)s, %(black)s "
+                        "%(theirs)s; counted at most at %(threshold)s), less the correction of %(correction)s, at "
+                        "most %(ceiling)s; komi %(komi)s",
+                        "%(stones)d stones: the difference of the McMahon scores (%(white)s %(mine)s, %(black)s "
+                        "%(theirs)s; counted at most at %(threshold)s), less the correction of %(correction)s, at "
+                        "most %(ceiling)s; komi %(komi)s", handicap) % names
+    return ngettext("%(stones)d stone: the difference of the ranks (%(white)s %(mine)s, %(black)s %(theirs)s; "
+                    "counted at most at %(threshold)s), less the correction of %(correction)s, at most %(ceiling)s; "
+                    "komi %(komi)s",
+                    "%(stones)d stones: the difference of the ranks (%(white)s %(mine)s, %(black)s %(theirs)s; "
+                    "counted at most at %(threshold)s), less the correction of %(correction)s, at most %(ceiling)s; "
+                    "komi %(komi)s", handicap) % names
 
 
 def pairing_report(db: PathLike, round_: int, player: str | None = None) -> PairingReport:
@@ -182,7 +200,7 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
         return "".join(letters), balance
 
     explained: dict[int, Any] = {}
-    engine = "by hand"
+    engine = gettext("by hand")
     explanation = None
     if state.round_pairings.get(round_):
         from goledger.commands.pairing import explain_pairing
@@ -225,8 +243,8 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
         total: str | None = None
         why: tuple[str, ...] = ()
         if (e := explained.get(g.table)) is not None:
-            terms = tuple((k, TERM_WORDS.get(k, k.replace("_", " ")), str(v)) for k, v in e.chosen.terms.items()
-                          if v != 0)
+            terms = tuple((k, gettext(TERM_WORDS[k]) if k in TERM_WORDS else k.replace("_", " "), str(v))
+                          for k, v in e.chosen.terms.items() if v != 0)
             total = str(e.chosen.total)
             why = tuple(_named(s, name_of) for s in e.sentences())
         if who is not None and who not in (g.white, g.black):
@@ -237,16 +255,16 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
             komi=komi, same_club=same_club, same_country=same_country, met_before=met, total=total, terms=terms,
             why=why))
     byes = sorted(state.byes.get(round_, {}))
-    count, checked = 0, ""
+    count, checked, searched = 0, "", True
     example: tuple[str, ...] = ()
     if explanation is not None and who is None:
-        count, example, checked = _alternatives(db, state, round_, explanation, name_of)
+        count, example, checked, searched = _alternatives(db, state, round_, explanation, name_of)
     candidates: tuple[tuple[str, str, int], ...] = ()
     if explanation is not None:
         candidates = tuple((p, name_of.get(p, p), w) for p, w in explanation.bye_candidates)
     return PairingReport(round=round_, criterion=criterion, engine=engine, games=tuple(reports),
                          bye=name_of[byes[0]] if byes else None, summary=summary, alternatives=count,
-                         alternative=example, checked=checked,
+                         alternative=example, checked=checked, searched=searched,
                          seq=explanation.seq if explanation is not None else None,
                          bye_rule=explanation.bye_rule if explanation is not None else "",
                          bye_candidates=candidates,
@@ -261,11 +279,11 @@ def _named(sentence: str, name_of: dict[str, str]) -> str:
 
 
 def _alternatives(db: PathLike, state: Any, round_: int, explanation: Any,
-                  name_of: dict[str, str]) -> tuple[int, tuple[str, ...], str]:
+                  name_of: dict[str, str]) -> tuple[int, tuple[str, ...], str, bool]:
     """Other optimal pairings: for each two games (a–b, c–d) within :data:`SWAP_WINDOW` tables,
     whether a–c + b–d or a–d + b–c weighs as much as a–b + c–d (the engine's own weights,
     :meth:`~goledger.pairing.engine.Engine.pair_terms`). Returns how many such exchanges keep
-    the optimum, one of them in words, and what was searched."""
+    the optimum, one of them in words, what was searched, and whether it was."""
     from goledger.commands.pairing import _load_events
     from goledger.ledger import events as ev
     from goledger.pairing import get_engine
@@ -275,9 +293,10 @@ def _alternatives(db: PathLike, state: Any, round_: int, explanation: Any,
     events = _load_events(db)
     stored = events[explanation.seq - 1]
     if not isinstance(stored, ev.RoundPaired):
-        return 0, (), ""
+        return 0, (), "", True
     if len(stored.players) > MAX_SEARCHED:
-        return 0, (), f"not searched: {len(stored.players)} players are more than {MAX_SEARCHED}"
+        return 0, (), gettext("not searched: %(players)d players are more than %(most)d") % {
+            "players": len(stored.players), "most": MAX_SEARCHED}, False
     before = fold(events[: explanation.seq - 1])
     engine = get_engine(stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
@@ -299,54 +318,65 @@ def _alternatives(db: PathLike, state: Any, round_: int, explanation: Any,
                 if w(a, b) + w(c, d) == now and frozenset((a, b)) != frozenset((g.white, g.black)):
                     found += 1
                     if not example:
-                        example = (
-                            f"tables {g.table} and {h.table}: {name_of[a]} – {name_of[b]} and "
-                            f"{name_of[c]} – {name_of[d]} weigh {now}, as much as the chosen "
-                            f"{name_of[g.white]} – {name_of[g.black]} and {name_of[h.white]} – {name_of[h.black]}",)
-    checked = f"every two games within {SWAP_WINDOW} tables of each other ({len(games)} games)"
-    return found, example, checked
+                        example = (gettext(
+                            "tables %(table)d and %(other)d: %(a)s – %(b)s and %(c)s – %(d)s weigh %(weight)s, as "
+                            "much as the chosen %(e)s – %(f)s and %(g)s – %(h)s") % {
+                                "table": g.table, "other": h.table, "a": name_of[a], "b": name_of[b],
+                                "c": name_of[c], "d": name_of[d], "weight": now, "e": name_of[g.white],
+                                "f": name_of[g.black], "g": name_of[h.white], "h": name_of[h.black]},)
+    checked = gettext("every two games within %(window)d tables of each other (%(games)d games)") % {
+        "window": SWAP_WINDOW, "games": len(games)}
+    return found, example, checked, True
 
 
 def report_lines(report: PairingReport) -> list[str]:
-    """The report as text lines (``goledger explain-pairing R``)."""
+    """The report as text lines (``goledger explain-pairing R``), in the language written in."""
     s = report.summary
-    lines = [f"round {report.round}: paired {report.engine}; score groups by {report.criterion or 'score'} "
-             f"after round {report.round - 1}",
-             f"summary: {s['games']} games, {s['draw_ups']} with a draw-up, {s['same_club']} same club, "
-             f"{s['same_country']} same country, {s['handicap_games']} handicap games, "
-             f"{s['colour_imbalances']} colour imbalances (|whites − blacks| ≥ 2), {s['repeats']} repeats"]
+    lines = [gettext("round %(round)d: paired %(engine)s; score groups by %(criterion)s after round %(before)d") % {
+                 "round": report.round, "engine": report.engine, "criterion": report.criterion or gettext("score"),
+                 "before": report.round - 1},
+             gettext("summary: %(games)s games, %(draw_ups)s with a draw-up, %(same_club)s same club, "
+                     "%(same_country)s same country, %(handicap_games)s handicap games, %(colour_imbalances)s colour "
+                     "imbalances (|whites − blacks| ≥ 2), %(repeats)s repeats") % s]
     if report.checked:
-        if report.checked.startswith("not searched"):
-            lines.append(f"other optimal pairings: {report.checked}")
+        if not report.searched:
+            lines.append(gettext("other optimal pairings: %(checked)s") % {"checked": report.checked})
         elif report.alternatives:
-            lines.append(f"other optimal pairings: {report.alternatives} found ({report.checked}); for example "
-                         + report.alternative[0])
+            lines.append(gettext("other optimal pairings: %(count)d found (%(checked)s); for example %(example)s") % {
+                "count": report.alternatives, "checked": report.checked, "example": report.alternative[0]})
         else:
-            lines.append(f"other optimal pairings: none found ({report.checked})")
+            lines.append(gettext("other optimal pairings: none found (%(checked)s)") % {"checked": report.checked})
     for g in report.games:
         lines.append("")
-        lines.append(f"table {g.table}: {g.white.name} ({g.white.rank}) white – {g.black.name} ({g.black.rank}) black"
-                     + (f"  weight {g.total}" if g.total is not None else ""))
-        for colour, p in (("white", g.white), ("black", g.black)):
+        lines.append(gettext("table %(table)d: %(white)s (%(white_rank)s) white – %(black)s (%(black_rank)s) black") % {
+            "table": g.table, "white": g.white.name, "white_rank": g.white.rank, "black": g.black.name,
+            "black_rank": g.black.rank} + ("  " + gettext("weight %(weight)s") % {"weight": g.total}
+                                           if g.total is not None else ""))
+        for colour, p in ((gettext("white"), g.white), (gettext("black"), g.black)):
             where = ", ".join(x for x in (p.country, p.club) if x)
-            drawn = f", drawn {p.drawn}" if p.drawn else ""
-            lines.append(f"  {colour}: {p.name}{' (' + where + ')' if where else ''}, score group {p.score}{drawn}; "
-                         f"colours before {p.colours or 'none'}, balance after this game {p.balance:+d}")
+            drawn = {"up": ", " + gettext("drawn up"), "down": ", " + gettext("drawn down")}.get(p.drawn, "")
+            lines.append(f"  {colour}: {p.name}{' (' + where + ')' if where else ''}, "
+                         + gettext("score group %(score)s") % {"score": p.score} + drawn + "; "
+                         + gettext("colours before %(colours)s, balance after this game %(balance)s") % {
+                             "colours": p.colours or gettext("none"), "balance": f"{p.balance:+d}"})
         notes = []
         if g.same_club:
-            notes.append("same club")
+            notes.append(gettext("same club"))
         if g.same_country:
-            notes.append("same country")
-        notes.append(f"met before in round {', '.join(map(str, g.met_before))}" if g.met_before
-                     else "never met before")
+            notes.append(gettext("same country"))
+        notes.append(gettext("met before in round %(rounds)s") % {"rounds": ", ".join(map(str, g.met_before))}
+                     if g.met_before else gettext("never met before"))
         lines.append("  " + "; ".join(notes))
-        lines.append(f"  handicap: {g.handicap_why}")
+        lines.append("  " + gettext("handicap") + f": {g.handicap_why}")
         if g.terms:
-            lines.append("  weight terms: " + ", ".join(f"{words} ({term}) {value}" for term, words, value in g.terms))
+            lines.append("  " + gettext("weight terms: %(terms)s") % {
+                "terms": ", ".join(f"{words} ({term}) {value}" for term, words, value in g.terms)})
         lines.extend(f"  {line}" for line in g.why)
     if report.bye:
         lines.append("")
         rule = f" — {report.bye_rule}" if report.bye_rule else ""
         candidates = ", ".join(f"{name} ({w})" for _, name, w in report.bye_candidates)
-        lines.append(f"bye: {report.bye}{rule}" + (f"; candidates best first: {candidates}" if candidates else ""))
+        lines.append(gettext("bye: %(player)s") % {"player": report.bye} + rule
+                     + ("; " + gettext("candidates best first: %(candidates)s") % {"candidates": candidates}
+                        if candidates else ""))
     return lines
