@@ -19,11 +19,12 @@ takes ``{"round", "table", "result", "expected_head"}`` (optionally ``"by_defaul
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import secrets
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,9 @@ from goledger.web.security import DeskKeys, Flash, Sessions
 from goledger.web.teams import team_routes
 
 __all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
+
+Handler = Callable[[Request], Awaitable[Response]]
+"""A route's endpoint."""
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_MAX_UPLOAD = 32 * 1024 * 1024
@@ -170,6 +174,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
 
     templates.env.globals["fmt"] = format_points
     pages = _Pages(desk, templates)
+    director = pages.director_only
     routes = [
         Route("/", pages.players_view),
         Route("/standings", pages.public_standings),
@@ -186,23 +191,23 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
         Route("/login", pages.login_form),
         Route("/login", pages.login, methods=["POST"]),
         Route("/logout", pages.logout, methods=["POST"]),
-        Route("/desk", pages.overview),
-        Route("/desk/new", pages.new_form),
+        Route("/desk", director(pages.overview)),
+        Route("/desk/new", director(pages.new_form)),
         Route("/desk/new", pages.new, methods=["POST"]),
         Route("/desk/import", pages.import_upload, methods=["POST"]),
-        Route("/desk/players", pages.players),
+        Route("/desk/players", director(pages.players)),
         Route("/desk/players/upload", pages.players_upload, methods=["POST"]),
-        Route("/desk/round/{round:int}", pages.round_page),
-        Route("/desk/round/{round:int}/results", pages.results_page),
-        Route("/desk/standings", pages.standings),
-        Route("/desk/explain", pages.explain),
-        Route("/desk/audit", pages.audit),
-        Route("/desk/settings", pages.settings),
-        Route("/desk/files", pages.files),
-        Route("/desk/export/{fmt}", pages.export),
-        Route("/desk/report", pages.report),
-        Route("/desk/verify", pages.verify),
-        Route("/desk/log", pages.log),
+        Route("/desk/round/{round:int}", director(pages.round_page)),
+        Route("/desk/round/{round:int}/results", director(pages.results_page)),
+        Route("/desk/standings", director(pages.standings)),
+        Route("/desk/explain", director(pages.explain)),
+        Route("/desk/audit", director(pages.audit)),
+        Route("/desk/settings", director(pages.settings)),
+        Route("/desk/files", director(pages.files)),
+        Route("/desk/export/{fmt}", director(pages.export)),
+        Route("/desk/report", director(pages.report)),
+        Route("/desk/verify", director(pages.verify)),
+        Route("/desk/log", director(pages.log)),
         Route("/desk/do/{action}", pages.do, methods=["POST"]),
         *players_view.routes(pages),  # issue 32: find my table
         *pairing_page.routes(pages),  # issue 32: the pairing report
@@ -328,6 +333,18 @@ class _Pages:
         if request.url.path.startswith("/api/"):
             return _json({"error": message}, status)
         return self.render(request, "refused.html", status, message=message, retry=None)
+
+    def director_only(self, handler: Handler) -> Handler:
+        """``handler`` for the director only: anyone else is answered by :meth:`need_director`
+        (401 with the login form; JSON under ``/api/``). The one guard of every director page."""
+
+        @functools.wraps(handler)
+        async def guarded(request: Request) -> Response:
+            if (denied := self.need_director(request)) is not None:
+                return denied
+            return await handler(request)
+
+        return guarded
 
     def need_director(self, request: Request) -> Response | None:
         """401 with the login form unless the request carries the director token."""
@@ -727,8 +744,6 @@ class _Pages:
     # ------------------------------------------------------------------ director pages
 
     async def overview(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
         if (missing := self._no_ledger(request)) is not None:
             return missing
         state = await self.read(request, self.desk.state)
@@ -737,8 +752,6 @@ class _Pages:
         return self.render(request, "desk.html", state=state, head=state.seq)
 
     async def new_form(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
         if self.desk.db.exists():
             return RedirectResponse("/desk", 303)
         return self.render(request, "new.html")
@@ -807,8 +820,6 @@ class _Pages:
         return self.done(request, "/desk/players", f"registered {done.data} player(s)")
 
     async def players(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
 
         def build() -> dict[str, Any]:
             from goledger.web.data import current_round, player_rows
@@ -825,8 +836,6 @@ class _Pages:
     async def round_page(self, request: Request) -> Response:
         """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
         + pair), the bye, the pairing engine's preview (a dry run) and its explanation."""
-        if (denied := self.need_director(request)) is not None:
-            return denied
         round_ = request.path_params["round"]
 
         def build() -> dict[str, Any]:
@@ -852,14 +861,10 @@ class _Pages:
 
     async def results_page(self, request: Request) -> Response:
         """Fast result entry by table from the keyboard: ``12 w`` Enter, ``13 b`` Enter…"""
-        if (denied := self.need_director(request)) is not None:
-            return denied
         data = await self._round_data(request, request.path_params["round"])
         return data if isinstance(data, Response) else self.render(request, "results.html", **data)
 
     async def standings(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
 
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
@@ -875,8 +880,6 @@ class _Pages:
         return data if isinstance(data, Response) else self.render(request, "standings.html", **data)
 
     async def explain(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
 
         def build() -> dict[str, Any]:
             from goledger.replay.views import explain
@@ -892,8 +895,6 @@ class _Pages:
     async def audit(self, request: Request) -> Response:
         """diff (``?view=diff&from=S``), what-if (``?view=what-if&without=…``) and history
         (``?view=history&player=P``): the audit views, read-only."""
-        if (denied := self.need_director(request)) is not None:
-            return denied
         q = request.query_params
         view = q.get("view", "")
 
@@ -920,8 +921,6 @@ class _Pages:
         return data if isinstance(data, Response) else self.render(request, "audit.html", **data)
 
     async def settings(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
         import msgspec
 
         state = await self.read(request, self.desk.state)
@@ -931,14 +930,10 @@ class _Pages:
                            settings=msgspec.to_builtins(state.settings))
 
     async def files(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
         return self.render(request, "files.html")
 
     async def export(self, request: Request) -> Response:
         """Download the ledger in another program's format (its ``export_*`` function)."""
-        if (denied := self.need_director(request)) is not None:
-            return denied
         fmt = request.path_params["fmt"]
         if fmt not in FORMATS:
             return self.refusal(request, f"{fmt!r} is not a format the desk exports: use one of "
@@ -957,8 +952,6 @@ class _Pages:
 
     async def report(self, request: Request) -> Response:
         """The audit report (:func:`goledger.render.audit_report.report`), as one page."""
-        if (denied := self.need_director(request)) is not None:
-            return denied
 
         def run() -> bytes:
             from goledger.render.audit_report import report
@@ -975,8 +968,6 @@ class _Pages:
         return HTMLResponse(data, headers={"Content-Security-Policy": REPORT_CSP})
 
     async def verify(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
         from goledger import commands
 
         report = await self.read(request, lambda: commands.verify(self.desk.db))
@@ -985,8 +976,6 @@ class _Pages:
         return self.render(request, "verify.html", report=report)
 
     async def log(self, request: Request) -> Response:
-        if (denied := self.need_director(request)) is not None:
-            return denied
         from goledger import commands
 
         after = await self.read(request, lambda: _int_param(request, "after") or 0)

@@ -87,8 +87,6 @@ def routes(pages: Any) -> list[Route]:
 
     async def game_page(request: Request) -> Response:
         """One game of a round and every hand edit of it."""
-        if (denied := pages.need_director(request)) is not None:
-            return denied
         round_ = request.path_params["round"]
 
         def build() -> dict[str, Any]:
@@ -115,4 +113,4 @@ def routes(pages: Any) -> list[Route]:
         data = await pages.read(request, build)
         return data if isinstance(data, Response) else pages.render(request, "game_edit.html", **data)
 
-    return [Route("/desk/round/{round:int}/game", game_page)]
+    return [Route("/desk/round/{round:int}/game", pages.director_only(game_page))]

@@ -24,8 +24,6 @@ def routes(pages: _Pages) -> list[Route]:
         from goledger.commands.pairing_report import pairing_report
         from goledger.web.app import _json
 
-        if (denied := pages.need_director(request)) is not None:
-            return denied
         round_ = request.path_params["round"]
         player = request.query_params.get("player", "").strip() or None
         result = await pages.read(request, lambda: pairing_report(pages.desk.db, round_, player))
@@ -36,4 +34,4 @@ def routes(pages: _Pages) -> list[Route]:
         data: dict[str, Any] = {"report": result, "round": round_, "player": player or ""}
         return pages.render(request, "pairing_report.html", **data)
 
-    return [Route("/desk/round/{round:int}/report", report)]
+    return [Route("/desk/round/{round:int}/report", pages.director_only(report))]

@@ -83,8 +83,6 @@ def ratings_routes(pages: Any) -> list[Route]:
 
     async def api_search(request: Request) -> Response:
         """Exactly ``goledger ratings search QUERY [--limit N] [--country XX] --json``."""
-        if (denied := pages.need_director(request)) is not None:
-            return denied
         from goledger.ratings.store import search_json
 
         try:
@@ -97,8 +95,6 @@ def ratings_routes(pages: Any) -> list[Route]:
 
     async def desk_search(request: Request) -> Response:
         """The matches as the registration form shows them (an htmx fragment)."""
-        if (denied := pages.need_director(request)) is not None:
-            return denied
         query = request.query_params.get("q", "")
         matches: list[Any] = []
         listed = None
@@ -112,4 +108,5 @@ def ratings_routes(pages: Any) -> list[Route]:
         return pages.templates.TemplateResponse(request, "_ratings_results.html",
                                                 {"matches": matches, "list": listed, "error": error, "q": query})
 
-    return [Route("/api/ratings/search", api_search), Route("/desk/ratings/search", desk_search)]
+    return [Route("/api/ratings/search", pages.director_only(api_search)),
+            Route("/desk/ratings/search", pages.director_only(desk_search))]

@@ -43,8 +43,6 @@ def team_routes(pages: Any) -> list[Route]:
         return await pages.public_page(request, "teams_round.html", build)
 
     async def desk_round(request: Request) -> Response:
-        if (denied := pages.need_director(request)) is not None:
-            return denied
 
         def build() -> dict[str, Any]:
             from goledger.teams.printouts import pairing_list
@@ -61,5 +59,5 @@ def team_routes(pages: Any) -> list[Route]:
     return [
         Route("/teams", standings),
         Route("/teams/round/{round:int}", round_matches),
-        Route("/desk/teams/round/{round:int}", desk_round),
+        Route("/desk/teams/round/{round:int}", pages.director_only(desk_round)),
     ]
