@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from goledger.i18n import (
     DEFAULT_LANGUAGE,
@@ -60,12 +61,30 @@ TEMPLATES: Final = Path(__file__).resolve().parent / "templates"
 """The printouts' and reports' templates."""
 
 
+def shown_text(value: object) -> object:
+    r"""What a template writes for ``{{ value }}``: a text holding a control, bidi or invisible
+    character (an old ledger's name, written before the domains refused them: ESC, BEL, NUL,
+    U+202E) with each shown as its escape (:func:`goledger.outputs.shown`, line breaks kept),
+    before autoescaping; markup (translations, ``|safe``) and other values as they are.
+
+    >>> render_string("<b title='{{ n }}'>{{ n }}</b>", n="Evil\x1b[2J\u202e")
+    "<b title='Evil\\x1b[2J\\u202e'>Evil\\x1b[2J\\u202e</b>"
+    """
+    if isinstance(value, str) and not isinstance(value, Markup) and not value.isprintable():
+        from goledger.outputs import shown
+
+        return shown(value, keep_lines=True)
+    return value
+
+
 def make_environment(*folders: Path) -> Environment:
     """An environment whose templates are looked up in ``folders`` first, then in
-    :data:`TEMPLATES`; HTML is autoescaped and ``_``/``gettext``/``ngettext`` translate."""
+    :data:`TEMPLATES`; HTML is autoescaped, every text written shown safe (:func:`shown_text`),
+    and ``_``/``gettext``/``ngettext`` translate."""
     env = Environment(
         loader=FileSystemLoader([str(f) for f in (*folders, TEMPLATES)]),
         autoescape=select_autoescape(default=True, default_for_string=True),
+        finalize=shown_text,
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]

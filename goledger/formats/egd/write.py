@@ -52,6 +52,7 @@ from goledger.formats.transliterate import to_charset
 from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
+from goledger.outputs import shown
 from goledger.replay.criteria import get_criterion
 from goledger.replay.policies import Policy
 from goledger.replay.scoring import RoundEntry, ScoringContext
@@ -410,8 +411,9 @@ class _Writer:
         return lines
 
     def _text(self, text: str, what: str, where: str = "") -> str:
-        """Fit free text into the output encoding (transliterating, reported)."""
-        clean = " ".join(text.replace("]", ")").split())
+        """Fit free text into the output encoding (transliterating, reported); a control or
+        invisible character an old ledger may hold is written as its escape (``\\x1b``)."""
+        clean = " ".join(shown(text).replace("]", ")").split())
         if self.codec != "utf-8":
             fitted = to_charset(clean, self.codec)
             if fitted != clean:

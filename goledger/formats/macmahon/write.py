@@ -42,6 +42,7 @@ from goledger.formats.numbers import is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result, parse_number
+from goledger.outputs import shown
 from goledger.replay.criteria import get_criterion
 from goledger.replay.macmahon_rules import (
     PREFIX,
@@ -115,9 +116,10 @@ class _Xml:
         if text is None or text == "":
             self.lines.append(f"{pad}<{tag}/>")
             return
-        clean = _INVALID_XML.sub("", text)
-        if clean != text:
-            self.report.warning("normalised", f"characters XML cannot hold were removed from <{tag}>", where)
+        clean = _INVALID_XML.sub("", shown(text, keep_lines=True))
+        if clean != text:  # an old ledger's control or bidi character (issue 27, §7): shown as its escape
+            self.report.warning("normalised", f"control or invisible characters were written as escapes in <{tag}>",
+                                where)
         if use_cdata and "]]>" not in clean:
             self.lines.append(f"{pad}<{tag}><![CDATA[{clean}]]></{tag}>")
         else:

@@ -315,7 +315,7 @@ class _Writer:
         for index, team in enumerate(self.state.teams.values(), start=1):
             self.report.count_read("teams")
             el = _container(parent, "Team")
-            el.attrib["teamName"] = team.name
+            el.attrib["teamName"] = team.name if team.name.isprintable() else shown(team.name, keep_lines=True)
             el.attrib["teamNumber"] = str(team.number if team.number is not None else index)
             for player_id, board, round_ in self._team_boards(team):
                 attrs = {"boardNumber": str(board), "player": self.keys[player_id]}
@@ -484,7 +484,7 @@ class _Writer:
         parent = _container(root, "ClubsGroups")
         for name, clubs in groups:
             group = _container(parent, "ClubsGroup")
-            group.attrib["name"] = name
+            group.attrib["name"] = name if name.isprintable() else shown(name, keep_lines=True)
             for club in clubs:
                 _element(group, "Club", {"name": club})
 
