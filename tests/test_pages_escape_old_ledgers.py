@@ -14,6 +14,7 @@ import re
 import warnings
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -110,6 +111,8 @@ QUERIES = {
     "/api/standings": ["", "as_of=9"],
     "/standings": ["", "round=1"],
     "/": ["", "round=1"],
+    "/find": ["q=Evil", "q=Third", "q=" + quote(EVIL)],  # the query itself is shown back
+    "/api/find": ["q=Evil"],
 }
 """Query strings worth fetching besides none."""
 STREAMS = re.compile(r"^/events/")

@@ -191,6 +191,80 @@ def test_event_streams_are_capped_and_their_lifetime_checked(fresh: Path) -> Non
             assert read_response(s, 3).startswith(b"HTTP/1.1 200")
 
 
+def _until(sock: socket.socket, marker: bytes, seconds: float) -> bool:
+    """Whether ``marker`` arrives on ``sock`` within ``seconds``."""
+    deadline, seen = time.monotonic() + seconds, b""
+    sock.settimeout(0.5)
+    while marker not in seen and time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        if not chunk:
+            break
+        seen += chunk
+    return marker in seen
+
+
+def test_live_streams_hold_no_ledger_file_and_wake_on_a_write(fresh: Path) -> None:
+    """Twenty open live-page streams (``/events/head``, issue 32's one head watcher) cost the
+    desk a socket each, not the ledger's three files each; a write reaches every one."""
+    with DeskServer(fresh) as desk:
+        fds = Path(f"/proc/{desk.proc.pid}/fd")
+        desk.get("/api/head")
+        time.sleep(0.5)
+        before = len(list(fds.iterdir()))
+        streams = [desk.raw(b"GET /events/head?lifetime=30 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") for _ in range(20)]
+        try:
+            for s in streams:
+                assert _until(s, f"data: {head(fresh)}".encode(), 10)
+            time.sleep(1.0)  # several polls of the head
+            during = len(list(fds.iterdir()))
+            assert during - before <= 20 + 8, (before, during)  # 20 sockets (+ a worker's pipes), not 80
+            commands.register(fresh, "Late", "", "9k")
+            for s in streams:
+                assert _until(s, f"data: {head(fresh)}".encode(), 10)
+        finally:
+            for s in streams:
+                s.close()
+
+
+def test_a_number_in_the_address_has_at_most_18_digits(fresh: Path) -> None:
+    """``/desk/round/N`` and every route with a number in its path: Starlette's converter
+    would read 5,000 digits (a 500); the guard answers 400 first, for every such route."""
+    commands.pair(fresh, 1, "p0001", "p0002")
+    client, _ = logged_in(app=create_app(fresh, TOKEN))
+    inner = client.app
+    while not hasattr(inner, "routes"):
+        inner = inner.app
+    numbered = [r.path for r in inner.routes if "{round:int}" in getattr(r, "path", "")]
+    assert len(numbered) >= 6, numbered
+    for path in numbered:
+        for digits in (19, 5000):
+            r = client.get(path.replace("{round:int}", "9" * digits))
+            assert r.status_code == 400 and "at most 18 digits" in r.text, (path, digits, r.status_code)
+        assert client.get(path.replace("{round:int}", "9" * 18)).status_code in (400, 404), path
+        assert client.get(path.replace("{round:int}", "1")).status_code < 500, path
+
+
+def test_the_find_box_bounds_its_query(fresh: Path) -> None:
+    """``/find?q=`` and ``/api/find?q=`` (issue 32's players' view) through a real desk: a query
+    of 4,000 characters, control characters and a NUL are answered at once (read up to the
+    search's own 80 characters) and shown back escaped, a longer query string is 414."""
+    with DeskServer(fresh) as desk:
+        for q in ("Sato", "x" * 4000, "%00%1b%e2%80%ae", "9" * 3000):
+            for path in ("/find", "/api/find"):
+                status, text, seconds = desk.get(f"{path}?q={q}")
+                assert status == 200 and seconds < 5, (path, q[:20], status)
+                if path == "/find":  # the page shows the query back, escaped; JSON escapes C0 itself
+                    assert "\x00" not in text and "\x1b" not in text and "\u202e" not in text
+                else:
+                    assert len(json.loads(text)["query"]) <= 80
+        status, text, _ = desk.get("/api/find?q=Sato")
+        assert json.loads(text)["players"][0]["surname"] == "Sato"
+        assert desk.get("/find?q=" + "x" * 5000)[0] == 414
+
+
 @pytest.mark.parametrize("query", ["round=" + "9" * 3000, "as_of=99999999999999999999999", "round=1e3",
                                    "as_of=-" + "1" * 30, "round=%00"])
 def test_every_query_parameter_is_checked(fresh: Path, query: str) -> None:

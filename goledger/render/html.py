@@ -20,11 +20,12 @@ is). Filters ``decimal`` and ``date`` write numbers and ISO dates as the languag
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
 from goledger.i18n import (
@@ -69,12 +70,26 @@ def shown_text(value: object) -> object:
 
     >>> render_string("<b title='{{ n }}'>{{ n }}</b>", n="Evil\x1b[2J\u202e")
     "<b title='Evil\\x1b[2J\\u202e'>Evil\\x1b[2J\\u202e</b>"
+    >>> render_string("{{ _('no player matches %(q)s', q=n) }}", n="<i>\x00")
+    'no player matches &lt;i&gt;\\x00'
     """
     if isinstance(value, str) and not isinstance(value, Markup) and not value.isprintable():
         from goledger.outputs import shown
 
         return shown(value, keep_lines=True)
     return value
+
+
+def _shown_variables(translate: Callable[..., Any]) -> Callable[..., Any]:
+    """``translate`` (a template's ``_``) with the values it puts into its message shown as
+    :func:`shown_text` shows a written value: ``{{ _("no player matches %(q)s", q=query) }}``
+    formats ``query`` into markup itself, past ``finalize``."""
+
+    @pass_context
+    def wrapped(context: Any, *args: Any, **variables: Any) -> Any:
+        return translate(context, *args, **{k: shown_text(v) for k, v in variables.items()})
+
+    return wrapped
 
 
 def make_environment(*folders: Path) -> Environment:
@@ -88,6 +103,9 @@ def make_environment(*folders: Path) -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
+    for name in ("_", "gettext", "ngettext", "pgettext", "npgettext"):
+        if callable(env.globals.get(name)):
+            env.globals[name] = _shown_variables(env.globals[name])  # type: ignore[arg-type]
     env.globals["current_language"] = current_language
     env.globals["LANGUAGE_NAMES"] = LANGUAGE_NAMES
     from goledger.i18n import numbers

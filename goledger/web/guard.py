@@ -20,7 +20,8 @@ For every HTTP request, before the application sees it:
   plus one second per ``body_rate`` bytes. Too large: 413; too slow: 408; both close the
   connection.
 * **Query strings** are at most ``max_query`` bytes (414); each route checks its own
-  parameters (:func:`query_int`, :func:`query_seconds`).
+  parameters (:func:`query_int`, :func:`query_seconds`). A number in the address itself (the
+  round of ``/desk/round/N``) has at most 18 digits (400).
 * **Server-sent event streams** (``/events/…``) are capped at ``max_streams`` at once; one
   more is answered 503 with ``Retry-After``.
 
@@ -108,6 +109,10 @@ class DeskGuard:
         method, path = scope.get("method", "GET"), scope.get("path", "/")
         if len(scope.get("query_string", b"")) > self.limits.max_query:
             await refuse(send, 414, f"the query string is longer than {self.limits.max_query} bytes")
+            return
+        if (number := _long_number(path)) is not None:
+            await refuse(send, 400, f"{number[:20]}… in the address is not a whole number of at most 18 digits",
+                         path.startswith("/api/"))
             return
         headers = {k.lower(): v for k, v in scope.get("headers") or []}
         if method in SAFE_METHODS:
@@ -260,6 +265,18 @@ async def refuse(send: Send, status: int, sentence: str, api: bool = False,
 
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
+_LONG_NUMBER = re.compile(r"(?:^|/)([0-9]{19,})(?=/|$)")
+
+
+def _long_number(path: str) -> str | None:
+    """A part of ``path`` made of more than 18 digits (a round number in ``/desk/round/N``, read
+    by Starlette's ``int`` converter before any route could check it: 5,000 digits were a 500).
+
+    >>> _long_number("/desk/round/3/game"), _long_number("/print/slips/" + "9" * 40)[:5]
+    (None, '99999')
+    """
+    found = _LONG_NUMBER.search(path)
+    return found.group(1) if found else None
 _SECONDS = re.compile(r"[0-9]{1,6}(\.[0-9]{1,3})?")
 
 
