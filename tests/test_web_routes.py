@@ -64,3 +64,16 @@ def test_the_public_pages_need_no_token(desk: TestClient) -> None:
     for path in ("/", "/standings", "/player/p0001", "/find?q=ito", "/api/find?q=ito", "/api/standings",
                  "/api/pairings", "/print/pairings/1", "/print/slips/1", "/print/players", "/print/wall", "/teams"):
         assert desk.get(path).status_code in (200, 400), path
+
+
+def test_refusals_reach_the_page_through_the_exception_handler(desk: TestClient) -> None:
+    """A library refusal raised by any route is a 400 page (JSON under /api/) in its own words;
+    a form with a wrong CSRF token is 403."""
+    api = desk.get("/api/pairings?round=9")
+    assert api.status_code == 400 and "outside 1..2" in api.json()["error"]
+    page = desk.get("/print/pairings/9")
+    assert page.status_code == 400 and "outside 1..2" in page.text and "<html" in page.text
+    bad = desk.get("/api/standings?round=x")
+    assert bad.status_code == 400 and "whole number" in bad.json()["error"]
+    form = desk.post("/login", data={"token": TOKEN, "csrf": "not-this-one"}, follow_redirects=False)
+    assert form.status_code == 403 and "CSRF" in form.text

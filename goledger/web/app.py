@@ -152,6 +152,18 @@ class Desk:
         return state
 
 
+class Refusal(GoledgerError):
+    """A refusal of the desk itself (not of the library), with its HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class NeedsDirector(Exception):
+    """Raised by a handler that finds no director on the request: answered with the login form."""
+
+
 def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFAULT_MAX_UPLOAD,
                secret: bytes | None = None, poll: float = 0.05, lifetime: float = 300.0,
                work_timeout: float = 120.0, limits: GuardLimits | None = None) -> Any:
@@ -221,7 +233,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
 
     routes[-1:-1] = hand_edit_routes(pages)
     routes += api_pairing.routes(desk)  # POST /api/pair-round
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={GoledgerError: pages.refused, NeedsDirector: pages.refused})
     app.state.desk = desk
     from goledger.web.language import LanguageMiddleware
 
@@ -356,11 +368,18 @@ class _Pages:
                            message=gettext("this page needs the director token"))
 
     async def read(self, request: Request, fn: Callable[[], Any]) -> Any:
-        """Run a library read in the thread pool; a refusal becomes a 400 page."""
-        try:
-            return await run_in_threadpool(fn)
-        except GoledgerError as exc:
-            return self.refusal(request, exc.message)
+        """Run a library read in the thread pool. A refusal (:class:`GoledgerError`) is raised
+        on, to the desk's exception handler (:meth:`refused`): a 400 page, JSON under ``/api/``."""
+        return await run_in_threadpool(fn)
+
+    async def refused(self, request: Request, exc: Exception) -> Response:
+        """The exception handler of every route: a library refusal as :meth:`refusal` (its
+        status: 400, or a :class:`Refusal`'s own), the director's login for :class:`NeedsDirector`."""
+        if isinstance(exc, NeedsDirector):
+            return self.need_director(request) or self.refusal(request, gettext("this page needs the director token"),
+                                                                401)
+        assert isinstance(exc, GoledgerError)
+        return self.refusal(request, exc.message, exc.status if isinstance(exc, Refusal) else 400)
 
     def _no_ledger(self, request: Request) -> Response | None:
         if self.desk.db.exists():
@@ -401,17 +420,14 @@ class _Pages:
         key = self._public_key(request)
         if key is None:  # a director's page is his own
             data = await self.read(request, build)
-            if isinstance(data, Response):
-                return data
             return self.public(request, name, data)
         self.watched[key] = (time.monotonic(), name, build, request)
         if len(self.watched) > WATCHED_PAGES:
             del self.watched[min(self.watched, key=lambda k: self.watched[k][0])]
-        body = await self._public_body(key, name, build, request)
-        return body if isinstance(body, Response) else HTMLResponse(body)
+        return HTMLResponse(await self._public_body(key, name, build, request))
 
     async def _public_body(self, key: str, name: str, build: Callable[[], dict[str, Any]],
-                           request: Request) -> bytes | Response:
+                           request: Request) -> bytes:
         loop = asyncio.get_running_loop()
         head = await run_in_threadpool(self.desk.head)
         flight = self.inflight.get(key)
@@ -428,9 +444,6 @@ class _Pages:
 
         try:
             seen, body = await run_in_threadpool(make)
-        except GoledgerError as exc:
-            future.set_result(None)
-            return self.refusal(request, exc.message)
         except BaseException:
             future.set_result(None)
             raise
@@ -564,8 +577,6 @@ class _Pages:
         second rendering of the same data; the desk adds a print button (:data:`PRINT_BUTTON`)
         and sends it under :data:`PRINT_CSP`."""
         data = await self.read(request, make)
-        if isinstance(data, Response):
-            return data
         button = PRINT_BUTTON % gettext("Print").encode()
         return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + button, 1),
                             headers={"Content-Security-Policy": PRINT_CSP})
@@ -629,7 +640,7 @@ class _Pages:
         director = self.is_director(request)
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else _json(data)
+        return _json(data)
 
     async def api_pairings(self, request: Request) -> Response:
         """The recorded pairings of ``?round=R`` (default: the current round), in the shape of
@@ -648,7 +659,7 @@ class _Pages:
         director = self.is_director(request)
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else _json(data)
+        return _json(data)
 
     async def api_results(self, request: Request) -> Response:
         """``goledger result --round R --table T RESULT --expected-head H --json``. Only the
@@ -709,16 +720,14 @@ class _Pages:
         """The posted form, or the refusal: 401 without the token, 403 with a bad CSRF token."""
         form = await request.form(max_part_size=self.desk.max_upload)
         if not self.desk.keys.csrf_ok(request.cookies.get(SESSION_COOKIE), str(form.get("csrf", ""))):
-            return self.refusal(request, "the form's CSRF token does not match this browser's session; "
-                                "reload the page and submit it again", 403)
-        if director and (denied := self.need_director(request)) is not None:
-            return denied
+            raise Refusal("the form's CSRF token does not match this browser's session; "
+                          "reload the page and submit it again", 403)
+        if director and not self.is_director(request):
+            raise NeedsDirector
         return form
 
     async def login(self, request: Request) -> Response:
         form = await self._checked_form(request, director=False)
-        if isinstance(form, Response):
-            return form
         if not self.desk.keys.token_ok(str(form.get("token", ""))):
             return self.render(request, "login.html", 401, next=str(form.get("next", "/desk")),
                                message=gettext("that is not the director token (it was printed when the desk started)"))
@@ -733,9 +742,7 @@ class _Pages:
         return response
 
     async def logout(self, request: Request) -> Response:
-        form = await self._checked_form(request, director=False)
-        if isinstance(form, Response):
-            return form
+        await self._checked_form(request, director=False)  # its CSRF token
         response = RedirectResponse("/", 303)
         self.desk.sessions.logout(request.cookies.get(SESSION_COOKIE))
         response.set_cookie(SESSION_COOKIE, self.desk.sessions.issue(), httponly=True, samesite="strict")
@@ -747,8 +754,6 @@ class _Pages:
         if (missing := self._no_ledger(request)) is not None:
             return missing
         state = await self.read(request, self.desk.state)
-        if isinstance(state, Response):
-            return state
         return self.render(request, "desk.html", state=state, head=state.seq)
 
     async def new_form(self, request: Request) -> Response:
@@ -758,8 +763,6 @@ class _Pages:
 
     async def new(self, request: Request) -> Response:
         form = await self._checked_form(request)
-        if isinstance(form, Response):
-            return form
         rounds = str(form.get("rounds", "")).strip()
         if not rounds.isdigit() or len(rounds) > 2:
             return self.refusal(request, f"rounds {rounds[:20]!r} is not a whole number of rounds (1 to 99)")
@@ -773,8 +776,6 @@ class _Pages:
         """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,
         read by that format's own ``import_*`` (its size limit and hardened reader)."""
         form = await self._checked_form(request)
-        if isinstance(form, Response):
-            return form
         fmt = str(form.get("format", ""))
         upload = form.get("file")
         if fmt not in IMPORT_FORMATS:
@@ -799,8 +800,6 @@ class _Pages:
         """Register the players of an uploaded MacMahon participant list
         (:func:`~goledger.formats.macmahon.players.import_macmahon_players`)."""
         form = await self._checked_form(request)
-        if isinstance(form, Response):
-            return form
         upload = form.get("file")
         if upload is None or isinstance(upload, str) or not upload.filename:
             return self.refusal(request, "choose the participant list to upload")
@@ -831,7 +830,7 @@ class _Pages:
                     "head": state.seq}
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "players.html", **data)
+        return self.render(request, "players.html", **data)
 
     async def round_page(self, request: Request) -> Response:
         """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
@@ -857,12 +856,12 @@ class _Pages:
             return data
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "round.html", **data)
+        return self.render(request, "round.html", **data)
 
     async def results_page(self, request: Request) -> Response:
         """Fast result entry by table from the keyboard: ``12 w`` Enter, ``13 b`` Enter…"""
         data = await self._round_data(request, request.path_params["round"])
-        return data if isinstance(data, Response) else self.render(request, "results.html", **data)
+        return self.render(request, "results.html", **data)
 
     async def standings(self, request: Request) -> Response:
 
@@ -877,7 +876,7 @@ class _Pages:
                     "link": "/desk/explain?round=" + str(table.round) + "&player="}
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "standings.html", **data)
+        return self.render(request, "standings.html", **data)
 
     async def explain(self, request: Request) -> Response:
 
@@ -890,7 +889,7 @@ class _Pages:
             return {"result": result, "data": result.to_dict(), "q": q}
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "explain.html", **data)
+        return self.render(request, "explain.html", **data)
 
     async def audit(self, request: Request) -> Response:
         """diff (``?view=diff&from=S``), what-if (``?view=what-if&without=…``) and history
@@ -918,14 +917,12 @@ class _Pages:
             return {"view": view, "data": result.to_dict() if result is not None else None, "q": q}
 
         data = await self.read(request, build)
-        return data if isinstance(data, Response) else self.render(request, "audit.html", **data)
+        return self.render(request, "audit.html", **data)
 
     async def settings(self, request: Request) -> Response:
         import msgspec
 
         state = await self.read(request, self.desk.state)
-        if isinstance(state, Response):
-            return state
         return self.render(request, "settings.html", state=state, head=state.seq,
                            settings=msgspec.to_builtins(state.settings))
 
@@ -943,8 +940,6 @@ class _Pages:
             return FORMATS[fmt].write(self.desk.db)
 
         outcome = await self.read(request, run)
-        if isinstance(outcome, Response):
-            return outcome
         media, ext = FORMATS[fmt].media_type, FORMATS[fmt].extension
         name = f"{self.desk.db.stem}.{ext}"
         return Response(outcome.data, media_type=media,
@@ -963,24 +958,18 @@ class _Pages:
 
         data = await self.read(request, run)
         # the report is one self-contained file: its styles are inline, it has no script
-        if isinstance(data, Response):
-            return data
         return HTMLResponse(data, headers={"Content-Security-Policy": REPORT_CSP})
 
     async def verify(self, request: Request) -> Response:
         from goledger import commands
 
         report = await self.read(request, lambda: commands.verify(self.desk.db))
-        if isinstance(report, Response):
-            return report
         return self.render(request, "verify.html", report=report)
 
     async def log(self, request: Request) -> Response:
         from goledger import commands
 
         after = await self.read(request, lambda: _int_param(request, "after") or 0)
-        if isinstance(after, Response):
-            return after
 
         def build() -> list[Any]:
             from goledger.ledger.describe import describe_event, names_from
@@ -991,7 +980,7 @@ class _Pages:
             return [(r, describe_event(r.event, name_of)) for r in records[-500:]]
 
         rows = await self.read(request, build)
-        return rows if isinstance(rows, Response) else self.render(request, "log.html", rows=rows, after=after)
+        return self.render(request, "log.html", rows=rows, after=after)
 
     # ------------------------------------------------------------------ writing
 
@@ -1006,8 +995,6 @@ class _Pages:
         and, unless the events since touch what this form touches, a one-click retry
         (``retry=1``: the command re-checks against the new events and appends)."""
         form = await self._checked_form(request)
-        if isinstance(form, Response):
-            return form
         name = request.path_params["action"]
         action = ACTIONS.get(name)
         if action is None:
@@ -1033,8 +1020,6 @@ class _Pages:
             back = "/desk"
         if fragment == "results" and request.headers.get("hx-request"):
             data = await self._round_data(request, int(fields.get("round", "0") or 0))
-            if isinstance(data, Response):
-                return data
             return self.render(request, "results_entry.html", status, message=message, ok=status == 200,
                                retry=retry_fields, action=name, conflict=conflict,
                                entry=fields.get("entry", "") if status != 200 else "", **data)

@@ -111,6 +111,6 @@ def routes(pages: Any) -> list[Route]:
                     "has_result": game.result is not Result.UNKNOWN}
 
         data = await pages.read(request, build)
-        return data if isinstance(data, Response) else pages.render(request, "game_edit.html", **data)
+        return pages.render(request, "game_edit.html", **data)
 
     return [Route("/desk/round/{round:int}/game", pages.director_only(game_page))]

@@ -27,8 +27,6 @@ def routes(pages: _Pages) -> list[Route]:
         round_ = request.path_params["round"]
         player = request.query_params.get("player", "").strip() or None
         result = await pages.read(request, lambda: pairing_report(pages.desk.db, round_, player))
-        if isinstance(result, Response):
-            return result
         if request.query_params.get("format") == "json":
             return _json(result.to_dict())
         data: dict[str, Any] = {"report": result, "round": round_, "player": player or ""}

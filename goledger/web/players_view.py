@@ -53,8 +53,6 @@ class _Finder:
         if not self.pages.desk.db.exists():
             return _json({"error": "there is no tournament yet"}, 404)
         data = await self.pages.read(request, lambda: self._found(request))
-        if isinstance(data, Response):
-            return data
         return _json({"query": data["query"], "round": data["round"],
                       "players": [f.to_dict() for f in data["found"]]})
 

@@ -52,8 +52,6 @@ def team_routes(pages: Any) -> list[Route]:
                     "head": state.seq}
 
         data = await pages.read(request, build)
-        if isinstance(data, Response):
-            return data
         return pages.render(request, "desk_teams_round.html", **data)
 
     return [
