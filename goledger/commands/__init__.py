@@ -11,7 +11,7 @@ True
 """
 
 from goledger.commands.constraints import fix_pairing, fix_table, forbid
-from goledger.commands.hand import edit_game, renumber_tables
+from goledger.commands.hand import edit_game, pair, renumber_tables
 from goledger.commands.pairing import (
     PairRoundOutcome,
     check_pairings,
@@ -28,7 +28,6 @@ from goledger.commands.record import (
     find_player,
     log,
     new,
-    pair,
     present,
     register,
     reinstate,

@@ -119,10 +119,12 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
                        expected_head: int | None = None) -> BulkReport:
     """Register every row of ``file`` or none (module docstring); raises :class:`BulkRejected`
     (with the report) when a row is refused."""
-    from goledger.commands import record
+    from goledger.commands.checks import check_names, parse_rank
+    from goledger.commands.players import decide_register, register_message
+    from goledger.commands.recording import record
     from goledger.commands.registration import check_pin, fill_from_list
     from goledger.ledger import events as ev
-    from goledger.replay.state import apply, fold
+    from goledger.replay.state import TournamentState, apply, fold
 
     rows = _rows(file)
     prepared: list[tuple[int, dict[str, Any] | str, Any]] = []
@@ -140,16 +142,16 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
             country = str(given["country"]).strip().upper()
             if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
                 raise CommandRejected(f"country {country[:20]!r} must be a two-letter code such as FR")
-            record._check_names(surname=given["surname"], first_name=given["first_name"], club=given["club"],
-                                grade=given["grade"])
-            values = {**given, "rank": record._parse_rank(given["rank"]), "country": country}
+            check_names(surname=given["surname"], first_name=given["first_name"], club=given["club"],
+                        grade=given["grade"])
+            values = {**given, "rank": parse_rank(given["rank"]), "country": country}
             prepared.append((line, values, filled))
         except CommandRejected as exc:
             prepared.append((line, exc.message, None))
 
     decisions: list[RowDecision] = []
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
+    def decide(state: TournamentState) -> list[ev.Event]:
         running = fold([], start=state)
         events: list[ev.Event] = []
         decisions.clear()
@@ -158,13 +160,13 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
                 decisions.append(RowDecision(line=line, decision="refused", message=values))
                 continue
             try:
-                made, message = record.decide_register(
+                made = decide_register(
                     running, surname=values["surname"], first_name=values["first_name"], rank=values["rank"],
                     grade=values["grade"], rating=values["rating"], country=values["country"], club=values["club"],
                     egd_pin=filled.listed.pin if filled is not None and filled.listed is not None
                     else (str(rows_by_line[line].get("pin", "")).strip()), preliminary=preliminary,
-                    force=force, provenance=filled.provenance if filled else None,
-                    note=filled.note if filled else "")
+                    force=force, provenance=filled.provenance if filled else None)
+                message = register_message(running, made, filled.note if filled else "")
             except CommandRejected as exc:
                 decisions.append(RowDecision(line=line, decision="refused", message=exc.message))
                 continue
@@ -182,8 +184,9 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
             plural = "s" if len(refused) > 1 else ""
             raise BulkRejected(f"{len(refused)} of {len(decisions)} rows refused (line{plural} {lines}); nothing was "
                                "written", BulkReport(written=False, rows=rows_out))
-        return events, f"registered {len(events)} players from {Path(file).name}"
+        return events
 
     rows_by_line = dict(rows)
-    outcome = record._run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    outcome = record(db, decide, lambda state, events: f"registered {len(events)} players from {Path(file).name}",
+                     actor=actor, reason=reason, expected_head=expected_head)
     return BulkReport(written=True, rows=list(decisions), seqs=outcome.seqs)

@@ -12,14 +12,56 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, Unpack
 
-from goledger.commands.record import Outcome, PathLike, _check_round, _run
+from goledger.commands.checks import check_round
+from goledger.commands.recording import Outcome, PathLike, Plumbing, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.players import find_player
+from goledger.replay.state import TournamentState
 
-__all__ = ["fix_pairing", "fix_table", "forbid"]
+__all__ = ["decide_fix_pairing", "decide_fix_table", "decide_forbid", "fix_pairing", "fix_table", "forbid"]
+
+
+def decide_forbid(state: TournamentState, player_a: str, player_b: str, from_round: int | None = None,
+                  until_round: int | None = None, lift: bool = False, unwanted: bool = False) -> list[ev.Event]:
+    """The ``PairingConstraintSet`` forbidding (``unwanted``: avoiding) the pair in rounds
+    ``from_round``..``until_round``, or lifting it (``lift``). Refuses the same player twice,
+    rounds out of range or reversed, and a change that changes nothing."""
+    a, b = find_player(state, player_a), find_player(state, player_b)
+    if a.id == b.id:
+        raise CommandRejected(f"{a.id} {a.full_name} is named twice")
+    for r in (from_round, until_round):
+        if r is not None:
+            check_round(state, r)
+    if from_round is not None and until_round is not None and until_round < from_round:
+        raise CommandRejected(f"round {until_round} comes before round {from_round}")
+    current = state.pairing_constraints.get(min(a.id, b.id), {}).get(max(a.id, b.id))
+    if lift:
+        if current is None:
+            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} have no pairing constraint")
+        return [ev.PairingConstraintSet(player_a=a.id, player_b=b.id, constraint="none")]
+    kind: Literal["unwanted", "forbidden"] = "unwanted" if unwanted else "forbidden"
+    bounds = state.constraint_rounds.get(min(a.id, b.id), {}).get(max(a.id, b.id))
+    same_bounds = (bounds or [None, None]) == [from_round, until_round]
+    if current == kind and same_bounds:
+        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} are already {kind}")
+    return [ev.PairingConstraintSet(player_a=a.id, player_b=b.id, constraint=kind, from_round=from_round,
+                                    until_round=until_round)]
+
+
+def forbid_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``p0001 Abe Ann and p0002 Abe Bo: pairing forbidden from round 2``."""
+    event = events[0]
+    assert isinstance(event, ev.PairingConstraintSet)
+    a, b = state.players[event.player_a], state.players[event.player_b]
+    pair = f"{a.id} {a.full_name} and {b.id} {b.full_name}"
+    if event.constraint == "none":
+        return f"{pair}: pairing constraint lifted"
+    scope = (f" from round {event.from_round}" if event.from_round is not None else "") + (
+        f" until round {event.until_round}" if event.until_round is not None else "")
+    return f"{pair}: pairing {event.constraint}{scope}"
 
 
 def forbid(
@@ -30,43 +72,37 @@ def forbid(
     until_round: int | None = None,
     lift: bool = False,
     unwanted: bool = False,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
+    **plumbing: Unpack[Plumbing],
 ) -> Outcome:
-    """Forbid pairing ``player_a`` with ``player_b`` (``unwanted``: only avoid it, as a repeat
-    is avoided), in rounds ``from_round``..``until_round`` (either end open): "not before round
-    R" is ``until_round = R − 1``. ``lift`` takes the constraint back. Refuses the same player
-    twice, rounds out of range or reversed, and a change that changes nothing."""
+    """Forbid pairing ``player_a`` with ``player_b`` (:func:`decide_forbid`; ``unwanted``: only
+    avoid it, as a repeat is avoided): "not before round R" is ``until_round = R − 1``."""
+    return record(db, lambda state: decide_forbid(state, player_a, player_b, from_round, until_round, lift,
+                                                  unwanted), forbid_message, **plumbing)
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        a, b = find_player(state, player_a), find_player(state, player_b)
-        if a.id == b.id:
-            raise CommandRejected(f"{a.id} {a.full_name} is named twice")
-        for r in (from_round, until_round):
-            if r is not None:
-                _check_round(state, r)
-        if from_round is not None and until_round is not None and until_round < from_round:
-            raise CommandRejected(f"round {until_round} comes before round {from_round}")
-        current = state.pairing_constraints.get(min(a.id, b.id), {}).get(max(a.id, b.id))
-        if lift:
-            if current is None:
-                raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} have no pairing constraint")
-            event = ev.PairingConstraintSet(player_a=a.id, player_b=b.id, constraint="none")
-            return [event], f"{a.id} {a.full_name} and {b.id} {b.full_name}: pairing constraint lifted"
-        kind: Literal["unwanted", "forbidden"] = "unwanted" if unwanted else "forbidden"
-        bounds = state.constraint_rounds.get(min(a.id, b.id), {}).get(max(a.id, b.id))
-        same_bounds = (bounds or [None, None]) == [from_round, until_round]
-        if current == kind and same_bounds:
-            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} are already {kind}")
-        event = ev.PairingConstraintSet(player_a=a.id, player_b=b.id, constraint=kind, from_round=from_round,
-                                        until_round=until_round)
-        scope = (f" from round {from_round}" if from_round is not None else "") + (
-            f" until round {until_round}" if until_round is not None else "")
-        return [event], f"{a.id} {a.full_name} and {b.id} {b.full_name}: pairing {kind}{scope}"
 
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, round_: int, table: int | None = None,
+                       lift: bool = False) -> list[ev.Event]:
+    """The ``PairingFixed`` of the pair in ``round_`` (at ``table`` if given) for
+    ``pair-round`` to place first, or its lifting (``lift``). Refuses a forbidden pair, a round
+    already holding a game of either player, and a table below 1."""
+    check_round(state, round_)
+    a, b = find_player(state, player_a), find_player(state, player_b)
+    if a.id == b.id:
+        raise CommandRejected(f"{a.id} {a.full_name} cannot play himself")
+    x, y = sorted((a.id, b.id))
+    if lift:
+        if state.fixed_pairs.get(round_, {}).get(x, (None,))[0] != y:
+            raise CommandRejected(f"round {round_} has no fixed pairing of {a.id} and {b.id}")
+        return [ev.PairingFixed(round=round_, player_a=x, player_b=y, lifted=True)]
+    if table is not None and table < 1:
+        raise CommandRejected(f"table {table} must be 1 or more")
+    if state.constraint_in(a.id, b.id, round_) == "forbidden":
+        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round {round_}")
+    for p in (a, b):
+        game = state.game_of(p.id, round_)
+        if game is not None:
+            raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
+    return [ev.PairingFixed(round=round_, player_a=x, player_b=y, table=table)]
 
 
 def fix_pairing(
@@ -76,39 +112,46 @@ def fix_pairing(
     round: int,  # noqa: A002 - the CLI option is --round
     table: int | None = None,
     lift: bool = False,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
+    **plumbing: Unpack[Plumbing],
 ) -> Outcome:
-    """Fix the game of ``player_a`` and ``player_b`` in ``round`` (at ``table`` if given) for
-    ``pair-round`` to place first; ``lift`` takes it back. Refuses a forbidden pair, a round
-    already holding a game of either player, and a table below 1."""
+    """Fix the game of ``player_a`` and ``player_b`` in ``round`` (:func:`decide_fix_pairing`)."""
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        _check_round(state, round)
+    def describe(state: TournamentState, events: list[ev.Event]) -> str:
         a, b = find_player(state, player_a), find_player(state, player_b)
-        if a.id == b.id:
-            raise CommandRejected(f"{a.id} {a.full_name} cannot play himself")
-        x, y = sorted((a.id, b.id))
         if lift:
-            if state.fixed_pairs.get(round, {}).get(x, (None,))[0] != y:
-                raise CommandRejected(f"round {round} has no fixed pairing of {a.id} and {b.id}")
-            return [ev.PairingFixed(round=round, player_a=x, player_b=y, lifted=True)], (
-                f"round {round}: fixed pairing of {a.id} {a.full_name} and {b.id} {b.full_name} lifted")
-        if table is not None and table < 1:
-            raise CommandRejected(f"table {table} must be 1 or more")
-        if state.constraint_in(a.id, b.id, round) == "forbidden":
-            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round {round}")
-        for p in (a, b):
-            game = state.game_of(p.id, round)
-            if game is not None:
-                raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round} (table {game.table})")
+            return f"round {round}: fixed pairing of {a.id} {a.full_name} and {b.id} {b.full_name} lifted"
         at = f" at table {table}" if table is not None else ""
-        return [ev.PairingFixed(round=round, player_a=x, player_b=y, table=table)], (
-            f"round {round}: {a.id} {a.full_name} and {b.id} {b.full_name} will play{at}")
+        return f"round {round}: {a.id} {a.full_name} and {b.id} {b.full_name} will play{at}"
 
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    return record(db, lambda state: decide_fix_pairing(state, player_a, player_b, round, table, lift), describe,
+                  **plumbing)
+
+
+def decide_fix_table(state: TournamentState, player: str, table: int | None, from_round: int = 1) -> list[ev.Event]:
+    """The ``TableFixed`` of ``player`` at ``table`` from ``from_round`` on (``None`` lifts it).
+    Refuses a table below 1, another player fixed to that table, and a change that changes
+    nothing."""
+    check_round(state, from_round)
+    p = find_player(state, player)
+    if table is not None and table < 1:
+        raise CommandRejected(f"table {table} must be 1 or more")
+    if state.fixed_table(p.id, from_round) == table:
+        raise CommandRejected(f"{p.id} {p.full_name} is already {'at table ' + str(table) if table else 'free'} "
+                              f"from round {from_round}")
+    if table is not None:
+        for other in state.fixed_tables:
+            if other != p.id and state.fixed_table(other, from_round) == table:
+                raise CommandRejected(f"table {table} is already fixed for {other} from round {from_round}")
+    return [ev.TableFixed(player_id=p.id, table=table, from_round=from_round)]
+
+
+def fix_table_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``p0003 Abe Ann plays at table 1 from round 2``."""
+    event = events[0]
+    assert isinstance(event, ev.TableFixed)
+    p = state.players[event.player_id]
+    what = f"plays at table {event.table}" if event.table is not None else "is no longer fixed to a table"
+    return f"{p.id} {p.full_name} {what} from round {event.from_round}"
 
 
 def fix_table(
@@ -116,28 +159,8 @@ def fix_table(
     player: str,
     table: int | None,
     from_round: int = 1,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
+    **plumbing: Unpack[Plumbing],
 ) -> Outcome:
-    """From ``from_round`` on, ``player`` plays at ``table`` (``None`` lifts it). Refuses a
-    table below 1, another player fixed to that table, and a change that changes nothing."""
-
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        _check_round(state, from_round)
-        p = find_player(state, player)
-        if table is not None and table < 1:
-            raise CommandRejected(f"table {table} must be 1 or more")
-        if state.fixed_table(p.id, from_round) == table:
-            raise CommandRejected(f"{p.id} {p.full_name} is already {'at table ' + str(table) if table else 'free'} "
-                                  f"from round {from_round}")
-        if table is not None:
-            for other in state.fixed_tables:
-                if other != p.id and state.fixed_table(other, from_round) == table:
-                    raise CommandRejected(f"table {table} is already fixed for {other} from round {from_round}")
-        event = ev.TableFixed(player_id=p.id, table=table, from_round=from_round)
-        what = f"plays at table {table}" if table is not None else "is no longer fixed to a table"
-        return [event], f"{p.id} {p.full_name} {what} from round {from_round}"
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    """From ``from_round`` on, ``player`` plays at ``table`` (:func:`decide_fix_table`)."""
+    return record(db, lambda state: decide_fix_table(state, player, table, from_round), fix_table_message,
+                  **plumbing)

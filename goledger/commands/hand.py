@@ -3,7 +3,7 @@ renumbering a round's tables.
 
 Each command is a pure decider (``decide_*``: state + intent → events, or a one-sentence
 :class:`~goledger.errors.CommandRejected`) and a thin wrapper that appends its events in one
-transaction (:func:`goledger.commands.record._run`).
+transaction (:func:`goledger.commands.recording.record`).
 
 * :func:`decide_pair` — ``goledger pair --round R A B``: colours, handicap and komi from
   :class:`~goledger.commands.hand_rules.GameRule`, the function ``pair-round``'s engine uses;
@@ -25,21 +25,18 @@ transaction (:func:`goledger.commands.record._run`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Unpack
 
-import msgspec
-
-from goledger.commands.hand_rules import GameRule, RuledGame
-from goledger.commands.record import (
-    _REPEATS_REFUSED,
-    Outcome,
-    PathLike,
-    _check_available,
-    _check_round,
-    _check_system,
-    _parse_komi,
-    _run,
+from goledger.commands.checks import (
+    REPEATS_REFUSED,
+    check_available,
+    check_round,
+    check_system,
+    game_at,
+    parse_komi,
 )
+from goledger.commands.hand_rules import GameRule, RuledGame
+from goledger.commands.recording import Outcome, PathLike, Plumbing, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.describe import edit_words
@@ -134,20 +131,20 @@ def decide_pair(
     ``force`` (then the event says ``forced``), refuses a forbidden pair, an absent or
     withdrawn player, and in McMahon, Swiss and SwissCat a repeat of a game of another round.
     """
-    _check_round(state, round_)
+    check_round(state, round_)
     assert state.settings is not None
     if handicap is not None and not 0 <= handicap <= 9:
         raise CommandRejected(f"handicap {handicap} is outside 0..9")
-    komi_text = _parse_komi(komi)
+    komi_text = parse_komi(komi)
     a = find_player(state, first)
     b = find_player(state, second)
     if a.id == b.id:
         raise CommandRejected(f"{a.id} {a.full_name} cannot play himself")
     overridden: list[str] = []
-    _check_available(state, a, round_, overridden if force else None)
-    _check_available(state, b, round_, overridden if force else None)
+    check_available(state, a, round_, overridden if force else None)
+    check_available(state, b, round_, overridden if force else None)
     met = sorted(g.round for g in state.all_games() if g.round != round_ and {g.white, g.black} == {a.id, b.id})
-    if met and state.settings.system in _REPEATS_REFUSED:
+    if met and state.settings.system in REPEATS_REFUSED:
         if not force:
             raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} already played in round "
                                   f"{met[0]}; use --force to pair them again")
@@ -187,7 +184,7 @@ def decide_pair(
         komi=ruled.komi if komi_text is None else komi_text,
         color_known=color_known, forced=bool(overridden), by_hand=tuple(by_hand),  # type: ignore[arg-type]
     )
-    _check_system(state, event)
+    check_system(state, event)
     return [event]
 
 
@@ -220,6 +217,20 @@ def _forced_reasons(state: TournamentState, event: ev.GamePaired) -> list[str]:
     return out
 
 
+def _pair_players(players: Sequence[str], white: str | None, black: str | None) -> tuple[str, str, bool]:
+    """(first, second, colours by hand) of ``pair``'s two ways of naming the players."""
+    refs = [r for r in players if r]
+    if refs and (white or black):
+        raise CommandRejected("name the two players either as PLAYER PLAYER or as --white and --black, not both")
+    if refs:
+        if len(refs) != 2:
+            raise CommandRejected(f"pair takes two players, not {len(refs)}")
+        return refs[0], refs[1], False
+    if not white or not black:
+        raise CommandRejected("pair needs two players: PLAYER PLAYER, or --white PLAYER --black PLAYER")
+    return white, black, True
+
+
 def pair(
     db: PathLike,
     round: int,  # noqa: A002
@@ -232,74 +243,32 @@ def pair(
     force: bool = False,
     players: Sequence[str] = (),
     dry_run: bool = False,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
-    retry: bool = False,
+    **plumbing: Unpack[Plumbing],
 ) -> PairOutcome:
     """Pair two players in ``round`` (:func:`decide_pair`): ``players`` (two references) lets
     the rule choose the colours, ``white`` and ``black`` fix them. ``dry_run``: the game as it
     would be recorded, nothing written."""
-    refs = [r for r in players if r]
-    if refs and (white or black):
-        raise CommandRejected("name the two players either as PLAYER PLAYER or as --white and --black, not both")
-    if refs:
-        if len(refs) != 2:
-            raise CommandRejected(f"pair takes two players, not {len(refs)}")
-        first, second, by_hand = refs[0], refs[1], False
-    else:
-        if not white or not black:
-            raise CommandRejected("pair needs two players: PLAYER PLAYER, or --white PLAYER --black PLAYER")
-        first, second, by_hand = white, black, True
-    found: list[PairOutcome] = []
+    first, second, by_hand = _pair_players(players, white, black)
+    rules: list[GameRule] = []
+    games: list[dict[str, Any]] = []
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        rule = GameRule(state, round)
-        events = decide_pair(state, round, first, second, colours_by_hand=by_hand, table=table, handicap=handicap,
-                             komi=komi, color_known=color_known, force=force, rule=rule)
+    def decide(state: TournamentState) -> list[ev.Event]:
+        rules[:] = [GameRule(state, round)]
+        return decide_pair(state, round, first, second, colours_by_hand=by_hand, table=table, handicap=handicap,
+                           komi=komi, color_known=color_known, force=force, rule=rules[0])
+
+    def describe(state: TournamentState, events: list[ev.Event]) -> str:
         event = events[0]
         assert isinstance(event, ev.GamePaired)
-        how = "hand" if len(event.by_hand) == 3 else rule.game(event.white, event.black).rule
-        message = pair_message(state, event, how, _forced_reasons(state, event) if event.forced else ())
-        if dry_run:
-            message = "(dry run, nothing written) " + message
-        found.append(PairOutcome(message=message, records=[], game=game_json(state, event), dry_run=dry_run))
-        return events, message
+        games[:] = [game_json(state, event)]
+        how = "hand" if len(event.by_hand) == 3 else rules[0].game(event.white, event.black).rule
+        return pair_message(state, event, how, _forced_reasons(state, event) if event.forced else ())
 
-    if dry_run:
-        from goledger.ledger.store import Ledger
-        from goledger.replay.load import load_state
-
-        with Ledger.open(db) as ledger:
-            state = load_state(ledger)
-            if state.settings is None:
-                raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
-            build(state)
-        return found[0]
-    outcome = _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
-    return msgspec.structs.replace(found[-1], records=outcome.records)
+    outcome = record(db, decide, describe, dry_run=dry_run, **plumbing)
+    return PairOutcome(message=outcome.message, records=outcome.records, game=games[0], dry_run=dry_run)
 
 
 # --------------------------------------------------------------------------- edit-game
-
-
-def _game(state: TournamentState, round_: int, table: int) -> GameState:
-    """The game at (round, table), or a refusal that says what is wrong."""
-    _check_round(state, round_)
-    games = state.games.get(round_, {})
-    if not games:
-        raise CommandRejected(f"round {round_} is not paired yet")
-    game = games.get(table)
-    if game is None:
-        raise CommandRejected(f"round {round_} has no table {table} (its tables: {_tables_text(games)})")
-    return game
-
-
-def _tables_text(games: dict[int, Any], limit: int = 12) -> str:
-    tables = sorted(games)
-    text = ", ".join(str(t) for t in tables[:limit])
-    return text + (" …" if len(tables) > limit else "")
 
 
 def _check_result(game: GameState, force: bool, what: str) -> bool:
@@ -328,12 +297,12 @@ def decide_edit_game(
     handicap, komi, table. Refuses no edit at all, an edit that changes nothing, a handicap
     outside 0..9, a komi that is not a whole or half number, a table below 1, and a game
     with a result (or, for a move, a game at ``move_to`` with one) unless ``force``."""
-    game = _game(state, round_, table)
+    game = game_at(state, round_, table, name_tables=True)
     if not swap_colours and handicap is None and komi is None and move_to is None:
         raise CommandRejected("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to")
     if handicap is not None and not 0 <= handicap <= 9:
         raise CommandRejected(f"handicap {handicap} is outside 0..9")
-    komi_text = _parse_komi(komi)
+    komi_text = parse_komi(komi)
     out: list[ev.Event] = []
     if swap_colours:
         out.append(ev.GameEdited(round=round_, table=table, swap_colours=True,
@@ -384,20 +353,12 @@ def edit_game(
     komi: str | None = None,
     move_to: int | None = None,
     force: bool = False,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
-    retry: bool = False,
+    **plumbing: Unpack[Plumbing],
 ) -> Outcome:
     """Edit a game by hand (:func:`decide_edit_game`), one event per edit."""
-
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        events = decide_edit_game(state, round, table, swap_colours=swap_colours, handicap=handicap, komi=komi,
-                                  move_to=move_to, force=force)
-        return events, _edit_message(state, state.games[round][table], events)
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return record(db, lambda state: decide_edit_game(state, round, table, swap_colours=swap_colours,
+                                                     handicap=handicap, komi=komi, move_to=move_to, force=force),
+                  lambda state, events: _edit_message(state, state.games[round][table], events), **plumbing)
 
 
 # --------------------------------------------------------------------------- renumber-tables
@@ -446,7 +407,7 @@ def decide_renumber_tables(
     with a player fixed to a table (``fix-table``) keeps that table, and no other game takes
     it. Results follow their game. Refuses a round without games, a start below 1, and a
     renumbering that moves nothing."""
-    _check_round(state, round_)
+    check_round(state, round_)
     if not 1 <= start <= 99_999:
         raise CommandRejected(f"--start {start} is outside 1..99999")
     skipped = _parse_skip(skip)
@@ -480,29 +441,26 @@ def decide_renumber_tables(
     return [ev.TablesRenumbered(round=round_, tables=tuple(moves), order=order)]
 
 
+def renumber_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``round 4: 12 of 30 games change tables (best score, then rating; first moved game now at table 3)``."""
+    event = events[0]
+    assert isinstance(event, ev.TablesRenumbered)
+    first = min(new for _, new in event.tables)
+    return (f"round {event.round}: {len(event.tables)} of {len(state.games_of_round(event.round))} games change "
+            f"tables ({event.order}; first moved game now at table {first})")
+
+
 def renumber_tables(
     db: PathLike,
     round: int,  # noqa: A002
     start: int = 1,
     skip: str | Sequence[int] | None = None,
     keep_order: bool = False,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
-    retry: bool = False,
+    **plumbing: Unpack[Plumbing],
 ) -> Outcome:
     """Renumber the tables of a round (:func:`decide_renumber_tables`)."""
-
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        events = decide_renumber_tables(state, round, start, skip, keep_order)
-        event = events[0]
-        assert isinstance(event, ev.TablesRenumbered)
-        first = min(new for _, new in event.tables)
-        return events, (f"round {round}: {len(event.tables)} of {len(state.games_of_round(round))} games change "
-                        f"tables ({event.order}; first moved game now at table {first})")
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return record(db, lambda state: decide_renumber_tables(state, round, start, skip, keep_order),
+                  renumber_message, **plumbing)
 
 
 # --------------------------------------------------------------------------- late registration
@@ -519,7 +477,7 @@ def decide_late_absences(state: TournamentState, player_id: str, joins_round: in
     round before ``joins_round`` (``--joins-round``), else every round already paired. What
     each counts is the tournament's absence rule, as for any announced absence."""
     if joins_round is not None:
-        _check_round(state, joins_round)
+        check_round(state, joins_round)
         missed = list(range(1, joins_round))
     else:
         missed = paired_rounds(state)

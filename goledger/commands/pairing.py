@@ -41,7 +41,8 @@ from typing import Any
 
 import msgspec
 
-from goledger.commands.record import PathLike, _check_available, _check_round, _run
+from goledger.commands.checks import check_available, check_round
+from goledger.commands.recording import PathLike, record
 from goledger.errors import CommandRejected, EventDecided, LedgerError
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
@@ -49,6 +50,7 @@ from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import effective_komi
 from goledger.outputs import one_line
 from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
+from goledger.replay.state import TournamentState
 
 __all__ = [
     "GameExplanation",
@@ -63,7 +65,7 @@ __all__ = [
 ]
 
 
-def _player_json(state: Any, pid: str) -> dict[str, str]:
+def _player_json(state: TournamentState, pid: str) -> dict[str, str]:
     p = state.players[pid]
     return {"id": pid, "surname": p.surname, "first_name": p.first_name}
 
@@ -107,7 +109,7 @@ class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
         }
 
 
-def _request(state: Any, round_: int, players: Sequence[str] | None, seed: int | None) -> PairingRequest:
+def _request(state: TournamentState, round_: int, players: Sequence[str] | None, seed: int | None) -> PairingRequest:
     from goledger.pairing.participants import players_to_pair
     from goledger.replay.players import find_player
 
@@ -119,7 +121,7 @@ def _request(state: Any, round_: int, players: Sequence[str] | None, seed: int |
             p = find_player(state, ref)
             if p.status != "final":
                 raise CommandRejected(f"{p.id} {p.full_name} is a preliminary entry; confirm him before pairing")
-            _check_available(state, p, round_)
+            check_available(state, p, round_)
             if p.id in ids:
                 raise CommandRejected(f"{p.id} {p.full_name} is named twice in --players")
             ids.append(p.id)
@@ -129,7 +131,7 @@ def _request(state: Any, round_: int, players: Sequence[str] | None, seed: int |
     return PairingRequest(round=round_, players=tuple(ids), seed=0 if seed is None else seed)
 
 
-def _check_output(request: PairingRequest, pairing: Pairing, state: Any) -> None:
+def _check_output(request: PairingRequest, pairing: Pairing, state: TournamentState) -> None:
     """An engine's answer must account for every requested player exactly once — placed in a
     game or the bye, or listed in ``unpaired`` with a reason (the players the tournament
     system does not pair this round) — on free tables."""
@@ -156,7 +158,7 @@ def _check_output(request: PairingRequest, pairing: Pairing, state: Any) -> None
                                   "nothing was written")
 
 
-def _not_paired(state: Any, request: PairingRequest, pairing: Pairing) -> tuple[tuple[str, str], ...]:
+def _not_paired(state: TournamentState, request: PairingRequest, pairing: Pairing) -> tuple[tuple[str, str], ...]:
     """Every registered player the round leaves without a game or bye, with the reason: the
     engine's (``Pairing.unpaired``) for the players it was asked to pair, else why he was not
     asked (withdrawn, absent, a preliminary entry); in registration order."""
@@ -195,7 +197,7 @@ def _events(request: PairingRequest, pairing: Pairing, not_paired: tuple[tuple[s
     return out
 
 
-def _draw(state: Any, round_: int) -> list[ev.Event]:
+def _draw(state: TournamentState, round_: int) -> list[ev.Event]:
     """The round count at the draw (issue 29): for a system whose rounds follow from its
     entrants, a ``RulesChanged`` setting them when the tournament was created without
     ``--rounds`` (and they differ from what is recorded); a refusal when the draw is made
@@ -216,7 +218,7 @@ def _draw(state: Any, round_: int) -> list[ev.Event]:
     return []
 
 
-def _over(state: Any, round_: int, rounds: int) -> str:
+def _over(state: TournamentState, round_: int, rounds: int) -> str:
     """``"the tournament is over: …"`` when ``round_`` lies past the last round and every
     round is paired and played (the fixed-count systems' "decided"); ``""`` otherwise."""
     from goledger.ledger.values import Result
@@ -228,6 +230,57 @@ def _over(state: Any, round_: int, rounds: int) -> str:
         if not (games or state.byes.get(r)) or any(g.result is Result.UNKNOWN for g in games):
             return ""
     return f"the tournament is over: its {rounds} round{'s' if rounds > 1 else ''} are paired and played"
+
+
+def plan_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
+               players: Sequence[str] | None = None) -> tuple[PairRoundOutcome, list[ev.Event]]:
+    """What ``pair-round`` decides for ``round_`` (:func:`decide_pair_round`) with the outcome
+    it reports (nothing appended yet)."""
+    from goledger.systems import decided, engine_for
+
+    chosen = engine_for(state, engine)
+    over = decided(state)
+    if over:
+        raise EventDecided(over)
+    before = _draw(state, round_)
+    rounds = before[0].changes["rounds"] if before else state.rounds  # type: ignore[attr-defined]
+    over = _over(state, round_, rounds)
+    if over:
+        raise EventDecided(over)
+    if not 1 <= round_ <= rounds:
+        raise CommandRejected(f"round {round_} is outside 1..{rounds} of this tournament")
+    # An engine that chooses whom it places (the team engine: whole teams) makes its own request.
+    own_request = getattr(chosen, "request", None)
+    request = own_request(state, round_, players, seed) if own_request else _request(state, round_, players, seed)
+    pairing = chosen.pair(state, request)
+    _check_output(request, pairing, state)
+    if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
+        pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
+        detail = f" ({pid} {state.players[pid].full_name}: {why})" if pid else ""
+        raise CommandRejected(f"round {round_} is already paired: nobody left to pair{detail}")
+    if players is not None and pairing.unpaired:
+        pid, why = pairing.unpaired[0]
+        raise CommandRejected(f"{pid} {state.players[pid].full_name} is not paired in round {round_}: {why}")
+    not_paired = _not_paired(state, request, pairing)
+    names = {pid: _player_json(state, pid) for pid in [*pairing.players(), *(p for p, _ in not_paired)]}
+    bye = f", bye {pairing.bye.player}" if pairing.bye else ""
+    out = f", {len(not_paired)} not paired" if not_paired else ""
+    drawn = f"; {before[0].changes['rounds']} rounds set at the draw" if before else ""  # type: ignore[attr-defined]
+    message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}{out}, "
+               f"total weight {pairing.total_weight}{drawn}")
+    planned = PairRoundOutcome(round=round_, pairing=pairing, names=names, komi=state.settings_for_round(round_).komi,
+                               not_paired=not_paired, rounds=rounds, message=message)
+    return planned, [*before, *_events(request, pairing, not_paired)]
+
+
+def decide_pair_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
+                      players: Sequence[str] | None = None) -> list[ev.Event]:
+    """``RoundPaired`` (engine, parameters, seed, weight, who was not paired and why) followed
+    by the ``GamePaired``/``ByeAssigned`` of round ``round_`` by the tournament's engine (or
+    ``engine``), after the round count set at the draw (:func:`_draw`). Refuses a round out of
+    range, nobody to pair, an unknown engine, and whatever the engine refuses; refuses with
+    :class:`~goledger.errors.EventDecided` once the system has decided the event."""
+    return plan_round(state, round_, engine, seed, players)[1]
 
 
 def pair_round(
@@ -242,64 +295,56 @@ def pair_round(
     actor: str = "",
     reason: str = "",
 ) -> PairRoundOutcome:
-    """Pair round ``round_`` with the tournament's engine (or ``engine``) and append
-    ``RoundPaired`` + its games and bye in one transaction; ``dry_run`` writes nothing.
-    ``players`` (references) pairs only these; ``seed`` (default 0) seeds every random choice.
-    Refuses a round out of range, nobody to pair, an unknown engine, and whatever the engine
-    refuses (no pairing respects the constraints); refuses with
-    :class:`~goledger.errors.EventDecided` once the system has decided the event. A tournament
-    system's round count is set (or checked) at the draw (:func:`_draw`)."""
-    from goledger.systems import decided, engine_for
-
+    """Pair round ``round_`` (:func:`decide_pair_round`) and append its events in one
+    transaction; ``dry_run`` writes nothing. ``players`` (references) pairs only these;
+    ``seed`` (default 0) seeds every random choice."""
     found: list[PairRoundOutcome] = []
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        chosen = engine_for(state, engine)
-        over = decided(state)
-        if over:
-            raise EventDecided(over)
-        before = _draw(state, round_)
-        rounds = before[0].changes["rounds"] if before else state.rounds  # type: ignore[attr-defined]
-        over = _over(state, round_, rounds)
-        if over:
-            raise EventDecided(over)
-        if not 1 <= round_ <= rounds:
-            raise CommandRejected(f"round {round_} is outside 1..{rounds} of this tournament")
-        # An engine that chooses whom it places (the team engine: whole teams) makes its own request.
-        own_request = getattr(chosen, "request", None)
-        request = own_request(state, round_, players, seed) if own_request else _request(state, round_, players, seed)
-        pairing = chosen.pair(state, request)
-        _check_output(request, pairing, state)
-        if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
-            pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
-            detail = f" ({pid} {state.players[pid].full_name}: {why})" if pid else ""
-            raise CommandRejected(f"round {round_} is already paired: nobody left to pair{detail}")
-        if players is not None and pairing.unpaired:
-            pid, why = pairing.unpaired[0]
-            raise CommandRejected(f"{pid} {state.players[pid].full_name} is not paired in round {round_}: {why}")
-        not_paired = _not_paired(state, request, pairing)
-        names = {pid: _player_json(state, pid) for pid in [*pairing.players(), *(p for p, _ in not_paired)]}
-        settings = state.settings_for_round(round_)
-        bye = f", bye {pairing.bye.player}" if pairing.bye else ""
-        out = f", {len(not_paired)} not paired" if not_paired else ""
-        drawn = f"; {before[0].changes['rounds']} rounds set at the draw" if before else ""  # type: ignore[attr-defined]
-        message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}{out}, "
-                   f"total weight {pairing.total_weight}{drawn}")
-        found.append(PairRoundOutcome(round=round_, pairing=pairing, names=names, komi=settings.komi,
-                                      not_paired=not_paired, rounds=rounds, dry_run=dry_run, message=message))
-        return [*before, *_events(request, pairing, not_paired)], message
+    def decide(state: TournamentState) -> list[ev.Event]:
+        planned, events = plan_round(state, round_, engine, seed, players)
+        found[:] = [planned]
+        return events
 
-    if dry_run:
-        from goledger.replay.load import load_state
+    outcome = record(db, decide, lambda state, events: found[0].message, dry_run=dry_run, expected_head=expected_head,
+                     actor=actor, reason=reason)
+    return msgspec.structs.replace(found[0], message=outcome.message, records=outcome.records, dry_run=dry_run)
 
-        with Ledger.open(db) as ledger:
-            state = load_state(ledger)
-            if state.settings is None:
-                raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
-            build(state)
-        return msgspec.structs.replace(found[0], message="(dry run, nothing written) " + found[0].message)
-    outcome = _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
-    return msgspec.structs.replace(found[-1], records=outcome.records)
+
+def decide_unpair_round(state: TournamentState, round_: int, reason: str) -> list[ev.Event]:
+    """``RoundUnpaired`` then a ``PairingRemoved`` per table and a ``ByeRemoved`` per bye of
+    round ``round_``. Refuses without a reason, a round with nothing paired, or a round with a
+    recorded result (unpair those tables one by one if that is really meant)."""
+    from goledger.ledger.values import Result
+
+    _reason_for_unpairing(reason)
+    check_round(state, round_)
+    games = state.games_of_round(round_)
+    byes = list(state.byes.get(round_, {}))
+    if not games and not byes:
+        raise CommandRejected(f"round {round_} has no pairing to remove")
+    done = [g.table for g in games if g.result is not Result.UNKNOWN]
+    if done:
+        listed = ", ".join(str(t) for t in done[:5]) + (" …" if len(done) > 5 else "")
+        raise CommandRejected(f"round {round_} already has results (tables {listed}); unpair those tables with "
+                              "goledger unpair if they really must go")
+    events: list[ev.Event] = [ev.RoundUnpaired(round=round_, reason=reason)]
+    events += [ev.PairingRemoved(round=round_, table=g.table) for g in games]
+    events += [ev.ByeRemoved(round=round_, player_id=p) for p in byes]
+    return events
+
+
+def _reason_for_unpairing(reason: str) -> None:
+    if not reason.strip():
+        raise CommandRejected("unpair-round needs a reason")
+
+
+def unpair_round_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``round 3 unpaired: 12 games and 1 byes removed (wrong bar)``."""
+    first = events[0]
+    assert isinstance(first, ev.RoundUnpaired)
+    games = sum(isinstance(e, ev.PairingRemoved) for e in events)
+    byes = sum(isinstance(e, ev.ByeRemoved) for e in events)
+    return f"round {first.round} unpaired: {games} games and {byes} byes removed ({one_line(first.reason)})"
 
 
 def unpair_round(
@@ -310,32 +355,11 @@ def unpair_round(
     expected_head: int | None = None,
     actor: str = "",
 ) -> Any:
-    """Withdraw every pairing of round ``round_`` (its games and byes, automatic or manual)
-    so that it can be paired again: ``RoundUnpaired`` then a ``PairingRemoved`` per table and a
-    ``ByeRemoved`` per bye. Refuses without a reason, a round with nothing paired, or a round
-    with a recorded result (unpair those tables one by one if that is really meant)."""
-    if not reason.strip():
-        raise CommandRejected("unpair-round needs a reason")
-
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        from goledger.ledger.values import Result
-
-        _check_round(state, round_)
-        games = state.games_of_round(round_)
-        byes = list(state.byes.get(round_, {}))
-        if not games and not byes:
-            raise CommandRejected(f"round {round_} has no pairing to remove")
-        done = [g.table for g in games if g.result is not Result.UNKNOWN]
-        if done:
-            listed = ", ".join(str(t) for t in done[:5]) + (" …" if len(done) > 5 else "")
-            raise CommandRejected(f"round {round_} already has results (tables {listed}); unpair those tables with "
-                                  "goledger unpair if they really must go")
-        events: list[ev.Event] = [ev.RoundUnpaired(round=round_, reason=reason)]
-        events += [ev.PairingRemoved(round=round_, table=g.table) for g in games]
-        events += [ev.ByeRemoved(round=round_, player_id=p) for p in byes]
-        return events, f"round {round_} unpaired: {len(games)} games and {len(byes)} byes removed ({one_line(reason)})"
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    """Withdraw every pairing of round ``round_`` (:func:`decide_unpair_round`) so that it can
+    be paired again."""
+    _reason_for_unpairing(reason)  # refused before the ledger is opened
+    return record(db, lambda state: decide_unpair_round(state, round_, reason), unpair_round_message,
+                  expected_head=expected_head, actor=actor, reason=reason)
 
 
 # --------------------------------------------------------------------------- check
@@ -425,7 +449,7 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     if final.settings is None:
         raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
     if round_ is not None:
-        _check_round(final, round_)
+        check_round(final, round_)
     wanted = [k for k, e in enumerate(events) if isinstance(e, ev.RoundPaired)
               and (round_ is None or e.round == round_)]
     checks: list[RoundCheck] = []
@@ -549,7 +573,7 @@ NEIGHBOUR_TABLES = 3
 the tables this many above and below his (the scores nearest his) and the bye."""
 
 
-def _alternative(engine: Any, state: Any, request: PairingRequest, player: str, exclude: str,
+def _alternative(engine: Any, state: TournamentState, request: PairingRequest, player: str, exclude: str,
                  near: Sequence[str]) -> PairTerms | None:
     best = getattr(engine, "best_alternative", None)
     if best is not None:
@@ -572,7 +596,7 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     final = fold(events)
     if final.settings is None:
         raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
-    _check_round(final, round_)
+    check_round(final, round_)
     in_force = final.round_pairings.get(round_, [])
     if not in_force:
         raise CommandRejected(f"round {round_} has no automatic pairing in force (pair it with goledger pair-round)")

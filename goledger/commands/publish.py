@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from goledger.commands.record import Outcome, PathLike, _default_actor
+from goledger.commands.recording import Outcome, PathLike, default_actor
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
@@ -55,7 +55,7 @@ def publish(
             label=PUBLISHED_LABEL, round=round, event_count=tx.head.seq, head=tx.head.hash, digest=digest,
             policy=policy_name, criteria=table.criteria, note=note,
         )
-        records = tx.append([checkpoint], actor=actor or _default_actor(), reason=reason)
+        records = tx.append([checkpoint], actor=actor or default_actor(), reason=reason)
     unknown = sum(1 for g in state.games_of_round(round) if not g.result.is_known)
     pending = f"; {unknown} result(s) of round {round} still unknown" if unknown else ""
     return Outcome(

@@ -5,10 +5,12 @@ super-group rule, recorded as a ``RulesChanged`` of the tournament settings
 from __future__ import annotations
 
 import os
+from typing import Unpack
 
 import msgspec
 
-from goledger.commands.record import Outcome, change_rules
+from goledger.commands.recording import Outcome, Plumbing
+from goledger.commands.rules import change_rules
 from goledger.errors import CommandRejected
 
 __all__ = ["start_groups"]
@@ -19,11 +21,7 @@ def start_groups(
     groups: str | None = None,
     super_group: bool | None = None,
     from_round: int | None = None,
-    *,
-    actor: str = "",
-    reason: str = "",
-    expected_head: int | None = None,
-    retry: bool = False,
+    **plumbing: Unpack[Plumbing],
 ) -> Outcome:
     """Set the start groups (``"5d-9d=33, 1d-4d=31"``; ``""`` removes them) and/or switch the
     EGF super-group rule on or off. Refuses malformed or overlapping groups and no-op changes."""
@@ -36,4 +34,4 @@ def start_groups(
         changes["mm_super_group"] = super_group
     if not changes:
         raise CommandRejected("start-groups needs --groups SPEC or --super-group / --no-super-group")
-    return change_rules(db, changes, from_round, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return change_rules(db, changes, from_round, **plumbing)

@@ -20,15 +20,15 @@ what the rules forbid, and a thin wrapper that appends its events. The rules:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import msgspec
 
-from goledger.commands.record import Outcome, PathLike, _check_round, _run
+from goledger.commands.checks import check_round
+from goledger.commands.recording import Outcome, PathLike, Plumbing, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text
-from goledger.ledger.store import Ledger
 from goledger.replay.players import find_player
 from goledger.replay.state import TeamState, TournamentState
 from goledger.teams.model import MAX_BOARDS, roster, team_size
@@ -86,7 +86,7 @@ def decide_team_assign(state: TournamentState, team: str, player: str, board: in
         raise CommandRejected("give either a round or a first round, not both")
     for r in (round_, from_round):
         if r is not None:
-            _check_round(state, r)
+            check_round(state, r)
     boards = t.boards or team_size(state)
     if not 1 <= board <= min(boards, MAX_BOARDS):
         raise CommandRejected(f"board {board} is past the {boards} boards of team {t.name}")
@@ -131,55 +131,56 @@ def decide_team_remove(state: TournamentState, team: str, player: str | None = N
         raise CommandRejected("give either a round or a first round, not both")
     for r in (round_, from_round):
         if r is not None:
-            _check_round(state, r)
+            check_round(state, r)
     if not any(p.id in t.member_slots(r).values() for r in _covered(state, round_, from_round)):
         raise CommandRejected(f"{p.id} {p.full_name} is on no board of team {t.name} in those rounds")
     return [ev.TeamMemberRemoved(team_id=t.id, player_id=p.id, round=round_, from_round=from_round)]
 
 
-def team_add(db: PathLike, name: str, short_name: str = "", boards: int | None = None, *, actor: str = "",
-             reason: str = "", expected_head: int | None = None) -> Outcome:
+def team_add_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``team t001 Paris registered (number 1)``."""
+    added = events[0]
+    assert isinstance(added, ev.TeamRegistered)
+    return f"team {added.team_id} {added.name} registered (number {added.number})"
+
+
+def team_add(db: PathLike, name: str, short_name: str = "", boards: int | None = None,
+             **plumbing: Unpack[Plumbing]) -> Outcome:
     """Register a team (``goledger team add NAME [--short S] [--boards N]``)."""
+    return record(db, lambda state: decide_team_add(state, name, short_name, boards), team_add_message, **plumbing)
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        events = decide_team_add(state, name, short_name, boards)
-        added = events[0]
-        assert isinstance(added, ev.TeamRegistered)
-        return events, f"team {added.team_id} {added.name} registered (number {added.number})"
 
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+def team_assign_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``p0004 Abe Ann on board 2 of team Paris from round 3``."""
+    e = events[0]
+    assert isinstance(e, ev.TeamMemberAssigned)
+    p = state.players[e.player_id]
+    scope = f" in round {e.round}" if e.round else f" from round {e.from_round}" if e.from_round else ""
+    return f"{p.id} {p.full_name} on board {e.board} of team {state.teams[e.team_id].name}{scope}"
 
 
 def team_assign(db: PathLike, team: str, player: str, board: int, round_: int | None = None,
-                from_round: int | None = None, *, actor: str = "", reason: str = "",
-                expected_head: int | None = None) -> Outcome:
+                from_round: int | None = None, **plumbing: Unpack[Plumbing]) -> Outcome:
     """Put a player on a board of a team (``goledger team assign TEAM PLAYER --board B``)."""
+    return record(db, lambda state: decide_team_assign(state, team, player, board, round_, from_round),
+                  team_assign_message, **plumbing)
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        events = decide_team_assign(state, team, player, board, round_, from_round)
-        e = events[0]
-        assert isinstance(e, ev.TeamMemberAssigned)
-        p = state.players[e.player_id]
-        scope = f" in round {round_}" if round_ else f" from round {from_round}" if from_round else ""
-        return events, f"{p.id} {p.full_name} on board {board} of team {state.teams[e.team_id].name}{scope}"
 
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+def team_remove_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``team t002 Lyon removed`` or ``p0004 taken off team Paris``."""
+    e = events[0]
+    if isinstance(e, ev.TeamRemoved):
+        return f"team {e.team_id} {state.teams[e.team_id].name} removed"
+    assert isinstance(e, ev.TeamMemberRemoved)
+    return f"{e.player_id} taken off team {state.teams[e.team_id].name}"
 
 
 def team_remove(db: PathLike, team: str, player: str | None = None, round_: int | None = None,
-                from_round: int | None = None, *, actor: str = "", reason: str = "",
-                expected_head: int | None = None) -> Outcome:
+                from_round: int | None = None, **plumbing: Unpack[Plumbing]) -> Outcome:
     """Delete a team, or take a player off its boards (``goledger team remove TEAM [--player P]``)."""
-
-    def build(state: Any) -> tuple[list[ev.Event], str]:
-        events = decide_team_remove(state, team, player, round_, from_round, reason)
-        e = events[0]
-        if isinstance(e, ev.TeamRemoved):
-            return events, f"team {e.team_id} {state.teams[e.team_id].name} removed"
-        assert isinstance(e, ev.TeamMemberRemoved)
-        return events, f"{e.player_id} taken off team {state.teams[e.team_id].name}"
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
+    reason = plumbing.get("reason", "")
+    return record(db, lambda state: decide_team_remove(state, team, player, round_, from_round, reason),
+                  team_remove_message, **plumbing)
 
 
 class PairTeamsOutcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -213,7 +214,7 @@ def decide_pair_teams(state: TournamentState, round_: int, team_a: str, team_b: 
                       allow_repeat: bool = False) -> tuple[MatchPairing, list[ev.Event]]:
     """The boards of the match ``team_a`` – ``team_b`` in ``round_`` by OpenGotha's ``pairTeams``
     rule (:mod:`goledger.teams.pairing`) and the ``GamePaired`` events that record them."""
-    _check_round(state, round_)
+    check_round(state, round_)
     a, b = find_team(state, team_a), find_team(state, team_b)
     paired = pair_match(state, round_, a, b, allow_repeat=allow_repeat)
     return paired, [ev.GamePaired(round=round_, table=x.table, white=x.white, black=x.black, handicap=x.handicap,
@@ -222,33 +223,27 @@ def decide_pair_teams(state: TournamentState, round_: int, team_a: str, team_b: 
 
 
 def pair_teams(db: PathLike, round_: int, team_a: str, team_b: str, *, dry_run: bool = False,
-               allow_repeat: bool = False, actor: str = "", reason: str = "",
-               expected_head: int | None = None) -> PairTeamsOutcome:
+               allow_repeat: bool = False, **plumbing: Unpack[Plumbing]) -> PairTeamsOutcome:
     """``goledger pair-teams R TEAM_A TEAM_B``: pair one chosen match board by board (board i
     against board i; OpenGotha's colour, handicap and table rule) and record its games;
     ``dry_run`` writes nothing."""
-    found: list[PairTeamsOutcome] = []
+    found: list[tuple[MatchPairing, dict[str, str]]] = []
 
-    def build(state: Any) -> tuple[list[ev.Event], str]:
+    def decide(state: TournamentState) -> list[ev.Event]:
         paired, events = decide_pair_teams(state, round_, team_a, team_b, allow_repeat)
         ro = roster(state)
         names = {paired.t0: ro.name[paired.t0], paired.t1: ro.name[paired.t1]}
         names |= {pid: state.players[pid].full_name for x in paired.boards for pid in (x.white, x.black)}
-        message = (f"round {round_}: {names[paired.t0]} – {names[paired.t1]} paired on {len(paired.boards)} boards, "
-                   f"tables {paired.boards[0].table}–{paired.boards[-1].table}")
-        found.append(PairTeamsOutcome(round=round_, t0=paired.t0, t1=paired.t1, names=names, boards=paired.boards,
-                                      balance=paired.balance, det_random=paired.det_random, dry_run=dry_run,
-                                      message=("(dry run, nothing written) " if dry_run else "") + message))
-        return events, message
+        found[:] = [(paired, names)]
+        return events
 
-    if dry_run:
-        from goledger.replay.load import load_state
+    def describe(state: TournamentState, events: list[ev.Event]) -> str:
+        paired, names = found[0]
+        return (f"round {round_}: {names[paired.t0]} – {names[paired.t1]} paired on {len(paired.boards)} boards, "
+                f"tables {paired.boards[0].table}–{paired.boards[-1].table}")
 
-        with Ledger.open(db) as ledger:
-            state = load_state(ledger)
-            if state.settings is None:
-                raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
-            build(state)
-        return found[0]
-    outcome = _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=False)
-    return msgspec.structs.replace(found[-1], records=tuple(outcome.records))
+    outcome = record(db, decide, describe, dry_run=dry_run, **plumbing)
+    paired, names = found[0]
+    return PairTeamsOutcome(round=round_, t0=paired.t0, t1=paired.t1, names=names, boards=paired.boards,
+                            balance=paired.balance, det_random=paired.det_random, dry_run=dry_run,
+                            message=outcome.message, records=tuple(outcome.records))

@@ -1,0 +1,170 @@
+"""Absences and byes: ``goledger absent``, ``present``, ``bye`` and ``unbye``.
+
+An announced absence (``ParticipationChanged``) keeps a player out of one round's pairing;
+what it counts is the rule policy's unless it is given its own value (a FIDE half- or
+zero-point bye). The pairing bye (``ByeAssigned``) is one player's per round and, in McMahon,
+Swiss and SwissCat, once per tournament, unless forced (the event then says ``forced``).
+"""
+
+from __future__ import annotations
+
+from typing import Unpack
+
+from goledger.commands.checks import REPEATS_REFUSED, check_available, check_round, check_system, parse_points
+from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.replay.players import find_player
+from goledger.replay.state import PlayerState, TournamentState
+
+__all__ = [
+    "absent",
+    "bye",
+    "decide_absent",
+    "decide_bye",
+    "decide_present",
+    "decide_unbye",
+    "present",
+    "unbye",
+]
+
+
+def _absence_points(points: str | None) -> int | None:
+    points2 = parse_points(points)
+    if points2 is not None and not 0 <= points2 <= 2:
+        raise CommandRejected(f"an absence is worth 0, 0.5 or 1 point, not {points}")
+    return points2
+
+
+def _player_in(state: TournamentState, player: str, round_: int) -> PlayerState:
+    check_round(state, round_)
+    return find_player(state, player)
+
+
+def decide_absent(state: TournamentState, player: str, round_: int, points: str | None = None) -> list[ev.Event]:
+    """The announced absence of ``player`` in ``round_``, worth ``points`` (``0``, ``0.5``,
+    ``1``; default: the policy's). Refuses a withdrawn player, one paired or holding the bye
+    in the round (take it back first), and an absence already recorded with that value."""
+    points2 = _absence_points(points)
+    p = _player_in(state, player, round_)
+    if p.is_withdrawn(round_):
+        raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+    game = state.game_of(p.id, round_)
+    if game is not None:
+        raise CommandRejected(
+            f"{p.id} {p.full_name} is paired in round {round_} (table {game.table}); unpair that game first"
+        )
+    if p.id in state.byes.get(round_, {}):
+        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}; remove it first")
+    if round_ in p.absences and p.absences[round_] == points2:
+        raise CommandRejected(f"{p.id} {p.full_name} is already absent in round {round_}")
+    return [ev.ParticipationChanged(player_id=p.id, round=round_, participating=False, points2=points2)]
+
+
+def _participation_message(state: TournamentState, events: list[ev.Event], worth: str = "") -> str:
+    event = events[0]
+    assert isinstance(event, ev.ParticipationChanged)
+    p = state.players[event.player_id]
+    return f"{p.id} {p.full_name} {'present' if event.participating else 'absent'} in round {event.round}{worth}"
+
+
+def absent(
+    db: PathLike,
+    player: str,
+    round: int,  # noqa: A002
+    points: str | None = None,
+    **plumbing: Unpack[Plumbing],
+) -> Outcome:
+    """Record an announced absence for one round (:func:`decide_absent`)."""
+    _absence_points(points)  # refused before the ledger is opened
+    worth = "" if points is None else f" worth {points}"
+    return record(db, lambda state: decide_absent(state, player, round, points),
+                  lambda state, events: _participation_message(state, events, worth), **plumbing)
+
+
+def decide_present(state: TournamentState, player: str, round_: int) -> list[ev.Event]:
+    """Cancel the announced absence of ``player`` in ``round_``; refuses one not marked absent."""
+    p = _player_in(state, player, round_)
+    if round_ not in p.absences:
+        raise CommandRejected(f"{p.id} {p.full_name} is not marked absent in round {round_}")
+    return [ev.ParticipationChanged(player_id=p.id, round=round_, participating=True)]
+
+
+def present(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
+    """Cancel an announced absence (:func:`decide_present`)."""
+    return record(db, lambda state: decide_present(state, player, round), _participation_message, **plumbing)
+
+
+def _bye_overrides(state: TournamentState, p: PlayerState, round_: int, force: bool) -> list[str]:
+    """What ``--force`` overrides for a bye of ``p`` in ``round_`` (refused without it)."""
+    overridden: list[str] = []
+    check_available(state, p, round_, overridden if force else None)
+    holders = state.byes.get(round_, {})
+    if holders:
+        other = state.players[next(iter(holders))]
+        if not force:
+            raise CommandRejected(
+                f"round {round_} already has its bye ({other.id} {other.full_name}); use --force for a second bye"
+            )
+        overridden.append("a second bye in the round")
+    earlier = sorted(r for r, byes in state.byes.items() if r != round_ and p.id in byes)
+    assert state.settings is not None
+    if earlier and state.settings.system in REPEATS_REFUSED:
+        if not force:
+            raise CommandRejected(f"{p.id} {p.full_name} already had the bye in round {earlier[0]}; use --force "
+                                  "to give him another")
+        overridden.append(f"{p.id}'s bye of round {earlier[0]}")
+    return overridden
+
+
+def decide_bye(state: TournamentState, player: str, round_: int, force: bool = False) -> list[ev.Event]:
+    """The pairing bye of ``round_`` for ``player``. Unless ``force`` (then the event says
+    ``forced``), refuses a second bye in the same round, an absent or withdrawn player, and in
+    McMahon, Swiss and SwissCat tournaments a player who already had a bye in another round;
+    always a player paired in the round and what the tournament system forbids."""
+    p = _player_in(state, player, round_)
+    overridden = _bye_overrides(state, p, round_, force)
+    check_system(state, ev.ByeAssigned(round=round_, player_id=p.id))
+    return [ev.ByeAssigned(round=round_, player_id=p.id, forced=bool(overridden))]
+
+
+def bye_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``p0007 Abe Ann has the bye in round 3`` (and what ``--force`` overrode)."""
+    event = events[0]
+    assert isinstance(event, ev.ByeAssigned)
+    p = state.players[event.player_id]
+    overridden = _bye_overrides(state, p, event.round, True) if event.forced else []
+    forced = f" (forced: {', '.join(overridden)})" if overridden else ""
+    return f"{p.id} {p.full_name} has the bye in round {event.round}{forced}"
+
+
+def bye(
+    db: PathLike,
+    player: str,
+    round: int,  # noqa: A002
+    force: bool = False,
+    **plumbing: Unpack[Plumbing],
+) -> Outcome:
+    """Give the pairing bye of a round (:func:`decide_bye`)."""
+    return record(db, lambda state: decide_bye(state, player, round, force), bye_message, **plumbing)
+
+
+def decide_unbye(state: TournamentState, player: str, round_: int) -> list[ev.Event]:
+    """Take back the bye of ``player`` in ``round_``; refuses a player without one."""
+    p = _player_in(state, player, round_)
+    if p.id not in state.byes.get(round_, {}):
+        raise CommandRejected(f"{p.id} {p.full_name} has no bye in round {round_}")
+    return [ev.ByeRemoved(round=round_, player_id=p.id)]
+
+
+def unbye_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``bye of p0007 Abe Ann in round 3 removed``."""
+    event = events[0]
+    assert isinstance(event, ev.ByeRemoved)
+    p = state.players[event.player_id]
+    return f"bye of {p.id} {p.full_name} in round {event.round} removed"
+
+
+def unbye(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
+    """Take a bye back (:func:`decide_unbye`)."""
+    return record(db, lambda state: decide_unbye(state, player, round), unbye_message, **plumbing)

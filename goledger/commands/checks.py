@@ -1,0 +1,122 @@
+"""The refusals the deciders share: a round of the tournament, a rank, a komi, a point
+value, a name that is text, a player free to play, what the tournament system forbids.
+
+Each raises :class:`~goledger.errors.CommandRejected` with one sentence; none reads a ledger.
+"""
+
+from __future__ import annotations
+
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.ledger.domains import text_problem
+from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
+from goledger.replay.state import GameState, PlayerState, TournamentState
+
+__all__ = [
+    "REPEATS_REFUSED",
+    "check_available",
+    "check_names",
+    "check_round",
+    "check_system",
+    "game_at",
+    "parse_komi",
+    "parse_points",
+    "parse_rank",
+]
+
+REPEATS_REFUSED = frozenset({"mcmahon", "swiss", "swisscat"})
+"""Systems where a manual ``pair`` refuses a repeat and ``bye`` a player's second bye unless
+``force`` (a match or a continuous handicap event repeats games by design; knockouts and the
+other systems check their own rules)."""
+
+
+def check_system(state: TournamentState, event: ev.Event) -> None:
+    """What the tournament system forbids (a game for an eliminated player, beyond a cap…)."""
+    from goledger.systems import check_event
+
+    check_event(state, event)
+
+
+def check_round(state: TournamentState, round_: int) -> None:
+    """Refuse a round outside ``1..rounds`` of the tournament."""
+    if not 1 <= round_ <= state.rounds:
+        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+
+
+def parse_rank(text: str) -> str:
+    """The canonical text of a rank (``"3D"`` → ``"3d"``), or a refusal naming the forms."""
+    try:
+        return str(Rank.parse(text))
+    except RankError as exc:
+        raise CommandRejected(str(exc)) from None
+
+
+def parse_komi(komi: str | None) -> str | None:
+    """A komi as recorded (``"6,5"`` → ``"6.5"``): a whole or half number, bounded as text."""
+    if komi is None:
+        return None
+    try:
+        value = parse_number(komi)  # bounded as text: Fraction("1e999999999") would take hours
+    except ValueError:
+        raise CommandRejected(f"komi {komi[:32]!r} is not a number such as 6.5 or 7") from None
+    if (value * 2).denominator != 1:
+        raise CommandRejected(f"komi {komi!r} must be a whole or half number")
+    return komi.strip().replace(",", ".")
+
+
+def parse_points(points: str | float | None) -> int | None:
+    """Half points of a point value (``"0.5"`` → 1)."""
+    if points is None:
+        return None
+    try:
+        return parse_points2(str(points))
+    except ValueError as exc:
+        raise CommandRejected(str(exc)) from None
+
+
+def check_names(**fields: str) -> None:
+    """Names are text, not control (:func:`goledger.ledger.domains.text_problem`)."""
+    for label, value in fields.items():
+        problem = text_problem(value, label.replace("_", " "))
+        if problem:
+            raise CommandRejected(problem)
+
+
+def game_at(state: TournamentState, round_: int, table: int, name_tables: bool = False) -> GameState:
+    """The game at (``round_``, ``table``), or a refusal: a round outside the tournament, not
+    paired yet, or without that table (``name_tables``: the refusal lists the round's tables)."""
+    check_round(state, round_)
+    games = state.games.get(round_, {})
+    if not games:
+        raise CommandRejected(f"round {round_} is not paired yet")
+    game = games.get(table)
+    if game is None:
+        tables = f" (its tables: {_tables_text(games)})" if name_tables else ""
+        raise CommandRejected(f"round {round_} has no table {table}{tables}")
+    return game
+
+
+def _tables_text(games: dict[int, GameState], limit: int = 12) -> str:
+    tables = sorted(games)
+    text = ", ".join(str(t) for t in tables[:limit])
+    return text + (" …" if len(tables) > limit else "")
+
+
+def check_available(state: TournamentState, p: PlayerState, round_: int, overridden: list[str] | None = None) -> None:
+    """Refuse a player who cannot take a game or the bye in ``round_``. With ``overridden``
+    (``--force``), a withdrawal or an absence is noted there instead of refused."""
+    if p.is_withdrawn(round_):
+        if overridden is None:
+            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}; use --force to "
+                                  "pair him anyway")
+        overridden.append(f"{p.id} withdrew")
+    elif round_ in p.absences:
+        if overridden is None:
+            raise CommandRejected(f"{p.id} {p.full_name} is marked absent in round {round_}; use --force to pair "
+                                  "him anyway")
+        overridden.append(f"{p.id} absent")
+    game = state.game_of(p.id, round_)
+    if game is not None:
+        raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
+    if p.id in state.byes.get(round_, {}):
+        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}")

@@ -1,0 +1,175 @@
+"""A new tournament: ``goledger new``.
+
+The one recording command with no state before it: it checks every setting, then creates the
+ledger file holding one ``TournamentCreated`` event (``Ledger.create_complete``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from goledger.commands.checks import check_names, parse_komi, parse_rank
+from goledger.commands.recording import Outcome, PathLike, default_actor
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.ledger.domains import date_problem, event_problem
+from goledger.ledger.store import Ledger, utc_now
+from goledger.ledger.values import Rank
+
+__all__ = ["new"]
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
+    "swiss": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "SOSW", "SOSOSW")},
+    "swisscat": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("CAT", "NBW", "EXT", "EXR")},
+    "cup": {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 0, "mms2_bye": 0, "mms2_absent": 0,
+            "criteria": ("CPS",)},
+    "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DE", "SB", "KS", "WIN")},
+    "team-swiss": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "SOSW", "SOSOSW")},
+    "team-mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
+    **{s: {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 2, "mms2_bye": 2, "criteria": ("NBW", "SOSW", "SOSOSW")}
+       for s in ("knockout", "double-knockout", "paramus", "match", "handicap", "continuous-handicap")},
+}
+
+
+def new(
+    db: PathLike,
+    name: str,
+    rounds: int | None,
+    system: str = "mcmahon",
+    bar: str | None = None,
+    floor: str | None = None,
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+    komi: str = "7.5",
+    short_name: str = "",
+    location: str = "",
+    begin_date: str = "",
+    end_date: str = "",
+    options: dict[str, Any] | None = None,
+    time: str | None = None,
+    main_time: int | None = None,
+    byo_yomi: int | None = None,
+    periods: int | None = None,
+    stones: int | None = None,
+    fischer: int | None = None,
+    handicap_correction: int | None = None,
+    handicap_ceiling: int | None = None,
+    handicap_threshold: str | None = None,
+    handicap_on: str | None = None,
+    language: str | None = None,
+    *,
+    actor: str = "",
+    reason: str = "",
+    clock: Callable[[], str] = utc_now,
+) -> Outcome:
+    """Create a new ledger file holding one ``TournamentCreated`` event.
+
+    Defaults follow OpenGotha's new-tournament presets per system (McMahon: bar 4d, floor
+    20k, criteria MMS/SOSM/SOSOSM; Swiss: NBW/SOSW/SOSOSW; cup: byes and absences worth 0).
+    ``options`` are the system's own settings (``goledger.systems``, e.g. ``{"method": "slide"}``
+    for a knockout), refused when the system does not know them.
+
+    Thinking time (``TimeSettings``): ``time`` is the overtime system (``sudden-death``,
+    ``byo-yomi``, ``canadian``, ``fischer``) with ``main_time`` minutes and, per system,
+    ``byo_yomi`` seconds (and ``periods``; Canadian: ``stones`` in ``byo_yomi`` seconds) or
+    ``fischer`` seconds per move. Without ``time`` the tournament has no time settings (the
+    EGD export then writes no class). Handicap (``HandicapSettings``, spec opengotha-xml
+    §7.2): ``handicap_correction`` stones subtracted, ``handicap_ceiling`` (0: even games),
+    ``handicap_threshold`` rank from which games are even, ``handicap_on`` ``mms`` or ``rank``.
+    ``language`` (``en``, ``tr``, ``hu``, ``fr``, ``de``; default English) is the language of
+    the printouts and the desk (``goledger.i18n``).
+
+    ``rounds`` ``None`` (no ``--rounds``) is for a system whose round count follows from its
+    entrants (knockout, double knockout, Paramus, round robin: issue 29): the tournament is
+    set up for round 1 with the system option ``rounds_at_draw``, and ``pair-round 1`` records
+    the count when it makes the draw.
+    """
+    if system not in _PRESETS:
+        raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
+    if not name.strip():
+        raise CommandRejected("a tournament needs a name")
+    rounds, options = _rounds_of(system, rounds, options)
+    preset = _preset(system, bar, floor)
+    policy_name = policy or "opengotha"
+    preset["criteria"] = _criteria(policy_name, criteria) or preset["criteria"]
+    for text, label in ((begin_date, "begin date"), (end_date, "end date")):
+        problem = date_problem(text, f"the {label}")
+        if problem:
+            raise CommandRejected(problem)
+    from goledger.commands.settings import handicap_settings, time_settings
+    from goledger.systems import system_options
+
+    preset["time"] = time_settings(time, main_time, byo_yomi, periods, stones, fischer)
+    preset["handicap"] = handicap_settings(handicap_correction, handicap_ceiling, handicap_threshold, handicap_on)
+    check_names(name=name, short_name=short_name, location=location)
+    preset.update(_language(language))
+    settings = ev.TournamentSettings(
+        name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
+        end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
+        komi=parse_komi(komi) or "7.5", policy=policy_name, **preset,
+        system_options=system_options(system, dict(options or {})),
+        # A tournament run here lists every registered player, before round 1 and before a
+        # late arrival's first game (issue 20); OpenGotha's own files keep its "implied" list.
+        policy_overrides={"listed_players": "all"} if policy_name == "opengotha" else {},
+    )
+    problem = event_problem(ev.TournamentCreated(settings=settings))
+    if problem:
+        raise CommandRejected(problem)
+    path = Path(db)
+    records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
+                                     actor=actor or default_actor(), reason=reason, clock=clock)
+    count = "rounds set at the draw" if settings.system_options.get("rounds_at_draw") else f"{rounds} rounds"
+    return Outcome(f"created {path} for {settings.name} ({system}, {count})", records)
+
+
+def _rounds_of(system: str, rounds: int | None, options: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+    """The round count and system options of a new tournament: without ``rounds``, 1 and
+    ``rounds_at_draw`` for a system that counts its rounds at the draw."""
+    if rounds is None:
+        from goledger.systems import ROUNDS_AT_DRAW
+
+        if system not in ROUNDS_AT_DRAW:
+            raise CommandRejected(f"a {system} tournament needs --rounds (only {', '.join(sorted(ROUNDS_AT_DRAW))} "
+                                  "compute their rounds at the draw)")
+        options = {**(options or {}), "rounds_at_draw": True}
+        rounds = 1
+    elif {"rounds_at_draw", "rounds-at-draw"} & set(options or {}):
+        raise CommandRejected("give either --rounds or the option rounds-at-draw, not both")
+    if not 1 <= rounds <= 99:
+        raise CommandRejected(f"a tournament has 1..99 rounds, not {rounds}")
+    return rounds, options
+
+
+def _preset(system: str, bar: str | None, floor: str | None) -> dict[str, Any]:
+    """The system's preset with the McMahon bar and floor given."""
+    preset = dict(_PRESETS[system])
+    if bar is not None:
+        preset["mm_bar"] = parse_rank(bar)
+    if floor is not None:
+        preset["mm_floor"] = parse_rank(floor)
+    if Rank.parse(preset["mm_floor"]) > Rank.parse(preset["mm_bar"]):
+        raise CommandRejected(f"the McMahon floor {preset['mm_floor']} is above the bar {preset['mm_bar']}")
+    return preset
+
+
+def _criteria(policy_name: str, criteria: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The placement criteria by their registered names (the policy's names for them)."""
+    from goledger.replay.policies import get_policy
+
+    chosen = get_policy(policy_name)
+    if not criteria:
+        return None
+    from goledger.replay.criteria import get_criterion
+
+    return tuple(get_criterion(chosen.criterion_name(c)).name for c in criteria)
+
+
+def _language(language: str | None) -> dict[str, str]:
+    from goledger.i18n import LANGUAGES
+
+    if language is not None and language not in LANGUAGES:
+        raise CommandRejected(f"language {language!r} has no catalog; use one of {', '.join(LANGUAGES)}")
+    return {"language": language} if language else {}

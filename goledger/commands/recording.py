@@ -1,0 +1,192 @@
+"""The one write path of every recording command: :func:`record`.
+
+A command is a pure decider (``decide_<command>(state, …) -> list[Event]``, refusing with
+:class:`~goledger.errors.CommandRejected` and one sentence) and a thin wrapper handing it to
+:func:`record`, which carries what every command shares: the ledger's write lock and one
+transaction, the fold of the current state, the declared domains of every event
+(:func:`goledger.ledger.domains.event_problem`), the envelope's ``actor`` and ``reason``,
+optimistic concurrency (``expected_head``, ``retry``) and ``dry_run``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import TypedDict
+
+import msgspec
+
+from goledger.errors import CommandRejected, StaleHeadError
+from goledger.ledger import events as ev
+from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
+from goledger.ledger.domains import event_problem
+from goledger.ledger.store import Ledger, Record
+from goledger.replay.state import TournamentState
+
+__all__ = ["Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor", "record",
+           "record_text"]
+
+PathLike = str | os.PathLike[str]
+
+Decide = Callable[[TournamentState], list[ev.Event]]
+"""A decider with its intent bound: the state as it stands → the events to append."""
+
+Describe = Callable[[TournamentState, list[ev.Event]], str]
+"""The director's one-line summary of decided events, from the state they were decided on."""
+
+DRY_RUN = "(dry run, nothing written) "
+
+
+class Appending(TypedDict, total=False):
+    """The keywords every recording command passes on to :func:`record` (``reason`` aside,
+    which some commands take as an argument of their own)."""
+
+    actor: str
+    expected_head: int | None
+    retry: bool
+
+
+class Plumbing(Appending, total=False):
+    """:class:`Appending` and the ``reason`` kept in the envelope."""
+
+    reason: str
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """What a command appended, with a one-line summary for the director."""
+
+    message: str
+    records: list[Record]
+
+    @property
+    def seqs(self) -> list[int]:
+        return [r.seq for r in self.records]
+
+
+def default_actor() -> str:
+    """The envelope's actor when none is given: ``$GOLEDGER_ACTOR``, else ``$USER``."""
+    return os.environ.get("GOLEDGER_ACTOR") or os.environ.get("USER") or "director"
+
+
+def record(
+    db: PathLike,
+    decide: Decide,
+    describe: Describe,
+    *,
+    actor: str = "",
+    reason: str = "",
+    expected_head: int | None = None,
+    retry: bool = False,
+    dry_run: bool = False,
+) -> Outcome:
+    """Lock the ledger, fold it, let ``decide`` refuse or produce events, append them in one
+    transaction; the outcome's message is ``describe`` of them.
+
+    With ``expected_head`` (the last event the desk saw): a moved head is refused with a
+    sentence naming what was recorded since; with ``retry`` the command is decided against
+    the new state and appended unless the events since touch the same table, player-round,
+    player or rules as the new ones (see :mod:`goledger.ledger.describe`). ``dry_run``: the
+    decision on the current state, its message marked, nothing written (no records)."""
+    if dry_run:
+        state = _current_state(db)
+        events = decide(state)
+        return Outcome(DRY_RUN + describe(state, events), [])
+    return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def _current_state(db: PathLike) -> TournamentState:
+    from goledger.replay.load import load_state
+
+    with Ledger.open(db) as ledger:
+        state = load_state(ledger)
+    _check_tournament(db, state)
+    return state
+
+
+def _check_tournament(db: PathLike, state: TournamentState) -> None:
+    if state.settings is None:
+        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+
+
+def _append(
+    db: PathLike, decide: Decide, describe: Describe, *, actor: str, reason: str, expected_head: int | None,
+    retry: bool,
+) -> Outcome:
+    from goledger.replay.load import load_state
+
+    with Ledger.open(db) as ledger:
+        try:
+            with ledger.writing(expected_head, retry=retry) as tx:
+                state = load_state(tx)
+                _check_tournament(db, state)
+                since: list[Record] = []
+                if expected_head is not None and tx.head.seq != expected_head:
+                    since = list(tx.records(after=expected_head))
+                name_of = names_from(state.players)
+                try:
+                    events = decide(state)
+                    message = describe(state, events)
+                except CommandRejected as exc:
+                    if not since:
+                        raise
+                    raise CommandRejected(
+                        f"{exc.message} (recorded since event {expected_head}: {_since_text(since, name_of)})"
+                    ) from None
+                for event in events:  # the declared domains: nothing outside them is appended
+                    problem = event_problem(event)
+                    if problem:
+                        raise CommandRejected(problem)
+                if since:
+                    _refuse_conflicts(events, since, expected_head, name_of)
+                records = tx.append(events, actor=actor or default_actor(), reason=reason)
+                return Outcome(message, records)
+        except StaleHeadError as exc:
+            if not exc.since:
+                raise
+            name_of = names_from(load_state(ledger).players)
+            count = len(exc.since)
+            raise StaleHeadError(
+                f"the ledger changed since event {exc.expected}, the last one you saw: {count} "
+                f"event{'s were' if count > 1 else ' was'} recorded since ({_since_text(exc.since, name_of)}); "
+                "nothing was written: check them, then repeat with --retry to record yours against them",
+                expected=exc.expected, since=exc.since,
+            ) from None
+
+
+def _since_text(records: Sequence[Record], name_of: Callable[[str], str], limit: int = 5) -> str:
+    """``"813 round 4 table 12: result white (desk-b, 14:02 UTC); …"`` for the first ``limit``."""
+    parts = [record_text(r, name_of) for r in records[:limit]]
+    more = f"; and {len(records) - limit} more" if len(records) > limit else ""
+    return "; ".join(parts) + more
+
+
+def record_text(record: Record, name_of: Callable[[str], str]) -> str:
+    """``"813 round 4 table 12: result white (desk-b, 14:02 UTC)"``: one stored event."""
+    try:
+        what = describe_event(record.event, name_of)
+    except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
+        what = record.type
+    by = ", ".join(x for x in (record.actor, f"{record.recorded_at[11:16]} UTC" if record.recorded_at else "") if x)
+    return f"{record.seq} {what}" + (f" ({by})" if by else "")
+
+
+def _refuse_conflicts(
+    events: Sequence[ev.Event], since: Sequence[Record], expected_head: int | None,
+    name_of: Callable[[str], str],
+) -> None:
+    """Refuse (``--retry``) when an event recorded since the expected head touches what the
+    new events touch."""
+    mine = all_subjects(events)
+    for stored in since:
+        try:
+            theirs = subjects(stored.event)
+        except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
+            continue
+        shared = mine & theirs
+        if shared:
+            what = describe_subject(sorted(shared, key=str)[0], name_of)
+            raise CommandRejected(
+                f"{what} changed since event {expected_head}, the last one you saw "
+                f"({record_text(stored, name_of)}); nothing was written: check it, then repeat with "
+                f"--expected-head {since[-1].seq} if your command still applies"
+            )

@@ -1,0 +1,178 @@
+"""Results of games: ``goledger result``, ``correct`` and ``unpair``.
+
+A result takes every notation of :data:`~goledger.ledger.result_notation.RESULT_HELP`; a
+Go-style margin (``B+2.5``, ``W+R``) is kept on the event as an annotation, and ``W+F`` /
+``B+F`` (won by forfeit) records the result by default. A result is recorded once
+(:func:`decide_result`) and changed only by a correction with a reason
+(:func:`decide_correct`); a withdrawn player's game takes no result. Removing a pairing
+(:func:`decide_unpair`) takes its result with it; both stay in the log.
+"""
+
+from __future__ import annotations
+
+from typing import Unpack
+
+from goledger.commands.checks import check_system, game_at
+from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, record
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.ledger.result_notation import margin_words, parse_result_notation
+from goledger.ledger.values import Result
+from goledger.outputs import one_line
+from goledger.replay.state import GameState, TournamentState
+
+__all__ = [
+    "correct",
+    "correct_message",
+    "decide_correct",
+    "decide_result",
+    "decide_unpair",
+    "result",
+    "result_message",
+    "unpair",
+    "unpair_message",
+]
+
+
+def parse_notation(text: str | Result, by_default: bool) -> tuple[Result, str, bool]:
+    """(result, margin, by_default) of a typed result (:mod:`goledger.ledger.result_notation`);
+    ``W+F``/``B+F`` (won by forfeit) records the result by default."""
+    if isinstance(text, Result):
+        return text, "", by_default
+    try:
+        notation = parse_result_notation(text)
+    except ValueError as exc:
+        raise CommandRejected(str(exc)) from None
+    return notation.result, notation.margin, by_default or notation.forfeit
+
+
+def _recordable(text: str | Result, by_default: bool) -> tuple[Result, str, bool]:
+    outcome = parse_notation(text, by_default)
+    if outcome[0] is Result.UNKNOWN:
+        raise CommandRejected("'unknown' is not a result to record; correct a wrong result instead")
+    return outcome
+
+
+def _check_result_players(state: TournamentState, game: GameState) -> None:
+    for pid in (game.white, game.black):
+        p = state.players[pid]
+        if p.is_withdrawn(game.round):
+            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+
+
+def decide_result(state: TournamentState, round_: int, table: int, result: str | Result,
+                  by_default: bool = False) -> list[ev.Event]:
+    """The ``ResultRecorded`` of the game at (``round_``, ``table``). Refuses ``unknown``, a
+    game that already has a result (correct it instead), a withdrawn player's game and what
+    the tournament system forbids."""
+    outcome, margin, by_default = _recordable(result, by_default)
+    game = game_at(state, round_, table)
+    _check_result_players(state, game)
+    if game.result is not Result.UNKNOWN:
+        raise CommandRejected(
+            f"round {round_} table {table} already has a result ({game.result.value}); use `goledger correct`"
+        )
+    event = ev.ResultRecorded(round=round_, table=table, result=outcome, by_default=by_default, margin=margin)
+    check_system(state, event)
+    return [event]
+
+
+def result_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``round 3 table 2: white by 2.5 points``."""
+    event = events[0]
+    assert isinstance(event, ev.ResultRecorded)
+    flag = " by default" if event.by_default and event.margin != "F" else ""
+    return f"round {event.round} table {event.table}: {event.result.value}{margin_words(event.margin)}{flag}"
+
+
+def result(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    result: str,
+    by_default: bool = False,
+    **plumbing: Unpack[Plumbing],
+) -> Outcome:
+    """Record the result of a game that has none yet (:func:`decide_result`; use
+    :func:`correct` to change one)."""
+    _recordable(result, by_default)  # a notation is refused before the ledger is opened
+    return record(db, lambda state: decide_result(state, round, table, result, by_default), result_message,
+                  **plumbing)
+
+
+def _correctable(text: str | Result, by_default: bool, reason: str) -> tuple[Result, str, bool]:
+    outcome = parse_notation(text, by_default)
+    if not reason.strip():
+        raise CommandRejected("a correction needs a reason")
+    return outcome
+
+
+def decide_correct(state: TournamentState, round_: int, table: int, result: str | Result, reason: str,
+                   by_default: bool = False) -> list[ev.Event]:
+    """The ``ResultCorrected`` of the game at (``round_``, ``table``), with ``reason``.
+    Refuses a correction without a reason, of a game without a result, one that changes
+    nothing, a withdrawn player's game (unless the result becomes ``unknown``) and what the
+    tournament system forbids."""
+    outcome, margin, by_default = _correctable(result, by_default, reason)
+    game = game_at(state, round_, table)
+    if game.result is Result.UNKNOWN:
+        raise CommandRejected(f"round {round_} table {table} has no result yet; record it with `goledger result`")
+    if game.result is outcome and game.by_default == by_default:
+        raise CommandRejected(
+            f"round {round_} table {table} already has the result {outcome.value}"
+            f"{' by default' if by_default else ''}; nothing to correct"
+        )
+    if outcome is not Result.UNKNOWN:
+        _check_result_players(state, game)
+    event = ev.ResultCorrected(round=round_, table=table, result=outcome, by_default=by_default, reason=reason,
+                               margin=margin)
+    check_system(state, event)
+    return [event]
+
+
+def correct_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``round 3 table 2: white → black (scoring sheet misread)``."""
+    event = events[0]
+    assert isinstance(event, ev.ResultCorrected)
+    before = state.games[event.round][event.table].result
+    return (f"round {event.round} table {event.table}: {before.value} → {event.result.value}"
+            f"{margin_words(event.margin)} ({one_line(event.reason)})")
+
+
+def correct(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    result: str,
+    reason: str,
+    by_default: bool = False,
+    **plumbing: Unpack[Appending],
+) -> Outcome:
+    """Replace a recorded result, with a reason (:func:`decide_correct`)."""
+    _correctable(result, by_default, reason)  # refused before the ledger is opened
+    return record(db, lambda state: decide_correct(state, round, table, result, reason, by_default),
+                  correct_message, reason=reason, **plumbing)
+
+
+def decide_unpair(state: TournamentState, round_: int, table: int) -> list[ev.Event]:
+    """The ``PairingRemoved`` of the game at (``round_``, ``table``)."""
+    game_at(state, round_, table)
+    return [ev.PairingRemoved(round=round_, table=table)]
+
+
+def unpair_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``round 2 table 5 (p0003 vs p0011) unpaired``."""
+    event = events[0]
+    assert isinstance(event, ev.PairingRemoved)
+    game = state.games[event.round][event.table]
+    return f"round {event.round} table {event.table} ({game.white} vs {game.black}) unpaired"
+
+
+def unpair(
+    db: PathLike,
+    round: int,  # noqa: A002
+    table: int,
+    **plumbing: Unpack[Plumbing],
+) -> Outcome:
+    """Remove a pairing (:func:`decide_unpair`; its result, if any, goes with it)."""
+    return record(db, lambda state: decide_unpair(state, round, table), unpair_message, **plumbing)

@@ -1,0 +1,88 @@
+"""Withdrawals: ``goledger withdraw`` and ``reinstate``.
+
+A player withdraws from a round on (``PlayerWithdrew``): he is paired no more, and what his
+withdrawn rounds count is the rule policy's (:func:`goledger.replay.withdrawals.withdrawal_rule`,
+named in the message). A withdrawal waits until his games and byes of that round and later
+are taken back. Reinstating him (``PlayerReinstated``) undoes it from a round on; the rounds
+missed in between stay missed.
+"""
+
+from __future__ import annotations
+
+from typing import Unpack
+
+from goledger.commands.checks import check_round
+from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, record
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.replay.players import find_player
+from goledger.replay.state import TournamentState
+
+__all__ = ["decide_reinstate", "decide_withdraw", "reinstate", "reinstate_message", "withdraw", "withdraw_message"]
+
+
+def decide_withdraw(state: TournamentState, player: str, from_round: int, reason: str = "") -> list[ev.Event]:
+    """The ``PlayerWithdrew`` of ``player`` (a reference) from ``from_round`` on. Refuses a
+    round outside the tournament, a player who already withdrew from that round or earlier,
+    and one still paired or holding a bye in that round or later (unpair first)."""
+    check_round(state, from_round)
+    p = find_player(state, player)
+    if p.withdrawn_from is not None and p.withdrawn_from <= from_round:
+        raise CommandRejected(f"{p.id} {p.full_name} already withdrew from round {p.withdrawn_from}")
+    for r in range(from_round, state.rounds + 1):
+        game = state.game_of(p.id, r)
+        if game is not None:
+            raise CommandRejected(
+                f"{p.id} {p.full_name} is paired in round {r} (table {game.table}); unpair that game first"
+            )
+        if p.id in state.byes.get(r, {}):
+            raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {r}; remove it first")
+    return [ev.PlayerWithdrew(player_id=p.id, from_round=from_round, reason=reason)]
+
+
+def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``p0004 Abe Ann withdraws from round 3; <what his withdrawn rounds count> (…)``."""
+    from goledger.replay.standings import resolve_policy
+    from goledger.replay.withdrawals import withdrawal_rule
+
+    event = events[0]
+    assert isinstance(event, ev.PlayerWithdrew)
+    p = state.players[event.player_id]
+    rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round))
+    return (f"{p.id} {p.full_name} withdraws from round {event.from_round}; {rule} "
+            f"(goledger explain {p.id} shows it)")
+
+
+def withdraw(
+    db: PathLike,
+    player: str,
+    from_round: int,
+    reason: str = "",
+    **plumbing: Unpack[Appending],
+) -> Outcome:
+    """The player leaves from ``from_round`` on (:func:`decide_withdraw`)."""
+    return record(db, lambda state: decide_withdraw(state, player, from_round, reason), withdraw_message,
+                  reason=reason, **plumbing)
+
+
+def decide_reinstate(state: TournamentState, player: str, from_round: int) -> list[ev.Event]:
+    """The ``PlayerReinstated`` of ``player`` from ``from_round`` on; refuses a player who has
+    not withdrawn."""
+    check_round(state, from_round)
+    p = find_player(state, player)
+    if p.withdrawn_from is None:
+        raise CommandRejected(f"{p.id} {p.full_name} has not withdrawn")
+    return [ev.PlayerReinstated(player_id=p.id, from_round=from_round)]
+
+
+def reinstate_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``p0004 Abe Ann plays again from round 5``."""
+    event = events[0]
+    assert isinstance(event, ev.PlayerReinstated)
+    p = state.players[event.player_id]
+    return f"{p.id} {p.full_name} plays again from round {event.from_round}"
+
+
+def reinstate(db: PathLike, player: str, from_round: int, **plumbing: Unpack[Plumbing]) -> Outcome:
+    """Undo a withdrawal from ``from_round`` on (:func:`decide_reinstate`)."""
+    return record(db, lambda state: decide_reinstate(state, player, from_round), reinstate_message, **plumbing)
