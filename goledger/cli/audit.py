@@ -6,19 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
 from goledger.cli.common import (
-    ActorOption,
     DbOption,
-    ExpectedHeadOption,
     JsonOption,
     LanguageOption,
     PlayerArg,
-    ReasonOption,
-    RetryOption,
+    Shared,
     default_db,
     echo,
     echo_lines,
@@ -26,9 +23,10 @@ from goledger.cli.common import (
     output_language,
     print_json,
     progress_bar,
+    recorded,
     render_text_table,
-    report_outcome,
     run,
+    shared_options,
 )
 from goledger.nogc import nogc
 
@@ -377,26 +375,18 @@ def register_commands(app: typer.Typer) -> None:
             render_what_if(result)
 
     @app.command()
+    @shared_options()
     def publish(
         round_: Annotated[int, typer.Option("--round", "-r", help="The round whose standings are published.")],
         note: Annotated[str, typer.Option("--note", help="A note kept in the checkpoint.")] = "",
         policy: PolicyOpt = None,
         criteria: CriteriaOpt = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        retry: RetryOption = False,
-        as_json: JsonOption = False,
+        **shared: Unpack[Shared],
     ) -> None:
         """Vouch for the standings of a round as shown: append a Checkpoint with their digest."""
         from goledger.commands.publish import publish as publish_command
 
-        report_outcome(
-            run(lambda: publish_command(db or default_db(), round_, note, policy, _criteria(criteria), actor=actor,
-                                        reason=reason, expected_head=expected_head, retry=retry)),
-            as_json,
-        )
+        recorded(publish_command, round_, note, policy, _criteria(criteria), **shared)
 
     @app.command()
     @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass

@@ -6,13 +6,14 @@ Kept light: importing this module must not import the library (start-up time mat
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypedDict, TypeVar
 
 import typer
 
@@ -40,6 +41,73 @@ RetryOption = Annotated[
 PlayerArg = Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")]
 LanguageOption = Annotated[str | None, typer.Option(
     "--language", help="Write in this language: en, tr, hu, fr or de (default: the tournament's).")]
+
+
+class Common(TypedDict, total=False):
+    """The options every recording command shares but ``--reason`` (:func:`shared_options`),
+    as the command function receives them."""
+
+    db: Path | None
+    actor: str
+    expected_head: int | None
+    retry: bool
+    as_json: bool
+
+
+class Shared(Common, total=False):
+    """:class:`Common` and ``--reason``."""
+
+    reason: str
+
+
+_SHARED: tuple[tuple[str, Any, Any], ...] = (
+    ("db", DbOption, None),
+    ("actor", ActorOption, ""),
+    ("reason", ReasonOption, ""),
+    ("expected_head", ExpectedHeadOption, None),
+    ("retry", RetryOption, False),
+    ("as_json", JsonOption, False),
+)
+"""The shared options in the order every recording command lists them."""
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def shared_options(without: Collection[str] = (), last: Collection[str] = ()) -> Callable[[Command], Command]:
+    """Declare a recording command's shared options once: the command function takes its own
+    parameters and ``**shared: Unpack[Shared]``; typer sees its own options followed by
+    ``--db``, ``--actor``, ``--reason``, ``--expected-head``, ``--retry`` and ``--json``
+    (those the command does not declare itself, nor names in ``without``), then those of its
+    own named in ``last``. The function stays a plain module-level function, callable as it is."""
+
+    def declare(command: Command) -> Command:
+        signature = inspect.signature(command, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        taken = {p.name for p in own} | set(without)
+        shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+                  for name, annotation, default in _SHARED if name not in taken]
+        after = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own if p.name in last]
+        command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[*(p for p in own if p.name not in last), *shared, *after])
+        return command
+
+    return declare
+
+
+def recorded(command: Callable[..., Any], *args: Any, db: Path | None = None, as_json: bool = False,
+             show: Callable[[Any], dict[str, Any]] | None = None, text: Callable[[Any], None] | None = None,
+             **plumbing: Any) -> None:
+    """Run the library's recording ``command(db, *args, **plumbing)`` (refusals: one line on
+    stderr, exit 1) and print its outcome: the message and the events appended (``text``: the
+    command's own printing of it), or with ``--json`` :func:`outcome_json` (``show``: the
+    command's own JSON of it)."""
+    outcome = run(lambda: command(db or default_db(), *args, **plumbing))
+    if as_json and show is not None:
+        print_json(show(outcome))
+    elif not as_json and text is not None:
+        text(outcome)
+    else:
+        report_outcome(outcome, as_json)
 
 
 def default_db() -> Path:

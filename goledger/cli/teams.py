@@ -4,22 +4,22 @@ their own commands)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, Unpack
 
 import typer
 
 from goledger.cli.common import (
-    ActorOption,
     DbOption,
-    ExpectedHeadOption,
     JsonOption,
-    ReasonOption,
+    Shared,
     default_db,
     echo,
     print_json,
+    recorded,
     render_text_table,
-    report_outcome,
     run,
+    shared_options,
 )
 
 team_app = typer.Typer(help="Teams of a team tournament: add, assign players to boards, remove, list.",
@@ -30,62 +30,50 @@ FromRoundOpt = Annotated[int | None, typer.Option("--from-round", help="From thi
 
 
 @team_app.command("add")
+@shared_options(without=("retry",))
 def add(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The team's name.")],
     short: Annotated[str, typer.Option("--short", help="Short name for printouts.")] = "",
     boards: Annotated[int | None, typer.Option("--boards", help="Boards of this team (default: the team size).")]
     = None,
-    db: DbOption = None,  # type: ignore[assignment]
-    actor: ActorOption = "",
-    reason: ReasonOption = "",
-    expected_head: ExpectedHeadOption = None,
-    as_json: JsonOption = False,
+    **shared: Unpack[Shared],
 ) -> None:
     """Register a team."""
     from goledger.commands.teams import team_add
 
-    report_outcome(run(lambda: team_add(db or default_db(), name, short, boards, actor=actor, reason=reason,
-                                        expected_head=expected_head)), as_json)
+    recorded(team_add, name, short, boards, **shared)
 
 
 @team_app.command("assign")
+@shared_options(without=("retry",))
 def assign(
     team: TeamArg,
     player: Annotated[str, typer.Argument(metavar="PLAYER", help="Player id, EGD PIN or unique name.")],
     board: Annotated[int, typer.Option("--board", "-b", help="Board number (1 = first board).")],
     round_: RoundOpt = None,
     from_round: FromRoundOpt = None,
-    db: DbOption = None,  # type: ignore[assignment]
-    actor: ActorOption = "",
-    reason: ReasonOption = "",
-    expected_head: ExpectedHeadOption = None,
-    as_json: JsonOption = False,
+    **shared: Unpack[Shared],
 ) -> None:
     """Put a player on a board of a team (every round, one round, or from a round on)."""
     from goledger.commands.teams import team_assign
 
-    report_outcome(run(lambda: team_assign(db or default_db(), team, player, board, round_, from_round,
-                                           actor=actor, reason=reason, expected_head=expected_head)), as_json)
+    recorded(team_assign, team, player, board, round_, from_round, **shared)
 
 
 @team_app.command("remove")
+@shared_options(without=("retry",))
 def remove(
     team: TeamArg,
     player: Annotated[str | None, typer.Option("--player", "-p", help="Take this player off the team's boards.")]
     = None,
     round_: RoundOpt = None,
     from_round: FromRoundOpt = None,
-    db: DbOption = None,  # type: ignore[assignment]
-    actor: ActorOption = "",
-    reason: ReasonOption = "",
-    expected_head: ExpectedHeadOption = None,
-    as_json: JsonOption = False,
+    **shared: Unpack[Shared],
 ) -> None:
     """Delete a team (before its first match), or take a player off its boards."""
     from goledger.commands.teams import team_remove
 
-    report_outcome(run(lambda: team_remove(db or default_db(), team, player, round_, from_round, actor=actor,
-                                           reason=reason, expected_head=expected_head)), as_json)
+    recorded(team_remove, team, player, round_, from_round, **shared)
 
 
 @team_app.command("list")
@@ -119,6 +107,15 @@ def _emit(data: bytes) -> None:
     sys.stdout.flush()
 
 
+def _printout(load: Callable[[], Any], sections: Callable[[Any], Any], fmt: str, as_json: bool) -> None:
+    """A team printout: what ``load`` reads, laid out in ``sections``, rendered as ``fmt``
+    (``--json``: JSON) on stdout (a refusal: one line on stderr, exit 1)."""
+    from goledger.render.teams import render_team
+
+    data = run(load)
+    _emit(run(lambda: render_team(sections(data), "json" if as_json else fmt)))
+
+
 @team_app.command("pairings")
 def pairings(
     round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
@@ -128,11 +125,10 @@ def pairings(
     as_json: JsonOption = False,
 ) -> None:
     """The team pairing list of a round: match by match, boards in order, tables and results."""
-    from goledger.render.teams import pairing_sections, render_team
+    from goledger.render.teams import pairing_sections
     from goledger.teams.printouts import team_pairings
 
-    plist = run(lambda: team_pairings(db or default_db(), round_, as_of))
-    _emit(run(lambda: render_team(pairing_sections(plist), "json" if as_json else fmt)))
+    _printout(lambda: team_pairings(db or default_db(), round_, as_of), pairing_sections, fmt, as_json)
 
 
 @team_app.command("sheets")
@@ -144,11 +140,10 @@ def sheets(
     as_json: JsonOption = False,
 ) -> None:
     """A result sheet per match of a round (HTML: one match per printed page)."""
-    from goledger.render.teams import render_team, result_sheet_sections
+    from goledger.render.teams import result_sheet_sections
     from goledger.teams.printouts import team_pairings
 
-    plist = run(lambda: team_pairings(db or default_db(), round_, as_of))
-    _emit(run(lambda: render_team(result_sheet_sections(plist), "json" if as_json else fmt)))
+    _printout(lambda: team_pairings(db or default_db(), round_, as_of), result_sheet_sections, fmt, as_json)
 
 
 @team_app.command("crosstable")
@@ -160,11 +155,10 @@ def crosstable(
     as_json: JsonOption = False,
 ) -> None:
     """The team crosstable: every team against every other, board wins and team score."""
-    from goledger.render.teams import crosstable_sections, render_team
+    from goledger.render.teams import crosstable_sections
     from goledger.teams.printouts import team_crosstable
 
-    data = run(lambda: team_crosstable(db or default_db(), round_, as_of))
-    _emit(run(lambda: render_team(crosstable_sections(data), "json" if as_json else fmt)))
+    _printout(lambda: team_crosstable(db or default_db(), round_, as_of), crosstable_sections, fmt, as_json)
 
 
 def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str, as_json: bool) -> None:
@@ -229,28 +223,20 @@ def _print_match(data: dict[str, Any]) -> None:
     echo(data["message"])
 
 
+@shared_options(without=("retry",))
 def pair_teams_command(
     round_: Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")],
     team_a: Annotated[str, typer.Argument(metavar="TEAM_A", help="One team (id, name, short name or number).")],
     team_b: Annotated[str, typer.Argument(metavar="TEAM_B", help="The other team.")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the boards, write nothing.")] = False,
     allow_repeat: Annotated[bool, typer.Option("--allow-repeat", help="Pair two teams that already met.")] = False,
-    db: DbOption = None,  # type: ignore[assignment]
-    actor: ActorOption = "",
-    reason: ReasonOption = "",
-    expected_head: ExpectedHeadOption = None,
-    as_json: JsonOption = False,
+    **shared: Unpack[Shared],
 ) -> None:
     """Pair one match by hand: board i against board i, OpenGotha's colour, handicap and tables."""
     from goledger.commands.teams import pair_teams
 
-    outcome = run(lambda: pair_teams(db or default_db(), round_, team_a, team_b, dry_run=dry_run,
-                                     allow_repeat=allow_repeat, actor=actor, reason=reason,
-                                     expected_head=expected_head))
-    if as_json:
-        print_json(outcome.to_dict())
-    else:
-        _print_match(outcome.to_dict())
+    recorded(pair_teams, round_, team_a, team_b, dry_run=dry_run, allow_repeat=allow_repeat,
+             show=lambda outcome: outcome.to_dict(), text=lambda outcome: _print_match(outcome.to_dict()), **shared)
 
 
 def register_commands(app: typer.Typer) -> None:

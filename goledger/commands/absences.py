@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from typing import Unpack
 
-from goledger.commands.checks import REPEATS_REFUSED, check_available, check_round, check_system, parse_points
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.checks import (
+    REPEATS_REFUSED,
+    check_available,
+    check_free,
+    check_round,
+    check_system,
+    parse_points,
+)
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.players import find_player
@@ -49,21 +56,14 @@ def decide_absent(state: TournamentState, player: str, round_: int, points: str 
     p = _player_in(state, player, round_)
     if p.is_withdrawn(round_):
         raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
-    game = state.game_of(p.id, round_)
-    if game is not None:
-        raise CommandRejected(
-            f"{p.id} {p.full_name} is paired in round {round_} (table {game.table}); unpair that game first"
-        )
-    if p.id in state.byes.get(round_, {}):
-        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}; remove it first")
+    check_free(state, p, round_)
     if round_ in p.absences and p.absences[round_] == points2:
         raise CommandRejected(f"{p.id} {p.full_name} is already absent in round {round_}")
     return [ev.ParticipationChanged(player_id=p.id, round=round_, participating=False, points2=points2)]
 
 
 def _participation_message(state: TournamentState, events: list[ev.Event], worth: str = "") -> str:
-    event = events[0]
-    assert isinstance(event, ev.ParticipationChanged)
+    event = first_event(events, ev.ParticipationChanged)
     p = state.players[event.player_id]
     return f"{p.id} {p.full_name} {'present' if event.participating else 'absent'} in round {event.round}{worth}"
 
@@ -130,8 +130,7 @@ def decide_bye(state: TournamentState, player: str, round_: int, force: bool = F
 
 def bye_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0007 Abe Ann has the bye in round 3`` (and what ``--force`` overrode)."""
-    event = events[0]
-    assert isinstance(event, ev.ByeAssigned)
+    event = first_event(events, ev.ByeAssigned)
     p = state.players[event.player_id]
     overridden = _bye_overrides(state, p, event.round, True) if event.forced else []
     forced = f" (forced: {', '.join(overridden)})" if overridden else ""
@@ -159,8 +158,7 @@ def decide_unbye(state: TournamentState, player: str, round_: int) -> list[ev.Ev
 
 def unbye_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``bye of p0007 Abe Ann in round 3 removed``."""
-    event = events[0]
-    assert isinstance(event, ev.ByeRemoved)
+    event = first_event(events, ev.ByeRemoved)
     p = state.players[event.player_id]
     return f"bye of {p.id} {p.full_name} in round {event.round} removed"
 

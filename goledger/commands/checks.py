@@ -15,6 +15,7 @@ from goledger.replay.state import GameState, PlayerState, TournamentState
 __all__ = [
     "REPEATS_REFUSED",
     "check_available",
+    "check_free",
     "check_names",
     "check_round",
     "check_system",
@@ -120,3 +121,14 @@ def check_available(state: TournamentState, p: PlayerState, round_: int, overrid
         raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
     if p.id in state.byes.get(round_, {}):
         raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}")
+
+
+def check_free(state: TournamentState, p: PlayerState, round_: int) -> None:
+    """Refuse while ``p`` is paired or holds the bye in ``round_`` (take it back first)."""
+    game = state.game_of(p.id, round_)
+    if game is not None:
+        raise CommandRejected(
+            f"{p.id} {p.full_name} is paired in round {round_} (table {game.table}); unpair that game first"
+        )
+    if p.id in state.byes.get(round_, {}):
+        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}; remove it first")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Literal, Unpack
 
 from goledger.commands.checks import check_round
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.players import find_player
@@ -53,8 +53,7 @@ def decide_forbid(state: TournamentState, player_a: str, player_b: str, from_rou
 
 def forbid_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0001 Abe Ann and p0002 Abe Bo: pairing forbidden from round 2``."""
-    event = events[0]
-    assert isinstance(event, ev.PairingConstraintSet)
+    event = first_event(events, ev.PairingConstraintSet)
     a, b = state.players[event.player_a], state.players[event.player_b]
     pair = f"{a.id} {a.full_name} and {b.id} {b.full_name}"
     if event.constraint == "none":
@@ -147,8 +146,7 @@ def decide_fix_table(state: TournamentState, player: str, table: int | None, fro
 
 def fix_table_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0003 Abe Ann plays at table 1 from round 2``."""
-    event = events[0]
-    assert isinstance(event, ev.TableFixed)
+    event = first_event(events, ev.TableFixed)
     p = state.players[event.player_id]
     what = f"plays at table {event.table}" if event.table is not None else "is no longer fixed to a table"
     return f"{p.id} {p.full_name} {what} from round {event.from_round}"

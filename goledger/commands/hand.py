@@ -36,7 +36,7 @@ from goledger.commands.checks import (
     parse_komi,
 )
 from goledger.commands.hand_rules import GameRule, RuledGame
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.describe import edit_words
@@ -248,18 +248,17 @@ def pair(
     """Pair two players in ``round`` (:func:`decide_pair`): ``players`` (two references) lets
     the rule choose the colours, ``white`` and ``black`` fix them. ``dry_run``: the game as it
     would be recorded, nothing written."""
-    first, second, by_hand = _pair_players(players, white, black)
+    one, other, by_hand = _pair_players(players, white, black)
     rules: list[GameRule] = []
     games: list[dict[str, Any]] = []
 
     def decide(state: TournamentState) -> list[ev.Event]:
         rules[:] = [GameRule(state, round)]
-        return decide_pair(state, round, first, second, colours_by_hand=by_hand, table=table, handicap=handicap,
+        return decide_pair(state, round, one, other, colours_by_hand=by_hand, table=table, handicap=handicap,
                            komi=komi, color_known=color_known, force=force, rule=rules[0])
 
     def describe(state: TournamentState, events: list[ev.Event]) -> str:
-        event = events[0]
-        assert isinstance(event, ev.GamePaired)
+        event = first_event(events, ev.GamePaired)
         games[:] = [game_json(state, event)]
         how = "hand" if len(event.by_hand) == 3 else rules[0].game(event.white, event.black).rule
         return pair_message(state, event, how, _forced_reasons(state, event) if event.forced else ())
@@ -443,11 +442,10 @@ def decide_renumber_tables(
 
 def renumber_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 4: 12 of 30 games change tables (best score, then rating; first moved game now at table 3)``."""
-    event = events[0]
-    assert isinstance(event, ev.TablesRenumbered)
-    first = min(new for _, new in event.tables)
+    event = first_event(events, ev.TablesRenumbered)
+    lowest = min(new for _, new in event.tables)
     return (f"round {event.round}: {len(event.tables)} of {len(state.games_of_round(event.round))} games change "
-            f"tables ({event.order}; first moved game now at table {first})")
+            f"tables ({event.order}; first moved game now at table {lowest})")
 
 
 def renumber_tables(

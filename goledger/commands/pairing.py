@@ -42,7 +42,7 @@ from typing import Any
 import msgspec
 
 from goledger.commands.checks import check_available, check_round
-from goledger.commands.recording import PathLike, record
+from goledger.commands.recording import PathLike, first_event, record
 from goledger.errors import CommandRejected, EventDecided, LedgerError
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
@@ -340,11 +340,10 @@ def _reason_for_unpairing(reason: str) -> None:
 
 def unpair_round_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 3 unpaired: 12 games and 1 byes removed (wrong bar)``."""
-    first = events[0]
-    assert isinstance(first, ev.RoundUnpaired)
+    unpaired = first_event(events, ev.RoundUnpaired)
     games = sum(isinstance(e, ev.PairingRemoved) for e in events)
     byes = sum(isinstance(e, ev.ByeRemoved) for e in events)
-    return f"round {first.round} unpaired: {games} games and {byes} byes removed ({one_line(first.reason)})"
+    return f"round {unpaired.round} unpaired: {games} games and {byes} byes removed ({one_line(unpaired.reason)})"
 
 
 def unpair_round(

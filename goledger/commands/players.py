@@ -14,7 +14,7 @@ import re
 from typing import Any, Unpack
 
 from goledger.commands.checks import check_names, parse_rank
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
@@ -75,8 +75,7 @@ def decide_register(
 
 def register_message(state: TournamentState, events: list[ev.Event], note: str = "") -> str:
     """``registered p0012 Abe Ann (3k)``, with ``note`` and a short reference it shares."""
-    event = events[0]
-    assert isinstance(event, ev.PlayerRegistered)
+    event = first_event(events, ev.PlayerRegistered)
     clash = short_reference_clash(state.players.values(), event.surname, event.first_name)
     tail = f"; note: {clash}" if clash else ""
     if note:
@@ -140,8 +139,7 @@ def register(
 
     def decide(state: TournamentState) -> list[ev.Event]:
         events = decide_register(state, **fields)
-        registered = events[0]
-        assert isinstance(registered, ev.PlayerRegistered)
+        registered = first_event(events, ev.PlayerRegistered)
         return [*events, *decide_late_absences(state, registered.player_id, joins_round)]
 
     def describe(state: TournamentState, events: list[ev.Event]) -> str:
@@ -220,8 +218,7 @@ def decide_update_player(state: TournamentState, player: str, wanted: dict[str, 
 
 def update_player_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``updated p0003: rank '2k' → '1k', club 'Par' → 'Lyon'`` (and the list it came from)."""
-    event = events[0]
-    assert isinstance(event, ev.PlayerUpdated)
+    event = first_event(events, ev.PlayerUpdated)
     p = state.players[event.player_id]
     changes = event.changes
     fields = ", ".join(f"{k} {getattr(p, k)!r} → {v!r}" for k, v in changes.items() if k != "rating_list")

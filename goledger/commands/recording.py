@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import TypedDict
+from typing import TypedDict, TypeVar
 
 import msgspec
 
@@ -23,8 +23,8 @@ from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
 from goledger.replay.state import TournamentState
 
-__all__ = ["Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor", "record",
-           "record_text"]
+__all__ = ["Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor", "first_event",
+           "record", "record_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -35,6 +35,15 @@ Describe = Callable[[TournamentState, list[ev.Event]], str]
 """The director's one-line summary of decided events, from the state they were decided on."""
 
 DRY_RUN = "(dry run, nothing written) "
+
+E = TypeVar("E", bound=ev.Event)
+
+
+def first_event(events: Sequence[ev.Event], kind: type[E]) -> E:
+    """The first of decided ``events``, a ``kind`` (the event a message describes)."""
+    event = events[0]
+    assert isinstance(event, kind)
+    return event
 
 
 class Appending(TypedDict, total=False):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Unpack
 
 from goledger.commands.checks import check_system, game_at
-from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.result_notation import margin_words, parse_result_notation
@@ -79,8 +79,7 @@ def decide_result(state: TournamentState, round_: int, table: int, result: str |
 
 def result_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 3 table 2: white by 2.5 points``."""
-    event = events[0]
-    assert isinstance(event, ev.ResultRecorded)
+    event = first_event(events, ev.ResultRecorded)
     flag = " by default" if event.by_default and event.margin != "F" else ""
     return f"round {event.round} table {event.table}: {event.result.value}{margin_words(event.margin)}{flag}"
 
@@ -132,8 +131,7 @@ def decide_correct(state: TournamentState, round_: int, table: int, result: str 
 
 def correct_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 3 table 2: white → black (scoring sheet misread)``."""
-    event = events[0]
-    assert isinstance(event, ev.ResultCorrected)
+    event = first_event(events, ev.ResultCorrected)
     before = state.games[event.round][event.table].result
     return (f"round {event.round} table {event.table}: {before.value} → {event.result.value}"
             f"{margin_words(event.margin)} ({one_line(event.reason)})")
@@ -162,8 +160,7 @@ def decide_unpair(state: TournamentState, round_: int, table: int) -> list[ev.Ev
 
 def unpair_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 2 table 5 (p0003 vs p0011) unpaired``."""
-    event = events[0]
-    assert isinstance(event, ev.PairingRemoved)
+    event = first_event(events, ev.PairingRemoved)
     game = state.games[event.round][event.table]
     return f"round {event.round} table {event.table} ({game.white} vs {game.black}) unpaired"
 

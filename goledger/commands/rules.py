@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Unpack
 
 from goledger.commands.checks import check_round
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.state import TournamentState
@@ -49,8 +49,7 @@ def change_rules_message(state: TournamentState, events: list[ev.Event], changes
     """``rules changed retroactively: criteria MMS, SOSM → …`` (the phrases of ``changes``)."""
     from goledger.commands.settings import resolve_changes
 
-    event = events[0]
-    assert isinstance(event, ev.RulesChanged)
+    event = first_event(events, ev.RulesChanged)
     _, phrases = resolve_changes(state, changes)
     scope = "retroactively" if event.from_round is None else f"from round {event.from_round}"
     return f"rules changed {scope}: {'; '.join(phrases) or ', '.join(sorted(event.changes))}"

@@ -25,7 +25,7 @@ from typing import Any, Unpack
 import msgspec
 
 from goledger.commands.checks import check_round
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text
@@ -139,8 +139,7 @@ def decide_team_remove(state: TournamentState, team: str, player: str | None = N
 
 def team_add_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``team t001 Paris registered (number 1)``."""
-    added = events[0]
-    assert isinstance(added, ev.TeamRegistered)
+    added = first_event(events, ev.TeamRegistered)
     return f"team {added.team_id} {added.name} registered (number {added.number})"
 
 
@@ -152,8 +151,7 @@ def team_add(db: PathLike, name: str, short_name: str = "", boards: int | None =
 
 def team_assign_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0004 Abe Ann on board 2 of team Paris from round 3``."""
-    e = events[0]
-    assert isinstance(e, ev.TeamMemberAssigned)
+    e = first_event(events, ev.TeamMemberAssigned)
     p = state.players[e.player_id]
     scope = f" in round {e.round}" if e.round else f" from round {e.from_round}" if e.from_round else ""
     return f"{p.id} {p.full_name} on board {e.board} of team {state.teams[e.team_id].name}{scope}"

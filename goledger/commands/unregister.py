@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Unpack
 
-from goledger.commands.recording import Appending, Outcome, PathLike, record
+from goledger.commands.recording import Appending, Outcome, PathLike, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.outputs import one_line
@@ -38,8 +38,7 @@ def decide_unregister(state: TournamentState, player: str, reason: str = "") -> 
 
 def unregister_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``registration of p0009 Abe Ann cancelled (typed twice); he no longer appears anywhere``."""
-    event = events[0]
-    assert isinstance(event, ev.PlayerUnregistered)
+    event = first_event(events, ev.PlayerUnregistered)
     p = state.players[event.player_id]
     why = f" ({one_line(event.reason)})" if event.reason else ""
     return f"registration of {p.id} {p.full_name} cancelled{why}; he no longer appears anywhere"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Unpack
 
-from goledger.commands.checks import check_round
-from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, record
+from goledger.commands.checks import check_free, check_round
+from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.players import find_player
@@ -30,13 +30,7 @@ def decide_withdraw(state: TournamentState, player: str, from_round: int, reason
     if p.withdrawn_from is not None and p.withdrawn_from <= from_round:
         raise CommandRejected(f"{p.id} {p.full_name} already withdrew from round {p.withdrawn_from}")
     for r in range(from_round, state.rounds + 1):
-        game = state.game_of(p.id, r)
-        if game is not None:
-            raise CommandRejected(
-                f"{p.id} {p.full_name} is paired in round {r} (table {game.table}); unpair that game first"
-            )
-        if p.id in state.byes.get(r, {}):
-            raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {r}; remove it first")
+        check_free(state, p, r)
     return [ev.PlayerWithdrew(player_id=p.id, from_round=from_round, reason=reason)]
 
 
@@ -45,8 +39,7 @@ def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
     from goledger.replay.standings import resolve_policy
     from goledger.replay.withdrawals import withdrawal_rule
 
-    event = events[0]
-    assert isinstance(event, ev.PlayerWithdrew)
+    event = first_event(events, ev.PlayerWithdrew)
     p = state.players[event.player_id]
     rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round))
     return (f"{p.id} {p.full_name} withdraws from round {event.from_round}; {rule} "
@@ -77,8 +70,7 @@ def decide_reinstate(state: TournamentState, player: str, from_round: int) -> li
 
 def reinstate_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0004 Abe Ann plays again from round 5``."""
-    event = events[0]
-    assert isinstance(event, ev.PlayerReinstated)
+    event = first_event(events, ev.PlayerReinstated)
     p = state.players[event.player_id]
     return f"{p.id} {p.full_name} plays again from round {event.from_round}"
 
