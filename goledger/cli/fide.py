@@ -4,25 +4,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
 from goledger.cli.common import (
-    ActorOption,
     DbOption,
-    ExpectedHeadOption,
     JsonOption,
     LanguageOption,
-    ReasonOption,
-    RetryOption,
+    Shared,
     default_db,
     echo,
     output_language,
     print_json,
+    recorded,
     render_text_table,
-    report_outcome,
     run,
+    shared_options,
 )
 
 
@@ -108,25 +106,15 @@ def register_commands(app: typer.Typer) -> None:
             render_crosstable(result, as_json or fmt == "json")
 
     @app.command()
+    @shared_options()
     def schedule(
         berger: Annotated[bool, typer.Option("--berger", help="FIDE Berger tables (round robin).")] = False,
         double: Annotated[bool, typer.Option("--double", help="Double round robin (colours reversed).")] = False,
         first_round: Annotated[int, typer.Option("--first-round", help="Round of the first Berger round.")] = 1,
         rest_points: Annotated[str, typer.Option("--rest-points", help="Points of a rest in an odd field.")] = "0",
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        retry: RetryOption = False,
-        as_json: JsonOption = False,
+        **shared: Unpack[Shared],
     ) -> None:
         """Record a fixed round-robin schedule (Berger tables) for the registered players."""
         from goledger.commands.schedule import schedule as schedule_command
 
-        report_outcome(
-            run(lambda: schedule_command(
-                db or default_db(), berger, double, first_round, rest_points, actor=actor, reason=reason,
-                expected_head=expected_head, retry=retry,
-            )),
-            as_json,
-        )
+        recorded(schedule_command, berger, double, first_round, rest_points, **shared)

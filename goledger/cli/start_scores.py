@@ -3,23 +3,21 @@ scores with grouped McMahon, the EGF super-group rule and the bar-size warning."
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Unpack
 
 import typer
 
 from goledger.cli.common import (
-    ActorOption,
     DbOption,
-    ExpectedHeadOption,
     JsonOption,
-    ReasonOption,
-    RetryOption,
+    Shared,
     default_db,
     echo,
     print_json,
+    recorded,
     render_text_table,
-    report_outcome,
     run,
+    shared_options,
     warn,
 )
 
@@ -54,6 +52,7 @@ def register_commands(app: typer.Typer) -> None:
             warn(warning)
 
     @app.command("start-groups")
+    @shared_options()
     def start_groups(
         groups: Annotated[str | None, typer.Option("--groups", help="Start scores by rank range, e.g. "
                                                    "'5d-9d=33,1d-4d=31' ('' removes them).")] = None,
@@ -61,18 +60,9 @@ def register_commands(app: typer.Typer) -> None:
                                                          help="EGF super-group rule on or off.")] = None,
         from_round: Annotated[int | None, typer.Option("--from-round", help="From this round on (default: "
                                                        "retroactive).")] = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        retry: RetryOption = False,
-        as_json: JsonOption = False,
+        **shared: Unpack[Shared],
     ) -> None:
         """Set grouped McMahon start scores and/or the EGF super-group rule."""
         from goledger.commands.start_rules import start_groups as start_groups_command
 
-        report_outcome(
-            run(lambda: start_groups_command(db or default_db(), groups, super_group, from_round, actor=actor,
-                                             reason=reason, expected_head=expected_head, retry=retry)),
-            as_json,
-        )
+        recorded(start_groups_command, groups, super_group, from_round, **shared)
