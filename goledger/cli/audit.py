@@ -323,113 +323,121 @@ def _seqs(text: str) -> list[int]:
     return list(run(lambda: parse_without(text)))
 
 
+@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+def diff(
+    from_seq: Annotated[int | None, typer.Option("--from", help="Earlier point: as of this event.")] = None,
+    to_seq: Annotated[int | None, typer.Option("--to", help="Later point (default: the last event).")] = None,
+    published: Annotated[int | None, typer.Option(
+        "--published", help="Earlier point: the standings of this round as published.")] = None,
+    round_: RoundOpt = None,
+    policy: PolicyOpt = None,
+    criteria: CriteriaOpt = None,
+    max_replays: ReplaysOpt = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Players whose place or values changed between two events, and the events that caused it."""
+    from goledger.audit.queries import diff as diff_view
+
+    if (from_seq is None) == (published is None):
+        fail("diff needs either --from SEQ or --published ROUND", 2)
+    result = run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
+                                   published, _budget(max_replays)))
+    if as_json:
+        print_json(_json_of(result))
+    else:
+        render_diff(result)
+
+
+@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+def what_if(
+    without: Annotated[str | None, typer.Option(
+        "--without", help="Leave out these events: SEQ[,SEQ…] or ranges A-B.")] = None,
+    policy: PolicyOpt = None,
+    add: Annotated[Path | None, typer.Option(
+        "--add", help="JSON file: events to append, as `goledger log --json` prints them (or a list of "
+                      "events in their own JSON form).")] = None,
+    round_: RoundOpt = None,
+    criteria: CriteriaOpt = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Standings from a filtered, re-ruled or extended event list, beside the real ones (nothing is written)."""
+    from goledger.audit.queries import what_if as what_if_view
+
+    seqs = _seqs(without) if without else []
+    result = run(lambda: what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria)))
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        render_what_if(result)
+
+
+@shared_options()
+def publish(
+    round_: Annotated[int, typer.Option("--round", "-r", help="The round whose standings are published.")],
+    note: Annotated[str, typer.Option("--note", help="A note kept in the checkpoint.")] = "",
+    policy: PolicyOpt = None,
+    criteria: CriteriaOpt = None,
+    **shared: Unpack[Shared],
+) -> None:
+    """Vouch for the standings of a round as shown: append a Checkpoint with their digest."""
+    from goledger.commands.publish import publish as publish_command
+
+    recorded(publish_command, round_, note, policy, _criteria(criteria), **shared)
+
+
+@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+def history(
+    player: PlayerArg,
+    round_: RoundOpt = None,
+    policy: PolicyOpt = None,
+    criteria: CriteriaOpt = None,
+    max_replays: ReplaysOpt = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Every event that changed a player's place or values, with the place and values after it."""
+    from goledger.audit.queries import history as history_view
+
+    result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
+                                      _budget(max_replays)))
+    if as_json:
+        print_json(_json_of(result))
+    else:
+        render_history(result)
+
+
+@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+def report(
+    html: Annotated[Path, typer.Option("--html", help="Write a self-contained HTML audit report here.")],
+    top: Annotated[int, typer.Option("--top", help="Players drawn in the chart of places by round.")] = 10,
+    policy: PolicyOpt = None,
+    criteria: CriteriaOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the HTML file if it exists.")] = False,
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
+    with output_language(db, language, as_json):
+        from goledger.render.audit_report import report as report_file
+
+        with progress_bar("audit report") as update:
+            summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
+                                              update))
+        if as_json:
+            print_json(summary)
+        else:
+            echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
+                 f"{summary['events']} events, {summary['audited']} audited change(s)")
+
+
+COMMANDS = (diff, what_if, publish, history, report)
+"""The audit commands, in the order ``goledger --help`` lists them."""
+
+
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
-    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
-    def diff(
-        from_seq: Annotated[int | None, typer.Option("--from", help="Earlier point: as of this event.")] = None,
-        to_seq: Annotated[int | None, typer.Option("--to", help="Later point (default: the last event).")] = None,
-        published: Annotated[int | None, typer.Option(
-            "--published", help="Earlier point: the standings of this round as published.")] = None,
-        round_: RoundOpt = None,
-        policy: PolicyOpt = None,
-        criteria: CriteriaOpt = None,
-        max_replays: ReplaysOpt = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Players whose place or values changed between two events, and the events that caused it."""
-        from goledger.audit.queries import diff as diff_view
-
-        if (from_seq is None) == (published is None):
-            fail("diff needs either --from SEQ or --published ROUND", 2)
-        result = run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
-                                       published, _budget(max_replays)))
-        if as_json:
-            print_json(_json_of(result))
-        else:
-            render_diff(result)
-
-    @app.command("what-if")
-    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
-    def what_if(
-        without: Annotated[str | None, typer.Option(
-            "--without", help="Leave out these events: SEQ[,SEQ…] or ranges A-B.")] = None,
-        policy: PolicyOpt = None,
-        add: Annotated[Path | None, typer.Option(
-            "--add", help="JSON file: events to append, as `goledger log --json` prints them (or a list of "
-                          "events in their own JSON form).")] = None,
-        round_: RoundOpt = None,
-        criteria: CriteriaOpt = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Standings from a filtered, re-ruled or extended event list, beside the real ones (nothing is written)."""
-        from goledger.audit.queries import what_if as what_if_view
-
-        seqs = _seqs(without) if without else []
-        result = run(lambda: what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria)))
-        if as_json:
-            print_json(result.to_dict())
-        else:
-            render_what_if(result)
-
-    @app.command()
-    @shared_options()
-    def publish(
-        round_: Annotated[int, typer.Option("--round", "-r", help="The round whose standings are published.")],
-        note: Annotated[str, typer.Option("--note", help="A note kept in the checkpoint.")] = "",
-        policy: PolicyOpt = None,
-        criteria: CriteriaOpt = None,
-        **shared: Unpack[Shared],
-    ) -> None:
-        """Vouch for the standings of a round as shown: append a Checkpoint with their digest."""
-        from goledger.commands.publish import publish as publish_command
-
-        recorded(publish_command, round_, note, policy, _criteria(criteria), **shared)
-
-    @app.command()
-    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
-    def history(
-        player: PlayerArg,
-        round_: RoundOpt = None,
-        policy: PolicyOpt = None,
-        criteria: CriteriaOpt = None,
-        max_replays: ReplaysOpt = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Every event that changed a player's place or values, with the place and values after it."""
-        from goledger.audit.queries import history as history_view
-
-        result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
-                                          _budget(max_replays)))
-        if as_json:
-            print_json(_json_of(result))
-        else:
-            render_history(result)
-
-    @app.command()
-    @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
-    def report(
-        html: Annotated[Path, typer.Option("--html", help="Write a self-contained HTML audit report here.")],
-        top: Annotated[int, typer.Option("--top", help="Players drawn in the chart of places by round.")] = 10,
-        policy: PolicyOpt = None,
-        criteria: CriteriaOpt = None,
-        force: Annotated[bool, typer.Option("--force", help="Replace the HTML file if it exists.")] = False,
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """One self-contained HTML file: standings, places by round, the event log, and each audit diff."""
-        with output_language(db, language, as_json):
-            from goledger.render.audit_report import report as report_file
-
-            with progress_bar("audit report") as update:
-                summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
-                                                  update))
-            if as_json:
-                print_json(summary)
-            else:
-                echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
-                     f"{summary['events']} events, {summary['audited']} audited change(s)")
+    """Attach the audit commands to ``app`` (each named after its function, ``_`` as ``-``)."""
+    for command in COMMANDS:
+        app.command()(command)
