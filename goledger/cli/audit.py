@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, Unpack
 
@@ -315,6 +315,14 @@ def _json_of(result: Any) -> dict[str, Any]:
     return data
 
 
+def _show(result: Any, as_json: bool, render: Callable[[Any], None]) -> None:
+    """An audit view as JSON (:func:`_json_of`) or as ``render`` prints it."""
+    if as_json:
+        print_json(_json_of(result))
+    else:
+        render(result)
+
+
 def _seqs(text: str) -> list[int]:
     """``--without``'s events (:func:`goledger.audit.queries.parse_without`: bounded as text,
     counted before any list is built; a refusal is one sentence, exit status 1)."""
@@ -341,12 +349,8 @@ def diff(
 
     if (from_seq is None) == (published is None):
         fail("diff needs either --from SEQ or --published ROUND", 2)
-    result = run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
-                                   published, _budget(max_replays)))
-    if as_json:
-        print_json(_json_of(result))
-    else:
-        render_diff(result)
+    _show(run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
+                                published, _budget(max_replays))), as_json, render_diff)
 
 
 @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
@@ -400,12 +404,8 @@ def history(
     """Every event that changed a player's place or values, with the place and values after it."""
     from goledger.audit.queries import history as history_view
 
-    result = run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
-                                      _budget(max_replays)))
-    if as_json:
-        print_json(_json_of(result))
-    else:
-        render_history(result)
+    _show(run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
+                                   _budget(max_replays))), as_json, render_history)
 
 
 @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.state import TournamentState, fold
@@ -47,3 +48,12 @@ def state() -> TournamentState:
 def then() -> Callable[..., TournamentState]:
     """``then(*events)``: :func:`refusal_open` with ``events`` appended, folded."""
     return lambda *events: fold(refusal_open(*events))
+
+
+def refused(decide: Callable[[], object]) -> str:
+    """The sentence ``decide`` refuses with (one line)."""
+    with pytest.raises(CommandRejected) as caught:
+        decide()
+    message = caught.value.message
+    assert "\n" not in message, "one sentence, one line"
+    return message

@@ -15,15 +15,10 @@ from goledger.commands.absences import (
     decide_unbye,
     unbye_message,
 )
-from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.state import TournamentState
 
-
-def refused(decide: Callable[[], object]) -> str:
-    with pytest.raises(CommandRejected) as caught:
-        decide()
-    return caught.value.message
+from .conftest import refused
 
 
 def test_an_absence_is_worth_the_policys_value_or_its_own(state: TournamentState) -> None:

@@ -16,20 +16,11 @@ from goledger.commands.results import (
     result_message,
     unpair_message,
 )
-from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.state import TournamentState, fold
 
-from .conftest import refusal_open
-
-
-def refused(decide: Callable[[], object]) -> str:
-    with pytest.raises(CommandRejected) as caught:
-        decide()
-    message = caught.value.message
-    assert "\n" not in message, "one sentence, one line"
-    return message
+from .conftest import refusal_open, refused
 
 
 @pytest.mark.parametrize(("notation", "result", "margin", "by_default"), [

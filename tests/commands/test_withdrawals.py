@@ -8,15 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from goledger.commands.withdrawals import decide_reinstate, decide_withdraw, reinstate_message, withdraw_message
-from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.state import TournamentState
 
-
-def refused(decide: Callable[[], object]) -> str:
-    with pytest.raises(CommandRejected) as caught:
-        decide()
-    return caught.value.message
+from .conftest import refused
 
 
 def test_a_withdrawal_from_a_round_not_yet_paired(state: TournamentState) -> None:
