@@ -3,7 +3,7 @@
 A player gets a ledger id (``p0001``…, never given twice), and his names, rank, club,
 country, EGD PIN and rating are attributes; an EGD PIN fills what was not typed from the
 ratings store's list (:mod:`goledger.commands.registration`). Two players with one EGD PIN,
-or with one name (folded: case, accents, transliteration) unless forced, are refused. A
+or with one name (folded: case and the identity key of names) unless forced, are refused. A
 player registered after rounds were paired is absent in the rounds before he joins
 (:func:`goledger.commands.hand.decide_late_absences`).
 """
