@@ -9,12 +9,15 @@ log says who showed which round when. ``unpair-round`` hides the round again.
 
 from __future__ import annotations
 
-from goledger.commands.record import Outcome, PathLike, _check_round, _run
+from typing import Unpack
+
+from goledger.commands.checks import check_round
+from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay.state import TournamentState
 
-__all__ = ["decide_show_round", "show_round"]
+__all__ = ["decide_show_round", "show_round", "show_round_message"]
 
 
 def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
@@ -33,7 +36,7 @@ def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
     ...
     goledger.errors.CommandRejected: round 2 is not paired yet: there is nothing to show
     """
-    _check_round(state, round_)
+    check_round(state, round_)
     if state.settings is not None and state.settings.pairings_visible == "auto":
         raise CommandRejected(f"round {round_} is shown as soon as it is paired (pairings_visible=auto); "
                               "use change-rules pairings_visible=manual to show rounds by hand")
@@ -44,11 +47,11 @@ def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
     return [ev.RoundShown(round=round_)]
 
 
-def show_round(db: PathLike, round: int, *, actor: str = "", reason: str = "",  # noqa: A002
-               expected_head: int | None = None, retry: bool = False) -> Outcome:
+def show_round_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """``round 3: pairing shown to the players``."""
+    return f"round {first_event(events, ev.RoundShown).round}: pairing shown to the players"
+
+
+def show_round(db: PathLike, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
     """Show round ``round``'s pairing to the players (:func:`decide_show_round`)."""
-
-    def build(state: TournamentState) -> tuple[list[ev.Event], str]:
-        return decide_show_round(state, round), f"round {round}: pairing shown to the players"
-
-    return _run(db, build, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return record(db, lambda state: decide_show_round(state, round), show_round_message, **plumbing)
