@@ -5,24 +5,24 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
 from goledger.cli.common import (
-    ActorOption,
+    Common,
     DbOption,
-    ExpectedHeadOption,
     JsonOption,
     LanguageOption,
     PlayerArg,
     ReasonOption,
-    RetryOption,
+    Shared,
     default_db,
     fail,
     output_language,
-    report_outcome,
+    recorded,
     run,
+    shared_options,
 )
 
 PrintFormat = Annotated[str, typer.Option(
@@ -130,38 +130,20 @@ def register_commands(app: typer.Typer) -> None:
             emit(wall_sheet(result), result.to_dict(), fmt, as_json)
 
     @app.command("show-round")
+    @shared_options()
     def show_round(
         round_: Annotated[int, typer.Argument(help="Round number (1-based).", metavar="ROUND")],
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        retry: RetryOption = False,
-        as_json: JsonOption = False,
+        **shared: Unpack[Shared],
     ) -> None:
         """Show a round's pairing to the players (with change-rules pairings_visible=manual)."""
         from goledger.commands.show_round import show_round as show_round_command
 
-        report_outcome(run(lambda: show_round_command(
-            db or default_db(), round_, actor=actor, reason=reason, expected_head=expected_head, retry=retry)),
-            as_json)
+        recorded(show_round_command, round_, **shared)
 
     @app.command()
-    def unregister(
-        player: PlayerArg,
-        reason: ReasonOption = "",
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        expected_head: ExpectedHeadOption = None,
-        retry: RetryOption = False,
-        as_json: JsonOption = False,
-    ) -> None:
+    @shared_options()
+    def unregister(player: PlayerArg, reason: ReasonOption = "", **shared: Unpack[Common]) -> None:
         """Cancel a mistaken registration (no game, no bye yet): he leaves every view."""
         from goledger.commands.unregister import unregister as unregister_command
 
-        report_outcome(
-            run(lambda: unregister_command(
-                db or default_db(), player, reason, actor=actor, expected_head=expected_head, retry=retry,
-            )),
-            as_json,
-        )
+        recorded(unregister_command, player, reason, **shared)

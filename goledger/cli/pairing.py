@@ -1,28 +1,31 @@
 """Pairing commands: thin shells over :mod:`goledger.commands.pairing` and
 :mod:`goledger.commands.constraints` (same names, same arguments): ``pair-round``,
-``unpair-round``, ``explain-pairing``, ``forbid``, ``fix-pairing``, ``fix-table``."""
+``unpair-round``, ``explain-pairing``, ``forbid``, ``fix-pairing``, ``fix-table``; one
+module-level function each, the recording commands' shared options declared once
+(:func:`goledger.cli.common.shared_options`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
 from goledger.cli.common import (
-    ActorOption,
+    Common,
     DbOption,
-    ExpectedHeadOption,
     JsonOption,
     LanguageOption,
     PlayerArg,
-    ReasonOption,
+    Shared,
     default_db,
     echo,
+    fail,
     output_language,
     print_json,
+    recorded,
     render_text_table,
-    report_outcome,
     run,
+    shared_options,
 )
 
 RoundArg = Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")]
@@ -56,145 +59,134 @@ def _print_check(report: Any) -> None:
                 echo(f"  - {d}")
 
 
-def register_commands(app: typer.Typer) -> None:
-    """Attach the pairing commands to ``app``."""
+def _print_outcome(outcome: Any) -> None:
+    seqs = outcome.seqs
+    where = f" (events {seqs[0]}–{seqs[-1]})" if seqs else ""
+    _print_pairing(outcome.to_dict(), outcome.message + where)
 
-    @app.command("pair-round")
-    def pair_round(
-        round_: RoundArg,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the pairing, write nothing.")] = False,
-        engine: Annotated[str | None, typer.Option(help="Pairing engine (default: the system's).")] = None,
-        seed: Annotated[int | None, typer.Option(help="Seed of every random choice (default 0).")] = None,
-        players: Annotated[str | None, typer.Option(help="Pair only these players, comma-separated.")] = None,
-        check: Annotated[bool, typer.Option(
-            "--check", help="Re-derive every stored pairing of the round (0: all rounds) and report differences.")
-        ] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Pair a round automatically: games, colours, handicap, komi, tables and the bye."""
-        from goledger import commands
 
-        path = db or default_db()
-        if check:
-            report = run(lambda: commands.check_pairings(path, round_ or None))
-            if as_json:
-                print_json(report.to_dict())
-            else:
-                _print_check(report)
-            if not report.ok:
-                raise typer.Exit(1)
-            return
-        chosen = [p.strip() for p in players.split(",") if p.strip()] if players is not None else None
-        outcome = run(lambda: commands.pair_round(
-            path, round_, dry_run=dry_run, engine=engine, seed=seed, players=chosen, expected_head=expected_head,
-            actor=actor, reason=reason))
+def _check(round_: int, db: Any, as_json: bool) -> None:
+    """``pair-round R --check``: re-derive the stored pairings; exit 1 on a difference."""
+    from goledger import commands
+
+    report = run(lambda: commands.check_pairings(db or default_db(), round_ or None))
+    if as_json:
+        print_json(report.to_dict())
+    else:
+        _print_check(report)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@shared_options(without=("retry",))
+def pair_round(
+    round_: RoundArg,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the pairing, write nothing.")] = False,
+    engine: Annotated[str | None, typer.Option(help="Pairing engine (default: the system's).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of every random choice (default 0).")] = None,
+    players: Annotated[str | None, typer.Option(help="Pair only these players, comma-separated.")] = None,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Re-derive every stored pairing of the round (0: all rounds) and report differences.")
+    ] = False,
+    **shared: Unpack[Shared],
+) -> None:
+    """Pair a round automatically: games, colours, handicap, komi, tables and the bye."""
+    from goledger import commands
+
+    if check:
+        _check(round_, shared.get("db"), shared.get("as_json", False))
+        return
+    chosen = [p.strip() for p in players.split(",") if p.strip()] if players is not None else None
+    recorded(commands.pair_round, round_, dry_run=dry_run, engine=engine, seed=seed, players=chosen,
+             show=lambda outcome: outcome.to_dict(), text=_print_outcome, **shared)
+
+
+@shared_options(without=("retry",))
+def unpair_round(
+    round_: RoundArg,
+    reason: Annotated[str, typer.Option("--reason", help="Why the round is paired again (kept in the log).")],
+    **shared: Unpack[Common],
+) -> None:
+    """Remove every pairing of a round so that it can be paired again."""
+    from goledger import commands
+
+    recorded(commands.unpair_round, round_, reason, **shared)
+
+
+def explain_pairing(
+    round_: RoundArg,
+    player: Annotated[str | None, typer.Argument(help="Only this player's game.")] = None,
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The pairing report: per game the players, their score groups, draw-ups, same club or
+    country, handicap and why, colours, repeats and the weight terms in words; per round a
+    summary and the other optimal pairings found."""
+    from goledger.commands.pairing_report import pairing_report, report_lines
+
+    with output_language(db, language, as_json):
+        result = run(lambda: pairing_report(db or default_db(), round_, player))
         if as_json:
-            print_json(outcome.to_dict())
-        else:
-            seqs = outcome.seqs
-            where = f" (events {seqs[0]}–{seqs[-1]})" if seqs else ""
-            _print_pairing(outcome.to_dict(), outcome.message + where)
+            print_json(result.to_dict())
+            return
+        for line in report_lines(result):
+            echo(line)
 
-    @app.command("unpair-round")
-    def unpair_round(
-        round_: RoundArg,
-        reason: Annotated[str, typer.Option("--reason", help="Why the round is paired again (kept in the log).")],
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        expected_head: ExpectedHeadOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Remove every pairing of a round so that it can be paired again."""
-        from goledger import commands
 
-        report_outcome(run(lambda: commands.unpair_round(
-            db or default_db(), round_, reason, expected_head=expected_head, actor=actor)), as_json)
+@shared_options(without=("retry",))
+def forbid(
+    player_a: PlayerArg,
+    player_b: PlayerArg,
+    from_round: Annotated[int | None, typer.Option("--from-round", help="First round it binds.")] = None,
+    until_round: Annotated[int | None, typer.Option(
+        "--until-round", help="Last round it binds (\"not before round R\": R − 1).")] = None,
+    lift: Annotated[bool, typer.Option("--lift", help="Take the constraint back.")] = False,
+    unwanted: Annotated[bool, typer.Option("--unwanted", help="Only avoid the pair, as a repeat.")] = False,
+    **shared: Unpack[Shared],
+) -> None:
+    """Forbid (or only avoid) pairing two players, e.g. family members."""
+    from goledger import commands
 
-    @app.command("explain-pairing")
-    def explain_pairing(
-        round_: RoundArg,
-        player: Annotated[str | None, typer.Argument(help="Only this player's game.")] = None,
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The pairing report: per game the players, their score groups, draw-ups, same club or
-        country, handicap and why, colours, repeats and the weight terms in words; per round a
-        summary and the other optimal pairings found."""
-        from goledger.commands.pairing_report import pairing_report, report_lines
+    recorded(commands.forbid, player_a, player_b, from_round, until_round, lift, unwanted, **shared)
 
-        with output_language(db, language, as_json):
-            result = run(lambda: pairing_report(db or default_db(), round_, player))
-            if as_json:
-                print_json(result.to_dict())
-                return
-            for line in report_lines(result):
-                echo(line)
 
-    @app.command()
-    def forbid(
-        player_a: PlayerArg,
-        player_b: PlayerArg,
-        from_round: Annotated[int | None, typer.Option("--from-round", help="First round it binds.")] = None,
-        until_round: Annotated[int | None, typer.Option(
-            "--until-round", help="Last round it binds (\"not before round R\": R − 1).")] = None,
-        lift: Annotated[bool, typer.Option("--lift", help="Take the constraint back.")] = False,
-        unwanted: Annotated[bool, typer.Option("--unwanted", help="Only avoid the pair, as a repeat.")] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Forbid (or only avoid) pairing two players, e.g. family members."""
-        from goledger import commands
+@shared_options(without=("retry",))
+def fix_pairing(
+    player_a: PlayerArg,
+    player_b: PlayerArg,
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    table: Annotated[int | None, typer.Option(help="Table of the game.")] = None,
+    lift: Annotated[bool, typer.Option("--lift", help="Take the fixed pairing back.")] = False,
+    **shared: Unpack[Shared],
+) -> None:
+    """Fix a game of a round for pair-round to place first (e.g. a top board)."""
+    from goledger import commands
 
-        report_outcome(run(lambda: commands.forbid(
-            db or default_db(), player_a, player_b, from_round, until_round, lift, unwanted, actor=actor,
-            reason=reason, expected_head=expected_head)), as_json)
+    recorded(commands.fix_pairing, player_a, player_b, round_, table, lift, **shared)
 
-    @app.command("fix-pairing")
-    def fix_pairing(
-        player_a: PlayerArg,
-        player_b: PlayerArg,
-        round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
-        table: Annotated[int | None, typer.Option(help="Table of the game.")] = None,
-        lift: Annotated[bool, typer.Option("--lift", help="Take the fixed pairing back.")] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Fix a game of a round for pair-round to place first (e.g. a top board)."""
-        from goledger import commands
 
-        report_outcome(run(lambda: commands.fix_pairing(
-            db or default_db(), player_a, player_b, round_, table, lift, actor=actor, reason=reason,
-            expected_head=expected_head)), as_json)
+@shared_options(without=("retry",))
+def fix_table(
+    player: PlayerArg,
+    table: Annotated[int | None, typer.Option(help="The table (omit with --lift).")] = None,
+    from_round: Annotated[int, typer.Option("--from-round", help="First round it binds.")] = 1,
+    lift: Annotated[bool, typer.Option("--lift", help="Let the engine choose his table again.")] = False,
+    **shared: Unpack[Shared],
+) -> None:
+    """Make a player play at a given table from a round on."""
+    from goledger import commands
 
-    @app.command("fix-table")
-    def fix_table(
-        player: PlayerArg,
-        table: Annotated[int | None, typer.Option(help="The table (omit with --lift).")] = None,
-        from_round: Annotated[int, typer.Option("--from-round", help="First round it binds.")] = 1,
-        lift: Annotated[bool, typer.Option("--lift", help="Let the engine choose his table again.")] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        actor: ActorOption = "",
-        reason: ReasonOption = "",
-        expected_head: ExpectedHeadOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Make a player play at a given table from a round on."""
-        from goledger import commands
-        from goledger.cli.common import fail
+    if (table is None) != lift:
+        fail("give --table N, or --lift to free the player's table", 2)
+    recorded(commands.fix_table, player, None if lift else table, from_round, **shared)
 
-        if (table is None) != lift:
-            fail("give --table N, or --lift to free the player's table", 2)
-        report_outcome(run(lambda: commands.fix_table(
-            db or default_db(), player, None if lift else table, from_round, actor=actor, reason=reason,
-            expected_head=expected_head)), as_json)
+
+COMMANDS = (pair_round, unpair_round, explain_pairing, forbid, fix_pairing, fix_table)
+"""The pairing commands, in the order ``goledger --help`` lists them."""
+
+
+def register_commands(app: typer.Typer) -> None:
+    """Attach the pairing commands to ``app`` (each named after its function, ``_`` as ``-``)."""
+    for command in COMMANDS:
+        app.command()(command)

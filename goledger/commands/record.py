@@ -25,22 +25,16 @@ refused unless ``retry``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Unpack
-
 from goledger.commands.absences import absent, bye, present, unbye
-from goledger.commands.checks import check_round as _check_round  # noqa: F401 - see _run
 from goledger.commands.creation import new
 from goledger.commands.hand import pair
 from goledger.commands.players import decide_register, register, update_player
 from goledger.commands.reading import log, repair_report, verify
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Outcome, PathLike
 from goledger.commands.results import correct, result, unpair
 from goledger.commands.rules import change_rules
 from goledger.commands.withdrawals import reinstate, withdraw
-from goledger.ledger import events as ev
 from goledger.replay.players import find_player
-from goledger.replay.state import TournamentState
 
 __all__ = [
     "Outcome",
@@ -66,16 +60,3 @@ __all__ = [
     "withdraw",
 ]
 
-
-def _run(db: PathLike, build: Callable[[TournamentState], tuple[list[ev.Event], str]],
-         **plumbing: Unpack[Plumbing]) -> Outcome:
-    """The old closure shape (``build(state) -> (events, message)``) on :func:`record`, for a
-    module written against it that has not become a decider yet (with :data:`_check_round`)."""
-    told: list[str] = []
-
-    def decide(state: TournamentState) -> list[ev.Event]:
-        events, message = build(state)
-        told[:] = [message]
-        return events
-
-    return record(db, decide, lambda state, events: told[0], **plumbing)
