@@ -41,109 +41,117 @@ def emit(sheet: Any, data: dict[str, Any], fmt: str, as_json: bool) -> None:
     sys.stdout.flush()
 
 
+def pairings(
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    as_of: AsOfOption = None,
+    fmt: PrintFormat = "table",
+    language: LanguageOption = None,
+    by: Annotated[str, typer.Option("--by", help="table (the desk's list) or name (for the wall).")] = "table",
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The pairing list of a round: table, white, black, ranks, handicap, komi, result
+    (``--by name``: every player alphabetically with his table, colour and opponent)."""
+    from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet
+    from goledger.replay.printouts import pairings as pairings_view
+
+    if by not in ("table", "name"):
+        fail(f"--by {by!r}: list the pairings by table or by name", 2)
+    with output_language(db, language, as_json or fmt == "json"):
+        result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+        emit(pairing_by_name_sheet(result) if by == "name" else pairing_sheet(result), result.to_dict(), fmt,
+             as_json)
+
+
+def slips(
+    round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
+    per_page: Annotated[int, typer.Option("--per-page", help="Slips to an A4 sheet: 4 or 8.")] = 4,
+    as_of: AsOfOption = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="html (a page to print) or json.")] = "html",
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Result slips of a round, 4 or 8 to an A4 sheet: table number, names, ranks, colours,
+    handicap, komi and a result box."""
+    from goledger.cli.common import print_json
+    from goledger.render.printouts import render_slips as slips_html
+    from goledger.replay.printouts import pairings as pairings_view
+
+    chosen = "json" if as_json else fmt
+    if chosen not in ("html", "json"):
+        fail(f"unknown format {fmt!r}; use html or json", 2)
+    with output_language(db, language, chosen == "json"):
+        result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+        page = run(lambda: slips_html(result, per_page))
+    if chosen == "json":
+        print_json({**result.to_dict(), "per_page": per_page})
+        return
+    sys.stdout.buffer.write(page)
+    sys.stdout.flush()
+
+
+def players(
+    as_of: AsOfOption = None,
+    fmt: PrintFormat = "table",
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The registration list: status, rank, country, club and the rounds each player plays
+    (sorted in the alphabet of the language)."""
+    from goledger.render.printouts import player_sheet
+    from goledger.replay.printouts import players as players_view
+
+    with output_language(db, language, as_json or fmt == "json"):
+        result = run(lambda: players_view(db or default_db(), as_of))
+        emit(player_sheet(result), result.to_dict(), fmt, as_json)
+
+
+def wall_list(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: AsOfOption = None,
+    policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
+    criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+    fmt: PrintFormat = "table",
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The wall list: standings with country, club, status and per-round cells (12+/w2)."""
+    from goledger.render.printouts import wall_sheet
+    from goledger.replay.printouts import wall_list as wall_view
+
+    crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+    with output_language(db, language, as_json or fmt == "json"):
+        result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
+        emit(wall_sheet(result), result.to_dict(), fmt, as_json)
+
+
+@shared_options()
+def show_round(
+    round_: Annotated[int, typer.Argument(help="Round number (1-based).", metavar="ROUND")],
+    **shared: Unpack[Shared],
+) -> None:
+    """Show a round's pairing to the players (with change-rules pairings_visible=manual)."""
+    from goledger.commands.show_round import show_round as show_round_command
+
+    recorded(show_round_command, round_, **shared)
+
+
+@shared_options()
+def unregister(player: PlayerArg, reason: ReasonOption = "", **shared: Unpack[Common]) -> None:
+    """Cancel a mistaken registration (no game, no bye yet): he leaves every view."""
+    from goledger.commands.unregister import unregister as unregister_command
+
+    recorded(unregister_command, player, reason, **shared)
+
+
+COMMANDS = (pairings, slips, players, wall_list, show_round, unregister)
+"""The day's commands, in the order ``goledger --help`` lists them."""
+
+
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
-    def pairings(
-        round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
-        as_of: AsOfOption = None,
-        fmt: PrintFormat = "table",
-        language: LanguageOption = None,
-        by: Annotated[str, typer.Option("--by", help="table (the desk's list) or name (for the wall).")] = "table",
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The pairing list of a round: table, white, black, ranks, handicap, komi, result
-        (``--by name``: every player alphabetically with his table, colour and opponent)."""
-        from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet
-        from goledger.replay.printouts import pairings as pairings_view
-
-        if by not in ("table", "name"):
-            fail(f"--by {by!r}: list the pairings by table or by name", 2)
-        with output_language(db, language, as_json or fmt == "json"):
-            result = run(lambda: pairings_view(db or default_db(), round_, as_of))
-            emit(pairing_by_name_sheet(result) if by == "name" else pairing_sheet(result), result.to_dict(), fmt,
-                 as_json)
-
-    @app.command()
-    def slips(
-        round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
-        per_page: Annotated[int, typer.Option("--per-page", help="Slips to an A4 sheet: 4 or 8.")] = 4,
-        as_of: AsOfOption = None,
-        fmt: Annotated[str, typer.Option("--format", "-f", help="html (a page to print) or json.")] = "html",
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Result slips of a round, 4 or 8 to an A4 sheet: table number, names, ranks, colours,
-        handicap, komi and a result box."""
-        from goledger.cli.common import print_json
-        from goledger.render.printouts import render_slips as slips_html
-        from goledger.replay.printouts import pairings as pairings_view
-
-        chosen = "json" if as_json else fmt
-        if chosen not in ("html", "json"):
-            fail(f"unknown format {fmt!r}; use html or json", 2)
-        with output_language(db, language, chosen == "json"):
-            result = run(lambda: pairings_view(db or default_db(), round_, as_of))
-            page = run(lambda: slips_html(result, per_page))
-        if chosen == "json":
-            print_json({**result.to_dict(), "per_page": per_page})
-            return
-        sys.stdout.buffer.write(page)
-        sys.stdout.flush()
-
-    @app.command()
-    def players(
-        as_of: AsOfOption = None,
-        fmt: PrintFormat = "table",
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The registration list: status, rank, country, club and the rounds each player plays
-        (sorted in the alphabet of the language)."""
-        from goledger.render.printouts import player_sheet
-        from goledger.replay.printouts import players as players_view
-
-        with output_language(db, language, as_json or fmt == "json"):
-            result = run(lambda: players_view(db or default_db(), as_of))
-            emit(player_sheet(result), result.to_dict(), fmt, as_json)
-
-    @app.command("wall-list")
-    def wall_list(
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
-        as_of: AsOfOption = None,
-        policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
-        criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
-        fmt: PrintFormat = "table",
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The wall list: standings with country, club, status and per-round cells (12+/w2)."""
-        from goledger.render.printouts import wall_sheet
-        from goledger.replay.printouts import wall_list as wall_view
-
-        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        with output_language(db, language, as_json or fmt == "json"):
-            result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
-            emit(wall_sheet(result), result.to_dict(), fmt, as_json)
-
-    @app.command("show-round")
-    @shared_options()
-    def show_round(
-        round_: Annotated[int, typer.Argument(help="Round number (1-based).", metavar="ROUND")],
-        **shared: Unpack[Shared],
-    ) -> None:
-        """Show a round's pairing to the players (with change-rules pairings_visible=manual)."""
-        from goledger.commands.show_round import show_round as show_round_command
-
-        recorded(show_round_command, round_, **shared)
-
-    @app.command()
-    @shared_options()
-    def unregister(player: PlayerArg, reason: ReasonOption = "", **shared: Unpack[Common]) -> None:
-        """Cancel a mistaken registration (no game, no bye yet): he leaves every view."""
-        from goledger.commands.unregister import unregister as unregister_command
-
-        recorded(unregister_command, player, reason, **shared)
+    """Attach the day's commands to ``app`` (each named after its function, ``_`` as ``-``)."""
+    for command in COMMANDS:
+        app.command()(command)
