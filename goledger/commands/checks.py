@@ -16,9 +16,11 @@ __all__ = [
     "REPEATS_REFUSED",
     "check_available",
     "check_free",
+    "check_handicap",
     "check_names",
     "check_round",
     "check_system",
+    "check_table",
     "game_at",
     "parse_komi",
     "parse_points",
@@ -42,6 +44,18 @@ def check_round(state: TournamentState, round_: int) -> None:
     """Refuse a round outside ``1..rounds`` of the tournament."""
     if not 1 <= round_ <= state.rounds:
         raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+
+
+def check_handicap(handicap: int | None) -> None:
+    """Refuse a handicap (given by hand) outside 0..9."""
+    if handicap is not None and not 0 <= handicap <= 9:
+        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+
+
+def check_table(table: int | None) -> None:
+    """Refuse a table number below 1."""
+    if table is not None and table < 1:
+        raise CommandRejected(f"table {table} must be 1 or more")
 
 
 def parse_rank(text: str) -> str:

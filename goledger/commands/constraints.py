@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal, Unpack
 
-from goledger.commands.checks import check_round
+from goledger.commands.checks import check_round, check_table
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
@@ -93,8 +93,7 @@ def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, rou
         if state.fixed_pairs.get(round_, {}).get(x, (None,))[0] != y:
             raise CommandRejected(f"round {round_} has no fixed pairing of {a.id} and {b.id}")
         return [ev.PairingFixed(round=round_, player_a=x, player_b=y, lifted=True)]
-    if table is not None and table < 1:
-        raise CommandRejected(f"table {table} must be 1 or more")
+    check_table(table)
     if state.constraint_in(a.id, b.id, round_) == "forbidden":
         raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round {round_}")
     for p in (a, b):
@@ -132,8 +131,7 @@ def decide_fix_table(state: TournamentState, player: str, table: int | None, fro
     nothing."""
     check_round(state, from_round)
     p = find_player(state, player)
-    if table is not None and table < 1:
-        raise CommandRejected(f"table {table} must be 1 or more")
+    check_table(table)
     if state.fixed_table(p.id, from_round) == table:
         raise CommandRejected(f"{p.id} {p.full_name} is already {'at table ' + str(table) if table else 'free'} "
                               f"from round {from_round}")

@@ -30,8 +30,10 @@ from typing import Any, Unpack
 from goledger.commands.checks import (
     REPEATS_REFUSED,
     check_available,
+    check_handicap,
     check_round,
     check_system,
+    check_table,
     game_at,
     parse_komi,
 )
@@ -133,8 +135,7 @@ def decide_pair(
     """
     check_round(state, round_)
     assert state.settings is not None
-    if handicap is not None and not 0 <= handicap <= 9:
-        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+    check_handicap(handicap)
     komi_text = parse_komi(komi)
     a = find_player(state, first)
     b = find_player(state, second)
@@ -172,8 +173,7 @@ def decide_pair(
     if komi_text is not None:
         by_hand.append("komi")
     number = table if table is not None else first_free_table(state, round_, (a.id, b.id))
-    if number < 1:
-        raise CommandRejected(f"table {number} must be 1 or more")
+    check_table(number)
     games = state.games.get(round_, {})
     if number in games:
         g = games[number]
@@ -299,8 +299,7 @@ def decide_edit_game(
     game = game_at(state, round_, table, name_tables=True)
     if not swap_colours and handicap is None and komi is None and move_to is None:
         raise CommandRejected("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to")
-    if handicap is not None and not 0 <= handicap <= 9:
-        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+    check_handicap(handicap)
     komi_text = parse_komi(komi)
     out: list[ev.Event] = []
     if swap_colours:
@@ -317,8 +316,7 @@ def decide_edit_game(
         out.append(ev.GameEdited(round=round_, table=table, komi=komi_text,
                                  forced=_check_result(game, force, "change its komi")))
     if move_to is not None:
-        if move_to < 1:
-            raise CommandRejected(f"table {move_to} must be 1 or more")
+        check_table(move_to)
         if move_to == table:
             raise CommandRejected(f"round {round_} table {table} is already at table {move_to}")
         forced = _check_result(game, force, f"move it to table {move_to}")
