@@ -162,3 +162,47 @@ def test_a_keep_alive_connection_idle_between_requests_makes_room_and_times_out(
         assert [closed(s, 0.5) for s in kept] == [True, False, False, False]
         for s in [*kept, newcomer]:
             s.close()
+
+
+def test_a_browser_works_through_the_door(fresh: Path) -> None:
+    """Chromium against ``goledger serve`` itself (the e2e tests use plain uvicorn): its parallel
+    and kept-alive connections, preconnects and the live page's stream all get through the door.
+    The director registers a player; the public standings open in another tab show him (its
+    stream woke it)."""
+    import asyncio
+    import importlib.util
+
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists() or importlib.util.find_spec("playwright") is None:
+        pytest.skip("needs /usr/bin/chromium and playwright")
+    from playwright.async_api import async_playwright
+
+    from .desk_server import TOKEN
+
+    async def run(url: str) -> None:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=str(chromium), args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
+            try:
+                public = await browser.new_page()
+                await public.goto(url + "/standings")
+                assert "Sato" in await public.content()
+                desk = await browser.new_page()
+                await desk.goto(url + "/login")
+                await desk.fill("#token", TOKEN)
+                async with desk.expect_navigation():
+                    await desk.keyboard.press("Enter")
+                for path in ("/desk", "/desk/standings", "/standings", "/desk/players"):
+                    response = await desk.goto(url + path)
+                    assert response is not None and response.status == 200, path
+                await desk.fill("#register-form input[name=surname]", "Newcomer")
+                await desk.fill("#register-form input[name=rank]", "7k")
+                async with desk.expect_navigation():
+                    await desk.click("#register-form button[type=submit]")
+                assert "Newcomer" in await desk.content()
+                await public.wait_for_function("document.body.innerText.includes('Newcomer')", timeout=15000)
+            finally:
+                await browser.close()
+
+    with DeskServer(fresh) as desk:
+        asyncio.run(run(desk.url))
