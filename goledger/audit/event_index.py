@@ -30,8 +30,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
+from goledger.i18n import gettext
 from goledger.ledger import events as ev
-from goledger.ledger.describe import describe_event, edit_words, origin_text
+from goledger.ledger.describe import board_words, describe_event, edit_words, origin_text, result_word
 from goledger.outputs import one_line
 from goledger.replay.state import TournamentState
 
@@ -178,43 +179,51 @@ class EventIndex:
             return self._describe_game(seq, e)  # most of a log: looked at first
         if isinstance(e, ev.TournamentCreated):
             s = e.settings
-            count = "rounds set at the draw" if s.system_options.get("rounds_at_draw") else f"{s.rounds} rounds"
-            return f"tournament {s.name!r} created ({s.system}, {count}, policy {s.policy})"
+            names = {"name": repr(s.name), "system": s.system, "rounds": s.rounds, "policy": s.policy}
+            if s.system_options.get("rounds_at_draw"):
+                return gettext("tournament %(name)s created (%(system)s, rounds set at the draw, policy %(policy)s)"
+                               ) % names
+            return gettext("tournament %(name)s created (%(system)s, %(rounds)d rounds, policy %(policy)s)") % names
         if isinstance(e, ev.RulesChanged):
-            scope = "retroactively" if e.from_round is None else f"from round {e.from_round}"
             changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
-            return f"rules changed {scope}: {changes}"
+            if e.from_round is None:
+                return gettext("rules changed retroactively: %(changes)s") % {"changes": changes}
+            return gettext("rules changed from round %(round)d: %(changes)s") % {"round": e.from_round,
+                                                                                "changes": changes}
+        who = f"{getattr(e, 'player_id', '')} {name(getattr(e, 'player_id', ''))}"
+        reason = getattr(e, "reason", "")
+        why = f" ({one_line(reason)})" if reason else ""
         if isinstance(e, ev.PlayerRegistered):
-            return f"{e.player_id} {name(e.player_id)} registered ({e.rank})" + origin_text(e.rating_list)
+            return gettext("%(player)s registered (%(rank)s)") % {"player": who, "rank": e.rank} + origin_text(
+                e.rating_list)
         if isinstance(e, ev.PlayerUpdated):
             changes = ", ".join(f"{k} = {v!r}" for k, v in sorted(e.changes.items()))
-            return f"{e.player_id} {name(e.player_id)} updated: {changes}"
+            return gettext("%(player)s updated: %(changes)s") % {"player": who, "changes": changes}
         if isinstance(e, ev.PlayerWithdrew):
-            why = f" ({one_line(e.reason)})" if e.reason else ""
-            return f"{e.player_id} {name(e.player_id)} withdraws from round {e.from_round}{why}"
+            return gettext("%(player)s withdraws from round %(round)d") % {"player": who, "round": e.from_round} + why
         if isinstance(e, ev.PlayerReinstated):
-            return f"{e.player_id} {name(e.player_id)} plays again from round {e.from_round}"
+            return gettext("%(player)s plays again from round %(round)d") % {"player": who, "round": e.from_round}
         if isinstance(e, ev.PlayerUnregistered):
-            why = f" ({one_line(e.reason)})" if e.reason else ""
-            return f"registration of {e.player_id} {name(e.player_id)} cancelled{why}"
+            return gettext("registration of %(player)s cancelled") % {"player": who} + why
         if isinstance(e, ev.ParticipationChanged):
-            what = "present" if e.participating else "absent"
-            return f"{e.player_id} {name(e.player_id)} {what} in round {e.round}"
+            return (gettext("%(player)s present in round %(round)d") if e.participating
+                    else gettext("%(player)s absent in round %(round)d")) % {"player": who, "round": e.round}
         if isinstance(e, ev.ByeAssigned):
-            return f"{e.player_id} {name(e.player_id)} has the bye of round {e.round}"
+            return gettext("%(player)s has the bye of round %(round)d") % {"player": who, "round": e.round}
         if isinstance(e, ev.ByeRemoved):
-            return f"bye of {e.player_id} {name(e.player_id)} in round {e.round} removed"
+            return gettext("bye of %(player)s in round %(round)d removed") % {"player": who, "round": e.round}
         if isinstance(e, ev.Checkpoint):
-            rnd = f" round {e.round}" if e.round is not None else ""
-            return f"checkpoint {one_line(e.label)}{rnd} at event {e.event_count}" + (
-                f": {one_line(e.note)}" if e.note else "")
+            names_c = {"label": one_line(e.label), "round": e.round, "event": e.event_count}
+            text = (gettext("checkpoint %(label)s round %(round)d at event %(event)d") if e.round is not None
+                    else gettext("checkpoint %(label)s at event %(event)d")) % names_c
+            return text + (f": {one_line(e.note)}" if e.note else "")
         if isinstance(e, ev.GameMoved):
             return describe_event(e)
         if isinstance(e, ev.TablesRenumbered):
             moved = ", ".join(f"{a}→{b}" for a, b in e.tables[:8]) + (" …" if len(e.tables) > 8 else "")
             return describe_event(e) + f": {moved}"
         if isinstance(e, ev.SourceImported):
-            return f"imported {e.format} file {e.filename}"
+            return gettext("imported %(format)s file %(file)s") % {"format": e.format, "file": e.filename}
         return e.type_name()
 
     def _describe_game(self, seq: int, e: ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected
@@ -222,18 +231,19 @@ class EventIndex:
         """:meth:`describe` of a pairing or a result: the board, its players, what happened."""
         players = self._players[seq - self.first_seq]
         names = self._names
-        board = f"round {e.round} table {e.table}"
+        board = board_words(e.round, e.table)
         if len(players) == 2:
             white, black = players
             board += f": {names.get(white, white)} (W) – {names.get(black, black)} (B)"
         if type(e) is ev.GamePaired:  # the exact types (events are final): cheaper than isinstance
-            return board + (f", handicap {e.handicap}" if e.handicap else "")
+            return board + (", " + gettext("handicap %(stones)s") % {"stones": e.handicap} if e.handicap else "")
         if type(e) is ev.PairingRemoved:
-            return board + ": pairing removed"
+            return board + ": " + gettext("pairing removed")
         if type(e) is ev.GameEdited:
             return board + ": " + edit_words(e)
         if type(e) is ev.ResultRecorded:
-            return board + f": {e.result.value}" + (" by default" if e.by_default else "")
+            return board + f": {result_word(e.result.value)}" + (" " + gettext("by default") if e.by_default else "")
         assert type(e) is ev.ResultCorrected
         why = f" ({one_line(e.reason)})" if e.reason else ""
-        return board + f": corrected to {e.result.value}" + (" by default" if e.by_default else "") + why
+        return (board + ": " + gettext("corrected to %(result)s") % {"result": result_word(e.result.value)}
+                + (" " + gettext("by default") if e.by_default else "") + why)

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+from goledger.cli.common import (
+    DbOption,
+    JsonOption,
+    LanguageOption,
+    default_db,
+    echo,
+    fail,
+    output_language,
+    print_json,
+    run,
+)
 
 
 def register_commands(app: typer.Typer) -> None:
@@ -25,6 +35,7 @@ def register_commands(app: typer.Typer) -> None:
         parameters: Annotated[Path | None, typer.Option(
             "--parameters", help="mge: JSON with lower_limits, game_points and constant (not in the seed).")] = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help="table, json, csv or html.")] = "table",
+        language: LanguageOption = None,
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,
     ) -> None:
@@ -43,23 +54,32 @@ def register_commands(app: typer.Typer) -> None:
             fmt = "json"
         if fmt not in ("table", "json", "csv", "html"):
             fail(f"unknown format {fmt!r}; use table, json, csv or html", 2)
-        result = run(lambda: preview(db or default_db(), egd_class, options, system, parameters))
-        if fmt == "json":
-            print_json(result.to_dict())
-            return
-        from goledger.rating.preview import RatingPreview
-        from goledger.render import rating as render
+        with output_language(db, language, fmt != "html"):  # the page in the tournament's language
+            _show(preview, db, egd_class, options, system, parameters, fmt)
 
-        if not isinstance(result, RatingPreview):
-            if fmt != "table":
-                fail("an mge preview prints as a table or as JSON", 2)
-            echo(render.mge_text(result))
-            return
 
-        if fmt == "csv":
-            sys.stdout.write(render.preview_csv(result))
-        elif fmt == "html":
-            sys.stdout.buffer.write(render.preview_html(result, "Rating preview"))
-            sys.stdout.flush()
-        else:
-            echo(render.preview_text(result))
+def _show(preview: Any, db: Path | None, egd_class: str | None, options: dict[str, str], system: str,
+          parameters: Path | None, fmt: str) -> None:
+    """Compute the preview and print it as ``fmt`` (in the language written in)."""
+    from goledger.i18n import gettext
+
+    result = run(lambda: preview(db or default_db(), egd_class, options, system, parameters))
+    if fmt == "json":
+        print_json(result.to_dict())
+        return
+    from goledger.rating.preview import RatingPreview
+    from goledger.render import rating as render
+
+    if not isinstance(result, RatingPreview):
+        if fmt != "table":
+            fail("an mge preview prints as a table or as JSON", 2)
+        echo(render.mge_text(result))
+        return
+
+    if fmt == "csv":
+        sys.stdout.write(render.preview_csv(result))
+    elif fmt == "html":
+        sys.stdout.buffer.write(render.preview_html(result, gettext("Rating preview")))
+        sys.stdout.flush()
+    else:
+        echo(render.preview_text(result))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from goledger.i18n import gettext, pgettext
 from goledger.ledger import events as ev
 from goledger.ledger.result_notation import margin_words
 
@@ -33,11 +34,12 @@ def origin_text(origin: ev.ListProvenance | None) -> str:
     """
     if origin is None:
         return ""
+    names = {"fields": ", ".join(origin.fields), "source": origin.source, "date": origin.date}
     if origin.fields:
-        return f"; {', '.join(origin.fields)} from the {origin.describe()}"
+        return "; " + gettext("%(fields)s from the %(source)s list of %(date)s") % names
     if not origin.listed:
-        return f"; PIN not in the {origin.describe()}"
-    return f"; checked against the {origin.describe()}"
+        return "; " + gettext("PIN not in the %(source)s list of %(date)s") % names
+    return "; " + gettext("checked against the %(source)s list of %(date)s") % names
 
 Subject = tuple[Any, ...]
 """``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
@@ -54,87 +56,127 @@ def _plain(player_id: str) -> str:
 def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
     """A short phrase for ``event``; ``name_of`` turns a player id into ``"p0007 Sato Ken"``."""
     who = name_of or _plain
+    forced = " " + gettext("(forced)")
     match event:
         case ev.TournamentCreated(settings=s):
-            count = "rounds set at the draw" if s.system_options.get("rounds_at_draw") else f"{s.rounds} rounds"
-            return f"tournament {s.name!r} created ({count})"
+            if s.system_options.get("rounds_at_draw"):
+                return gettext("tournament %(name)s created (rounds set at the draw)") % {"name": repr(s.name)}
+            return gettext("tournament %(name)s created (%(rounds)d rounds)") % {"name": repr(s.name),
+                                                                                 "rounds": s.rounds}
         case ev.RulesChanged(changes=changes, from_round=from_round):
-            scope = "" if from_round is None else f" from round {from_round}"
-            return f"rules changed{scope}: {', '.join(sorted(changes))}"
+            names = {"changes": ", ".join(sorted(changes)), "round": from_round}
+            if from_round is None:
+                return gettext("rules changed: %(changes)s") % names
+            return gettext("rules changed from round %(round)d: %(changes)s") % names
         case ev.PlayerRegistered(player_id=pid, surname=surname, first_name=first, rank=rank, rating_list=origin):
-            return f"{pid} {surname} {first}".rstrip() + f" registered ({rank})" + origin_text(origin)
+            return gettext("%(player)s registered (%(rank)s)") % {
+                "player": f"{pid} {surname} {first}".rstrip(), "rank": rank} + origin_text(origin)
         case ev.PlayerUpdated(player_id=pid, changes=changes):
-            return f"{who(pid)} updated: {', '.join(sorted(changes))}"
+            return gettext("%(player)s updated: %(changes)s") % {"player": who(pid),
+                                                                 "changes": ", ".join(sorted(changes))}
         case ev.PlayerWithdrew(player_id=pid, from_round=r):
-            return f"{who(pid)} withdrew from round {r}"
+            return gettext("%(player)s withdrew from round %(round)d") % {"player": who(pid), "round": r}
         case ev.PlayerReinstated(player_id=pid, from_round=r):
-            return f"{who(pid)} reinstated from round {r}"
+            return gettext("%(player)s reinstated from round %(round)d") % {"player": who(pid), "round": r}
         case ev.PlayerUnregistered(player_id=pid):
-            return f"registration of {who(pid)} cancelled"
+            return gettext("registration of %(player)s cancelled") % {"player": who(pid)}
         case ev.ParticipationChanged(player_id=pid, round=r, participating=participating):
-            return f"{who(pid)} {'present' if participating else 'absent'} in round {r}"
-        case ev.ByeAssigned(player_id=pid, round=r, forced=forced):
-            return f"{who(pid)} has the bye in round {r}" + (" (forced)" if forced else "")
+            return (gettext("%(player)s present in round %(round)d") if participating
+                    else gettext("%(player)s absent in round %(round)d")) % {"player": who(pid), "round": r}
+        case ev.ByeAssigned(player_id=pid, round=r, forced=is_forced):
+            return gettext("%(player)s has the bye in round %(round)d") % {"player": who(pid), "round": r} + (
+                forced if is_forced else "")
         case ev.ByeRemoved(player_id=pid, round=r):
-            return f"bye of {who(pid)} in round {r} removed"
-        case ev.GamePaired(round=r, table=t, white=w, black=b, forced=forced):
-            return f"round {r} table {t}: {who(w)} (W) – {who(b)} (B) paired" + (" (forced)" if forced else "")
+            return gettext("bye of %(player)s in round %(round)d removed") % {"player": who(pid), "round": r}
+        case ev.GamePaired(round=r, table=t, white=w, black=b, forced=is_forced):
+            return gettext("round %(round)d table %(table)d: %(white)s (W) – %(black)s (B) paired") % {
+                "round": r, "table": t, "white": who(w), "black": who(b)} + (forced if is_forced else "")
         case ev.PairingRemoved(round=r, table=t):
-            return f"round {r} table {t}: unpaired"
+            return gettext("round %(round)d table %(table)d: unpaired") % {"round": r, "table": t}
         case ev.ResultRecorded(round=r, table=t, result=result, by_default=by_default, margin=margin):
-            return (f"round {r} table {t}: result {result.value}" + margin_words(margin)
-                    + (" by default" if by_default and margin != "F" else ""))
+            return (gettext("round %(round)d table %(table)d: result %(result)s") % {
+                "round": r, "table": t, "result": result_word(result.value)} + margin_words(margin)
+                + (" " + gettext("by default") if by_default and margin != "F" else ""))
         case ev.ResultCorrected(round=r, table=t, result=result, by_default=by_default, margin=margin):
-            return (f"round {r} table {t}: result corrected to {result.value}" + margin_words(margin)
-                    + (" by default" if by_default and margin != "F" else ""))
+            return (gettext("round %(round)d table %(table)d: result corrected to %(result)s") % {
+                "round": r, "table": t, "result": result_word(result.value)} + margin_words(margin)
+                + (" " + gettext("by default") if by_default and margin != "F" else ""))
         case ev.GameEdited():
-            return f"round {event.round} table {event.table}: {edit_words(event)}"
-        case ev.GameMoved(round=r, table=t, to_table=to, forced=forced):
-            return f"round {r} table {t}: moved to table {to}" + (" (forced)" if forced else "")
+            return board_words(event.round, event.table) + f": {edit_words(event)}"
+        case ev.GameMoved(round=r, table=t, to_table=to, forced=is_forced):
+            return gettext("round %(round)d table %(table)d: moved to table %(to)d") % {
+                "round": r, "table": t, "to": to} + (forced if is_forced else "")
         case ev.TablesRenumbered(round=r, tables=tables, order=order):
             how = f" ({order})" if order else ""
-            return f"round {r}: {len(tables)} tables renumbered{how}"
+            return gettext("round %(round)d: %(count)d tables renumbered") % {"round": r, "count": len(tables)} + how
         case ev.PairingAnnotated(round=r, table=t, bye=bye):
-            return f"bye of {who(bye)} in round {r} annotated" if bye else f"round {r} table {t}: pairing annotated"
+            if bye:
+                return gettext("bye of %(player)s in round %(round)d annotated") % {"player": who(bye), "round": r}
+            return gettext("round %(round)d table %(table)d: pairing annotated") % {"round": r, "table": t}
         case ev.PairingConstraintSet(player_a=a, player_b=b, constraint=constraint, from_round=low, until_round=high):
-            scope = (f" from round {low}" if low is not None else "") + (f" until round {high}" if high is not None
-                                                                         else "")
-            return f"{who(a)} and {who(b)}: pairing {constraint}{scope}" if constraint != "none" else (
-                f"{who(a)} and {who(b)}: pairing constraint lifted")
+            names = {"a": who(a), "b": who(b), "constraint": constraint, "from": low, "until": high}
+            if constraint == "none":
+                return gettext("%(a)s and %(b)s: pairing constraint lifted") % names
+            scope = ((" " + gettext("from round %(round)d") % {"round": low} if low is not None else "")
+                     + (" " + gettext("until round %(round)d") % {"round": high} if high is not None else ""))
+            return gettext("%(a)s and %(b)s: pairing %(constraint)s") % names + scope
         case ev.PairingFixed(round=r, player_a=a, player_b=b, table=t, lifted=lifted):
-            at = f" at table {t}" if t is not None else ""
-            return (f"round {r}: fixed pairing of {who(a)} and {who(b)} lifted" if lifted
-                    else f"round {r}: {who(a)} and {who(b)} fixed to play{at}")
+            names = {"round": r, "a": who(a), "b": who(b), "table": t}
+            if lifted:
+                return gettext("round %(round)d: fixed pairing of %(a)s and %(b)s lifted") % names
+            if t is not None:
+                return gettext("round %(round)d: %(a)s and %(b)s fixed to play at table %(table)d") % names
+            return gettext("round %(round)d: %(a)s and %(b)s fixed to play") % names
         case ev.TableFixed(player_id=pid, table=t, from_round=r):
-            return (f"{who(pid)} plays at table {t} from round {r}" if t is not None
-                    else f"{who(pid)} no longer fixed to a table from round {r}")
+            names = {"player": who(pid), "table": t, "round": r}
+            return (gettext("%(player)s plays at table %(table)d from round %(round)d") if t is not None
+                    else gettext("%(player)s no longer fixed to a table from round %(round)d")) % names
         case ev.RoundPaired(round=r, engine=engine, tables=tables, bye=bye):
-            return f"round {r} paired by {engine}: {len(tables)} games" + (f", bye {who(bye)}" if bye else "")
+            return gettext("round %(round)d paired by %(engine)s: %(games)d games") % {
+                "round": r, "engine": engine, "games": len(tables)} + (
+                ", " + gettext("bye %(player)s") % {"player": who(bye)} if bye else "")
         case ev.RoundUnpaired(round=r):
-            return f"round {r}: pairing withdrawn"
+            return gettext("round %(round)d: pairing withdrawn") % {"round": r}
         case ev.RoundShown(round=r):
-            return f"round {r}: pairing shown to the players"
+            return gettext("round %(round)d: pairing shown to the players") % {"round": r}
         case ev.TeamRegistered(team_id=tid, name=name):
-            return f"team {tid} {name} registered"
+            return gettext("team %(team)s %(name)s registered") % {"team": tid, "name": name}
         case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board, round=r, from_round=start):
-            return f"{who(pid)} on board {board} of team {tid}" + _rounds_phrase(r, start)
+            return gettext("%(player)s on board %(board)d of team %(team)s") % {
+                "player": who(pid), "board": board, "team": tid} + _rounds_phrase(r, start)
         case ev.TeamMemberRemoved(team_id=tid, player_id=pid, round=r, from_round=start):
-            return f"{who(pid)} off team {tid}" + _rounds_phrase(r, start)
+            return gettext("%(player)s off team %(team)s") % {"player": who(pid), "team": tid} + _rounds_phrase(
+                r, start)
         case ev.TeamRemoved(team_id=tid):
-            return f"team {tid} removed"
+            return gettext("team %(team)s removed") % {"team": tid}
         case ev.SourceImported(format=fmt, filename=filename):
-            return f"imported from {fmt} file {filename}"
+            return gettext("imported from %(format)s file %(file)s") % {"format": fmt, "file": filename}
         case ev.Checkpoint(label=label, event_count=count):
-            return f"checkpoint {label!r} (vouches for events 1..{count})"
+            return gettext("checkpoint %(label)s (vouches for events 1..%(count)d)") % {"label": repr(label),
+                                                                                        "count": count}
         case ev.PseudonymisedCopy(original_events=count):
-            return f"pseudonymised copy of {count} events"
+            return gettext("pseudonymised copy of %(count)d events") % {"count": count}
     return event.type_name()
 
 
 def _rounds_phrase(round_: int | None, from_round: int | None) -> str:
     if round_ is not None:
-        return f" in round {round_}"
-    return f" from round {from_round}" if from_round is not None else ""
+        return " " + gettext("in round %(round)d") % {"round": round_}
+    return " " + gettext("from round %(round)d") % {"round": from_round} if from_round is not None else ""
+
+
+def board_words(round_: int, table: int) -> str:
+    """``round 4 table 12``, in the language written in."""
+    return gettext("round %(round)d table %(table)d") % {"round": round_, "table": table}
+
+
+def result_word(result: str) -> str:
+    """A result as stored (``white``, ``black``, ``jigo``, ``both-win``, ``both-lose``, ``unknown``)
+    in words."""
+    return {"white": pgettext("the result", "white"), "black": pgettext("the result", "black"),
+            "jigo": pgettext("the result", "jigo"), "both-win": pgettext("the result", "both win"),
+            "both-lose": pgettext("the result", "both lose"), "unknown": pgettext("the result", "unknown")}.get(
+        result, result)
 
 
 def edit_words(event: ev.GameEdited) -> str:
@@ -143,10 +185,11 @@ def edit_words(event: ev.GameEdited) -> str:
     >>> edit_words(ev.GameEdited(round=1, table=2, komi="6.5", forced=True))
     'komi 6.5 (forced: it had a result)'
     """
-    parts = (["colours swapped"] if event.swap_colours else []) + (
-        [f"handicap {event.handicap}"] if event.handicap is not None else []) + (
-        [f"komi {event.komi}"] if event.komi is not None else [])
-    return (", ".join(parts) or "edited") + (" (forced: it had a result)" if event.forced else "")
+    parts = ([gettext("colours swapped")] if event.swap_colours else []) + (
+        [gettext("handicap %(stones)s") % {"stones": event.handicap}] if event.handicap is not None else []) + (
+        [gettext("komi %(komi)s") % {"komi": event.komi}] if event.komi is not None else [])
+    return (", ".join(parts) or gettext("edited")) + (" " + gettext("(forced: it had a result)") if event.forced
+                                                      else "")
 
 
 def subjects(event: ev.Event) -> set[Subject]:
@@ -202,18 +245,18 @@ def describe_subject(subject: Subject, name_of: NameOf | None = None) -> str:
     who = name_of or _plain
     kind = subject[0]
     if kind == "table":
-        return f"round {subject[1]} table {subject[2]}"
+        return board_words(subject[1], subject[2])
     if kind == "player in round":
-        return f"{who(subject[1])} in round {subject[2]}"
+        return gettext("%(player)s in round %(round)d") % {"player": who(subject[1]), "round": subject[2]}
     if kind == "player":
         return who(subject[1])
     if kind == "team":
-        return f"team {subject[1]}"
+        return gettext("team %(team)s") % {"team": subject[1]}
     if kind == "round":
-        return f"the pairing of round {subject[1]}"
+        return gettext("the pairing of round %(round)d") % {"round": subject[1]}
     if kind == "round shown":
-        return f"showing round {subject[1]} to the players"
-    return "the tournament rules"
+        return gettext("showing round %(round)d to the players") % {"round": subject[1]}
+    return gettext("the tournament rules")
 
 
 def names_from(players: Mapping[str, Any]) -> NameOf:

@@ -78,4 +78,9 @@ def margin_words(margin: str) -> str:
     >>> margin_words("R"), margin_words("2.5"), margin_words("")
     (' by resignation', ' by 2.5', '')
     """
-    return {"R": " by resignation", "T": " on time", "F": " by forfeit", "": ""}.get(margin, f" by {margin}")
+    from goledger.i18n import gettext
+
+    if not margin:
+        return ""
+    words = {"R": gettext("by resignation"), "T": gettext("on time"), "F": gettext("by forfeit")}
+    return " " + words.get(margin, gettext("by %(margin)s") % {"margin": margin})

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.ledger.values import MAX_NUMBER_DIGITS, Rank, RankError, Result
 from goledger.rating import gor
 from goledger.rating.classes import adjusted_seconds, egf_class
@@ -218,13 +219,15 @@ def _start(player: PlayerState, grade: Rank, options: GorOptions) -> tuple[Decim
         return value, "grade", flags
     rating = Decimal(player.rating)
     if abs(rating - value) > GRADE_STEP:
-        flags.append(f"rating {player.rating} is more than a grade from {grade} ({grade_value(grade)}): "
-                     "check the PIN, the grade and the rating")
+        flags.append(gettext("rating %(rating)s is more than a grade from %(grade)s (%(value)s): check the PIN, the "
+                             "grade and the rating") % {"rating": player.rating, "grade": grade,
+                                                        "value": grade_value(grade)})
     if rating < FLOOR:
-        flags.append(f"rating {player.rating} is below the GoR floor; −900 used")
+        flags.append(gettext("rating %(rating)s is below the GoR floor; −900 used") % {"rating": player.rating})
         rating = FLOOR
     elif rating > _SCALE_TOP:
-        flags.append(f"rating {player.rating} is beyond the GoR scale; {_SCALE_TOP} used")
+        flags.append(gettext("rating %(rating)s is beyond the GoR scale; %(top)s used") % {"rating": player.rating,
+                                                                                            "top": _SCALE_TOP})
         rating = _SCALE_TOP
     if options.grade_reset and grade.value - grade_of_rating(rating).value >= 2:
         target = min(value, Decimal(2100))
@@ -272,11 +275,11 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
     weight = CLASS_WEIGHTS.get(cls, Decimal(0))
     tournament_reason = ""
     if cls not in CLASS_WEIGHTS:
-        tournament_reason = ("no time settings: give --class to preview" if source == "no time settings"
-                             else "the time settings meet no EGF class (X): give --class to preview")
+        tournament_reason = (gettext("no time settings: give --class to preview") if source == "no time settings"
+                             else gettext("the time settings meet no EGF class (X): give --class to preview"))
     elif state.settings.board_size != 19:
         size = state.settings.board_size
-        tournament_reason = f"the EGD rates 19×19 games only, not {size}×{size}"
+        tournament_reason = gettext("the EGD rates 19×19 games only, not %(size)d×%(size)d") % {"size": size}
 
     grades = {pid: _grade(p) for pid, p in state.players.items()}
     starts = {pid: _start(p, grades[pid], options) for pid, p in state.players.items()}
@@ -298,7 +301,8 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
         if not round_reason and round_time is not None:  # unknown time settings: the given --class stands
             seconds = adjusted_seconds(round_time)
             if seconds < MIN_RATED_SECONDS:
-                round_reason = f"below the time limit: adjusted time {seconds // 60} min, under 30"
+                round_reason = gettext("below the time limit: adjusted time %(minutes)d min, under 30") % {
+                    "minutes": seconds // 60}
         for table in sorted(state.games.get(rnd, {})):
             g = state.games[rnd][table]
             if g.white not in starts or g.black not in starts:
@@ -306,11 +310,13 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
             reason = round_reason
             if not reason:
                 if g.by_default:
-                    reason = "forfeit (by default)"
+                    reason = gettext("forfeit (by default)")
                 elif g.result is Result.UNKNOWN:
-                    reason = "no result"
-                elif g.result in (Result.BOTH_LOSE, Result.BOTH_WIN):
-                    reason = f"{g.result.value}: not a result the EGD rates"
+                    reason = gettext("no result")
+                elif g.result is Result.BOTH_LOSE:
+                    reason = gettext("both-lose: not a result the EGD rates")
+                elif g.result is Result.BOTH_WIN:
+                    reason = gettext("both-win: not a result the EGD rates")
             se_white: Decimal | None = None
             for pid, opp, white in ((g.white, g.black, True), (g.black, g.white, False)):
                 result = _PLAYER_RESULT[g.result, white]
@@ -337,7 +343,7 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
         for pid in sorted(state.byes.get(rnd, {})):
             if pid in lines:
                 lines[pid].append(GameChange(round=rnd, opponent=None, colour=None, handicap=0, result="bye",
-                                             rated=False, reason="bye: no game"))
+                                             rated=False, reason=gettext("bye: no game")))
 
     players: list[PlayerPreview] = []
     for pid, p in state.players.items():

@@ -93,12 +93,15 @@ def preview_csv(preview: RatingPreview) -> str:
 def not_rated_summary(preview: RatingPreview) -> dict[str, int]:
     """How many games (counted once, not per player) each reason keeps out of the rating."""
     counts: dict[str, int] = {}
+    byes: set[str] = set()
     for p in preview.players:
         for g in p.games:
             if not g.rated:
                 counts[g.reason] = counts.get(g.reason, 0) + 1
+                if g.opponent is None:
+                    byes.add(g.reason)
     # a game is listed for both players, a bye for one
-    return {reason: (n if reason.startswith("bye") else (n + 1) // 2) for reason, n in counts.items()}
+    return {reason: (n if reason in byes else (n + 1) // 2) for reason, n in counts.items()}
 
 
 _HTML_HEADERS: Final = (N_("id"), N_("surname"), N_("first name"), N_("grade"), N_("egd pin"), N_("rating before"),
@@ -110,8 +113,14 @@ def _html_caption(preview: RatingPreview) -> str:
     options = ", ".join(f"{k}={v}" for k, v in preview.options.items())
     return gettext("%(system)s: class %(class)s (%(source)s, weight %(weight)s); %(games)s rated games; "
                    "options: %(options)s") % {
-        "system": preview.system, "class": preview.egd_class, "source": preview.class_source,
+        "system": preview.system, "class": preview.egd_class, "source": _source_word(preview.class_source),
         "weight": preview.weight, "games": preview.rated_games, "options": options or gettext("none")}
+
+
+def _source_word(source: str) -> str:
+    """Where the EGF class came from, in words: ``given`` (``--class``), the time settings, none."""
+    return {"given": pgettext("EGF class from", "given"), "time settings": pgettext("EGF class from", "time settings"),
+            "no time settings": pgettext("EGF class from", "no time settings")}.get(source, source)
 
 
 def _start_word(start: str) -> str:
