@@ -70,7 +70,7 @@ def english_words_left(html: str, language: str, allowed: set[str] = frozenset()
     words = english_words(language) - {w.lower() for w in allowed}
     text = page_text(html)
     found: dict[str, str] = {}
-    for match in re.finditer(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])", text):
+    for match in re.finditer(r"(?<!\w)[A-Za-z]{3,}(?!\w)", text):  # whole words (not the letters of a hash)
         word = match.group()
         if word.lower() in words and not re.search(r"[A-Z].*[A-Z]", word) and word.lower() not in found:
             found[word.lower()] = f"{word}: …{text[max(0, match.start() - 40):match.end() + 40]}…".replace("\n", " ")
@@ -234,3 +234,4 @@ def test_the_check_finds_english() -> None:
     assert english_words_left("<p>the winner of the final</p>", "tr")
     assert not english_words_left("<p>Kupa · 2. tur sonrası sıralama; MMS, SOS</p>", "tr")
     assert not english_words_left("<pre>standings after round 2</pre>", "tr")
+    assert not english_words_left("<p>8add50bf231c</p>", "tr")
