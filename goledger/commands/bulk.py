@@ -21,8 +21,11 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.replay.state import TournamentState
 
-__all__ = ["BulkRejected", "BulkReport", "RowDecision", "register_from_file"]
+__all__ = ["BulkRejected", "BulkReport", "RowDecision", "decide_register_from_file", "decide_rows",
+           "register_from_file"]
 
 PathLike = str | os.PathLike[str]
 
@@ -114,20 +117,18 @@ def _given(row: dict[str, str]) -> dict[str, Any]:
             "rating": int(rating_text) if rating_text else None}
 
 
-def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = None, force: bool = False,
-                       preliminary: bool = False, *, actor: str = "", reason: str = "",
-                       expected_head: int | None = None) -> BulkReport:
-    """Register every row of ``file`` or none (module docstring); raises :class:`BulkRejected`
-    (with the report) when a row is refused."""
-    from goledger.commands.checks import check_names, parse_rank
-    from goledger.commands.players import decide_register, register_message
-    from goledger.commands.recording import record
-    from goledger.commands.registration import check_pin, fill_from_list
-    from goledger.ledger import events as ev
-    from goledger.replay.state import TournamentState, apply, fold
+Prepared = tuple[int, dict[str, Any] | str, Any]
+"""A row as checked before the ledger is read: (line, its values or the sentence refusing it,
+what the rating list filled in)."""
 
-    rows = _rows(file)
-    prepared: list[tuple[int, dict[str, Any] | str, Any]] = []
+
+def _prepare(rows: list[tuple[int, dict[str, str]]], ratings: PathLike | None, force: bool) -> list[Prepared]:
+    """Every row checked on its own (and filled from the rating list by its PIN), as
+    ``register`` checks its arguments before it reads the ledger."""
+    from goledger.commands.checks import check_names, parse_rank
+    from goledger.commands.registration import check_pin, fill_from_list
+
+    prepared: list[Prepared] = []
     for line, row in rows:
         try:
             given = _given(row)
@@ -144,49 +145,85 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
                 raise CommandRejected(f"country {country[:20]!r} must be a two-letter code such as FR")
             check_names(surname=given["surname"], first_name=given["first_name"], club=given["club"],
                         grade=given["grade"])
-            values = {**given, "rank": parse_rank(given["rank"]), "country": country}
-            prepared.append((line, values, filled))
+            pin = (filled.listed.pin if filled is not None and filled.listed is not None
+                   else str(row.get("pin", "")).strip())
+            prepared.append((line, {**given, "rank": parse_rank(given["rank"]), "country": country, "egd_pin": pin},
+                             filled))
         except CommandRejected as exc:
             prepared.append((line, exc.message, None))
+    return prepared
 
+
+def decide_rows(state: TournamentState, prepared: list[Prepared], preliminary: bool = False, force: bool = False
+                ) -> tuple[list[ev.Event], list[RowDecision]]:
+    """Each prepared row's ``PlayerRegistered`` (:func:`goledger.commands.players.decide_register`),
+    decided against the tournament and the rows before it, with every row's decision."""
+    from goledger.commands.players import decide_register, register_message
+    from goledger.replay.state import apply, fold
+
+    running = fold([], start=state)
+    events: list[ev.Event] = []
+    decisions: list[RowDecision] = []
+    for line, values, filled in prepared:
+        if isinstance(values, str):
+            decisions.append(RowDecision(line=line, decision="refused", message=values))
+            continue
+        try:
+            made = decide_register(
+                running, surname=values["surname"], first_name=values["first_name"], rank=values["rank"],
+                grade=values["grade"], rating=values["rating"], country=values["country"], club=values["club"],
+                egd_pin=values["egd_pin"], preliminary=preliminary, force=force,
+                provenance=filled.provenance if filled else None)
+            message = register_message(running, made, filled.note if filled else "")
+        except CommandRejected as exc:
+            decisions.append(RowDecision(line=line, decision="refused", message=exc.message))
+            continue
+        for e in made:
+            apply(running, e)
+        events.extend(made)
+        pid = made[0].player_id if isinstance(made[0], ev.PlayerRegistered) else ""
+        decisions.append(RowDecision(line=line, decision="registered", message=message, player_id=pid))
+    return events, decisions
+
+
+def _refuse(decisions: list[RowDecision]) -> None:
+    """All or nothing: one refused row refuses the file, with every row's decision."""
+    refused = [d for d in decisions if d.decision == "refused"]
+    if refused:
+        rows_out = [d if d.decision == "refused" else RowDecision(
+            line=d.line, decision="would register", message=d.message, player_id=d.player_id)
+            for d in decisions]
+        lines = ", ".join(str(d.line) for d in refused)
+        plural = "s" if len(refused) > 1 else ""
+        raise BulkRejected(f"{len(refused)} of {len(decisions)} rows refused (line{plural} {lines}); nothing was "
+                           "written", BulkReport(written=False, rows=rows_out))
+
+
+def decide_register_from_file(state: TournamentState, prepared: list[Prepared], preliminary: bool = False,
+                              force: bool = False) -> list[ev.Event]:
+    """Every row's ``PlayerRegistered`` (:func:`decide_rows`), or :class:`BulkRejected` when a
+    row is refused."""
+    events, decisions = decide_rows(state, prepared, preliminary, force)
+    _refuse(decisions)
+    return events
+
+
+def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = None, force: bool = False,
+                       preliminary: bool = False, *, actor: str = "", reason: str = "",
+                       expected_head: int | None = None) -> BulkReport:
+    """Register every row of ``file`` or none (module docstring); raises :class:`BulkRejected`
+    (with the report) when a row is refused."""
+    from goledger.commands.recording import record
+
+    prepared = _prepare(_rows(file), ratings, force)
     decisions: list[RowDecision] = []
 
     def decide(state: TournamentState) -> list[ev.Event]:
-        running = fold([], start=state)
-        events: list[ev.Event] = []
-        decisions.clear()
-        for line, values, filled in prepared:
-            if isinstance(values, str):
-                decisions.append(RowDecision(line=line, decision="refused", message=values))
-                continue
-            try:
-                made = decide_register(
-                    running, surname=values["surname"], first_name=values["first_name"], rank=values["rank"],
-                    grade=values["grade"], rating=values["rating"], country=values["country"], club=values["club"],
-                    egd_pin=filled.listed.pin if filled is not None and filled.listed is not None
-                    else (str(rows_by_line[line].get("pin", "")).strip()), preliminary=preliminary,
-                    force=force, provenance=filled.provenance if filled else None)
-                message = register_message(running, made, filled.note if filled else "")
-            except CommandRejected as exc:
-                decisions.append(RowDecision(line=line, decision="refused", message=exc.message))
-                continue
-            for e in made:
-                apply(running, e)
-            events.extend(made)
-            pid = made[0].player_id if isinstance(made[0], ev.PlayerRegistered) else ""
-            decisions.append(RowDecision(line=line, decision="registered", message=message, player_id=pid))
-        refused = [d for d in decisions if d.decision == "refused"]
-        if refused:
-            rows_out = [d if d.decision == "refused" else RowDecision(
-                line=d.line, decision="would register", message=d.message, player_id=d.player_id)
-                for d in decisions]
-            lines = ", ".join(str(d.line) for d in refused)
-            plural = "s" if len(refused) > 1 else ""
-            raise BulkRejected(f"{len(refused)} of {len(decisions)} rows refused (line{plural} {lines}); nothing was "
-                               "written", BulkReport(written=False, rows=rows_out))
+        events, decided = decide_rows(state, prepared, preliminary, force)
+        decisions[:] = decided
+        _refuse(decided)
         return events
 
-    rows_by_line = dict(rows)
     outcome = record(db, decide, lambda state, events: f"registered {len(events)} players from {Path(file).name}",
                      actor=actor, reason=reason, expected_head=expected_head)
     return BulkReport(written=True, rows=list(decisions), seqs=outcome.seqs)
