@@ -19,9 +19,10 @@ are closed (a connection flood). The desk stays reachable because:
   of accepts and everything else). At the cap a new connection makes room: the **oldest**
   connection that is not in the middle of a request (still sending its headers, or idle
   between keep-alive requests) is closed at once, its descriptor freed before the next
-  accept, so the descriptors never run out and asyncio's one-second pause after ``EMFILE``
-  never happens. A client sending its request at once is never the oldest for long: it is
-  handed over and busy. Only when every connection is busy is the newcomer refused.
+  accept, so the descriptors do not run out (asyncio's own accept loop stops for a whole
+  second after ``EMFILE``; should it happen here, a descriptor is freed and accepting goes
+  on). A client that sends its request at once is handed over at once, so it is never the
+  one chosen. Only when every connection is busy is the newcomer refused.
 * **One address cannot push the others out**: at the cap, a newcomer from an address
   holding more than its share of the waiting connections closes that address's own oldest
   one; a newcomer from elsewhere closes the oldest of all.
