@@ -57,6 +57,29 @@ def test_a_connection_flood_cannot_keep_a_page_out(fresh: Path) -> None:
         assert fds < 1000, fds  # the cap (824 at 1,024) holds: never out of descriptors
 
 
+def test_the_cap_keeps_a_reserve_below_the_descriptor_limit(fresh: Path) -> None:
+    """A cap asked for past the descriptor limit (5,000 at 256) is the limit's own (its
+    reserve kept for the ledger's files): 400 half-sent requests leave the pages answering
+    from the ledger (the requests' own files were refused when the connections took every
+    descriptor: a 400 naming the ledger)."""
+    with DeskServer(fresh, nofile=256, max_connections=5000) as desk:
+        socks = []
+        try:
+            for _ in range(400):
+                try:
+                    socks.append(desk.raw(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", timeout=2))
+                except OSError:
+                    break
+            time.sleep(0.5)
+            assert len(list(Path(f"/proc/{desk.proc.pid}/fd").iterdir())) < 256 - 64
+            for path in ("/api/head", "/", "/standings"):
+                status, _, seconds = desk.get(path, timeout=10)
+                assert status == 200 and seconds < 5, (path, status)
+        finally:
+            for s in socks:
+                s.close()
+
+
 def test_the_listen_queue_keeps_a_burst_of_connections(fresh: Path) -> None:
     """The listening socket's queue holds 4,096 connections (or the kernel's
     ``net.core.somaxconn``), not uvicorn's 64 or asyncio's 100: a burst of connections waits in

@@ -52,6 +52,8 @@ __all__ = ["BURST", "ConnectionLimits", "Door", "default_limits", "protocol_clas
 
 BURST = 16
 """Connections accepted in one turn of the event loop at most."""
+EMFILE_ROOM = 8
+"""Connections closed to make room when an accept finds no descriptor left."""
 SWEEP = 64
 """Connections closed for their slow headers in one turn of the event loop at most."""
 THREADS = 40
@@ -162,9 +164,11 @@ class Door:
             except OSError as exc:
                 if exc.errno not in _OUT_OF_DESCRIPTORS:
                     raise
-                # out of descriptors after all (a burst of keep-alive victims not closed yet):
-                # free one and try again on the next turn, or wait a moment
-                if not self._make_room(None):
+                # out of descriptors after all (keep-alive victims not closed yet, many ledgers
+                # open at once): free a few, for the requests' own files too, and go on next
+                # turn; with nothing to free, wait a moment
+                freed = sum(self._make_room(None) for _ in range(EMFILE_ROOM))
+                if not freed:
                     loop.remove_reader(sock.fileno())
                     loop.call_later(0.05, self._resume, loop, sock, factory)
                 return

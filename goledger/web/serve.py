@@ -70,8 +70,8 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
 
         state_as_of(target)  # a damaged, foreign or newer ledger is refused before the desk starts
     limits = default_limits(header_timeout)
-    if max_connections is not None:
-        limits = ConnectionLimits(max_connections, header_timeout)
+    if max_connections is not None:  # a lower cap (tests); never one past the descriptor limit
+        limits = ConnectionLimits(min(max_connections, limits.max_connections), header_timeout)
     app = create_app(target, token, work_timeout=work_timeout, limits=guard)
     from goledger.web.isolate import warm
 
