@@ -37,7 +37,7 @@ from benchmarks.generate import generate_events, write_ledger
 from goledger import audit, commands
 from goledger.commands.publish import publish
 from goledger.ledger.store import Ledger
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 
 REPO = Path(__file__).resolve().parents[1]
 

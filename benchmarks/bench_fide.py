@@ -21,12 +21,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_events
-from goledger.replay.fide_unplayed import fide_data
-from goledger.replay.fide_views import adjusted_view
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.fide_unplayed import fide_data
+from goledger.replay.scoring.fide_views import adjusted_view
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import standings
 
 
 def timed(fn: Callable[[], object], runs: int) -> list[float]:

@@ -29,8 +29,8 @@ sys.path.insert(0, str(REPO))
 from goledger.formats.macmahon.read import read_macmahon  # noqa: E402
 from goledger.formats.macmahon.write import write_macmahon  # noqa: E402
 from goledger.formats.opengotha.read import read_opengotha  # noqa: E402
-from goledger.replay.standings import standings  # noqa: E402
-from goledger.replay.state import fold  # noqa: E402
+from goledger.replay.fold.state import fold  # noqa: E402
+from goledger.replay.scoring.standings import standings  # noqa: E402
 
 CRITERIA = ("MM-Score", "MM-ScoreX", "MM-Points", "MM-SOS", "MM-SOSOS", "MM-SODOS", "MM-SORP")
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 from goledger.formats.opengotha.read import read_opengotha  # noqa: E402
 from goledger.formats.opengotha.write import write_opengotha  # noqa: E402
-from goledger.replay.state import fold  # noqa: E402
+from goledger.replay.fold.state import fold  # noqa: E402
 
 DEFAULT_FILES = ("egc-2011.xml", "synthetic-1000x10.xml", "malavasi-2024.xml")
 

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from goledger.formats.opengotha import import_opengotha
 from goledger.formats.opengotha.read import read_opengotha
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,7 +79,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, default=default)
     args = parser.parse_args()
 
-    from goledger.replay.standings import standings
+    from goledger.replay.scoring.standings import standings
 
     result = read_opengotha(args.file.read_bytes(), source=args.file.name)
     state = fold(result.events)
@@ -92,7 +92,7 @@ def main() -> None:
         "| measurement | median wall ms | min wall ms | median CPU ms | note |",
         "|---|---|---|---|---|",
     ]
-    from goledger.replay import rounds as round_tables
+    from goledger.replay.scoring import rounds as round_tables
 
     def cold() -> None:
         round_tables._CACHE.clear()

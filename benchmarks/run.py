@@ -184,9 +184,9 @@ def _worker(spec: dict[str, Any]) -> dict[str, Samples]:
     from goledger.audit.queries import what_if
     from goledger.commands.record import verify
     from goledger.formats.opengotha import import_opengotha
-    from goledger.replay import rounds as round_tables
-    from goledger.replay.standings import standings
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
+    from goledger.replay.scoring import rounds as round_tables
+    from goledger.replay.scoring.standings import standings
     from goledger.replay.views import state_as_of
 
     runs = spec["runs"]

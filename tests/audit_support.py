@@ -122,9 +122,9 @@ TEST_CRITERION = "TEST-OPPMMS"
 @contextmanager
 def opponent_sum() -> Iterator[str]:
     """Register ``TEST-OPPMMS`` for the duration of a test."""
-    from goledger.replay import criteria as registry
-    from goledger.replay.criteria import Criterion, get_criterion, register
-    from goledger.replay.scoring import ScoringContext
+    from goledger.replay.scoring import criteria as registry
+    from goledger.replay.scoring.criteria import Criterion, get_criterion, register
+    from goledger.replay.scoring.scoring import ScoringContext
 
     def compute(ctx: ScoringContext) -> dict[str, int]:
         return {

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.standings import standings
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.standings import standings
 
 RESULTS = {
     "1-0": (Result.WHITE, False),
@@ -73,7 +73,7 @@ class Tourney:
     def values(self, criteria: Sequence[str], policy: str | None = None, round_: int | None = None,
                **overrides: object) -> dict[str, dict[str, Fraction]]:
         """name → criterion → exact value."""
-        from goledger.replay.policies import get_policy
+        from goledger.replay.scoring.policies import get_policy
 
         state = self.state()
         pol = get_policy(policy or state.settings.policy).with_overrides(overrides)  # type: ignore[union-attr]

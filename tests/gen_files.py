@@ -151,7 +151,7 @@ def exported_seeds(fmt: str) -> list[bytes]:
 
     from benchmarks.generate import generate_events
     from goledger.ledger import events as ev
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
 
     out: list[bytes] = []
     for players, rounds, seed, length in ((9, 3, 2, 0), (14, 4, 3, 0), (7, 2, 4, 30)):

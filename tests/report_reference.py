@@ -29,8 +29,8 @@ from goledger.ledger.values import format_points
 from goledger.rating.preview import RatingPreview
 from goledger.render.audit_report import _STYLE, AUDITED_TYPES, View, _safe_log
 from goledger.render.rating import HEADERS, _caption, not_rated_summary, preview_rows
-from goledger.replay.standings import Standings, standings
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.scoring.standings import Standings, standings
 
 H = E.E  # the element maker, for HTML5 tags the builder has no constant for
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 
 PLAYERS = (("A", "3d"), ("B", "1d"), ("C", "1k"), ("D", "2k"), ("E", "3k"))
 

@@ -13,8 +13,8 @@ from goledger.audit.compare import Snapshot, changed_players
 from goledger.audit.event_index import EventIndex
 from goledger.errors import CommandRejected
 from goledger.ledger.store import Ledger
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .audit_support import ledger_events, opponent_sum
 

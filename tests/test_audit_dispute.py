@@ -35,8 +35,8 @@ import pytest
 from goledger import commands
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Rank
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .audit_support import scratch_dir
 

@@ -12,8 +12,8 @@ from goledger.audit.compare import Snapshot
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.replay import views
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .audit_support import ledger_events, opponent_sum
 

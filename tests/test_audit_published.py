@@ -16,8 +16,8 @@ from goledger.commands.publish import publish
 from goledger.errors import CommandRejected, LedgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .audit_support import ledger_events
 

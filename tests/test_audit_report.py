@@ -11,8 +11,8 @@ import pytest
 from goledger import commands
 from goledger.commands.publish import publish
 from goledger.ledger.store import Ledger
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .conftest import REPO
 

@@ -13,8 +13,8 @@ from goledger import audit
 from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .audit_support import file_digest, ledger_events
 

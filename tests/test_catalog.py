@@ -19,8 +19,8 @@ from goledger.catalog.build import name_key
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from .conftest import REPO, SHARED
 

@@ -25,7 +25,7 @@ from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import format_points
 from goledger.outputs import _escaped, shown
 from goledger.render.json_text import json_text, msgspec_json
-from goledger.replay.standings import json_number
+from goledger.replay.scoring.standings import json_number
 
 # Characters that matter to `shown`: controls, line breaks, bidi and zero-width characters,
 # non-breaking and unassigned ones, surrogates, and ordinary letters and glyphs.

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goledger.replay.criteria.direct_confrontation import places_from_classes, walraet_dc
+from goledger.replay.scoring.criteria.direct_confrontation import places_from_classes, walraet_dc
 
 
 def literal_walraet(group: Sequence[str], net: Mapping[str, Mapping[str, int]], secondary: Mapping[str, int],

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.criteria.dc import DcLayout, with_dc_variant
-from goledger.replay.criteria.direct_confrontation import simplified_dc, strongly_connected, walraet_dc
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.criteria.dc import DcLayout, with_dc_variant
+from goledger.replay.scoring.criteria.direct_confrontation import simplified_dc, strongly_connected, walraet_dc
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import standings
 
 
 def net_of(*wins: tuple[str, str]) -> dict[str, dict[str, int]]:

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from goledger.replay.criteria import known_criteria
-from goledger.replay.policies import Policy, get_policy, known_policies
+from goledger.replay.scoring.criteria import known_criteria
+from goledger.replay.scoring.policies import Policy, get_policy, known_policies
 
 from .conftest import REPO
 

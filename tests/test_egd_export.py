@@ -17,7 +17,7 @@ from goledger.formats.egd.write import write_egd
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 
 from .conftest import SHARED, needs_shared
 

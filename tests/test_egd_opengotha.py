@@ -14,7 +14,7 @@ from goledger.formats.egd import validate_egd
 from goledger.formats.egd.classes import adjusted_minutes, egf_class
 from goledger.formats.egd.read import read_egd
 from goledger.formats.importing import check_report
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 
 from .conftest import SHARED, needs_shared
 from .egd_oracle import load, predicted_problems

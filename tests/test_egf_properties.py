@@ -29,7 +29,7 @@ from goledger.ledger.values import Rank, Result
 from goledger.pairing.egf import EgfEngine
 from goledger.pairing.engine import Pairing, PairingRequest
 from goledger.pairing.participants import players_to_pair
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
 
 RESULTS = [Result.WHITE, Result.BLACK, Result.WHITE, Result.BLACK, Result.JIGO]
 

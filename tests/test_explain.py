@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from goledger.ledger.store import Ledger
-from goledger.replay.explain import explain
+from goledger.replay.scoring.explain import explain
 
 from .scoring_worked_example import worked_example, worked_example_events
 

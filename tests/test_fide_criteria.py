@@ -11,10 +11,10 @@ import pytest
 
 from goledger.formats.importing import write_new_ledger
 from goledger.formats.report import InterchangeReport
-from goledger.replay.criteria import get_criterion
-from goledger.replay.criteria.fide import FIDE_NAMES
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.criteria.fide import FIDE_NAMES
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
 
 from .fide_build import Tourney, from_records
 from .test_fide_policies import withdrawal_tournament
@@ -94,7 +94,7 @@ def test_rating_based() -> None:
     v = rated_example().values(["ARO", "ARO-C1", "TPR", "PTP", "APRO", "APPO"])
     x = v["X"]
     assert (x["ARO"], x["ARO-C1"], x["TPR"]) == (2050, 2100, 2243)
-    from goledger.replay.criteria.fide_rating import expected_hundredths
+    from goledger.replay.scoring.criteria.fide_rating import expected_hundredths
 
     ptp = int(x["PTP"])
     assert sum(expected_hundredths(ptp - r) for r in (1900, 2000, 2100, 2200)) >= 300

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from goledger.replay.fide_unplayed import FideData
-from goledger.replay.policies import get_policy
+from goledger.replay.scoring.fide_unplayed import FideData
+from goledger.replay.scoring.policies import get_policy
 
 from .fide_build import from_records
 from .test_fide_worked_example import worked_example

@@ -11,7 +11,7 @@ from pathlib import Path
 from goledger.formats.importing import write_new_ledger
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.values import format_points
-from goledger.replay.fide_views import adjusted_view, compare_policies
+from goledger.replay.scoring.fide_views import adjusted_view, compare_policies
 
 from .fide_build import Tourney
 

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from goledger.commands.schedule import berger_rounds
-from goledger.replay.criteria import get_criterion
-from goledger.replay.criteria.fide import de_order, direct_encounter_points, progressive
-from goledger.replay.criteria.fide_rating import round_half_up
-from goledger.replay.fide_unplayed import FideData
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.criteria.fide import de_order, direct_encounter_points, progressive
+from goledger.replay.scoring.criteria.fide_rating import round_half_up
+from goledger.replay.scoring.fide_unplayed import FideData
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
 
 from .conftest import SHARED
 from .fide_build import Tourney, from_records

@@ -7,10 +7,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from goledger.replay.criteria import get_criterion
-from goledger.replay.fide_unplayed import FideData, Kind, virtual_opponent2
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.fide_unplayed import FideData, Kind, virtual_opponent2
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
 
 from .fide_build import Tourney, from_records
 

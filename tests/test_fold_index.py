@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from goledger.ledger import events as ev
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 
 from .test_snapshots import PLAYERS, START, event, pid, rnd, table
 

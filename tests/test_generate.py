@@ -9,7 +9,7 @@ from pathlib import Path
 from benchmarks.generate import generate_events, main, write_ledger, write_opengotha
 from goledger.formats.opengotha import import_opengotha
 from goledger.ledger import events as ev
-from goledger.replay.standings import standings
+from goledger.replay.scoring.standings import standings
 from goledger.replay.views import state_as_of
 
 

@@ -26,7 +26,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.views import state_as_of
 from tests.conftest import run_cli
 
@@ -339,8 +339,8 @@ def test_better_refusals_through_the_cli(tmp_path: Path) -> None:
 
 def test_what_if_refolds_a_result_of_an_edited_round() -> None:
     """A result event of a round with a swapped or moved game may not be about the game now at
-    its table: leaving it out refolds (``goledger.replay.without``)."""
-    from goledger.replay.without import PlayerEvents, scoring_state_without
+    its table: leaving it out refolds (``goledger.replay.fold.without``)."""
+    from goledger.replay.fold.without import PlayerEvents, scoring_state_without
 
     events: list[ev.Event] = [ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2))]
     events += [ev.PlayerRegistered(player_id=i, surname=s, first_name=f, rank=r) for i, s, f, r in PLAYERS[:2]]

@@ -26,7 +26,7 @@ from goledger.commands.hand import decide_pair
 from goledger.commands.hand_rules import GameRule
 from goledger.ledger import events as ev
 from goledger.ledger.values import effective_komi
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 from tests.conftest import SHARED, run_cli
 
 ORACLE = SHARED / "pairing-oracle" if SHARED is not None else None

@@ -24,8 +24,8 @@ from goledger.ledger.store import Ledger
 from goledger.rating.preview import preview_state
 from goledger.render import audit_report, html_text, rating
 from goledger.render.html_text import element, page_bytes, table, text, text_element
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 
 from . import report_reference
 from .conftest import REPO

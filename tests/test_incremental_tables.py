@@ -14,9 +14,9 @@ import pytest
 from benchmarks.generate import generate_events
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay import rounds
-from goledger.replay.policies import get_policy
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.scoring import rounds
+from goledger.replay.scoring.policies import get_policy
 
 FIELDS = ("status", "game", "opp", "res2", "hd", "smms", "listed", "nbw2", "mms2", "unpaired_nbw2", "unpaired_mms2")
 

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from goledger.replay import rounds
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
-from goledger.replay.standings import rank_players, standings
-from goledger.replay.state import apply, fold
+from goledger.replay.fold.state import apply, fold
+from goledger.replay.scoring import rounds
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import rank_players, standings
 from tests.test_incremental_tables import events_with_every_kind, tracked_points
 
 SOS_FAMILY = ["MMS", "SOSM", "SOSM-1", "SOSM-2", "SODOSM", "SOSOSM", "NBW", "SOSW", "SOSW-1", "SOSW-2", "SODOSW",

@@ -166,7 +166,7 @@ def test_an_old_ledger_holding_unknown_criteria_or_policy_says_so_naming_the_eve
 
 def test_an_old_ledger_holding_a_huge_rating_still_snapshots(played: Path, tmp_path: Path) -> None:
     _append_raw(played, [ev.PlayerRegistered(player_id="p0004", surname="Big", rank="3d", rating=10 ** 22)])
-    from goledger.replay import snapshots
+    from goledger.replay.views import snapshots
 
     with Ledger.open(played) as ledger:
         state = snapshots.cached_state(ledger)
@@ -285,7 +285,7 @@ def test_migrate_into_never_follows_a_planted_link_and_keeps_duplicate_stems_apa
 
 def _big_field(db: Path) -> None:
     """Enough players for the standings cache (MIN_PLAYERS) and events for a snapshot."""
-    from goledger.replay.standings_cache import MIN_PLAYERS
+    from goledger.replay.views.standings_cache import MIN_PLAYERS
 
     commands.new(db, "Cache Open", 3)
     players = [ev.PlayerRegistered(player_id=f"p{i:04d}", surname=f"Player{i:04d}", rank="5k", start_number=i)
@@ -307,7 +307,7 @@ def _forge(db: Path, name: str, mutate) -> None:
 
 def test_a_forged_standings_row_is_never_shown_and_verify_reports_it(tmp_path: Path, cli) -> None:
     from goledger.replay import views as replay_views
-    from goledger.replay.standings_cache import PREFIX, entry_name
+    from goledger.replay.views.standings_cache import PREFIX, entry_name
 
     db = tmp_path / "c.db"
     _big_field(db)
@@ -327,7 +327,7 @@ def test_a_forged_standings_row_is_never_shown_and_verify_reports_it(tmp_path: P
     with Ledger.open(db) as ledger:
         checkpoint = ledger.events()[-1]
     from goledger.audit.published import standings_digest, view_standings
-    from goledger.replay.load import fresh_state
+    from goledger.replay.views.load import fresh_state
 
     with Ledger.open(db) as ledger:
         fresh = fresh_state(ledger, upto=checkpoint.event_count)
@@ -335,8 +335,8 @@ def test_a_forged_standings_row_is_never_shown_and_verify_reports_it(tmp_path: P
 
 
 def test_a_forged_snapshot_with_a_recomputed_digest_fails_verify_and_is_kept(tmp_path: Path, cli) -> None:
-    from goledger.replay import snapshots
-    from goledger.replay.load import fresh_state
+    from goledger.replay.views import snapshots
+    from goledger.replay.views.load import fresh_state
 
     db = tmp_path / "c.db"
     _big_field(db)
@@ -362,7 +362,7 @@ def test_a_forged_snapshot_with_a_recomputed_digest_fails_verify_and_is_kept(tmp
 
 
 def test_a_snapshot_whose_bytes_differ_from_their_digest_is_not_used(tmp_path: Path) -> None:
-    from goledger.replay import snapshots
+    from goledger.replay.views import snapshots
 
     db = tmp_path / "c.db"
     _big_field(db)
@@ -489,7 +489,7 @@ def test_the_xml_size_limits_agree_with_readme_and_security() -> None:
 
 
 def test_settings_lists_every_field_with_value_domain_and_spec(played: Path, cli) -> None:
-    from goledger.replay.policies import Policy
+    from goledger.replay.scoring.policies import Policy
 
     listed = json.loads(cli("settings", "--db", played, "--json").out)
     names = {s["name"] for s in listed}

@@ -16,7 +16,7 @@ from goledger.formats.importing import ImportRefused
 from goledger.formats.macmahon import export_macmahon, import_macmahon, layout
 from goledger.formats.macmahon.read import DIALECT_PAIRGOTH, read_macmahon
 from goledger.formats.macmahon.write import write_macmahon
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 from goledger.replay.views import state_as_of
 
 from .conftest import needs_shared
@@ -199,7 +199,7 @@ def test_export_import_keeps_games_results_byes_absences_and_standings(tmp_path:
     assert games(before, key) == games(after, key2)
     assert {r: {key[p] for p in b} for r, b in before.byes.items()} == {r: {key2[p] for p in b}
                                                                           for r, b in after.byes.items()}
-    from goledger.replay.standings import standings
+    from goledger.replay.scoring.standings import standings
 
     crit = ["MM-Score", "MM-ScoreX", "MM-Points", "MM-SOS", "MM-SOSOS", "MM-SODOS"]
     for r in range(0, 5):

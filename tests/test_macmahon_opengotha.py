@@ -24,9 +24,9 @@ import pytest
 from goledger.formats.macmahon.read import read_macmahon
 from goledger.formats.macmahon.write import write_macmahon
 from goledger.formats.opengotha.read import read_opengotha
-from goledger.replay.macmahon_rules import macmahon_ids
-from goledger.replay.standings import standings
-from goledger.replay.state import PlayerState, TournamentState, fold
+from goledger.replay.fold.state import PlayerState, TournamentState, fold
+from goledger.replay.scoring.macmahon_rules import macmahon_ids
+from goledger.replay.scoring.standings import standings
 
 from .conftest import needs_shared
 from .opengotha_files import file_ids, shared_opengotha_files

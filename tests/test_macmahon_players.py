@@ -12,7 +12,7 @@ from goledger.errors import FormatError
 from goledger.formats.importing import ImportRefused
 from goledger.formats.macmahon.players import import_macmahon_players
 from goledger.ledger import events as ev
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 from goledger.replay.views import state_as_of
 
 LIST = """\

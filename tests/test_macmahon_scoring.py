@@ -46,8 +46,8 @@ import pytest
 from goledger.formats.macmahon.read import read_macmahon
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 from tests.macmahon_samples import HAND_BUILT, MINIMAL
 
 ALL = ("MM-Score", "MM-ScoreX", "MM-Points", "MM-SOS", "MM-SOSOS", "MM-SODOS", "MM-SORP")
@@ -294,9 +294,9 @@ def test_standings_after_round_two() -> None:
 
 
 def test_explanations_sum_to_the_values() -> None:
-    from goledger.replay.criteria import get_criterion
-    from goledger.replay.policies import get_policy
-    from goledger.replay.scoring import ScoringContext
+    from goledger.replay.scoring.criteria import get_criterion
+    from goledger.replay.scoring.policies import get_policy
+    from goledger.replay.scoring.scoring import ScoringContext
 
     state, _ = _state()
     ctx = ScoringContext(state, 3, get_policy("macmahon"))

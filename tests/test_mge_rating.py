@@ -8,7 +8,7 @@ import re
 import pytest
 
 from goledger.ledger.values import Rank
-from goledger.replay.mge_rating import equalised_difference
+from goledger.replay.scoring.mge_rating import equalised_difference
 
 from .conftest import SHARED
 

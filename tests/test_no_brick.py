@@ -374,7 +374,7 @@ def test_a_twin_through_a_variation_selector_is_the_same_player(tmp_path: Path, 
 
 
 def _big(db: Path) -> None:
-    from goledger.replay.standings_cache import MIN_PLAYERS
+    from goledger.replay.views.standings_cache import MIN_PLAYERS
 
     commands.new(db, "Cache Open", 3)
     n = MIN_PLAYERS + 2
@@ -510,7 +510,7 @@ def test_a_forged_state_snapshot_is_never_used_and_outlives_the_next_append(tmp_
 
     import msgspec
 
-    from goledger.replay.state import TournamentState
+    from goledger.replay.fold.state import TournamentState
 
     db = tmp_path / "big.db"
     _big(db)

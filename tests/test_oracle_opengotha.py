@@ -30,10 +30,10 @@ import pytest
 
 from goledger.formats.opengotha.keys import player_key
 from goledger.formats.opengotha.read import read_opengotha
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
-from goledger.replay.standings import rank_players
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import rank_players
 
 from .conftest import SHARED, needs_shared
 

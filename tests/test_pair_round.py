@@ -15,7 +15,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.describe import describe_event
 from goledger.ledger.store import Ledger
-from goledger.replay.load import load_state
+from goledger.replay.views.load import load_state
 
 RANKS = ["5d", "3d", "1d", "2k", "4k", "6k", "9k", "12k", "15k", "18k", "20k"]
 

@@ -28,7 +28,7 @@ from goledger.pairing.opengotha.costs import cost_matrix, cost_terms, wrap
 from goledger.pairing.opengotha.engine import _parameters
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.participants import players_to_pair
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 from tests.conftest import SHARED
 
 ORACLE = SHARED / "pairing-oracle" if SHARED is not None else None

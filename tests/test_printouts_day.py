@@ -14,7 +14,7 @@ from lxml import html
 
 from goledger import commands
 from goledger.ledger.store import Ledger
-from goledger.replay.load import load_state
+from goledger.replay.views.load import load_state
 
 from .conftest import run_cli
 

@@ -57,7 +57,7 @@ def original(tmp_path: Path) -> Path:
 
 def names(db: Path) -> dict[str, str]:
     with Ledger.open(db) as ledger:
-        from goledger.replay.load import load_state
+        from goledger.replay.views.load import load_state
 
         return {pid: p.full_name for pid, p in load_state(ledger).players.items()}
 
@@ -268,7 +268,7 @@ def test_copy_event_is_ignored_by_the_fold(original: Path, tmp_path: Path) -> No
     pseudonymise(original, copy, tmp_path / "key")
     with Ledger.open(copy) as ledger:
         last = list(ledger.records())[-1]
-        from goledger.replay.state import fold
+        from goledger.replay.fold.state import fold
 
         assert last.type == "PseudonymisedCopy"
         events = ledger.events()

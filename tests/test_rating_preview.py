@@ -21,7 +21,7 @@ from goledger.ledger.values import Result
 from goledger.rating import gor
 from goledger.rating.gor import D, Sa, shown
 from goledger.rating.preview import GorOptions, PlayerPreview, parse_options, preview_state
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 
 # --------------------------------------------------------------------------- §11 check values
 

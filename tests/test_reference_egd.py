@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from goledger.formats.egd.validate import place_country_city
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 
 from .test_egd_export import example_events, export
 from .test_egd_validate import CLEAN_ROWS, HEADER, check

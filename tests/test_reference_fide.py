@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from goledger.replay.criteria.fide_rating import expected_hundredths, perfect_performance, round_half_up
-from goledger.replay.policies import get_policy
-from goledger.replay.standings import json_number
+from goledger.replay.scoring.criteria.fide_rating import expected_hundredths, perfect_performance, round_half_up
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.standings import json_number
 
 from .fide_build import Tourney
 
@@ -105,7 +105,7 @@ def test_json_values_are_exact_decimals_when_they_can_be() -> None:
 def test_aob_in_standings_json() -> None:
     """AOB (C.07 8.2, hundredths): X met A (BH 5½), B (6) and C (4½): 16/3 → 5.33, written
     "5.33" in JSON (it was "533/100")."""
-    from goledger.replay.standings import standings
+    from goledger.replay.scoring.standings import standings
 
     t = Tourney(3, policy="fide-2024")
     t.players("X", "A", "B", "C", "D", "E")

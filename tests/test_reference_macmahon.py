@@ -9,9 +9,9 @@ from lxml import etree
 from goledger.formats.macmahon.read import read_macmahon
 from goledger.formats.opengotha.read import read_opengotha
 from goledger.formats.opengotha.write import write_opengotha
-from goledger.replay.explain import explain
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.explain import explain
+from goledger.replay.scoring.standings import standings
 from tests.macmahon_samples import HAND_BUILT
 
 # E (15k, start 20 quarters) gets a +½ ScoreAdjustment: start 22. He is absent in round 2.

@@ -7,9 +7,9 @@ from __future__ import annotations
 from goledger.formats.opengotha.read import read_opengotha
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.explain import explain
-from goledger.replay.hashmap_order import bucket, capacity, game_key, iteration_order
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.explain import explain
+from goledger.replay.scoring.hashmap_order import bucket, capacity, game_key, iteration_order
 
 from .fide_build import Tourney
 from .gen_files import opengotha_xml
@@ -114,7 +114,7 @@ def _swiss(games: list[tuple[int, int, str, str]], names: str = "ABCD", rounds: 
 
 
 def _values(state, criteria: list[str], policy: str = "opengotha", round_: int = 1):
-    from goledger.replay.standings import standings
+    from goledger.replay.scoring.standings import standings
 
     table = standings(state, round_, policy, criteria)
     return {row.player_id: {c: table.value(row, c) for c in criteria} for row in table.rows}
@@ -153,9 +153,9 @@ def test_hashmap_capacity_grows_past_three_quarters() -> None:
 def test_direct_confrontation_sees_every_game_of_the_round() -> None:
     """OpenGotha's DC pair matrix runs over all its games: A's game against C counts even though
     A's SOS family uses his other game of the round (t2, against B)."""
-    from goledger.replay.criteria.dc import head_to_head
-    from goledger.replay.policies import get_policy
-    from goledger.replay.scoring import ScoringContext
+    from goledger.replay.scoring.criteria.dc import head_to_head
+    from goledger.replay.scoring.policies import get_policy
+    from goledger.replay.scoring.scoring import ScoringContext
 
     state = _swiss([(1, 1, "C", "A"), (1, 2, "A", "B")], names="ABC")
     ctx = ScoringContext(state, 1, get_policy("opengotha"))

@@ -13,7 +13,7 @@ import pytest
 from goledger import commands
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 
 from .conftest import needs_shared, run_cli
 from .ratings_support import write_list

@@ -20,11 +20,11 @@ import pytest
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.criteria import get_criterion
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
-from goledger.replay.standings import standings
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import standings
 
 from .scoring_worked_example import points, worked_example
 

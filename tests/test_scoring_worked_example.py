@@ -10,10 +10,10 @@ from fractions import Fraction
 
 import pytest
 
-from goledger.replay.criteria import get_criterion
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext
-from goledger.replay.standings import standings
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import standings
 
 from .scoring_worked_example import points, series, table, worked_example
 
@@ -91,7 +91,7 @@ def test_intermediate_standings_use_opponents_values_at_that_round() -> None:
 
 
 def test_without_the_sosm_cut_quirk_the_larger_value_is_kept() -> None:
-    from goledger.replay.policies import Policy
+    from goledger.replay.scoring.policies import Policy
 
     policy = get_policy("opengotha").with_overrides({"quirk_sosm_cut_early_rounds": False})
     assert isinstance(policy, Policy)

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
-from goledger.replay import snapshots
-from goledger.replay.load import fresh_state, load_state
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.views import snapshots
+from goledger.replay.views.load import fresh_state, load_state
 
 PLAYERS = [f"p{i:04d}" for i in range(1, 7)]
 pid = st.sampled_from(PLAYERS)

@@ -17,10 +17,10 @@ from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
-from goledger.replay import standings_cache
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.standings import standings
 from goledger.replay.views import standings as standings_view
+from goledger.replay.views import standings_cache
 
 from .test_snapshots import START, event
 

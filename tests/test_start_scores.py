@@ -14,10 +14,10 @@ from goledger import commands
 from goledger.commands.start_rules import start_groups
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.policies import get_policy
-from goledger.replay.scoring import ScoringContext, start_mms
-from goledger.replay.start_scores import bar_size_warning, parse_groups, start_score_table, start_scores
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.scoring import ScoringContext, start_mms
+from goledger.replay.scoring.start_scores import bar_size_warning, parse_groups, start_score_table, start_scores
 from goledger.replay.views import state_as_of
 
 from .conftest import SHARED

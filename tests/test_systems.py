@@ -251,7 +251,7 @@ def test_match_refuses_games_after_it_is_decided(tmp_path: Path) -> None:
     places = places_of(state_of(db))
     assert places.finished and places.rows[0].player_id == "p0001"  # 1 + ½ + 1 = 2½
     _refused(db, lambda: rec.pair(db, 4, "p0001", "p0002"), "decided")
-    from goledger.replay.crosstable import crosstable_of
+    from goledger.replay.scoring.crosstable import crosstable_of
 
     table = crosstable_of(state_of(db))
     assert table.round_robin and [row.cells for row in table.rows] == [["*", "1 ½ 1"], ["0 ½ 0", "*"]]

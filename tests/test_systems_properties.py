@@ -27,7 +27,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import PairingRequest
 from goledger.pairing.participants import players_to_pair
-from goledger.replay.state import apply, fold
+from goledger.replay.fold.state import apply, fold
 from goledger.systems import check_event, engine_for, places_of
 from goledger.systems.bracket import knockout_rounds
 from goledger.systems.double_knockout import double_knockout_rounds, resolve

@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from goledger.formats.opengotha.read import read_opengotha
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 from goledger.teams.model import roster
 from goledger.teams.standings import matches_of_round, team_standings
 

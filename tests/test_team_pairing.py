@@ -14,7 +14,7 @@ import pytest
 from goledger.errors import CommandRejected
 from goledger.formats.opengotha.read import read_opengotha
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
 from goledger.teams.model import roster
 from goledger.teams.pairing import board_facts, pair_match
 

@@ -13,7 +13,7 @@ from goledger.commands.teams import decide_team_add, decide_team_assign, decide_
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
 from goledger.teams.standings import team_standings
 
 

@@ -17,10 +17,10 @@ from goledger.formats.trf import export_trf, import_trf
 from goledger.formats.trf.read import point_system_from_162, read_trf
 from goledger.formats.trf.write import write_trf
 from goledger.ledger import events as ev
-from goledger.replay.fide_unplayed import FideData, Kind
-from goledger.replay.policies import get_policy
-from goledger.replay.standings import standings
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.fide_unplayed import FideData, Kind
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.standings import standings
 
 from .conftest import SHARED
 from .test_fide_policies import withdrawal_tournament

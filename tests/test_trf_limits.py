@@ -9,7 +9,7 @@ import pytest
 from goledger.errors import FormatError
 from goledger.formats.trf.write import MAX_PLAYERS, write_trf
 from goledger.ledger import events as ev
-from goledger.replay.state import fold
+from goledger.replay.fold.state import fold
 
 
 def _field(players: int) -> object:

@@ -9,11 +9,11 @@ import pytest
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay import rounds
-from goledger.replay.policies import get_policy
-from goledger.replay.standings import standings
-from goledger.replay.state import TournamentState, fold
-from goledger.replay.without import PlayerEvents, scoring_state_without
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.fold.without import PlayerEvents, scoring_state_without
+from goledger.replay.scoring import rounds
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.standings import standings
 from tests.test_incremental_tables import events_with_every_kind
 
 

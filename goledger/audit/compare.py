@@ -1,6 +1,6 @@
 """Comparing standings: compact snapshots, per-player rows, and what changed between two.
 
-A :class:`Snapshot` keeps, for one computed :class:`~goledger.replay.standings.Standings`,
+A :class:`Snapshot` keeps, for one computed :class:`~goledger.replay.scoring.standings.Standings`,
 each listed player's ``(place, values)`` as a tuple in the order of the snapshot's criteria.
 Two snapshots are compared player by player; a player *changed* when his place or any value
 changed, when the criteria themselves changed (a rule change naming other criteria), or when
@@ -8,7 +8,7 @@ he appears in only one of them (registered, or listed only once he is paired). N
 knows what a criterion means: values are the integers the registry computed, in units of
 ``1/scale`` (``scales``).
 
->>> from goledger.replay.standings import StandingRow, Standings
+>>> from goledger.replay.scoring.standings import StandingRow, Standings
 >>> def st(rows):
 ...     return Standings(round=1, as_of_seq=9, policy="p", criteria=("MMS",), scales={"MMS": 2},
 ...                      rows=[StandingRow(place=pl, player_id=pid, surname=pid, first_name="", rank="1d",
@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from goledger.replay.standings import Ranking, Standings, json_number
+from goledger.replay.scoring.standings import Ranking, Standings, json_number
 
 __all__ = ["Cause", "PlayerChange", "RowView", "Snapshot", "changed_players", "row_json"]
 
@@ -169,7 +169,7 @@ def changed_columns(changes: Sequence[PlayerChange], order: Sequence[str]) -> li
 def row_json(view: RowView | None, scales: dict[str, int]) -> dict[str, Any] | None:
     """``{"place": …, "values": {criterion: number}}`` with exact JSON numbers.
 
-    The common values are :func:`~goledger.replay.standings.json_number` computed inline
+    The common values are :func:`~goledger.replay.scoring.standings.json_number` computed inline
     (a diff of a congress converts 160,000): a whole number, and a half or quarter (a scale
     that is a power of two), which ``value / scale``, correctly rounded, gives exactly."""
     if view is None:

@@ -13,7 +13,7 @@ pairing was recorded long before. It answers, for every sequence number of the s
 
 >>> from goledger.ledger import events as ev
 >>> from goledger.ledger.values import Result
->>> from goledger.replay.state import fold
+>>> from goledger.replay.fold.state import fold
 >>> base = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="t", rounds=2)),
 ...              ev.PlayerRegistered(player_id="p0001", surname="Kim", first_name="Ada", rank="1d"),
 ...              ev.PlayerRegistered(player_id="p0002", surname="Bauer", rank="2k")])
@@ -34,7 +34,7 @@ from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.describe import board_words, describe_event, edit_words, origin_text, result_word
 from goledger.outputs import one_line
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["EventIndex", "relation_kind"]
 

@@ -34,9 +34,9 @@ import msgspec
 from goledger.errors import CommandRejected, LedgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
-from goledger.replay.policies import Policy
-from goledger.replay.standings import Standings, json_number, resolve_policy, standings
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.policies import Policy
+from goledger.replay.scoring.standings import Standings, json_number, resolve_policy, standings
 
 __all__ = [
     "PUBLISHED_LABEL",

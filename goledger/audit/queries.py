@@ -38,7 +38,8 @@ from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.nogc import nogc
-from goledger.replay.standings import (
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.standings import (
     Ranking,
     Standings,
     check_round,
@@ -46,7 +47,6 @@ from goledger.replay.standings import (
     resolve_policy,
     standings,
 )
-from goledger.replay.state import TournamentState, fold
 
 __all__ = [
     "AuditDiff",
@@ -497,7 +497,7 @@ def history_events(
     max_replays: int | str | None = AUTO,
 ) -> History:
     """:func:`history` on a decoded log."""
-    from goledger.replay.players import find_player
+    from goledger.replay.fold.players import find_player
 
     end = fold(events)
     if end.settings is None:

@@ -9,7 +9,7 @@ which each player's row changed, without computing the standings after every eve
    event an audit cares about by itself — withdrawals,
    reinstatements, corrections, rule changes, player updates, removed pairings and byes, and
    any ``isolate``-d sequence number — and the standings are computed at each cut, in one
-   forward pass of the incremental fold (:func:`goledger.replay.state.apply`).
+   forward pass of the incremental fold (:func:`goledger.replay.fold.state.apply`).
 2. **Refinement.** Every interval whose two ends differ (for any player, or for the
    ``focus`` players) and that holds more than one event is split in the middle; the new
    points of one level are again computed in one forward pass. Intervals whose ends are equal
@@ -26,11 +26,11 @@ The result is a partition of ``a … b`` into evaluated intervals. For each play
 intervals where his row differs telescope exactly to his total change ``a → b``; each is one
 event (an exact cause) or, when the budget ran out, a short range of events.
 
-Each point is a :class:`~goledger.replay.standings.Ranking` (no table rows to show). The
-passes of one trace share a *lineage* (:func:`goledger.replay.rounds.track`): a point's round
+Each point is a :class:`~goledger.replay.scoring.standings.Ranking` (no table rows to show). The
+passes of one trace share a *lineage* (:func:`goledger.replay.scoring.rounds.track`): a point's round
 table derives from the nearest point computed before it, in this pass or an earlier one
 (only the rows of the players the events in between touched are rebuilt), and its criteria
-update from that point's values (:meth:`~goledger.replay.scoring.ScoringContext.dirty`).
+update from that point's values (:meth:`~goledger.replay.scoring.scoring.ScoringContext.dirty`).
 
 Cost: one standings computation per cut plus two per changed event at most, and one fold of
 the stretch per refinement level. Sparse changes (a correction in a long log) cost a handful
@@ -47,9 +47,9 @@ from typing import Final
 
 from goledger.audit.compare import Snapshot
 from goledger.ledger import events as ev
-from goledger.replay.rounds import forget, keep_only, note_event, track, untrack
-from goledger.replay.standings import Ranking, Standings
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.scoring.rounds import forget, keep_only, note_event, track, untrack
+from goledger.replay.scoring.standings import Ranking, Standings
 
 __all__ = ["AUTO", "ISOLATED_TYPES", "REPLAY_WORK", "Trace", "replay_budget", "trace"]
 

@@ -3,7 +3,7 @@
 :func:`build` reads every ledger it is given (files, or folders searched for ``*.db``), and
 writes one row set per tournament into the archive with sqlite-utils: the tables of
 :mod:`goledger.catalog.schema`, with the ledger's own standings after every round
-(:func:`goledger.replay.standings.standings`, every criterion of the tournament).
+(:func:`goledger.replay.scoring.standings.standings`, every criterion of the tournament).
 
 Refresh is incremental: a tournament is keyed by its id (the hash of its first event) and its
 chain head. When the archive already holds that tournament at that head (read through a
@@ -31,8 +31,8 @@ from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, peek_head
 from goledger.ledger.values import Rank, RankError
-from goledger.replay.standings import standings
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.standings import standings
 
 __all__ = ["BuildSummary", "build", "check_targets", "ledger_files", "name_key", "tournament_rows"]
 

@@ -20,7 +20,7 @@ from goledger.cli.common import (
 
 
 def render_explanation(result: Any) -> None:
-    """Print a :class:`~goledger.replay.explain.PlayerExplanation` for a director."""
+    """Print a :class:`~goledger.replay.scoring.explain.PlayerExplanation` for a director."""
     from goledger.i18n import gettext, pgettext
     from goledger.ledger.values import format_points
     from goledger.outputs import shown

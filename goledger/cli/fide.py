@@ -1,6 +1,6 @@
 """FIDE-style commands: ``crosstable``, ``schedule --berger``, and the rendering of
-``standings --adjusted`` (thin shells over :mod:`goledger.replay.fide_views`,
-:mod:`goledger.replay.crosstable` and :mod:`goledger.commands.schedule`)."""
+``standings --adjusted`` (thin shells over :mod:`goledger.replay.scoring.fide_views`,
+:mod:`goledger.replay.scoring.crosstable` and :mod:`goledger.commands.schedule`)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def render_crosstable(result: Any, as_json: bool) -> None:
     layout = "round robin" if result.round_robin else "by round"
     echo(render_text_table(headers, rows, right, f"Crosstable after round {result.round} ({layout}) · policy "
                            f"{result.policy} · as of event {result.as_of_seq}"))
-    from goledger.replay.crosstable import LEGEND
+    from goledger.replay.scoring.crosstable import LEGEND
 
     echo("\nLegend: " + "; ".join(f"{code} {meaning}" for code, meaning in LEGEND))
 
@@ -93,7 +93,7 @@ def register_commands(app: typer.Typer) -> None:
     ) -> None:
         """Crosstable: a square table for a round robin, opponents and results by round otherwise."""
         with output_language(db, language, as_json or fmt == "json"):
-            from goledger.replay.crosstable import crosstable as crosstable_view
+            from goledger.replay.scoring.crosstable import crosstable as crosstable_view
 
             crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
             result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit))

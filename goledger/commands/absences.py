@@ -21,8 +21,8 @@ from goledger.commands.checks import (
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.players import find_player
-from goledger.replay.state import PlayerState, TournamentState
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = [
     "absent",

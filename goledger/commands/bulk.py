@@ -22,7 +22,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["BulkRejected", "BulkReport", "RowDecision", "decide_register_from_file", "decide_rows",
            "register_from_file"]
@@ -159,7 +159,7 @@ def decide_rows(state: TournamentState, prepared: list[Prepared], preliminary: b
     """Each prepared row's ``PlayerRegistered`` (:func:`goledger.commands.players.decide_register`),
     decided against the tournament and the rows before it, with every row's decision."""
     from goledger.commands.players import decide_register, register_message
-    from goledger.replay.state import apply, fold
+    from goledger.replay.fold.state import apply, fold
 
     running = fold([], start=state)
     events: list[ev.Event] = []

@@ -10,7 +10,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
-from goledger.replay.state import GameState, PlayerState, TournamentState
+from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 
 __all__ = [
     "REPEATS_REFUSED",

@@ -18,8 +18,8 @@ from goledger.commands.checks import check_round, check_table
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.players import find_player
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["decide_fix_pairing", "decide_fix_table", "decide_forbid", "fix_pairing", "fix_table", "forbid"]
 

@@ -157,12 +157,12 @@ def _preset(system: str, bar: str | None, floor: str | None) -> dict[str, Any]:
 
 def _criteria(policy_name: str, criteria: Sequence[str] | None) -> tuple[str, ...] | None:
     """The placement criteria by their registered names (the policy's names for them)."""
-    from goledger.replay.policies import get_policy
+    from goledger.replay.scoring.policies import get_policy
 
     chosen = get_policy(policy_name)
     if not criteria:
         return None
-    from goledger.replay.criteria import get_criterion
+    from goledger.replay.scoring.criteria import get_criterion
 
     return tuple(get_criterion(chosen.criterion_name(c)).name for c in criteria)
 

@@ -43,8 +43,8 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.describe import edit_words
 from goledger.ledger.values import Result, effective_komi
-from goledger.replay.players import find_player
-from goledger.replay.state import GameState, TournamentState
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import GameState, TournamentState
 
 __all__ = [
     "PairOutcome",
@@ -88,7 +88,7 @@ def first_free_table(state: TournamentState, round_: int, players: Iterable[str]
     (``TableFixed``) when free, else the lowest table that has no game and is fixed for no
     other player.
 
-    >>> from goledger.replay.state import fold
+    >>> from goledger.replay.fold.state import fold
     >>> first_free_table(fold([]), 1)
     1
     """
@@ -380,7 +380,7 @@ def best_score_order(state: TournamentState, round_: int) -> list[GameState]:
     compared on the placement before round ``round_`` is played (its games taken out), with
     the current table order as the order the sort starts from."""
     from goledger.pairing.opengotha.tables import number_tables
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
 
     games = state.games_of_round(round_)
     before = fold([], start=state)
@@ -503,8 +503,8 @@ def late_absences_text(state: TournamentState, absences: Sequence[ev.Event]) -> 
     rounds = [e.round for e in absences if isinstance(e, ev.ParticipationChanged)]
     if not rounds:
         return ""
-    from goledger.replay.standings import resolve_policy
-    from goledger.replay.withdrawals import absence_rule
+    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.withdrawals import absence_rule
 
     word = "round" if len(rounds) == 1 else "rounds"
     return (f"; absent in {word} {_rounds_text(rounds)} (registered late): "

@@ -31,7 +31,7 @@ from goledger.errors import GoledgerError
 
 if TYPE_CHECKING:
     from goledger.pairing.opengotha.facts import RoundFacts
-    from goledger.replay.state import TournamentState
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["GOTHA_RULE", "GameRule", "RuledGame"]
 

@@ -50,7 +50,7 @@ from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import effective_komi
 from goledger.outputs import one_line
 from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = [
     "GameExplanation",
@@ -111,7 +111,7 @@ class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
 
 def _request(state: TournamentState, round_: int, players: Sequence[str] | None, seed: int | None) -> PairingRequest:
     from goledger.pairing.participants import players_to_pair
-    from goledger.replay.players import find_player
+    from goledger.replay.fold.players import find_player
 
     ids: list[str] = []
     if players is None:
@@ -440,7 +440,7 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     with the engine and seed it names, and compare the parameters, total weight, chunks and
     bye it recorded, the games that followed it, and — while it is in force — the round's
     current games of its players (a game swapped by hand after it shows here)."""
-    from goledger.replay.state import apply, fold
+    from goledger.replay.fold.state import apply, fold
     from goledger.systems import engine_for
 
     events = _load_events(db)
@@ -587,8 +587,8 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     force): for each of its games (or ``player``'s only) the chosen pair's terms and each
     player's heaviest alternative (among all the players the engine matched when it offers
     ``best_alternative``, else among the neighbouring tables), and the bye's candidates and rule."""
-    from goledger.replay.players import find_player
-    from goledger.replay.state import fold
+    from goledger.replay.fold.players import find_player
+    from goledger.replay.fold.state import fold
     from goledger.systems import engine_for
 
     events = _load_events(db)

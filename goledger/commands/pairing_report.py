@@ -166,8 +166,8 @@ def _handicap_why(settings: Any, white: PlayerInGame, black: PlayerInGame, handi
 def pairing_report(db: PathLike, round_: int, player: str | None = None) -> PairingReport:
     """The pairing report of round ``round_`` (only ``player``'s game when given)."""
     from goledger.ledger.values import effective_komi
-    from goledger.replay.players import find_player
-    from goledger.replay.standings import standings
+    from goledger.replay.fold.players import find_player
+    from goledger.replay.scoring.standings import standings
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db)
@@ -288,7 +288,7 @@ def _alternatives(db: PathLike, state: Any, round_: int, explanation: Any,
     from goledger.ledger import events as ev
     from goledger.pairing import get_engine
     from goledger.pairing.engine import PairingRequest
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
 
     events = _load_events(db)
     stored = events[explanation.seq - 1]

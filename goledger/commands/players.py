@@ -18,8 +18,8 @@ from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
-from goledger.replay.players import find_player, fold_name, short_reference_clash
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.players import find_player, fold_name, short_reference_clash
+from goledger.replay.fold.state import TournamentState
 
 __all__ = [
     "decide_register",

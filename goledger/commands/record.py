@@ -34,7 +34,7 @@ from goledger.commands.recording import Outcome, PathLike
 from goledger.commands.results import correct, result, unpair
 from goledger.commands.rules import change_rules
 from goledger.commands.withdrawals import reinstate, withdraw
-from goledger.replay.players import find_player
+from goledger.replay.fold.players import find_player
 
 __all__ = [
     "Outcome",

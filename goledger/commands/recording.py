@@ -21,7 +21,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor", "first_event",
            "record", "record_text"]
@@ -104,7 +104,7 @@ def record(
 
 
 def _current_state(db: PathLike) -> TournamentState:
-    from goledger.replay.load import load_state
+    from goledger.replay.views.load import load_state
 
     with Ledger.open(db) as ledger:
         state = load_state(ledger)
@@ -121,7 +121,7 @@ def _append(
     db: PathLike, decide: Decide, describe: Describe, *, actor: str, reason: str, expected_head: int | None,
     retry: bool,
 ) -> Outcome:
-    from goledger.replay.load import load_state
+    from goledger.replay.views.load import load_state
 
     with Ledger.open(db) as ledger:
         try:

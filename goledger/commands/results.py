@@ -19,7 +19,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.result_notation import margin_words, parse_result_notation
 from goledger.ledger.values import Result
 from goledger.outputs import one_line
-from goledger.replay.state import GameState, TournamentState
+from goledger.replay.fold.state import GameState, TournamentState
 
 __all__ = [
     "correct",

@@ -14,7 +14,7 @@ from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["change_rules", "decide_change_rules"]
 
@@ -33,7 +33,7 @@ def decide_change_rules(state: TournamentState, changes: dict[str, Any], from_ro
     if not effective:
         raise CommandRejected("these settings already have these values; nothing to change")
     if "policy" in effective:
-        from goledger.replay.policies import get_policy
+        from goledger.replay.scoring.policies import get_policy
 
         get_policy(effective["policy"])
     if "pairing" in effective:

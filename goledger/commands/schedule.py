@@ -28,7 +28,7 @@ from goledger.commands.checks import parse_points
 from goledger.commands.recording import Outcome, Plumbing, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.state import PlayerState, TournamentState
+from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.systems.round_robin import berger_rounds
 
 __all__ = ["berger_rounds", "decide_schedule", "schedule"]

@@ -4,7 +4,7 @@ with its value, its declared domain and the spec rule it implements (issue 20, i
 The domain of a setting is exactly what ``goledger settings`` lists: the same
 :class:`SettingInfo` that prints it also validates a change (``goledger change-rules
 FIELD=VALUE``), so the two cannot drift. The catalogue is read off the types themselves:
-``TournamentSettings`` (``goledger.ledger.events``) and :class:`~goledger.replay.policies.Policy`
+``TournamentSettings`` (``goledger.ledger.events``) and :class:`~goledger.replay.scoring.policies.Policy`
 (a new ``Policy`` field appears here, settable, without being listed anywhere); value bounds
 come from :mod:`goledger.ledger.domains`; each policy field's spec row is the ``§7.N`` its
 comment in the ``Policy`` source cites (spec ``scoring.md`` §7).
@@ -126,7 +126,7 @@ def _domain_of(name: str, kind: msgspec.inspect.Type, null: str = "none") -> str
 
 
 def _known_policies() -> list[str]:
-    from goledger.replay.policies import known_policies
+    from goledger.replay.scoring.policies import known_policies
 
     return sorted(known_policies())
 
@@ -134,7 +134,7 @@ def _known_policies() -> list[str]:
 @cache
 def _policy_comments() -> dict[str, str]:
     """Each ``Policy`` field's comment block (the lines of ``#`` comments right above it)."""
-    from goledger.replay import policies
+    from goledger.replay.scoring import policies
 
     try:
         source = inspect.getsource(policies.Policy)
@@ -169,7 +169,7 @@ def _policy_spec(comment: str) -> str:
 def catalogue() -> tuple[SettingInfo, ...]:
     """Every setting a tournament has: the ``TournamentSettings`` fields, then the fields of
     the ``Policy`` struct (read from the type, so new fields join automatically)."""
-    from goledger.replay.policies import Policy
+    from goledger.replay.scoring.policies import Policy
 
     out: list[SettingInfo] = []
     tournament = msgspec.inspect.type_info(ev.TournamentSettings)
@@ -203,7 +203,7 @@ def _lookup(name: str) -> SettingInfo:
 def settings(db: str | Any) -> list[SettingValue]:
     """Every setting of the tournament in ``db`` with its current value, its allowed values and
     the spec rule it implements (``goledger settings``)."""
-    from goledger.replay.policies import get_policy
+    from goledger.replay.scoring.policies import get_policy
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db)
@@ -261,7 +261,7 @@ def resolve_changes(state: Any, changes: Mapping[str, Any]) -> tuple[dict[str, A
     ``RulesChanged.changes`` they mean, validated against the catalogue's domains, with one
     ``"name old → new"`` phrase per changed setting. Refuses the first value outside its domain
     in one sentence."""
-    from goledger.replay.policies import get_policy
+    from goledger.replay.scoring.policies import get_policy
 
     settings_now = state.settings
     tournament: dict[str, Any] = {}
@@ -296,7 +296,7 @@ def resolve_changes(state: Any, changes: Mapping[str, Any]) -> tuple[dict[str, A
     effective_policy = policy.with_overrides(merged.policy_overrides)
     _check_criteria(merged)
     if "criteria" in tournament:
-        from goledger.replay.criteria import get_criterion
+        from goledger.replay.scoring.criteria import get_criterion
 
         tournament["criteria"] = [get_criterion(c).name for c in merged.criteria]
     played = state.last_round_with_games()
@@ -323,7 +323,7 @@ def resolve_changes(state: Any, changes: Mapping[str, Any]) -> tuple[dict[str, A
 
 
 def _policy_ok(settings_now: Any) -> bool:
-    from goledger.replay.policies import get_policy
+    from goledger.replay.scoring.policies import get_policy
 
     try:
         get_policy(settings_now.policy).with_overrides(settings_now.policy_overrides)
@@ -334,7 +334,7 @@ def _policy_ok(settings_now: Any) -> bool:
 
 def _policy_value(info: SettingInfo, value: Any) -> Any:
     """A policy field's value, typed by the ``Policy`` struct (refused when outside it)."""
-    from goledger.replay.policies import Policy
+    from goledger.replay.scoring.policies import Policy
 
     if value is None or (isinstance(value, str) and value.strip().lower() in (_TOURNAMENTS, "null")):
         if not info.domain.endswith(f"| {_TOURNAMENTS}"):
@@ -371,7 +371,7 @@ def _criteria_change(value: Any) -> Any:
 def _check_criteria(merged: ev.TournamentSettings) -> None:
     """The criteria must be known criterion names (whether the policy can compute them is
     checked by computing the standings, see :func:`goledger.commands.record.change_rules`)."""
-    from goledger.replay.criteria import get_criterion
+    from goledger.replay.scoring.criteria import get_criterion
 
     for name in merged.criteria:
         try:
@@ -477,8 +477,8 @@ def check_views_after(state: Any, event: ev.Event) -> None:
     """Refuse an event after which the standings could not be computed (e.g. criteria the
     policy cannot compute), naming why: an accepted event must stay foldable forever."""
     from goledger.errors import GoledgerError
-    from goledger.replay.standings import standings
-    from goledger.replay.state import apply, fold
+    from goledger.replay.fold.state import apply, fold
+    from goledger.replay.scoring.standings import standings
 
     after = fold([], start=state)
     apply(after, event)

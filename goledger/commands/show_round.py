@@ -15,7 +15,7 @@ from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["decide_show_round", "show_round", "show_round_message"]
 
@@ -24,7 +24,7 @@ def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
     """``RoundShown(round_)``; refused unless the tournament shows rounds by hand
     (``pairings_visible=manual``), the round is paired and not shown yet.
 
-    >>> from goledger.replay.state import fold
+    >>> from goledger.replay.fold.state import fold
     >>> s = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2, pairings_visible="manual")),
     ...           ev.PlayerRegistered(player_id="p0001", surname="Sato", rank="2d"),
     ...           ev.PlayerRegistered(player_id="p0002", surname="Ito", rank="1k"),

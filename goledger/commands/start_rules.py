@@ -1,6 +1,6 @@
 """The command ``goledger start-groups``: grouped McMahon start scores and the EGF
 super-group rule, recorded as a ``RulesChanged`` of the tournament settings
-(retroactive, or from a round on). See :mod:`goledger.replay.start_scores`."""
+(retroactive, or from a round on). See :mod:`goledger.replay.scoring.start_scores`."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def start_groups(
 ) -> Outcome:
     """Set the start groups (``"5d-9d=33, 1d-4d=31"``; ``""`` removes them) and/or switch the
     EGF super-group rule on or off. Refuses malformed or overlapping groups and no-op changes."""
-    from goledger.replay.start_scores import parse_groups
+    from goledger.replay.scoring.start_scores import parse_groups
 
     changes: dict[str, object] = {}
     if groups is not None:

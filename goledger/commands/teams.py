@@ -11,7 +11,7 @@ what the rules forbid, and a thin wrapper that appends its events. The rules:
 * a team that has played a match is not deleted (its results would vanish from the team
   standings); take its players off the boards from a round on instead.
 
->>> from goledger.replay.state import fold
+>>> from goledger.replay.fold.state import fold
 >>> from goledger.ledger import events as ev
 >>> state = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=3, system="team-swiss"))])
 >>> [type(e).__name__ for e in decide_team_add(state, "Lions")]
@@ -29,8 +29,8 @@ from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text
-from goledger.replay.players import find_player
-from goledger.replay.state import TeamState, TournamentState
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import TeamState, TournamentState
 from goledger.teams.model import MAX_BOARDS, roster, team_size
 from goledger.teams.pairing import BoardPairing, MatchPairing, met_before, pair_match
 from goledger.teams.standings import find_team, matches_of_round

@@ -13,8 +13,8 @@ from goledger.commands.recording import Appending, Outcome, PathLike, first_even
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.outputs import one_line
-from goledger.replay.players import find_player
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["decide_unregister", "unregister"]
 

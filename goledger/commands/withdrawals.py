@@ -1,7 +1,7 @@
 """Withdrawals: ``goledger withdraw`` and ``reinstate``.
 
 A player withdraws from a round on (``PlayerWithdrew``): he is paired no more, and what his
-withdrawn rounds count is the rule policy's (:func:`goledger.replay.withdrawals.withdrawal_rule`,
+withdrawn rounds count is the rule policy's (:func:`goledger.replay.scoring.withdrawals.withdrawal_rule`,
 named in the message). A withdrawal waits until his games and byes of that round and later
 are taken back. Reinstating him (``PlayerReinstated``) undoes it from a round on; the rounds
 missed in between stay missed.
@@ -15,8 +15,8 @@ from goledger.commands.checks import check_free, check_round
 from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.replay.players import find_player
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["decide_reinstate", "decide_withdraw", "reinstate", "reinstate_message", "withdraw", "withdraw_message"]
 
@@ -36,8 +36,8 @@ def decide_withdraw(state: TournamentState, player: str, from_round: int, reason
 
 def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0004 Abe Ann withdraws from round 3; <what his withdrawn rounds count> (…)``."""
-    from goledger.replay.standings import resolve_policy
-    from goledger.replay.withdrawals import withdrawal_rule
+    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.withdrawals import withdrawal_rule
 
     event = first_event(events, ev.PlayerWithdrew)
     p = state.players[event.player_id]

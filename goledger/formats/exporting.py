@@ -22,7 +22,7 @@ from goledger.formats.importing import write_report
 from goledger.formats.report import InterchangeReport
 
 if TYPE_CHECKING:
-    from goledger.replay.state import TournamentState
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ExportOutcome", "finish_export", "state_to_export", "write_atomically"]
 

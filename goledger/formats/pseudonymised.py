@@ -279,7 +279,7 @@ def pseudonymise(
         raise CommandRejected(f"{target} already exists; a pseudonymised copy needs a new file")
     if target.resolve() == source.resolve():
         raise CommandRejected("the copy must go to another file than the ledger")
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
 
     with Ledger.open(source) as ledger:
         ledger.events()  # refuses, naming it, an event this goledger cannot read

@@ -5,7 +5,7 @@ taken as a parameter (issue 21).
 What the seed gives, and this module applies as given:
 
 * each game is rated on the **handicap-equalised rating difference**
-  (:func:`goledger.replay.mge_rating.equalised_difference`);
+  (:func:`goledger.replay.scoring.mge_rating.equalised_difference`);
 * a game gives the two players **opposite game points** in [−1, 1], ½ / −½ at equal equalised
   rating; the points are summed per tournament, **multiplied by the tournament constant**,
   added to the rating and **rounded**;
@@ -40,8 +40,8 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger.values import Rank, RankError, Result, parse_number
-from goledger.replay.mge_rating import equalised_difference
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.mge_rating import equalised_difference
 
 __all__ = ["MgeGame", "MgeParameters", "MgePlayer", "MgePreview", "load_parameters", "mge_preview"]
 

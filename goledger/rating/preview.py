@@ -25,7 +25,7 @@ when the tournament has no EGF class (``X``) and none is given.
 
 >>> from goledger.ledger import events as ev
 >>> from goledger.ledger.values import Result
->>> from goledger.replay.state import fold
+>>> from goledger.replay.fold.state import fold
 >>> state = fold([
 ...     ev.TournamentCreated(settings=ev.TournamentSettings(name="Cup", rounds=1)),
 ...     ev.PlayerRegistered(player_id="a", surname="Ash", rank="1d", rating=2100),
@@ -54,7 +54,7 @@ from goledger.rating import gor
 from goledger.rating.classes import adjusted_seconds, egf_class
 from goledger.rating.gor import FLOOR, Sa, shown
 from goledger.rating.grades import GRADE_STEP, grade_of_rating, grade_value
-from goledger.replay.state import PlayerState, TournamentState
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 if TYPE_CHECKING:
     from goledger.rating.mge import MgePreview
@@ -372,7 +372,7 @@ def rating_preview(db: str | os.PathLike[str], egd_class: str | None = None,
     settings) and ``options`` (``name → text``, :func:`parse_options`), or ``mge`` with the
     ``parameters`` file the seed's rules need (:mod:`goledger.rating.mge`)."""
     from goledger.ledger.store import Ledger
-    from goledger.replay.load import load_state
+    from goledger.replay.views.load import load_state
 
     if system not in RATING_SYSTEMS:
         raise CommandRejected(f"unknown rating system {system!r}: use {' or '.join(RATING_SYSTEMS)}")

@@ -56,9 +56,9 @@ from goledger.render.html_text import (
 )
 from goledger.render.html_text import table as html_table
 from goledger.render.printouts import PRINT_CSS, round_header
-from goledger.replay.printouts import registration_text
-from goledger.replay.standings import Ranking, Standings, ranking
-from goledger.replay.state import TournamentState, apply, fold
+from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.scoring.printouts import registration_text
+from goledger.replay.scoring.standings import Ranking, Standings, ranking
 
 __all__ = ["AUDITED_TYPES", "render_report", "report", "standings_page"]
 
@@ -127,7 +127,7 @@ def _cells_of(state: TournamentState) -> _Cells:
 
 def _standings_table(table: Standings | Ranking, cells: _Cells | None = None, **attrs: str) -> Html:
     """A standings table: place, id, name, rank and each criterion's value. A
-    :class:`~goledger.replay.standings.Ranking` (which the report computes, without the row
+    :class:`~goledger.replay.scoring.standings.Ranking` (which the report computes, without the row
     objects of a table to show) takes the players' name and rank ``cells``."""
     criteria = table.criteria
     cells = cells or _Cells({})
@@ -362,12 +362,12 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     event was recorded compares the standings just before and just after it, after the
     round the log had reached (``goledger diff --from SEQ-1 --to SEQ``). The final standings
     without it come from ``final_state`` with the event's one game or player taken back
-    (:func:`goledger.replay.without.scoring_state_without`), else from a refold."""
+    (:func:`goledger.replay.fold.without.scoring_state_without`), else from a refold."""
     from goledger.audit.compare import Snapshot
     from goledger.audit.queries import compare_snapshots
-    from goledger.replay.rounds import derive_table, note_event, round_table, track, untrack
-    from goledger.replay.standings import check_round, ranking, resolve_policy
-    from goledger.replay.without import PlayerEvents, scoring_state_without
+    from goledger.replay.fold.without import PlayerEvents, scoring_state_without
+    from goledger.replay.scoring.rounds import derive_table, note_event, round_table, track, untrack
+    from goledger.replay.scoring.standings import check_round, ranking, resolve_policy
 
     parts: list[Html] = [text_element("h2", gettext("Withdrawals, corrections and rule changes"))]
     count = 0

@@ -1,7 +1,7 @@
 """Printouts as text, CSV, HTML or JSON: the renderers shared by the command line and the
 desk (issue 20, item 1).
 
-Each printout of :mod:`goledger.replay.printouts` (and the crosstable) becomes a
+Each printout of :mod:`goledger.replay.scoring.printouts` (and the crosstable) becomes a
 :class:`Sheet` — a title, column headers, rows of cell text, a legend — and a sheet is written
 in one of :data:`FORMATS`. HTML pages are self-contained and carry :data:`PRINT_CSS`: A4
 portrait, black on white, the table header repeated on every page, rows never split, no
@@ -209,8 +209,8 @@ def render(sheet: Sheet, fmt: str, data: dict[str, Any] | None = None) -> bytes:
 
 
 def pairing_sheet(pairings: Any) -> Sheet:
-    """:class:`~goledger.replay.printouts.PairingList` as a sheet."""
-    from goledger.replay.printouts import PAIRING_LEGEND
+    """:class:`~goledger.replay.scoring.printouts.PairingList` as a sheet."""
+    from goledger.replay.scoring.printouts import PAIRING_LEGEND
 
     rows = [[str(r.table), r.white, r.white_rank, r.black, r.black_rank, str(r.handicap), decimal(r.komi), r.result]
             for r in pairings.rows]
@@ -227,11 +227,11 @@ def pairing_sheet(pairings: Any) -> Sheet:
 
 
 def pairing_by_name_sheet(pairings: Any) -> Sheet:
-    """:class:`~goledger.replay.printouts.PairingList` for the wall, by name: every player in
+    """:class:`~goledger.replay.scoring.printouts.PairingList` for the wall, by name: every player in
     alphabetical order (accents and case ignored) with his table, colour and opponent, so
     that a player finds his table without reading the whole list."""
-    from goledger.replay.players import match_key
-    from goledger.replay.printouts import PAIRING_LEGEND
+    from goledger.replay.fold.players import match_key
+    from goledger.replay.scoring.printouts import PAIRING_LEGEND
 
     lines = []
     for r in pairings.rows:
@@ -335,8 +335,8 @@ def _round_ranges(rounds: list[int]) -> str:
 
 
 def player_sheet(players: Any) -> Sheet:
-    """:class:`~goledger.replay.printouts.PlayerList` as a sheet."""
-    from goledger.replay.printouts import registration_text
+    """:class:`~goledger.replay.scoring.printouts.PlayerList` as a sheet."""
+    from goledger.replay.scoring.printouts import registration_text
 
     def rounds(row: Any) -> str:
         if len(row.plays) == players.rounds:
@@ -366,8 +366,8 @@ def player_sheet(players: Any) -> Sheet:
 
 
 def wall_sheet(wall: Any) -> Sheet:
-    """:class:`~goledger.replay.printouts.WallList` as a sheet."""
-    from goledger.replay.printouts import WALL_LEGEND
+    """:class:`~goledger.replay.scoring.printouts.WallList` as a sheet."""
+    from goledger.replay.scoring.printouts import WALL_LEGEND
 
     rows = []
     previous = None
@@ -387,8 +387,8 @@ def wall_sheet(wall: Any) -> Sheet:
 
 
 def crosstable_sheet(table: Any, tournament: str) -> Sheet:
-    """:class:`~goledger.replay.crosstable.Crosstable` as a sheet, with its legend."""
-    from goledger.replay.crosstable import LEGEND
+    """:class:`~goledger.replay.scoring.crosstable.Crosstable` as a sheet, with its legend."""
+    from goledger.replay.scoring.crosstable import LEGEND
 
     rows = []
     previous = None

@@ -79,7 +79,7 @@ def explain_place(db: str | os.PathLike[str], player: str, round: int | None = N
                   as_of: int | None = None) -> str:
     """``goledger place PLAYER``: why the player has his place in the system's places, in one
     sentence (refused for systems whose places are the standings: use ``goledger explain``)."""
-    from goledger.replay.players import find_player
+    from goledger.replay.fold.players import find_player
     from goledger.replay.views import state_as_of
 
     state = through_round(state_as_of(db, as_of), round)

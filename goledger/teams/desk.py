@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import roster
 from goledger.teams.standings import matches_of_round
 

@@ -26,7 +26,7 @@ from typing import Final
 
 import msgspec
 
-from goledger.replay.state import TeamState, TournamentState
+from goledger.replay.fold.state import TeamState, TournamentState
 
 __all__ = [
     "DEFAULT_TEAM_CRITERIA",

@@ -29,7 +29,7 @@ from goledger.errors import CommandRejected
 from goledger.pairing.opengotha.colours import det_random, handicap_of
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import resolve
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import Roster, roster
 from goledger.teams.standings import matches_of_round
 

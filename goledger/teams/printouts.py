@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 from goledger.replay.views import state_as_of
 from goledger.teams.model import roster
 from goledger.teams.standings import format_fract, match_score, matches_of_round, team_standings

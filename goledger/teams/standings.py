@@ -34,7 +34,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger.values import Result
-from goledger.replay.state import GameState, TournamentState
+from goledger.replay.fold.state import GameState, TournamentState
 from goledger.teams.model import MAX_BOARDS, Roster, roster, team_criteria
 
 __all__ = [
@@ -138,7 +138,7 @@ def _round_games(state: TournamentState, round_: int) -> dict[str, list[GameStat
     ``Tournament.getGame(round, player)`` is the first of them."""
     games = state.games_of_round(round_)
     if len({p for g in games for p in (g.white, g.black)}) < 2 * len(games):
-        from goledger.replay.hashmap_order import iteration_order
+        from goledger.replay.scoring.hashmap_order import iteration_order
 
         every = list(state.all_games())
         games = [g for g in iteration_order(every, len(every)) if g.round == round_]

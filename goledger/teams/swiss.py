@@ -29,7 +29,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import Roster, roster
 from goledger.teams.pairing import MatchPairing, board_facts, incomplete_reason, pair_match
 from goledger.teams.standings import matches_of_round, team_standings

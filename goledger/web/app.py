@@ -527,7 +527,7 @@ class _Pages:
 
     async def public_player(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
-            from goledger.replay.players import find_player
+            from goledger.replay.fold.players import find_player
             from goledger.web.data import player_games
 
             state = self.desk.state()
@@ -573,7 +573,7 @@ class _Pages:
 
     async def printout(self, request: Request, make: Callable[[], bytes]) -> Response:
         """A printout page: the bytes the CLI's ``--format html`` writes for the same view
-        (:mod:`goledger.render.printouts` over :mod:`goledger.replay.printouts`), never a
+        (:mod:`goledger.render.printouts` over :mod:`goledger.replay.scoring.printouts`), never a
         second rendering of the same data; the desk adds a print button (:data:`PRINT_BUTTON`)
         and sends it under :data:`PRINT_CSP`."""
         data = await self.read(request, make)
@@ -584,7 +584,7 @@ class _Pages:
     async def print_pairings(self, request: Request) -> Response:
         """``goledger pairings --round R --format html`` (``?by=name``: ``--by name``)."""
         from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet, render
-        from goledger.replay.printouts import pairings
+        from goledger.replay.scoring.printouts import pairings
 
         round_ = request.path_params["round"]
         by_name = request.query_params.get("by") == "name"
@@ -594,7 +594,7 @@ class _Pages:
     async def print_slips(self, request: Request) -> Response:
         """``goledger slips --round R [--per-page 8]``."""
         from goledger.render.printouts import render_slips
-        from goledger.replay.printouts import pairings
+        from goledger.replay.scoring.printouts import pairings
 
         round_ = request.path_params["round"]
         per_page = 8 if request.query_params.get("per_page") == "8" else 4
@@ -603,7 +603,7 @@ class _Pages:
     async def print_players(self, request: Request) -> Response:
         """``goledger players --format html``."""
         from goledger.render.printouts import player_sheet, render
-        from goledger.replay.printouts import players
+        from goledger.replay.scoring.printouts import players
 
         return await self.printout(request, lambda: render(player_sheet(players(self.desk.db)), "html"))
 
@@ -611,7 +611,7 @@ class _Pages:
         """``goledger wall-list [--round R] --format html``: standings with country, club,
         status and one cell per round, in the CLI's notation and with its legend."""
         from goledger.render.printouts import render, wall_sheet
-        from goledger.replay.printouts import wall_list
+        from goledger.replay.scoring.printouts import wall_list
 
         return await self.printout(request, lambda: render(wall_sheet(wall_list(
             self.desk.db, _int_param(request, "round"))), "html"))
@@ -630,7 +630,7 @@ class _Pages:
             policy = request.query_params.get("policy") or None
             criteria = _criteria(request.query_params.get("criteria"))
             if as_of is not None and not director:  # a cancelled registration stays cancelled for the public
-                from goledger.replay.standings import standings as compute_standings
+                from goledger.replay.scoring.standings import standings as compute_standings
                 from goledger.web.data import without_unregistered
 
                 state = without_unregistered(self.desk.state(as_of), self.desk.state())

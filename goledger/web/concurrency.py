@@ -35,7 +35,7 @@ from goledger.ledger.describe import Subject, describe_event, subjects
 from goledger.ledger.store import Record
 from goledger.ledger.values import Result
 from goledger.render.html import gettext
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["MAX_ATTEMPTS", "Conflict", "conflicts", "depends_on", "replacement", "run_per_subject", "stale_words",
            "words", "write_per_subject"]
@@ -69,7 +69,7 @@ def _table_of(form: Form) -> int | None:
 
 
 def _player_id(state: TournamentState, reference: str) -> str | None:
-    from goledger.replay.players import find_player
+    from goledger.replay.fold.players import find_player
 
     try:
         return find_player(state, reference).id
@@ -82,7 +82,7 @@ def depends_on(state: TournamentState, action: str, form: Form) -> set[Subject] 
     ``None`` when it depends on the whole ledger.
 
     >>> from goledger.ledger import events as ev
-    >>> from goledger.replay.state import fold
+    >>> from goledger.replay.fold.state import fold
     >>> s = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2)),
     ...           ev.PlayerRegistered(player_id="p0001", surname="Sato", rank="2d"),
     ...           ev.PlayerRegistered(player_id="p0002", surname="Ito", rank="1k"),

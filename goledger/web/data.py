@@ -14,9 +14,9 @@ from typing import Any
 
 from goledger.i18n import gettext
 from goledger.ledger.values import Result, effective_komi, format_points
-from goledger.replay.players import fold_name
-from goledger.replay.standings import Standings
-from goledger.replay.state import GameState, PlayerState, TournamentState
+from goledger.replay.fold.players import fold_name
+from goledger.replay.fold.state import GameState, PlayerState, TournamentState
+from goledger.replay.scoring.standings import Standings
 
 __all__ = [
     "RESULT_SHORT",
@@ -91,7 +91,7 @@ def pairings_dict(state: TournamentState, round_: int) -> dict[str, Any]:
     """The recorded pairings of ``round_`` in the shape of ``pair-round --dry-run --json``.
 
     >>> from goledger.ledger import events as ev
-    >>> from goledger.replay.state import fold
+    >>> from goledger.replay.fold.state import fold
     >>> s = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2)),
     ...           ev.PlayerRegistered(player_id="p0001", surname="Sato", rank="2d"),
     ...           ev.PlayerRegistered(player_id="p0002", surname="Ito", rank="1k"),
@@ -211,7 +211,7 @@ def without_unregistered(then: TournamentState, now: TournamentState) -> Tournam
     Such a player never had a game or a bye, so nobody else's score moves.
     """
     from goledger.ledger import events as ev
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
 
     gone = [pid for pid in now.unregistered if pid in then.players]
     if not gone:

@@ -1,10 +1,10 @@
 """The players' view on the day (issue 32, item 3): "find my table" and its JSON twin.
 
 - ``GET /find?q=`` — the search box of every public page: each player the query names
-  (:func:`goledger.replay.find.find_players`) with his table, opponent, colour, handicap and komi
+  (:func:`goledger.replay.scoring.find.find_players`) with his table, opponent, colour, handicap and komi
   in the round being played, and his results so far.
 - ``GET /api/find?q=`` — the same as JSON: ``{"query", "round", "players": [...]}`` with each
-  player as :meth:`goledger.replay.find.Found.to_dict` gives him.
+  player as :meth:`goledger.replay.scoring.find.Found.to_dict` gives him.
 
 The round is the one the players' view shows (:func:`goledger.web.data.shown_round`). The name
 index is built once per ledger head and shared by every phone.
@@ -19,8 +19,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 if TYPE_CHECKING:
-    from goledger.replay.find import NameIndex
-    from goledger.replay.state import TournamentState
+    from goledger.replay.scoring.find import NameIndex
+    from goledger.replay.fold.state import TournamentState
     from goledger.web.app import _Pages
 
 __all__ = ["routes"]
@@ -32,7 +32,7 @@ class _Finder:
         self.index: NameIndex | None = None
 
     def _found(self, request: Request) -> dict[str, Any]:
-        from goledger.replay.find import MAX_QUERY, NameIndex, find_players
+        from goledger.replay.scoring.find import MAX_QUERY, NameIndex, find_players
         from goledger.web.data import round_progress, shown_round
 
         state: TournamentState = self.pages.desk.state()

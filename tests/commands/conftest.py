@@ -9,7 +9,7 @@ import pytest
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 
 PLAYERS = [("Ali", "Veli", "3d", "12345678"), ("Berg", "Anna", "1k", ""), ("Chen", "Li", "5k", ""),
            ("Dias", "Rui", "10k", ""), ("Eko", "Sam", "15k", "")]

@@ -16,7 +16,7 @@ from goledger.commands.absences import (
     unbye_message,
 )
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 from .conftest import refused
 
@@ -83,7 +83,7 @@ def test_a_second_bye_of_a_round_needs_force(then: Callable[..., TournamentState
 
 
 def test_only_mcmahon_swiss_and_swisscat_refuse_a_players_second_bye() -> None:
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
 
     from .conftest import refusal_open
 

@@ -9,7 +9,7 @@ import pytest
 
 from goledger.commands.bulk import BulkRejected, decide_register_from_file, decide_rows
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 
 def row(line: int, surname: str, first: str = "X", rank: str = "5k", pin: str = "") -> tuple[int, dict[str, Any], None]:

@@ -16,7 +16,7 @@ from goledger.commands.checks import (
     parse_points,
     parse_rank,
 )
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 from .conftest import refused
 

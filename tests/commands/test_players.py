@@ -14,7 +14,7 @@ from goledger.commands.players import (
     update_player_message,
 )
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 from .conftest import refused
 

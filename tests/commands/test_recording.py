@@ -13,7 +13,7 @@ from goledger.commands.recording import DRY_RUN, record
 from goledger.errors import CommandRejected, StaleHeadError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from goledger.commands.results import (
 )
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.state import TournamentState, fold
+from goledger.replay.fold.state import TournamentState, fold
 
 from .conftest import refusal_open, refused
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from goledger.commands.rules import change_rules_message, decide_change_rules
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 from .conftest import refused
 

@@ -9,7 +9,7 @@ import pytest
 
 from goledger.commands.withdrawals import decide_reinstate, decide_withdraw, reinstate_message, withdraw_message
 from goledger.ledger import events as ev
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 from .conftest import refused
 

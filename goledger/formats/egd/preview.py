@@ -13,7 +13,7 @@ from __future__ import annotations
 from goledger.formats.report import InterchangeReport
 from goledger.rating.gor import shown
 from goledger.rating.preview import preview_state
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["add_rating_preview"]
 

@@ -504,7 +504,7 @@ def _criterion_name(token: str) -> str | None:
     if mapped is not None:
         return mapped
     from goledger.errors import CommandRejected
-    from goledger.replay.criteria import get_criterion
+    from goledger.replay.scoring.criteria import get_criterion
 
     try:
         return get_criterion(token).name

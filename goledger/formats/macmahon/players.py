@@ -46,7 +46,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
-from goledger.replay.macmahon_rules import PREFIX, Level, LevelError
+from goledger.replay.scoring.macmahon_rules import PREFIX, Level, LevelError
 
 __all__ = ["FORMAT", "PlayersOutcome", "import_macmahon_players", "read_player_list"]
 
@@ -229,7 +229,7 @@ def import_macmahon_players(
     expected_head: int | None = None,
 ) -> PlayersOutcome:
     """Append the players of a MacMahon participant list to the ledger ``db`` (module docstring)."""
-    from goledger.replay.load import load_state
+    from goledger.replay.views.load import load_state
 
     source = Path(file)
     if report is not None:

@@ -57,7 +57,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
-from goledger.replay.macmahon_rules import (
+from goledger.replay.scoring.macmahon_rules import (
     CRITERION_FOR_SHORT_NAME,
     PREFIX,
     WALLLIST,

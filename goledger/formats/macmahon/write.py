@@ -20,7 +20,7 @@ What the writer guarantees, point by point against spec §B:
   declaration of the genuine files, two-space indentation, ``\\n`` line ends (§B.16).
 
 Values MacMahon keeps that the ledger holds elsewhere are derived from the typed fields
-through :mod:`goledger.replay.macmahon_rules` (refinement rule), so an imported file writes
+through :mod:`goledger.replay.scoring.macmahon_rules` (refinement rule), so an imported file writes
 back what it held, and a ledger from another program writes what MacMahon needs.
 Everything the ledger holds that MacMahon cannot is listed in the export report.
 """
@@ -43,8 +43,8 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result, parse_number
 from goledger.outputs import shown
-from goledger.replay.criteria import get_criterion
-from goledger.replay.macmahon_rules import (
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.macmahon_rules import (
     PREFIX,
     SHORT_NAME_FOR_CRITERION,
     WALLLIST,
@@ -57,7 +57,7 @@ from goledger.replay.macmahon_rules import (
     macmahon_ids,
     player_level,
 )
-from goledger.replay.state import PlayerState, TournamentState
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["DEFAULT_DATE", "FORMAT", "write_macmahon"]
 
@@ -247,7 +247,7 @@ class _Writer:
     def criteria(self) -> list[str]:
         names = list(self.settings.criteria)
         if not names:
-            from goledger.replay.policies import get_policy
+            from goledger.replay.scoring.policies import get_policy
 
             names = list(get_policy(self.settings.policy).default_criteria)
         shorts: list[str] = []

@@ -38,7 +38,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TimeSettings
 from goledger.ledger.values import Rank, RankError
 from goledger.outputs import shown
-from goledger.replay.state import PlayerState, TournamentState
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["write_opengotha"]
 

@@ -414,9 +414,9 @@ def _rounds(doc: TrfDocument, last_round: int, report: InterchangeReport) -> int
 
 def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: InterchangeReport
               ) -> ev.TournamentSettings:
-    from goledger.replay.criteria import get_criterion
-    from goledger.replay.fide_unplayed import PointSystem
-    from goledger.replay.policies import get_policy
+    from goledger.replay.scoring.criteria import get_criterion
+    from goledger.replay.scoring.fide_unplayed import PointSystem
+    from goledger.replay.scoring.policies import get_policy
 
     get_policy(policy)
     extras: dict[str, str] = {}
@@ -669,9 +669,9 @@ def _byes_240(doc: TrfDocument, numbers: dict[int, TrfPlayer], ids: dict[int, st
 def _check_points(events: list[ev.Event], players: list[TrfPlayer], ids: dict[int, str], last_round: int,
                   report: InterchangeReport) -> None:
     """Recompute every player's points (policy point system) and report lines that differ (§6)."""
-    from goledger.replay.fide_unplayed import FideData
-    from goledger.replay.policies import get_policy
-    from goledger.replay.state import fold
+    from goledger.replay.fold.state import fold
+    from goledger.replay.scoring.fide_unplayed import FideData
+    from goledger.replay.scoring.policies import get_policy
 
     state = fold(events)
     assert state.settings is not None
@@ -706,7 +706,7 @@ def _pab_value_fitting(data: object, pid: str, difference: Fraction, free: bool)
     """The value (half-points: 0, 1 or 2) that the player's pairing-allocated byes must have
     for his points column to add up, if one exists (§6: TieBreakServer lets each PAB take the
     value that fits its own line). ``None`` when no single value fits or the system fixes it."""
-    from goledger.replay.fide_unplayed import FideData, Kind
+    from goledger.replay.scoring.fide_unplayed import FideData, Kind
 
     assert isinstance(data, FideData)
     byes = [fr for fr in data.rounds[pid] if fr.kind is Kind.PAB]

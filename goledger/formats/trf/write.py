@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from goledger.errors import FormatError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.domains import text_problem
-from goledger.replay.fide_unplayed import FideData, FideRound, Kind
-from goledger.replay.policies import Policy
-from goledger.replay.state import PlayerState, TournamentState
+from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind
+from goledger.replay.scoring.policies import Policy
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["player_line", "write_trf"]
 
@@ -82,9 +82,9 @@ def write_trf(
     back the records an import could not map; ``write_ratings`` writes ratings that are not
     FIDE ratings (EGD GoR…) in the rating column.
     """
-    from goledger.replay.fide_unplayed import fide_data
-    from goledger.replay.scoring import ScoringContext
-    from goledger.replay.standings import rank_players, resolve_criteria, resolve_policy
+    from goledger.replay.scoring.fide_unplayed import fide_data
+    from goledger.replay.scoring.scoring import ScoringContext
+    from goledger.replay.scoring.standings import rank_players, resolve_criteria, resolve_policy
 
     assert state.settings is not None
     settings = state.settings
@@ -121,8 +121,8 @@ def _header_lines(state: TournamentState, players: Sequence[PlayerState], pol: P
     """The tournament records (§2): ``012`` … ``132`` in TRF's order, ``XXR``, ``142``, ``XXS`` for a
     point system that is not the standard one, ``212`` when every placement criterion has a FIDE name,
     then the records an import kept."""
-    from goledger.replay.criteria.fide import FIDE_NAMES
-    from goledger.replay.fide_unplayed import PointSystem
+    from goledger.replay.scoring.criteria.fide import FIDE_NAMES
+    from goledger.replay.scoring.fide_unplayed import PointSystem
 
     settings = state.settings
     assert settings is not None

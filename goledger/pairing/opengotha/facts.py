@@ -2,9 +2,9 @@
 §2.2; ``Tournament.fillPairingInfo``, ``ScoredPlayer``, ``Pairing.wbBalance`` of 3.51.02).
 
 Everything comes from the existing projections: scores and placement criteria from a
-:class:`~goledger.replay.scoring.ScoringContext` under the ``opengotha`` policy (the criteria
+:class:`~goledger.replay.scoring.scoring.ScoringContext` under the ``opengotha`` policy (the criteria
 are the ones that match OpenGotha on the scoring oracle), ranks as OpenGotha's integers
-(30k = −30 … 9d = 8), categories from :func:`~goledger.replay.scoring.category_index`. This
+(30k = −30 … 9d = 8), categories from :func:`~goledger.replay.scoring.scoring.category_index`. This
 module only adds what pairing alone needs, computed over **every registered player** as
 OpenGotha does (not only those being paired):
 
@@ -30,12 +30,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from goledger.pairing.opengotha.parameters import Weights
-from goledger.replay.criteria import get_criterion
-from goledger.replay.policies import Policy, get_policy
-from goledger.replay.rounds import rank_value
-from goledger.replay.scoring import ScoringContext, category_index
-from goledger.replay.standings import rank_players, resolve_criteria, tie_key
-from goledger.replay.state import TournamentState
+from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.policies import Policy, get_policy
+from goledger.replay.scoring.rounds import rank_value
+from goledger.replay.scoring.scoring import ScoringContext, category_index
+from goledger.replay.scoring.standings import rank_players, resolve_criteria, tie_key
 
 __all__ = ["MIN_RANK", "RoundFacts", "jdiv", "pairing_policy", "utf16"]
 

@@ -1,0 +1,27 @@
+"""Reading a ledger into state: the one place that folds a stored log.
+
+``load_state`` folds events ``1..upto`` of a ledger (or of an open write transaction).
+Whole-log folds of the current head go through a cached snapshot when one is present
+and valid (see :mod:`goledger.replay.views.snapshots`), so commands and views on a large
+tournament do not refold every event; ``fresh_state`` never does.
+"""
+
+from __future__ import annotations
+
+from goledger.ledger.store import Ledger, Transaction
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.views.snapshots import cached_state
+
+__all__ = ["fresh_state", "load_state"]
+
+
+def load_state(source: Ledger | Transaction, upto: int | None = None) -> TournamentState:
+    """The state after event ``upto`` (default: the head), through the snapshot cache."""
+    return cached_state(source, upto)
+
+
+def fresh_state(source: Ledger | Transaction, upto: int | None = None) -> TournamentState:
+    """The state after event ``upto`` folded from the log itself, never from a cache: what
+    ``publish``, ``verify`` and ``export egd`` use, since what they vouch for must not depend
+    on anything a file could hold beside the log (issue 18, point 4)."""
+    return fold(source.events(upto=upto))
