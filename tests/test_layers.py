@@ -11,6 +11,7 @@ folder has to say where it stands.
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,185 @@ def test_the_contract_can_fail() -> None:
     checks above can fail)."""
     source = "def f():\n    from ..replay import state\n    import goledger.cli.main\n    from goledger import web\n"
     assert _imported_by(source, ("ledger",)) == {"replay", "cli", "web"}
+
+
+# --------------------------------------------------------------------------- modules
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES: dict[str, Path] = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+"""Every module of goledger by dotted name (a package by its ``__init__``)."""
+
+
+def _module_imports(source: str, name: str, is_package: bool, modules: Collection[str]) -> set[str]:
+    """The goledger modules a module's source imports, anywhere in it (inside functions and
+    under ``TYPE_CHECKING`` too): ``from pkg import mod`` is an import of ``pkg.mod`` when
+    that is a module, else of ``pkg`` (a package ``__init__`` re-exporting a name counts as
+    the module importing that ``__init__``)."""
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                module = ".".join([*package[: len(package) - node.level + 1], *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in modules else module for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:  # a name defined inside a module
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    return {name: _module_imports(path.read_text(encoding="utf-8"), name, path.name == "__init__.py", MODULES)
+            for name, path in MODULES.items()}
+
+
+def _groups(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected groups of more than one module (Tarjan): every module of a
+    group reaches every other through imports."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(frozenset(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(groups, key=sorted)
+
+
+def _ring(group: frozenset[str], graph: dict[str, set[str]]) -> list[str]:
+    """A shortest cycle through the group's first module, as ``[a, b, …, a]``."""
+    start = min(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:  # breadth first, back to start
+        v = queue.pop(0)
+        for w in sorted(graph[v] & group):
+            if w == start:
+                return [*paths[v], start]
+            if w not in paths:
+                paths[w] = [*paths[v], w]
+                queue.append(w)
+    raise AssertionError(f"{sorted(group)} is no cycle")
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One ring of every group of modules that import each other."""
+    return [_ring(group, graph) for group in _groups(graph)]
+
+
+CYCLES_BEING_TAKEN_APART: dict[frozenset[str], str] = {
+    frozenset({"goledger.commands.hand", "goledger.commands.record"}):
+        "issue 28 item 2 (deciders): hand.py borrows record.py's plumbing, record.py calls hand.py's deciders",
+}
+"""Cycles whose owners are taking them apart in work not landed yet: each must still be one
+(remove it here when it is gone), and no other may appear."""
+
+
+def test_no_module_import_cycle() -> None:
+    """No two modules of goledger import each other, directly or around a ring (issue 28):
+    a cycle closed by an import inside a function or under ``TYPE_CHECKING`` counts, and so
+    does one through a package ``__init__`` that re-exports its modules."""
+    graph = _module_graph()
+    cycles = [_ring(group, graph) for group in _groups(graph) if group not in CYCLES_BEING_TAKEN_APART]
+    assert not cycles, "import cycles between modules:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycles_being_taken_apart_are_still_cycles() -> None:
+    found = set(_groups(_module_graph()))
+    gone = [sorted(group) for group in CYCLES_BEING_TAKEN_APART if group not in found]
+    assert not gone, f"these cycles are gone: remove them from CYCLES_BEING_TAKEN_APART: {gone}"
+
+
+def test_the_cycle_check_can_fail() -> None:
+    """The module reader sees relative, function-level, ``TYPE_CHECKING`` and package
+    imports, and the cycle finder names the ring."""
+    modules = {"goledger.p", "goledger.p.a", "goledger.p.b", "goledger.q"}
+    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from goledger.q import X\n"
+              "def f():\n    from . import b\n    from goledger.p import thing\n")
+    assert _module_imports(source, "goledger.p.a", False, modules) == {"goledger.q", "goledger.p.b", "goledger.p"}
+    graph = {"goledger.p": set(), "goledger.p.a": {"goledger.q"}, "goledger.p.b": {"goledger.p.a"},
+             "goledger.q": {"goledger.p.b"}}
+    assert _cycles(graph) == [["goledger.p.a", "goledger.q", "goledger.p.b", "goledger.p.a"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+# --------------------------------------------------------------------------- replay's floors
+
+REPLAY_FLOORS: tuple[str, ...] = ("fold", "scoring", "views")
+"""``goledger.replay`` bottom to top (docs/architecture.md): the fold (events → state), the
+scoring (everything computed from a state), the views (everything read from a ledger path)."""
+
+
+def _floor(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[:2] != ["goledger", "replay"] or len(parts) < 3:
+        return None
+    return REPLAY_FLOORS.index(parts[2]) if parts[2] in REPLAY_FLOORS else -1
+
+
+def test_every_replay_module_stands_on_a_floor() -> None:
+    stray = [m for m in MODULES if _floor(m) == -1]
+    assert not stray, f"put these modules of replay on a floor ({', '.join(REPLAY_FLOORS)}): {stray}"
+
+
+def test_replay_floors_import_downward() -> None:
+    graph = _module_graph()
+    upward = [f"{m} -> {t}" for m in MODULES if (floor := _floor(m)) is not None and floor >= 0
+              for t in sorted(graph[m]) if (above := _floor(t)) is not None and above > floor]
+    assert not upward, "imports that run up replay's floors:\n" + "\n".join(upward)
+
+
+def test_the_fold_imports_the_ledger_only() -> None:
+    """The fold floor imports ``goledger.ledger`` (the values and events, never the store) and
+    the base modules; a registry it needs is handed in (``fold(…, check=…)``)."""
+    graph = _module_graph()
+
+    def allowed(target: str) -> bool:
+        top = target.split(".")[1] if "." in target else ""
+        return target != "goledger.ledger.store" and (top in BASE or top == "ledger" or _floor(target) == 0)
+
+    found = [f"{m} -> {t}" for m in MODULES if _floor(m) == 0 for t in sorted(graph[m]) if not allowed(t)]
+    assert not found, "the fold imports more than the ledger:\n" + "\n".join(found)
+
+
+def test_only_the_views_open_a_ledger() -> None:
+    """The fold and the scoring never open a ledger: every entry point that takes a ledger
+    path is on the views floor."""
+    graph = _module_graph()
+    found = [m for m in MODULES if _floor(m) in (0, 1) and "goledger.ledger.store" in graph[m]]
+    assert not found, f"these modules below replay.views open a ledger: {found}"

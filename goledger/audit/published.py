@@ -36,6 +36,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.policies import Policy
+from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import Standings, json_number, resolve_policy, standings
 
 __all__ = [
@@ -148,7 +149,7 @@ def published_standings(events: Sequence[ev.Event], checkpoint: ev.Checkpoint) -
     events, refusing when their digest differs from the checkpoint's."""
     if checkpoint.round is None:
         raise CommandRejected(f"checkpoint {checkpoint.label!r} names no round")
-    state = fold(events[: checkpoint.event_count])
+    state = fold(events[: checkpoint.event_count], check=check_registered)
     table = view_standings(state, checkpoint.round, checkpoint.policy or None, checkpoint.criteria)
     digest = standings_digest(table)
     if digest != checkpoint.digest:

@@ -39,6 +39,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.nogc import nogc
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import (
     Ranking,
     Standings,
@@ -77,7 +78,7 @@ def as_of(events: Sequence[ev.Event], seq: int | None = None) -> TournamentState
     """The state after event ``seq`` (1-based; default: after the last event)."""
     if seq is not None and not 0 <= seq <= len(events):
         raise CommandRejected(f"event {seq} is outside the ledger's events 1..{len(events)}")
-    return fold(events if seq is None else events[:seq])
+    return fold(events if seq is None else events[:seq], check=check_registered)
 
 
 def after_round(state: TournamentState, round: int | None = None, policy: str | None = None,  # noqa: A002
@@ -224,10 +225,10 @@ def diff_events(
     if not from_seq <= to <= head:
         raise CommandRejected(f"--to {to} must lie between --from {from_seq} and the last event {head}")
     if base is None:
-        base = fold(events[:from_seq])
+        base = fold(events[:from_seq], check=check_registered)
     elif base.seq != from_seq:
         raise ValueError(f"base is the state after event {base.seq}, not after {from_seq}")
-    end = fold(events[from_seq:to], start=base)
+    end = fold(events[from_seq:to], start=base, check=check_registered)
     if end.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     round_ = check_round(end, round)
@@ -419,8 +420,8 @@ def what_if_events(
         raise CommandRejected("what-if needs --without, --add or --policy")
     skip = set(dropped)
     kept = [e for seq, e in enumerate(events, start=1) if seq not in skip]
-    actual_state = fold(events)
-    hypo_state = fold([*kept, *add])
+    actual_state = fold(events, check=check_registered)
+    hypo_state = fold([*kept, *add], check=check_registered)
     if hypo_state.settings is None:
         raise CommandRejected("without its TournamentCreated event the ledger holds no tournament")
     if round is None:
@@ -499,13 +500,13 @@ def history_events(
     """:func:`history` on a decoded log."""
     from goledger.replay.fold.players import find_player
 
-    end = fold(events)
+    end = fold(events, check=check_registered)
     if end.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     pid = find_player(end, player).id
     round_ = check_round(end, round)
     start = next(i for i, e in enumerate(events, start=1) if isinstance(e, ev.TournamentCreated))
-    base = fold(events[:start])
+    base = fold(events[:start], check=check_registered)
     span = events[start:]
     index = EventIndex(base, span, {p: s.full_name for p, s in end.players.items()})
     opponents = opponents_by_player(end, round_)

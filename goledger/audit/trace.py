@@ -48,6 +48,7 @@ from typing import Final
 from goledger.audit.compare import Snapshot
 from goledger.ledger import events as ev
 from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.rounds import forget, keep_only, note_event, track, untrack
 from goledger.replay.scoring.standings import Ranking, Standings
 
@@ -157,7 +158,7 @@ def _evaluate_at(base: TournamentState, events: Sequence[ev.Event], targets: lis
     try:
         for event in events:
             note_event(state, event)
-            apply(state, event)
+            apply(state, event, check_registered)
             if state.seq == target:
                 at = bisect.bisect_left(known, target)
                 previous = points[known[at - 1]] if at > 0 else None

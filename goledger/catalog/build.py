@@ -32,6 +32,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, peek_head
 from goledger.ledger.values import Rank, RankError
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import standings
 
 __all__ = ["BuildSummary", "build", "check_targets", "ledger_files", "name_key", "tournament_rows"]
@@ -385,7 +386,7 @@ def _catalogue(db: Any, path: Path, heads: dict[str, tuple[str, str, int]],
             return False
         records = list(ledger.records())
         events = ledger.events()
-    state = fold(events)
+    state = fold(events, check=check_registered)
     with db.atomic():
         if known is not None:
             tid = known[2]

@@ -1,5 +1,5 @@
 """The director's day (issue 20): printouts (``pairings``, ``players``, ``wall-list``) and
-``unregister``; thin shells over :mod:`goledger.replay.scoring.printouts`,
+``unregister``; thin shells over :mod:`goledger.replay.views`,
 :mod:`goledger.render.printouts` and :mod:`goledger.commands.unregister`."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def pairings(
     """The pairing list of a round: table, white, black, ranks, handicap, komi, result
     (``--by name``: every player alphabetically with his table, colour and opponent)."""
     from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet
-    from goledger.replay.scoring.printouts import pairings as pairings_view
+    from goledger.replay.views import pairings as pairings_view
 
     if by not in ("table", "name"):
         fail(f"--by {by!r}: list the pairings by table or by name", 2)
@@ -76,7 +76,7 @@ def slips(
     handicap, komi and a result box."""
     from goledger.cli.common import print_json
     from goledger.render.printouts import render_slips as slips_html
-    from goledger.replay.scoring.printouts import pairings as pairings_view
+    from goledger.replay.views import pairings as pairings_view
 
     chosen = "json" if as_json else fmt
     if chosen not in ("html", "json"):
@@ -101,7 +101,7 @@ def players(
     """The registration list: status, rank, country, club and the rounds each player plays
     (sorted in the alphabet of the language)."""
     from goledger.render.printouts import player_sheet
-    from goledger.replay.scoring.printouts import players as players_view
+    from goledger.replay.views import players as players_view
 
     with output_language(db, language, as_json or fmt == "json"):
         result = run(lambda: players_view(db or default_db(), as_of))
@@ -120,7 +120,7 @@ def wall_list(
 ) -> None:
     """The wall list: standings with country, club, status and per-round cells (12+/w2)."""
     from goledger.render.printouts import wall_sheet
-    from goledger.replay.scoring.printouts import wall_list as wall_view
+    from goledger.replay.views import wall_list as wall_view
 
     crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
     with output_language(db, language, as_json or fmt == "json"):

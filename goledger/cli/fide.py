@@ -93,7 +93,7 @@ def register_commands(app: typer.Typer) -> None:
     ) -> None:
         """Crosstable: a square table for a round robin, opponents and results by round otherwise."""
         with output_language(db, language, as_json or fmt == "json"):
-            from goledger.replay.scoring.crosstable import crosstable as crosstable_view
+            from goledger.replay.views import crosstable as crosstable_view
 
             crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
             result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit))

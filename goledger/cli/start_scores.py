@@ -33,7 +33,7 @@ def register_commands(app: typer.Typer) -> None:
     ) -> None:
         """Every player's McMahon start score and where it comes from (bar, floor, group,
         super-group, correction), with the warnings of the founding documents."""
-        from goledger.replay.scoring.start_scores import start_scores_view
+        from goledger.replay.views import start_scores_view
 
         table = run(lambda: start_scores_view(db or default_db(), round_, as_of))
         if as_json:

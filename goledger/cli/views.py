@@ -116,7 +116,7 @@ def register_commands(app: typer.Typer) -> None:
                 return
             if adjusted:
                 from goledger.cli.fide import render_adjusted
-                from goledger.replay.scoring.fide_views import adjusted_scores
+                from goledger.replay.views import adjusted_scores
 
                 render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
                                 as_json or fmt == "json")
@@ -132,24 +132,25 @@ def register_commands(app: typer.Typer) -> None:
             if wall:
                 from goledger.cli.day import emit
                 from goledger.render.printouts import wall_sheet
-                from goledger.replay.scoring.printouts import wall_list
+                from goledger.replay.views import wall_list
 
                 shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
                 emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
                 return
-            result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
-            if fmt == "html" and not as_json:
-                from goledger.replay.scoring.printouts import standings_title
+            if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note
+                from goledger.replay.views import standings_page
 
-                render_standings(result, fmt, run(lambda: standings_title(db or default_db(), result)))
-                return
-            render_standings(result, "json" if as_json else fmt)
-            if fmt == "table" and not as_json:
-                from goledger.replay.scoring.printouts import withdrawn_note
-
-                note = run(lambda: withdrawn_note(db or default_db(), result))
+                page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
+                if fmt == "html":
+                    render_standings(page.standings, fmt, page.title())
+                    return
+                render_standings(page.standings, fmt)
+                note = page.withdrawn_note()
                 if note:
                     echo(note)
+                return
+            result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
+            render_standings(result, "json" if as_json else fmt)
 
     @app.command()
     def log(

@@ -441,10 +441,11 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     bye it recorded, the games that followed it, and — while it is in force — the round's
     current games of its players (a game swapped by hand after it shows here)."""
     from goledger.replay.fold.state import apply, fold
+    from goledger.replay.scoring.registries import check_registered
     from goledger.systems import engine_for
 
     events = _load_events(db)
-    final = fold(events)
+    final = fold(events, check=check_registered)
     if final.settings is None:
         raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
     if round_ is not None:
@@ -456,7 +457,7 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     done = 0
     for k in wanted:
         for e in events[done:k]:
-            apply(state, e)
+            apply(state, e, check_registered)
         done = k
         stored = events[k]
         assert isinstance(stored, ev.RoundPaired)
@@ -589,10 +590,11 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     ``best_alternative``, else among the neighbouring tables), and the bye's candidates and rule."""
     from goledger.replay.fold.players import find_player
     from goledger.replay.fold.state import fold
+    from goledger.replay.scoring.registries import check_registered
     from goledger.systems import engine_for
 
     events = _load_events(db)
-    final = fold(events)
+    final = fold(events, check=check_registered)
     if final.settings is None:
         raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
     check_round(final, round_)
@@ -611,7 +613,7 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     explained: list[GameExplanation] = []
     if who is not None and who not in stored.players:
         raise CommandRejected(f"{who} was not paired by pair-round in round {round_}")
-    state = fold(events[: chosen_seq - 1])
+    state = fold(events[: chosen_seq - 1], check=check_registered)
     engine = engine_for(state, stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
     mine = set(stored.players)

@@ -478,10 +478,11 @@ def check_views_after(state: Any, event: ev.Event) -> None:
     policy cannot compute), naming why: an accepted event must stay foldable forever."""
     from goledger.errors import GoledgerError
     from goledger.replay.fold.state import apply, fold
+    from goledger.replay.scoring.registries import check_registered
     from goledger.replay.scoring.standings import standings
 
     after = fold([], start=state)
-    apply(after, event)
+    apply(after, event, check_registered)
     if after.anomalies[len(state.anomalies):]:
         raise CommandRejected(after.anomalies[-1].message)
     try:

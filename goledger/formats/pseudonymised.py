@@ -280,6 +280,7 @@ def pseudonymise(
     if target.resolve() == source.resolve():
         raise CommandRejected("the copy must go to another file than the ledger")
     from goledger.replay.fold.state import fold
+    from goledger.replay.scoring.registries import check_registered
 
     with Ledger.open(source) as ledger:
         ledger.events()  # refuses, naming it, an event this goledger cannot read
@@ -287,7 +288,7 @@ def pseudonymise(
         if not check.ok:
             raise LedgerError(f"{source} does not verify ({check.problem}); a copy would vouch for a broken chain")
         records = list(ledger.records())
-        state = fold([r.event for r in records])
+        state = fold([r.event for r in records], check=check_registered)
     if not records:
         raise CommandRejected(f"{source} holds no event to copy")
     if any(r.type == ev.PseudonymisedCopy.type_name() for r in records):

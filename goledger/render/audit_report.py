@@ -39,6 +39,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
 from goledger.nogc import nogc
+from goledger.rating.preview import preview_state
 from goledger.render.html_text import (
     Encoded,
     Html,
@@ -55,9 +56,12 @@ from goledger.render.html_text import (
     text_element,
 )
 from goledger.render.html_text import table as html_table
-from goledger.render.printouts import PRINT_CSS, round_header
+from goledger.render.printouts import round_header
+from goledger.render.rating import preview_section
+from goledger.render.report_style import REPORT_STYLE
 from goledger.replay.fold.state import TournamentState, apply, fold
 from goledger.replay.scoring.printouts import registration_text
+from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import Ranking, Standings, ranking
 
 __all__ = ["AUDITED_TYPES", "render_report", "report", "standings_page"]
@@ -67,18 +71,6 @@ AUDITED_TYPES: Final = ("PlayerWithdrew", "PlayerReinstated", "ResultCorrected",
 
 _PALETTE: Final = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
                    "#7f7f7f", "#bcbd22")
-
-_STYLE: Final = """
-body { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 78rem; color: #222; }
-h1 { font-size: 1.6rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; } h3 { font-size: 1.05rem; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .85rem; }
-th, td { border: 1px solid #ddd; padding: .15rem .45rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.hash, code { font-family: ui-monospace, monospace; font-size: .75rem; word-break: break-all; }
-.ok { color: #176d17; font-weight: bold; } .bad { color: #b00020; font-weight: bold; }
-nav a { margin-right: .8rem; } details { margin: .3rem 0; }
-svg text { font-size: 11px; font-family: system-ui, sans-serif; }
-""" + PRINT_CSS
 
 
 # --------------------------------------------------------------------------- helpers
@@ -389,7 +381,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
             seq = record.seq
             for event in events[before.seq:seq - 1]:
                 note_event(before, event)
-                apply(before, event)
+                apply(before, event, check_registered)
             parts.append(element("h3", anchor(gettext("Event %(seq)d") % {"seq": seq}, f"event-{seq}"),
                                  text(f" {record.type}: {index.describe(seq)}")))
             if record.reason:
@@ -402,10 +394,10 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                 earlier = ranking(before, round_before, view.policy, view.criteria)
                 earlier_snapshot = Snapshot.of(earlier)
             note_event(before, events[seq - 1])
-            apply(before, events[seq - 1])
+            apply(before, events[seq - 1], check_registered)
             round_ = check_round(before, None)
             if round_ != earlier.round:  # the event moved the round looked at: both sides at the later one
-                earlier = ranking(fold(events[:seq - 1]), round_, view.policy, view.criteria)
+                earlier = ranking(fold(events[:seq - 1], check=check_registered), round_, view.policy, view.criteria)
                 earlier_snapshot = Snapshot.of(earlier)
             later = ranking(before, round_, view.policy, view.criteria)
             later_snapshot = Snapshot.of(later, earlier_snapshot)
@@ -417,7 +409,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                                         {**earlier.scales, **later.scales}))
             local = scoring_state_without(final_state, own_events, seq)
             if local is None:
-                without = fold([*events[:seq - 1], *events[seq:]])
+                without = fold([*events[:seq - 1], *events[seq:]], check=check_registered)
             else:
                 without, touched, own = local
                 derive_table(final_table, without, touched, own)
@@ -478,9 +470,6 @@ class View(NamedTuple):
 
 def _rating_section(state: TournamentState) -> Html:
     """What the EGD's GoR 2021 would make of the tournament (:mod:`goledger.render.rating`)."""
-    from goledger.rating.preview import preview_state
-    from goledger.render.rating import preview_section
-
     return preview_section(preview_state(state), id="rating")
 
 
@@ -515,7 +504,7 @@ def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record
     leaders = [(pid, f"{names[pid][0]} {names[pid][1]}".strip()) for _, pid, _ in final.placed[: max(0, top)]]
     cells = _cells_of(state)
     return page_chunks(
-        title, _STYLE,
+        title, REPORT_STYLE,
         text_element("h1", title), element("nav", *(anchor(gettext(label), target) for label, target in _NAV)),
         _summary_section(state, verify, records, path),
         _players_section(state),
@@ -545,7 +534,7 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     it holds; ``progress`` is told of each round's standings and each audited event."""
     view = view or View()
     records, events = _safe_log(records, events)
-    state = fold(events)
+    state = fold(events, check=check_registered)
     if state.settings is None:
         raise GoledgerError("the ledger has no tournament yet")
     last = state.last_round_with_games()
@@ -601,7 +590,7 @@ def standings_page(table: Standings, title: str) -> bytes:
     title = shown(title)
     caption = gettext("after round %(round)d · policy %(policy)s · as of event %(seq)d") % {
         "round": table.round, "policy": table.policy, "seq": table.as_of_seq}
-    return page_bytes(title, _STYLE, text_element("h1", title), text_element("p", caption),
+    return page_bytes(title, REPORT_STYLE, text_element("h1", title), text_element("p", caption),
                       _standings_table(table, id="standings"), lang=current_language())
 
 

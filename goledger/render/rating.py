@@ -21,6 +21,7 @@ from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
 from goledger.rating.preview import PlayerPreview, RatingPreview
 from goledger.render.html_text import Html, element, page_bytes, table, text_element
+from goledger.render.report_style import REPORT_STYLE
 
 __all__ = ["HEADERS", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows", "preview_section",
            "preview_text"]
@@ -144,7 +145,5 @@ def preview_section(preview: RatingPreview, **attrs: str) -> Html:
 
 def preview_html(preview: RatingPreview, title: str) -> bytes:
     """The preview as a self-contained HTML page (inline styles, nothing fetched)."""
-    from goledger.render.audit_report import _STYLE
-
-    return page_bytes(title, _STYLE, text_element("h1", title), preview_section(preview, id="rating"),
+    return page_bytes(title, REPORT_STYLE, text_element("h1", title), preview_section(preview, id="rating"),
                       lang=current_language())

@@ -672,8 +672,9 @@ def _check_points(events: list[ev.Event], players: list[TrfPlayer], ids: dict[in
     from goledger.replay.fold.state import fold
     from goledger.replay.scoring.fide_unplayed import FideData
     from goledger.replay.scoring.policies import get_policy
+    from goledger.replay.scoring.registries import check_registered
 
-    state = fold(events)
+    state = fold(events, check=check_registered)
     assert state.settings is not None
     policy = get_policy(state.settings.policy).with_overrides(state.settings.policy_overrides)
     data = FideData(state, last_round, policy)

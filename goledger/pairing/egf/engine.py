@@ -73,9 +73,9 @@ class Prepared:
     request's players minus fixed pairs, in pairing order)."""
 
     def __init__(self, state: Any, request: PairingRequest) -> None:
-        from goledger.replay.scoring.rounds import rank_value
         from goledger.replay.scoring.scoring import ScoringContext
         from goledger.replay.scoring.standings import resolve_policy
+        from goledger.replay.scoring.start_scores import rank_value
 
         if state.settings is None:
             raise CommandRejected("the ledger has no tournament yet")
@@ -482,7 +482,7 @@ class EgfEngine:
     def _colours(self, state: Any, prep: Prepared, a: str, b: str) -> tuple[str, str, int]:
         """(white, black, handicap) of a pair (module docstring, step 6)."""
         players = state.players
-        from goledger.replay.scoring.rounds import rank_value
+        from goledger.replay.scoring.start_scores import rank_value
 
         ra, rb = rank_value(players[a].rank), rank_value(players[b].rank)
         stones = 0

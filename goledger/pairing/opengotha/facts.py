@@ -33,9 +33,9 @@ from goledger.pairing.opengotha.parameters import Weights
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, get_policy
-from goledger.replay.scoring.rounds import rank_value
 from goledger.replay.scoring.scoring import ScoringContext, category_index
 from goledger.replay.scoring.standings import rank_players, resolve_criteria, tie_key
+from goledger.replay.scoring.start_scores import rank_value
 
 __all__ = ["MIN_RANK", "RoundFacts", "jdiv", "pairing_policy", "utf16"]
 

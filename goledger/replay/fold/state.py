@@ -22,7 +22,7 @@ his withdrawal), else ``absent`` (announced absence), else ``not-assigned``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 import msgspec
@@ -37,6 +37,7 @@ __all__ = [
     "GameState",
     "PlayerState",
     "RoundStatus",
+    "RulesCheck",
     "TeamState",
     "TournamentState",
     "apply",
@@ -44,6 +45,12 @@ __all__ = [
 ]
 
 RoundStatus = Literal["paired", "bye", "withdrawn", "absent", "not-assigned"]
+
+RulesCheck = Callable[[ev.TournamentSettings], None]
+"""A check of what a ``RulesChanged`` sets against registries the fold does not know (the
+criterion and policy names, on the scoring floor: :func:`goledger.replay.scoring.registries.check_registered`),
+handed in by the caller: it raises ``ValueError`` with the reason, and the fold then ignores the
+event as an anomaly. Without one (``None``) only the settings' own domains are checked."""
 
 
 class PlayerState(msgspec.Struct, kw_only=True):
@@ -286,17 +293,20 @@ class TournamentState(msgspec.Struct, kw_only=True):
 
 @nogc
 def fold(
-    events: Iterable[ev.Event], *, start: TournamentState | None = None, first_seq: int | None = None
+    events: Iterable[ev.Event], *, start: TournamentState | None = None, first_seq: int | None = None,
+    check: RulesCheck | None = None,
 ) -> TournamentState:
     """Fold events into a new state (or onto a copy of ``start``).
 
-    Sequence numbers are counted from ``start.seq + 1`` (or ``first_seq``).
+    Sequence numbers are counted from ``start.seq + 1`` (or ``first_seq``). ``check`` judges
+    the names a ``RulesChanged`` sets (:data:`RulesCheck`; every fold of a stored log is given
+    the registries' check, :func:`goledger.replay.scoring.registries.check_registered`).
     """
     state = TournamentState() if start is None else _copy(start)
     if first_seq is not None:
         state.seq = first_seq - 1
     for event in events:
-        apply(state, event)
+        apply(state, event, check)
     return state
 
 
@@ -305,9 +315,12 @@ def _copy(state: TournamentState) -> TournamentState:
     return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=TournamentState)
 
 
-def apply(state: TournamentState, event: ev.Event) -> None:
-    """Apply one event to ``state`` in place (the incremental fold)."""
+def apply(state: TournamentState, event: ev.Event, check: RulesCheck | None = None) -> None:
+    """Apply one event to ``state`` in place (the incremental fold); ``check`` as for :func:`fold`."""
     state.seq += 1
+    if type(event) is ev.RulesChanged:
+        _on_rules_changed(state, event, check)
+        return
     handler = _HANDLERS.get(type(event))
     if handler is not None:
         handler(state, event)
@@ -324,27 +337,28 @@ def _on_created(state: TournamentState, e: ev.TournamentCreated) -> None:
     state.settings = e.settings
 
 
-def _on_rules_changed(state: TournamentState, e: ev.RulesChanged) -> None:
+def _on_rules_changed(state: TournamentState, e: ev.RulesChanged, check: RulesCheck | None) -> None:
     if state.settings is None:
         _anomaly(state, "RulesChanged before TournamentCreated was ignored")
         return
     try:
         if e.from_round is None:
-            settings = _patched(state.settings, e.changes)
-            rounds = {r: _patched(s, e.changes) for r, s in state.round_settings.items()}
+            settings = _patched(state.settings, e.changes, check)
+            rounds = {r: _patched(s, e.changes, check) for r, s in state.round_settings.items()}
         else:
             settings = state.settings
             rounds = dict(state.round_settings)
-            rounds[e.from_round] = _patched(state.settings_for_round(e.from_round), e.changes)
+            rounds[e.from_round] = _patched(state.settings_for_round(e.from_round), e.changes, check)
             for r in [r for r in rounds if r > e.from_round]:
-                rounds[r] = _patched(rounds[r], e.changes)
+                rounds[r] = _patched(rounds[r], e.changes, check)
     except (msgspec.ValidationError, TypeError, ValueError) as exc:
         _anomaly(state, f"event {state.seq} (RulesChanged) was ignored: {exc}")
         return
     state.settings, state.round_settings = settings, rounds
 
 
-def _patched(settings: ev.TournamentSettings, changes: dict[str, Any]) -> ev.TournamentSettings:
+def _patched(settings: ev.TournamentSettings, changes: dict[str, Any], check: RulesCheck | None
+             ) -> ev.TournamentSettings:
     data = msgspec.to_builtins(settings)
     data.update(changes)
     patched = msgspec.convert(data, ev.TournamentSettings)
@@ -352,17 +366,8 @@ def _patched(settings: ev.TournamentSettings, changes: dict[str, Any]) -> ev.Tou
         problem = setting_problem(name, value)
         if problem:
             raise ValueError(problem)
-    if {"criteria", "policy", "policy_overrides"} & set(changes):  # names the registries must know
-        from goledger.errors import GoledgerError
-        from goledger.replay.scoring.criteria import get_criterion
-        from goledger.replay.scoring.policies import get_policy
-
-        try:
-            for criterion in patched.criteria:
-                get_criterion(criterion)
-            get_policy(patched.policy).with_overrides(patched.policy_overrides)
-        except GoledgerError as exc:
-            raise ValueError(exc.message.split(";")[0]) from None
+    if check is not None and {"criteria", "policy", "policy_overrides"} & set(changes):
+        check(patched)  # names the registries must know
     return patched
 
 
@@ -724,7 +729,6 @@ def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
 
 _HANDLERS: dict[type[ev.Event], Any] = {
     ev.TournamentCreated: _on_created,
-    ev.RulesChanged: _on_rules_changed,
     ev.PlayerRegistered: _on_registered,
     ev.PlayerUpdated: _on_updated,
     ev.PlayerWithdrew: _on_withdrew,

@@ -17,7 +17,6 @@ Points follow the policy's point system (:mod:`goledger.replay.scoring.fide_unpl
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +36,7 @@ from goledger.replay.scoring.standings import (
     resolve_policy,
 )
 
-__all__ = ["LEGEND", "CrossRow", "Crosstable", "crosstable", "crosstable_of"]
+__all__ = ["LEGEND", "CrossRow", "Crosstable", "crosstable_of"]
 
 UNPLAYED_CODE = {
     Kind.PAB: "U",
@@ -164,16 +163,3 @@ def crosstable_of(
     return Crosstable(round=round_, as_of_seq=state.seq, policy=pol.name, round_robin=round_robin,
                       criteria=table.criteria, scales=table.scales, columns=columns, rows=rows,
                       tournament=state.settings.name)
-
-
-def crosstable(
-    db: str | os.PathLike[str],
-    round: int | None = None,  # noqa: A002
-    as_of: int | None = None,
-    policy: str | None = None,
-    criteria: Sequence[str] | None = None,
-) -> Crosstable:
-    """``goledger crosstable``: the crosstable of a ledger."""
-    from goledger.replay.views import state_as_of
-
-    return crosstable_of(state_as_of(db, as_of), round, policy, criteria)

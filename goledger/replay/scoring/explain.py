@@ -21,6 +21,7 @@ from typing import Any
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.criteria import Explanation, Term, get_criterion
 from goledger.replay.scoring.policies import Policy
@@ -34,6 +35,7 @@ from goledger.replay.scoring.standings import (
     resolve_criteria,
     resolve_policy,
 )
+from goledger.replay.scoring.withdrawals import withdrawal_rule
 
 __all__ = ["Neighbour", "PlaceExplanation", "PlayerExplanation", "explain"]
 
@@ -149,8 +151,6 @@ def _jsonable(value: Any, half_points: bool = False) -> Any:
 
 
 def _resolve_player(state: TournamentState, ref: str) -> str:
-    from goledger.replay.fold.players import find_player
-
     return find_player(state, ref).id
 
 
@@ -197,8 +197,6 @@ def explain(
     withdrawn_from = state.players[pid].withdrawn_from
     withdrawal = ""
     if withdrawn_from is not None and withdrawn_from <= max(round_, 1):
-        from goledger.replay.scoring.withdrawals import withdrawal_rule
-
         withdrawal = gettext("withdrawn from round %(round)d: %(rule)s") % {
             "round": withdrawn_from, "rule": withdrawal_rule(pol, state.settings_for_round(withdrawn_from))}
     return PlayerExplanation(

@@ -1,11 +1,12 @@
 """The adjusted-score view and policy comparisons (spec ``scoring.md`` §4.3–4.4).
 
-``adjusted_scores`` is what ``goledger standings --adjusted`` prints: for every player the
-actual score, the adjusted score his opponents see under the policy (C.07 16.3 / C.02
-§13.15), and every unplayed round with its kind, the word the director knows it by (bye,
-forfeit win, forfeit loss, absence, withdrawal), its FIDE category (16.2.1–16.2.5), whether it
-is voluntary (VUR), the points awarded, what it adds to the score the opponents see, and what
-it brings to the player's own Buchholz (virtual opponent, dummy or capped dummy).
+:func:`adjusted_view` is what ``goledger standings --adjusted`` prints (read from a ledger by
+:func:`goledger.replay.views.adjusted_scores`): for every player the actual score, the
+adjusted score his opponents see under the policy (C.07 16.3 / C.02 §13.15), and every
+unplayed round with its kind, the word the director knows it by (bye, forfeit win, forfeit
+loss, absence, withdrawal), its FIDE category (16.2.1–16.2.5), whether it is voluntary (VUR),
+the points awarded, what it adds to the score the opponents see, and what it brings to the
+player's own Buchholz (virtual opponent, dummy or capped dummy).
 
 ``compare_policies`` puts the same tie-breaks side by side under several policies and keeps
 the players whose values differ: the ``diff`` of two rule books on one tournament.
@@ -13,7 +14,6 @@ the players whose values differ: the ``diff`` of two rule books on one tournamen
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -22,11 +22,13 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.fide_unplayed import CATEGORY_TEXT, FideData, fide_data
+from goledger.replay.scoring.policies import get_policy
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import check_round, json_number, resolve_policy
 
-__all__ = ["AdjustedRow", "AdjustedScores", "UnplayedRound", "adjusted_scores", "adjusted_view", "compare_policies"]
+__all__ = ["AdjustedRow", "AdjustedScores", "UnplayedRound", "adjusted_view", "compare_policies"]
 
 
 class UnplayedRound(msgspec.Struct, kw_only=True):
@@ -152,18 +154,6 @@ def _own_value(data: FideData, pid: str, fr: Any) -> tuple[int, str]:
     return sub.value2, sub.source
 
 
-def adjusted_scores(
-    db: str | os.PathLike[str],
-    round: int | None = None,  # noqa: A002
-    as_of: int | None = None,
-    policy: str | None = None,
-) -> AdjustedScores:
-    """``goledger standings --adjusted``: the adjusted-score view of a ledger."""
-    from goledger.replay.views import state_as_of
-
-    return adjusted_view(state_as_of(db, as_of), round, policy)
-
-
 class PolicyDifference(msgspec.Struct, kw_only=True):
     player_id: str
     criterion: str
@@ -178,9 +168,6 @@ def compare_policies(
     round: int | None = None,  # noqa: A002
 ) -> list[PolicyDifference]:
     """Every (player, criterion) whose value is not the same under all ``policies``."""
-    from goledger.replay.scoring.criteria import get_criterion
-    from goledger.replay.scoring.policies import get_policy
-
     round_ = check_round(state, round)
     names = [get_criterion(c).name for c in criteria]
     tables: dict[str, dict[str, dict[str, Fraction]]] = {}

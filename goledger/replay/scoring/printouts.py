@@ -28,7 +28,6 @@ into text, CSV, HTML or JSON for the command line and the desk.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -36,9 +35,10 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
-from goledger.ledger.values import Result
+from goledger.i18n.collation import sorted_by_name
+from goledger.ledger.values import Result, effective_komi
 from goledger.replay.fold.state import GameState, TournamentState
-from goledger.replay.scoring.standings import check_round, json_number, standings
+from goledger.replay.scoring.standings import Standings, check_round, json_number, standings
 
 __all__ = [
     "PAIRING_LEGEND",
@@ -50,14 +50,11 @@ __all__ = [
     "WallList",
     "WallRow",
     "pairing_list_of",
-    "pairings",
     "player_list_of",
-    "players",
     "registration_text",
     "standings_heading",
     "standings_title",
     "status_text",
-    "wall_list",
     "wall_list_of",
     "withdrawn_note",
 ]
@@ -172,8 +169,6 @@ class PairingList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _komi(state: TournamentState, game: GameState) -> str:
-    from goledger.ledger.values import effective_komi
-
     return effective_komi(state.settings_for_round(game.round).komi, game.komi, game.handicap)
 
 
@@ -270,8 +265,6 @@ def player_list_of(state: TournamentState) -> PlayerList:
     """Every registered player (a cancelled registration is not one), by surname then first
     name in the alphabet of the language written in (:mod:`goledger.i18n.collation`: Turkish
     puts Çelebi after Cem, Hungarian Csányi after Cukor), with the rounds he plays."""
-    from goledger.i18n.collation import sorted_by_name
-
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     rows = []
@@ -380,39 +373,10 @@ def wall_list_of(state: TournamentState, round: int | None = None, policy: str |
                     policy=table.policy, criteria=table.criteria, scales=table.scales, rows=rows)
 
 
-# --------------------------------------------------------------------------- by ledger path
-
-PathLike = str | os.PathLike[str]
-
-
-def pairings(db: PathLike, round: int, as_of: int | None = None) -> PairingList:  # noqa: A002
-    """``goledger pairings --round R``: the pairing list of a ledger's round."""
-    from goledger.replay.views import state_as_of
-
-    return pairing_list_of(state_as_of(db, as_of), round)
-
-
-def players(db: PathLike, as_of: int | None = None) -> PlayerList:
-    """``goledger players``: the registration list of a ledger."""
-    from goledger.replay.views import state_as_of
-
-    return player_list_of(state_as_of(db, as_of))
-
-
-def wall_list(db: PathLike, round: int | None = None, as_of: int | None = None,  # noqa: A002
-              policy: str | None = None, criteria: Sequence[str] | None = None) -> WallList:
-    """``goledger wall-list``: the wall list of a ledger after ``round``."""
-    from goledger.replay.views import state_as_of
-
-    return wall_list_of(state_as_of(db, as_of), round, policy, criteria)
-
-
-def withdrawn_note(db: PathLike, table: Any) -> str:
+def withdrawn_note(state: TournamentState, table: Standings) -> str:
     """The line ``goledger standings`` prints under its table for the withdrawn players it
-    lists (``withdrawn: p0003 Chen Li from round 3``), or ``""``."""
-    from goledger.replay.views import state_as_of
-
-    state = state_as_of(db, table.as_of_seq)
+    lists (``withdrawn: p0003 Chen Li from round 3``), or ``""``; ``state`` is the one the
+    standings were computed from (:func:`goledger.replay.views.standings_page`)."""
     marks = [gettext("%(id)s %(name)s from round %(round)d") % {
                  "id": row.player_id, "name": state.players[row.player_id].full_name,
                  "round": state.players[row.player_id].withdrawn_from}
@@ -421,11 +385,9 @@ def withdrawn_note(db: PathLike, table: Any) -> str:
     return (gettext("withdrawn: %(players)s") % {"players": "; ".join(marks)}) if marks else ""
 
 
-def standings_title(db: PathLike, table: Any) -> str:
-    """The title of a standings page: ``"Club Cup · standings after round 2 of 3"``."""
-    from goledger.replay.views import state_as_of
-
-    state = state_as_of(db, table.as_of_seq)
+def standings_title(state: TournamentState, table: Standings) -> str:
+    """The title of a standings page: ``"Club Cup · standings after round 2 of 3"``; ``state``
+    is the one the standings were computed from."""
     assert state.settings is not None
     return standings_heading(state.settings.name, table.round, state.rounds)
 

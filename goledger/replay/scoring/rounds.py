@@ -44,17 +44,18 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping
-from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
 import msgspec
 
 from goledger.ledger.events import TournamentSettings
-from goledger.ledger.values import Rank, Result
+from goledger.ledger.values import Result
 from goledger.nogc import nogc
 from goledger.replay.fold.state import GameState, PlayerState, RoundStatus, TournamentState
+from goledger.replay.scoring.hashmap_order import iteration_order
 from goledger.replay.scoring.policies import Policy
+from goledger.replay.scoring.start_scores import rank_value, start_scores
 
 __all__ = [
     "RoundTable",
@@ -62,31 +63,12 @@ __all__ = [
     "forget",
     "keep_only",
     "note_event",
-    "rank_value",
     "round_table",
     "rounded",
     "score_settings",
-    "start_mms",
     "track",
     "untrack",
 ]
-
-
-@lru_cache(maxsize=512)
-def rank_value(text: str) -> int:
-    """OpenGotha's rank integer (30k = −30 … 9d = 8) of a rank string."""
-    return Rank.parse(text).value
-
-
-def start_mms(rank: str, correction: int, settings: TournamentSettings) -> int:
-    """Starting McMahon score in whole points: ``clamp(rank, floor, bar) − zero + correction``.
-
-    >>> s = TournamentSettings(name="t", rounds=5, mm_bar="4d", mm_floor="20k")
-    >>> start_mms("1d", 0, s), start_mms("25k", 0, s), start_mms("6d", 0, s), start_mms("6d", 1, s)
-    (30, 10, 33, 34)
-    """
-    value = max(rank_value(settings.mm_floor), min(rank_value(settings.mm_bar), rank_value(rank)))
-    return value - rank_value(settings.mm_zero) + correction
 
 
 def rounded(game2: int, unpaired2: int, scope: str) -> int:
@@ -125,8 +107,6 @@ class RoundTable:
             policy.round_down if policy.round_down is not None
             else "unpaired-part" if settings.round_down else "none"
         )
-        from goledger.replay.scoring.start_scores import start_scores
-
         self.smms: dict[str, int] = start_scores(state, score_settings(policy, settings))
         """Start McMahon scores (bar and floor, grouped McMahon, EGF super-group, correction)."""
         self.extra2: dict[str, list[int]] = {}
@@ -209,8 +189,6 @@ class RoundTable:
         ``settings`` are those in force for the new state (equal to ``previous``'s).
         ``cells``: players only some of whose rounds the events touched (games and byes of
         those rounds), whose other rounds are kept."""
-        from goledger.replay.scoring.start_scores import start_scores
-
         if previous.policy.several_games_in_round == "opengotha" and _has_several_games(state):
             # OpenGotha's choice among several games of a round depends on every game of the
             # tournament (its HashMap's size): no row can be kept from the previous table.
@@ -382,8 +360,6 @@ class RoundTable:
         """OpenGotha with several games of one player in one round (issue 19.3): the row keeps
         the game its HashMap iterates last (:mod:`goledger.replay.scoring.hashmap_order`) and the
         other games' points go to :attr:`extra2` / :attr:`extra_played2`."""
-        from goledger.replay.scoring.hashmap_order import iteration_order
-
         size = sum(len(tables) for tables in self.state.games.values())
         for (pid, i), games in several.items():
             ordered = iteration_order(games, size)

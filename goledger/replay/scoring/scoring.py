@@ -48,15 +48,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, RoundStatus, TournamentState
+from goledger.replay.scoring.choices import resolve_criteria
+from goledger.replay.scoring.criteria import Criterion, get_criterion
 from goledger.replay.scoring.policies import Policy
-from goledger.replay.scoring.rounds import rank_value, round_table, rounded, start_mms
-
-if TYPE_CHECKING:
-    from goledger.replay.scoring.criteria import Criterion
+from goledger.replay.scoring.rounds import round_table, rounded
+from goledger.replay.scoring.start_scores import rank_value, start_mms
 
 __all__ = ["RoundEntry", "ScoringContext", "category_index", "rank_value", "rounded", "start_mms"]
 
@@ -324,8 +324,6 @@ class ScoringContext:
         """Values of a registered criterion for every player (computed once per context)."""
         found = self.values.get(criterion)
         if found is None:
-            from goledger.replay.scoring.criteria import get_criterion
-
             crit = get_criterion(criterion)
             found = self.values.get(crit.name)
             if found is None:
@@ -334,7 +332,7 @@ class ScoringContext:
             self.values[criterion] = found
         return found
 
-    def _compute(self, crit: Criterion) -> dict[str, int]:
+    def _compute(self, crit: Criterion[ScoringContext]) -> dict[str, int]:
         """A criterion's values: the previous point's, brought up to date by the criterion's
         ``update`` or else for the players :meth:`dirty` at its depth, when it declares one;
         else computed for everyone."""
@@ -424,8 +422,6 @@ class ScoringContext:
         before), with the criterion's ``compute_for``. One player's place needs the second
         criterion of the players equal with him on the first only, and so on
         (:func:`~goledger.replay.scoring.standings.rank_players` with ``only``)."""
-        from goledger.replay.scoring.criteria import get_criterion
-
         crit = get_criterion(criterion)
         found = self.values.get(crit.name)
         if found is not None:
@@ -456,6 +452,4 @@ class ScoringContext:
         else the policy's default for the system, else the system's main score."""
         if self.criteria is not None:
             return self.criteria
-        from goledger.replay.scoring.standings import resolve_criteria
-
         return resolve_criteria(self.state, self.policy, None)

@@ -26,14 +26,16 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.nogc import nogc
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.choices import check_round, main_score, resolve_criteria, resolve_policy
 from goledger.replay.scoring.criteria import get_criterion
-from goledger.replay.scoring.policies import Policy, get_policy
+from goledger.replay.scoring.policies import Policy, known_policies
 from goledger.replay.scoring.scoring import ScoringContext
 
 __all__ = [
     "Ranking",
     "StandingRow",
     "Standings",
+    "check_round",
     "main_score",
     "ranking",
     "register_tie_order",
@@ -41,9 +43,6 @@ __all__ = [
     "resolve_policy",
     "standings",
 ]
-
-_MAIN_SCORE = {"mcmahon": "MMS", "swiss": "NBW", "swisscat": "NBW", "cup": "CPS", "round-robin": "NBW"}
-
 
 class StandingRow(msgspec.Struct, kw_only=True):
     """One line of the standings. ``values`` are integers in each criterion's unit
@@ -130,45 +129,6 @@ def json_number(value: int, scale: int) -> int | float | str:
     return f"{frac.numerator}/{frac.denominator}"
 
 
-def main_score(state: TournamentState) -> str:
-    """The tournament's main score criterion (MMS for McMahon, NBW for Swiss…)."""
-    assert state.settings is not None
-    return _MAIN_SCORE.get(state.settings.system, "NBW")
-
-
-def resolve_policy(state: TournamentState, policy: str | Policy | None) -> Policy:
-    """The policy a view uses: the one asked for, else the tournament's (with its overrides)."""
-    if isinstance(policy, Policy):
-        return policy
-    if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
-    if policy is None:
-        return get_policy(state.settings.policy).with_overrides(state.settings.policy_overrides)
-    return get_policy(policy)
-
-
-def resolve_criteria(state: TournamentState, policy: Policy, criteria: Sequence[str] | None) -> tuple[str, ...]:
-    """Criteria asked for, else the tournament's, else the policy's default, else the main score."""
-    if criteria:
-        names = criteria
-    elif state.settings is not None and state.settings.criteria:
-        names = state.settings.criteria
-    elif state.settings is not None and policy.criteria_for(state.settings.system):
-        names = policy.criteria_for(state.settings.system)
-    else:
-        names = (main_score(state),)
-    return tuple(get_criterion(policy.criterion_name(n)).name for n in names if n and n.upper() != "NULL")
-
-
-def check_round(state: TournamentState, round_: int | None) -> int:
-    """The round a view looks at: the one asked for (0 … rounds), else the latest paired."""
-    if round_ is None:
-        return state.last_round_with_games()
-    if not 0 <= round_ <= state.rounds:
-        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
-    return round_
-
-
 @lru_cache(maxsize=1 << 16)
 def _name_key(text: str) -> str:
     """A key ordering names as Java's ``String.compareTo`` does (UTF-16 code units): code
@@ -215,8 +175,6 @@ register_tie_order("name", _by_name)
 
 def tie_key(ctx: ScoringContext) -> TieKey:
     """The tie order of the context's policy (refuses an unknown name)."""
-    from goledger.replay.scoring.policies import known_policies
-
     known_policies()  # policy modules register their tie orders when loaded
     build = TIE_ORDERS.get(ctx.policy.tie_order)
     if build is None:

@@ -2,7 +2,7 @@
 §1.1, §6.5; seed ``egf-rules.json``).
 
 * **Bar and floor** (OpenGotha, EGF): ``clamp(rank, floor, bar) − zero + correction``
-  (:func:`goledger.replay.scoring.scoring.start_mms`).
+  (:func:`start_mms`).
 * **Grouped McMahon**: the tournament's ``mm_groups`` give one start score to a whole rank
   range (``1k–2d = 29``) instead of one per rank; a rank in no group keeps bar and floor.
 * **EGF super-group** (``mm_super_group``): when more than 6(N−2) players are at or above
@@ -20,7 +20,7 @@ tournament — whatever rule policy reads it — starts from the same scores.
 
 from __future__ import annotations
 
-import os
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -30,7 +30,6 @@ from goledger.errors import CommandRejected
 from goledger.ledger.events import StartGroup, TournamentSettings
 from goledger.ledger.values import Rank, RankError
 from goledger.replay.fold.state import TournamentState
-from goledger.replay.scoring.scoring import rank_value, start_mms
 
 __all__ = [
     "StartScoreRow",
@@ -38,11 +37,29 @@ __all__ = [
     "bar_size_warning",
     "format_groups",
     "parse_groups",
+    "rank_value",
+    "start_mms",
     "start_score_table",
     "start_scores",
-    "start_scores_view",
     "super_group_members",
 ]
+
+
+@lru_cache(maxsize=512)
+def rank_value(text: str) -> int:
+    """OpenGotha's rank integer (30k = −30 … 9d = 8) of a rank string."""
+    return Rank.parse(text).value
+
+
+def start_mms(rank: str, correction: int, settings: TournamentSettings) -> int:
+    """Starting McMahon score in whole points: ``clamp(rank, floor, bar) − zero + correction``.
+
+    >>> s = TournamentSettings(name="t", rounds=5, mm_bar="4d", mm_floor="20k")
+    >>> start_mms("1d", 0, s), start_mms("25k", 0, s), start_mms("6d", 0, s), start_mms("6d", 1, s)
+    (30, 10, 33, 34)
+    """
+    value = max(rank_value(settings.mm_floor), min(rank_value(settings.mm_bar), rank_value(rank)))
+    return value - rank_value(settings.mm_zero) + correction
 
 
 def parse_groups(spec: str) -> tuple[StartGroup, ...]:
@@ -236,11 +253,3 @@ def start_score_table(state: TournamentState, round: int | None = None) -> Start
         at_or_above_bar=above, super_group_size=len(members), rows=rows, warnings=warnings,
         listed_at_or_above_bar=listed_above,
     )
-
-
-def start_scores_view(db: str | os.PathLike[str], round: int | None = None,  # noqa: A002
-                      as_of: int | None = None) -> StartScoreTable:
-    """``goledger start-scores``: the start-score table of a ledger."""
-    from goledger.replay.views import state_as_of
-
-    return start_score_table(state_as_of(db, as_of), round)

@@ -1,38 +1,78 @@
-"""Library functions behind the read commands, working from a ledger file.
+"""The third floor of ``replay``: every read view that takes a ledger path, behind the read
+commands of the CLI and the desk (which call nothing else of ``replay`` but pure value types).
 
-``standings(db, round, as_of, policy, criteria)`` is what ``goledger standings`` prints;
-``explain(db, player, criterion, round, as_of, policy, criteria)`` is ``goledger explain``.
+Each opens the ledger once, folds it once (through the snapshot cache, :mod:`.load`) and hands
+the state to the pure function of the scoring floor that computes the view:
+``standings(db, round, as_of, policy, criteria)`` is what ``goledger standings`` prints
+(from the standings cache at the head, :mod:`.standings_cache`), ``standings_page`` the same
+with the state it was computed from (for a printed page's title and withdrawn note),
+``explain(db, player, …)`` is ``goledger explain``, ``pairings``/``players``/``wall_list``
+the day's printouts, ``crosstable``, ``start_scores_view`` and ``adjusted_scores`` the views of
+the same names. The modules beside this one are the loading (:mod:`.load`), the caches
+(:mod:`.snapshots`, :mod:`.standings_cache`) and their seal (:mod:`.cache_seal`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from goledger.errors import CommandRejected
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.crosstable import Crosstable, crosstable_of
+from goledger.replay.scoring.explain import PlayerExplanation
+from goledger.replay.scoring.explain import explain as explain_state
+from goledger.replay.scoring.fide_views import AdjustedScores, adjusted_view
+from goledger.replay.scoring.printouts import (
+    PairingList,
+    PlayerList,
+    WallList,
+    pairing_list_of,
+    player_list_of,
+    standings_title,
+    wall_list_of,
+    withdrawn_note,
+)
 from goledger.replay.scoring.standings import Standings
 from goledger.replay.scoring.standings import standings as compute_standings
+from goledger.replay.scoring.start_scores import StartScoreTable, start_score_table
 from goledger.replay.views.load import load_state
+from goledger.replay.views.standings_cache import cached_standings
 
-if TYPE_CHECKING:
-    from goledger.replay.scoring.explain import PlayerExplanation
+__all__ = [
+    "StandingsPage",
+    "adjusted_scores",
+    "crosstable",
+    "explain",
+    "pairings",
+    "players",
+    "standings",
+    "standings_page",
+    "start_scores_view",
+    "state_as_of",
+    "tournament_language",
+    "wall_list",
+]
 
-__all__ = ["explain", "standings", "state_as_of", "tournament_language"]
+PathLike = str | os.PathLike[str]
 
 
-def state_as_of(db: str | os.PathLike[str], as_of: int | None = None) -> TournamentState:
+def _state(ledger: Ledger, as_of: int | None) -> TournamentState:
+    head = ledger.head().seq
+    if as_of is not None and not 1 <= as_of <= head:
+        raise CommandRejected(f"--as-of {as_of} is outside the ledger's events 1..{head}")
+    return load_state(ledger, upto=as_of)
+
+
+def state_as_of(db: PathLike, as_of: int | None = None) -> TournamentState:
     """The tournament state after event ``as_of`` (default: the head)."""
     with Ledger.open(db) as ledger:
-        head = ledger.head().seq
-        if as_of is not None and not 1 <= as_of <= head:
-            raise CommandRejected(f"--as-of {as_of} is outside the ledger's events 1..{head}")
-        return load_state(ledger, upto=as_of)
+        return _state(ledger, as_of)
 
 
-def tournament_language(db: str | os.PathLike[str]) -> str:
+def tournament_language(db: PathLike) -> str:
     """The language a ledger's tournament writes its printouts in (``TournamentSettings.language``,
     as changed last); English for a file that is not a ledger yet."""
     if not os.path.exists(db):
@@ -42,7 +82,7 @@ def tournament_language(db: str | os.PathLike[str]) -> str:
 
 
 def standings(
-    db: str | os.PathLike[str],
+    db: PathLike,
     round: int | None = None,  # noqa: A002
     as_of: int | None = None,
     policy: str | None = None,
@@ -54,15 +94,47 @@ def standings(
     for this head (:mod:`goledger.replay.views.standings_cache`), else they are computed and cached.
     """
     if as_of is None:
-        from goledger.replay.views.standings_cache import cached_standings
-
         with Ledger.open(db) as ledger:
             return cached_standings(ledger, round, policy, criteria)
     return compute_standings(state_as_of(db, as_of), round, policy, criteria)
 
 
+class StandingsPage(NamedTuple):
+    """Standings with the state they were computed from: what a printed page shows beside the
+    table comes from that state, never from a second reading of the ledger."""
+
+    standings: Standings
+    state: TournamentState
+
+    def title(self) -> str:
+        """``"Club Cup · standings after round 2 of 3"``
+        (:func:`~goledger.replay.scoring.printouts.standings_title`)."""
+        return standings_title(self.state, self.standings)
+
+    def withdrawn_note(self) -> str:
+        """``withdrawn: p0003 Chen Li from round 3``, or ``""``
+        (:func:`~goledger.replay.scoring.printouts.withdrawn_note`)."""
+        return withdrawn_note(self.state, self.standings)
+
+
+def standings_page(
+    db: PathLike,
+    round: int | None = None,  # noqa: A002
+    as_of: int | None = None,
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+) -> StandingsPage:
+    """:func:`standings` and the state they were computed from, from one opening and one fold
+    of the ledger (at the head, the standings still come from the cache when it holds them)."""
+    with Ledger.open(db) as ledger:
+        state = _state(ledger, as_of)
+        if as_of is None:
+            return StandingsPage(cached_standings(ledger, round, policy, criteria, state), state)
+    return StandingsPage(compute_standings(state, round, policy, criteria), state)
+
+
 def explain(
-    db: str | os.PathLike[str],
+    db: PathLike,
     player: str,
     criterion: str | None = None,
     round: int | None = None,  # noqa: A002
@@ -71,6 +143,47 @@ def explain(
     criteria: Sequence[str] | None = None,
 ) -> PlayerExplanation:
     """Why ``player`` has his values and place after ``round`` as of event ``as_of``."""
-    from goledger.replay.scoring.explain import explain as explain_state
-
     return explain_state(state_as_of(db, as_of), player, criterion, round, policy, criteria)
+
+
+def pairings(db: PathLike, round: int, as_of: int | None = None) -> PairingList:  # noqa: A002
+    """``goledger pairings --round R``: the pairing list of a ledger's round."""
+    return pairing_list_of(state_as_of(db, as_of), round)
+
+
+def players(db: PathLike, as_of: int | None = None) -> PlayerList:
+    """``goledger players``: the registration list of a ledger."""
+    return player_list_of(state_as_of(db, as_of))
+
+
+def wall_list(db: PathLike, round: int | None = None, as_of: int | None = None,  # noqa: A002
+              policy: str | None = None, criteria: Sequence[str] | None = None) -> WallList:
+    """``goledger wall-list``: the wall list of a ledger after ``round``."""
+    return wall_list_of(state_as_of(db, as_of), round, policy, criteria)
+
+
+def crosstable(
+    db: PathLike,
+    round: int | None = None,  # noqa: A002
+    as_of: int | None = None,
+    policy: str | None = None,
+    criteria: Sequence[str] | None = None,
+) -> Crosstable:
+    """``goledger crosstable``: the crosstable of a ledger."""
+    return crosstable_of(state_as_of(db, as_of), round, policy, criteria)
+
+
+def start_scores_view(db: PathLike, round: int | None = None,  # noqa: A002
+                      as_of: int | None = None) -> StartScoreTable:
+    """``goledger start-scores``: the start-score table of a ledger."""
+    return start_score_table(state_as_of(db, as_of), round)
+
+
+def adjusted_scores(
+    db: PathLike,
+    round: int | None = None,  # noqa: A002
+    as_of: int | None = None,
+    policy: str | None = None,
+) -> AdjustedScores:
+    """``goledger standings --adjusted``: the adjusted-score view of a ledger."""
+    return adjusted_view(state_as_of(db, as_of), round, policy)

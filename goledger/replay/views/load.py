@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from goledger.ledger.store import Ledger, Transaction
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.registries import check_registered
 from goledger.replay.views.snapshots import cached_state
 
 __all__ = ["fresh_state", "load_state"]
@@ -24,4 +25,4 @@ def fresh_state(source: Ledger | Transaction, upto: int | None = None) -> Tourna
     """The state after event ``upto`` folded from the log itself, never from a cache: what
     ``publish``, ``verify`` and ``export egd`` use, since what they vouch for must not depend
     on anything a file could hold beside the log (issue 18, point 4)."""
-    return fold(source.events(upto=upto))
+    return fold(source.events(upto=upto), check=check_registered)

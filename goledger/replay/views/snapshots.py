@@ -33,9 +33,13 @@ from typing import Final
 
 import msgspec
 
+from goledger.ledger import events as event_types
 from goledger.ledger.store import Ledger, Transaction
 from goledger.nogc import nogc
+from goledger.replay.fold import state as fold_code
 from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.scoring.registries import check_registered
+from goledger.replay.views.cache_seal import seal, sealed
 
 __all__ = ["SNAPSHOT_EVERY", "cached_state", "check_snapshot", "fingerprint"]
 
@@ -48,11 +52,8 @@ _ENCODER: Final = msgspec.msgpack.Encoder()
 @cache
 def fingerprint() -> str:
     """A digest of the code that defines the fold: a snapshot from other code is ignored."""
-    from goledger.ledger import events
-    from goledger.replay.fold import state
-
     digest = hashlib.sha256()
-    for module in (events, state):
+    for module in (event_types, fold_code):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:32]
 
@@ -65,8 +66,6 @@ def _claim(source: Ledger | Transaction, name: str = _NAME) -> tuple[int, bytes,
     """The stored snapshot that claims to be this code's fold of this log up to its event:
     ``(seq, bytes, bytes match their digest, sealed by this account)``; ``None`` when there
     is none, or it is from other code or another log (stale, not suspicious)."""
-    from goledger.replay.views.cache_seal import sealed
-
     found = source.cache_get(name)
     if found is None:
         return None
@@ -99,15 +98,13 @@ def cached_state(source: Ledger | Transaction, upto: int | None = None) -> Tourn
         base = None
     if base is None:
         tail = source.events(upto=upto)
-        result = fold(tail)
+        result = fold(tail, check=check_registered)
     else:
         tail = source.events(after=base[0], upto=upto)
         result = base[1]
         for event in tail:
-            apply(result, event)
+            apply(result, event, check_registered)
     if upto is None and len(tail) > SNAPSHOT_EVERY:
-        from goledger.replay.views.cache_seal import seal
-
         claim = _claim(source)
         if claim is not None and not claim[3] and not _keep_as_evidence(source, claim):
             return result  # not this account's and no room to keep it as evidence: it stays, never used
@@ -162,7 +159,7 @@ def check_snapshot(ledger: Ledger) -> str:
     if not intact:
         return (f"the cached state snapshot at event {seq} does not match its stored digest: the cache was "
                 "tampered with (kept for inspection in the projection_cache table; goledger never uses it)")
-    fresh = fold(ledger.events(upto=seq))
+    fresh = fold(ledger.events(upto=seq), check=check_registered)
     if _ENCODER.encode(fresh) == data:
         return ""
     return (f"the cached state snapshot at event {seq} differs from a fresh fold of the log: the cache was "
@@ -183,7 +180,7 @@ def _check_evidence(ledger: Ledger) -> str:
         if not intact:
             return (f"the cached state snapshot at event {seq} kept as {name!r} does not match its stored digest: "
                     "the cache was tampered with (kept for inspection in the projection_cache table)")
-        if _ENCODER.encode(fold(ledger.events(upto=seq))) != data:
+        if _ENCODER.encode(fold(ledger.events(upto=seq), check=check_registered)) != data:
             return (f"the cached state snapshot at event {seq} kept as {name!r} differs from a fresh fold of the "
                     "log: the cache was tampered with (kept for inspection in the projection_cache table)")
         honest.append(name)

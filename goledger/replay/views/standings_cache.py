@@ -41,9 +41,15 @@ from typing import Final
 
 import msgspec
 
+import goledger.ledger.events
+import goledger.ledger.values
+import goledger.replay
 from goledger.errors import GoledgerError
 from goledger.ledger.store import Ledger
-from goledger.replay.scoring.standings import Standings
+from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.standings import Standings, standings
+from goledger.replay.views.cache_seal import seal, sealed
+from goledger.replay.views.load import fresh_state, load_state
 
 __all__ = ["EVIDENCE", "MIN_PLAYERS", "PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint",
            "entry_name"]
@@ -65,10 +71,6 @@ _ARGS: Final = msgspec.json.Encoder()
 @cache
 def code_fingerprint() -> str:
     """A digest of every source file standings depend on: an entry from other code is ignored."""
-    import goledger.ledger.events
-    import goledger.ledger.values
-    import goledger.replay
-
     package = Path(goledger.__file__).parent
     files = sorted(Path(goledger.replay.__file__).parent.rglob("*.py"))
     files += [Path(goledger.ledger.events.__file__), Path(goledger.ledger.values.__file__)]
@@ -91,8 +93,6 @@ def _stored_key(head_hash: str, data: bytes) -> str | None:
     """What an entry is stored under: the code, the head it claims, the digest of its bytes
     and this account's seal of them (:mod:`goledger.replay.views.cache_seal`); ``None`` without a
     key (nothing is then stored: an unsealed entry could never be served)."""
-    from goledger.replay.views.cache_seal import seal
-
     mark = seal(data, _key(head_hash))
     return None if mark is None else f"{_key(head_hash)}:{hashlib.sha256(data).hexdigest()}:{mark}"
 
@@ -113,8 +113,6 @@ def _intact(found: tuple[int, str, bytes]) -> bool:
 
 def _sealed(found: tuple[int, str, bytes]) -> bool:
     """The entry carries this account's seal of what it claims and of its bytes."""
-    from goledger.replay.views.cache_seal import sealed
-
     parts = _parts(found)
     return len(parts) == 4 and sealed(found[2], ":".join(parts[:2]), parts[3])
 
@@ -141,16 +139,15 @@ def _drop_stale(ledger: Ledger, seq: int) -> None:
 
 
 def cached_standings(
-    ledger: Ledger, round_: int | None, policy: str | None, criteria: Sequence[str] | None
+    ledger: Ledger, round_: int | None, policy: str | None, criteria: Sequence[str] | None,
+    state: TournamentState | None = None,
 ) -> Standings:
     """The standings at the ledger's head, from the cache when an entry for these arguments
     was stored at this very head by this very code and carries this account's seal; else
-    computed and stored. An entry that claims the head but is not what the log gives
+    computed (from ``state``, the ledger's state at its head, when the caller has folded it
+    already) and stored. An entry that claims the head but is not what the log gives
     (bytes that do not match their digest, or a sealed-elsewhere entry that differs from the
     computation) is never served and is kept as evidence for ``verify``."""
-    from goledger.replay.scoring.standings import standings
-    from goledger.replay.views.load import load_state
-
     name = entry_name(round_, policy, criteria)
     head = ledger.head()
     found = ledger.cache_get(name)
@@ -162,7 +159,8 @@ def cached_standings(
             cached = None
         if cached is not None and cached.as_of_seq == head.seq:
             return cached
-    state = load_state(ledger)
+    if state is None:
+        state = load_state(ledger)
     result = standings(state, round_, policy, criteria)
     head_hash = ledger.hash_at(state.seq)
     if head_hash is None or len(state.players) < MIN_PLAYERS:
@@ -182,9 +180,6 @@ def check_cached_standings(ledger: Ledger) -> str:
     head; returns ``""`` or the sentence of a **failed** ``verify`` naming the first entry
     that differs from its digest or from the recomputation (tampering). Entries are kept for
     inspection; a reader never uses one whose bytes differ from their digest."""
-    from goledger.replay.scoring.standings import standings
-    from goledger.replay.views.load import fresh_state
-
     head = ledger.head()
     evidence = _check_evidence(ledger)
     if evidence:
@@ -213,9 +208,6 @@ def _check_evidence(ledger: Ledger) -> str:
     digest, or that differs from the standings recomputed at the event it claims, makes
     ``verify`` fail naming it (it stays); one that agrees with the log (sealed by another
     account, say) is dropped."""
-    from goledger.replay.scoring.standings import standings
-    from goledger.replay.views.load import fresh_state
-
     honest: list[str] = []
     for name in ledger.cache_names(EVIDENCE):
         found = ledger.cache_get(name)

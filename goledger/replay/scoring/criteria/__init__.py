@@ -16,12 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Generic, TypeVar
 
 from goledger.errors import CommandRejected
-
-if TYPE_CHECKING:
-    from goledger.replay.scoring.scoring import ScoringContext
 
 __all__ = ["CRITERIA", "Criterion", "Explanation", "Term", "get_criterion", "register"]
 
@@ -51,14 +48,19 @@ class Explanation:
     terms: tuple[Term, ...] = ()
 
 
-Compute = Callable[["ScoringContext"], dict[str, int]]
-ComputeFor = Callable[["ScoringContext", Collection[str]], dict[str, int]]
-Update = Callable[["ScoringContext", dict[str, int]], dict[str, int] | None]
-Explain = Callable[["ScoringContext", str], Explanation]
+Context = TypeVar("Context")
+"""What a criterion computes from: the :class:`~goledger.replay.scoring.scoring.ScoringContext`.
+The context looks criteria up here by name, so this registry sits below it and is generic in
+it (``Criterion[ScoringContext]``); it imports nothing of the scoring."""
+
+Compute = Callable[[Context], dict[str, int]]
+ComputeFor = Callable[[Context, Collection[str]], dict[str, int]]
+Update = Callable[[Context, dict[str, int]], dict[str, int] | None]
+Explain = Callable[[Context, str], Explanation]
 
 
 @dataclass(frozen=True)
-class Criterion:
+class Criterion(Generic[Context]):
     """A placement criterion. ``depth`` and ``compute_for`` let an audit's forward pass
     update values instead of recomputing them (:meth:`ScoringContext.value`): ``depth`` says
     how far a player's value reaches — 0 his own rounds only, 1 his opponents' rounds too
@@ -72,20 +74,20 @@ class Criterion:
 
     name: str
     scale: int
-    compute: Compute
-    explain: Explain | None = None
+    compute: Compute[Context]
+    explain: Explain[Context] | None = None
     description: str = ""
     aliases: tuple[str, ...] = ()
     depth: int | None = None
-    compute_for: ComputeFor | None = None
-    update: Update | None = None
+    compute_for: ComputeFor[Context] | None = None
+    update: Update[Context] | None = None
 
 
-CRITERIA: dict[str, Criterion] = {}
+CRITERIA: dict[str, Criterion[Any]] = {}
 _LOOKUP: dict[str, str] = {}
 
 
-def register(criterion: Criterion) -> Criterion:
+def register(criterion: Criterion[Context]) -> Criterion[Context]:
     """Add a criterion (and its aliases, case-insensitively) to the registry."""
     CRITERIA[criterion.name] = criterion
     for key in (criterion.name, *criterion.aliases):
@@ -93,7 +95,7 @@ def register(criterion: Criterion) -> Criterion:
     return criterion
 
 
-def get_criterion(name: str) -> Criterion:
+def get_criterion(name: str) -> Criterion[Any]:
     """Look a criterion up by name or alias, ignoring case."""
     _load_builtin()
     found = _LOOKUP.get(name.strip().upper())

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from goledger.i18n import N_, gettext, pgettext
+from goledger.ledger.values import format_points
 from goledger.replay.scoring.criteria import Criterion, Explanation, Term, get_criterion, register
 from goledger.replay.scoring.criteria.fide_rating import perfect_performance, round_half_up, tournament_performance
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind, fide_data
@@ -71,8 +72,6 @@ class Part:
 
 
 def _points(value2: int) -> str:
-    from goledger.ledger.values import format_points
-
     return format_points(value2, 2)
 
 

@@ -30,7 +30,7 @@ from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext
 from goledger.ledger.values import Result
 from goledger.replay.scoring.criteria import Criterion, Explanation, Term, register
-from goledger.replay.scoring.criteria.go import game_term, status_word
+from goledger.replay.scoring.criteria.go import game_term, status_word, sts_bonus
 from goledger.replay.scoring.scoring import ScoringContext
 
 _FAMILY_NAME = {"nbw": "NBW", "mms": "MMS", "sts": "STS"}
@@ -47,7 +47,6 @@ def opponent_values(ctx: ScoringContext, family: str) -> dict[str, int]:
             return ctx.value("STS")
         if ctx.policy.quirk_sosts_virtual_zero:
             return dict.fromkeys(ctx.all_players, 0)
-        from goledger.replay.scoring.criteria.go import sts_bonus
 
         bonus = sts_bonus(ctx)
         r = ctx.round

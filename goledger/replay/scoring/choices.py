@@ -1,0 +1,56 @@
+"""What a view looks at when it is not told: the policy, the criteria and the round (spec
+``scoring.md`` §2.5). Every view of the scoring floor and the scoring context itself resolve
+them here (:func:`goledger.replay.scoring.standings.standings` re-exports them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from goledger.errors import CommandRejected
+from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.policies import Policy, get_policy
+
+__all__ = ["check_round", "main_score", "resolve_criteria", "resolve_policy"]
+
+_MAIN_SCORE = {"mcmahon": "MMS", "swiss": "NBW", "swisscat": "NBW", "cup": "CPS", "round-robin": "NBW"}
+
+
+def main_score(state: TournamentState) -> str:
+    """The tournament's main score criterion (MMS for McMahon, NBW for Swiss…)."""
+    assert state.settings is not None
+    return _MAIN_SCORE.get(state.settings.system, "NBW")
+
+
+def resolve_policy(state: TournamentState, policy: str | Policy | None) -> Policy:
+    """The policy a view uses: the one asked for, else the tournament's (with its overrides)."""
+    if isinstance(policy, Policy):
+        return policy
+    if state.settings is None:
+        raise CommandRejected("the ledger has no tournament yet")
+    if policy is None:
+        return get_policy(state.settings.policy).with_overrides(state.settings.policy_overrides)
+    return get_policy(policy)
+
+
+def resolve_criteria(state: TournamentState, policy: Policy, criteria: Sequence[str] | None) -> tuple[str, ...]:
+    """Criteria asked for, else the tournament's, else the policy's default, else the main score."""
+    if criteria:
+        names = criteria
+    elif state.settings is not None and state.settings.criteria:
+        names = state.settings.criteria
+    elif state.settings is not None and policy.criteria_for(state.settings.system):
+        names = policy.criteria_for(state.settings.system)
+    else:
+        names = (main_score(state),)
+    return tuple(get_criterion(policy.criterion_name(n)).name for n in names if n and n.upper() != "NULL")
+
+
+def check_round(state: TournamentState, round_: int | None) -> int:
+    """The round a view looks at: the one asked for (0 … rounds), else the latest paired."""
+    if round_ is None:
+        return state.last_round_with_games()
+    if not 0 <= round_ <= state.rounds:
+        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+    return round_
