@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from goledger.errors import FormatError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.domains import text_problem
+from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind
 from goledger.replay.scoring.policies import Policy
-from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["player_line", "write_trf"]
 
