@@ -57,6 +57,7 @@ from goledger.errors import CommandRejected, LedgerError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.store import HASH_ALGORITHM, Envelope, Ledger, Record, utc_now
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["SCHEME", "CopyOutcome", "key_check", "load_key", "pseudonym", "pseudonymise"]
 
@@ -150,7 +151,7 @@ class CopyOutcome(msgspec.Struct, kw_only=True):
 
 
 class _Pseudonymiser:
-    def __init__(self, key: bytes, state: Any, withhold_text: bool, report: InterchangeReport) -> None:
+    def __init__(self, key: bytes, state: TournamentState, withhold_text: bool, report: InterchangeReport) -> None:
         self.key = key
         self.withhold_text = withhold_text
         self.report = report

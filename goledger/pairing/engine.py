@@ -16,9 +16,11 @@ the same engine again with the same inputs and compares.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
+
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ByeChoice", "Engine", "PairTerms", "PairedGame", "Pairing", "PairingRequest"]
 
@@ -105,13 +107,13 @@ class Engine(Protocol):
     name: str
     version: str
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         """Pair ``request.players`` for ``request.round`` from ``state`` (the tournament as
         folded before the pairing; it may hold games of earlier rounds and of this round for
         players not in the request). Refuses with ``CommandRejected`` when no pairing exists
         (say why in one sentence)."""
         ...
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         """The weight of pairing ``first`` with ``second`` in this request, term by term."""
         ...

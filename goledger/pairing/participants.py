@@ -8,12 +8,12 @@ registration order; engines sort as their own rules say.
 
 from __future__ import annotations
 
-from typing import Any
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["players_to_pair"]
 
 
-def players_to_pair(state: Any, round_: int) -> tuple[str, ...]:
+def players_to_pair(state: TournamentState, round_: int) -> tuple[str, ...]:
     """The ids of the players round ``round_`` still has to pair (see the module docstring)."""
     busy = set(state.table_of.get(round_, {})) | set(state.byes.get(round_, {}))
     return tuple(

@@ -42,6 +42,8 @@ from typing import Any
 from goledger.errors import CommandRejected
 from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine
+from goledger.replay.fold.state import TournamentState
+from goledger.systems.common import Places
 
 __all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "places_of",
            "rounds_at_draw", "rounds_needed", "system_options"]
@@ -92,7 +94,7 @@ def _module(system: str) -> Any:
     return importlib.import_module(name) if name else None
 
 
-def engine_for(state: Any, name: str | None = None) -> Engine:
+def engine_for(state: TournamentState, name: str | None = None) -> Engine:
     """The engine that pairs the next round of ``state``'s tournament: ``name`` when given,
     else its system's default; a refusal when the system has none."""
     system = state.settings.system if state.settings is not None else ""
@@ -127,7 +129,7 @@ ROUNDS_AT_DRAW = frozenset({"knockout", "double-knockout", "paramus", "round-rob
 """The systems whose round count ``goledger new`` may leave to the draw (no ``--rounds``)."""
 
 
-def rounds_at_draw(state: Any) -> bool:
+def rounds_at_draw(state: TournamentState) -> bool:
     """Whether ``state``'s round count is set when the draw is made (``goledger new`` without
     ``--rounds``; :data:`goledger.systems.common.AT_DRAW`)."""
     from goledger.systems.common import AT_DRAW
@@ -135,7 +137,7 @@ def rounds_at_draw(state: Any) -> bool:
     return bool(state.settings is not None and state.settings.system_options.get(AT_DRAW))
 
 
-def rounds_needed(state: Any) -> tuple[int, str] | None:
+def rounds_needed(state: TournamentState) -> tuple[int, str] | None:
     """The rounds ``state``'s system needs for its entrants and why (a few words), or
     ``None`` when the system's round count is the director's choice (McMahon, Swiss, match,
     handicap…). Refuses with one sentence when the entrants cannot make the event (fewer than
@@ -149,7 +151,7 @@ def rounds_needed(state: Any) -> tuple[int, str] | None:
     return found
 
 
-def decided(state: Any) -> str:
+def decided(state: TournamentState) -> str:
     """One sentence saying that ``state``'s system has decided its event ("the knockout is
     decided: P1 won the final"), or ``""`` while there is more to pair."""
     if state.settings is None:
@@ -161,7 +163,7 @@ def decided(state: Any) -> str:
     return text
 
 
-def check_event(state: Any, event: Any) -> None:
+def check_event(state: TournamentState, event: Any) -> None:
     """Refuse, with one sentence, a game, bye or result that ``state``'s system forbids
     (called by ``goledger pair``, ``bye``, ``result`` and ``correct`` before appending)."""
     if state.settings is None:
@@ -171,7 +173,7 @@ def check_event(state: Any, event: Any) -> None:
         module.check(state, event)
 
 
-def places_of(state: Any) -> Any:
+def places_of(state: TournamentState) -> Places | None:
     """The system's places (:class:`goledger.systems.common.Places`), or ``None`` when the
     system's places are the standings."""
     if state.settings is None:

@@ -23,6 +23,7 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
 from goledger.ledger.values import Rank, Result
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = [
     "AT_DRAW",
@@ -67,14 +68,14 @@ def engine_parameters(options: msgspec.Struct) -> dict[str, str]:
     return {k: str(v) for k, v in msgspec.to_builtins(options).items() if k != AT_DRAW}
 
 
-def free_tables(state: Any, round_: int) -> Iterator[int]:
+def free_tables(state: TournamentState, round_: int) -> Iterator[int]:
     """The table numbers of ``round_`` not taken yet, lowest first (a round paired in parts,
     ``pair-round --players`` then the rest, numbers its later games after the earlier ones)."""
     taken = set(state.games.get(round_, {}))
     return (t for t in itertools.count(1) if t not in taken)
 
 
-def out_of_round(state: Any, player_id: str, round_: int) -> str:
+def out_of_round(state: TournamentState, player_id: str, round_: int) -> str:
     """Why ``player_id`` cannot play ``round_`` in a few words (withdrew, absent), or ``""``."""
     p = state.players[player_id]
     if p.is_withdrawn(round_):
@@ -84,7 +85,7 @@ def out_of_round(state: Any, player_id: str, round_: int) -> str:
     return ""
 
 
-def who(state: Any, player_id: str) -> str:
+def who(state: TournamentState, player_id: str) -> str:
     """``p0003 Surname First``: how a reason names a player."""
     p = state.players.get(player_id)
     return f"{player_id} {p.full_name}" if p is not None else player_id
@@ -120,7 +121,7 @@ def _coerce(value: Any, annotation: Any) -> Any:
     return text
 
 
-def entrants(state: Any) -> list[Any]:
+def entrants(state: TournamentState) -> list[PlayerState]:
     """The players of a drawn event (bracket, ladder, match, Berger table): registered as final
     and not withdrawn before round 1 (a later withdrawal is a walkover, not an absence from the
     draw). Once round 1 has a game, the draw is fixed: a player registered after its first game
@@ -168,7 +169,7 @@ def refuse_undecided_result(result: Result, jigo: str, system: str) -> None:
         raise CommandRejected(f"a jigo is replayed in this {system} (jigo rule 'replay'); record the replay's result")
 
 
-def refuse_rewriting(state: Any, event: Any, jigo: str, seed_of: Mapping[str, int]) -> None:
+def refuse_rewriting(state: TournamentState, event: Any, jigo: str, seed_of: Mapping[str, int]) -> None:
     """Refuse a correction that changes who went on from a game once a later round is paired
     (the later pairings were made from it: unpair them first)."""
     game = state.games.get(event.round, {}).get(event.table)

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import msgspec
 
@@ -47,6 +46,7 @@ from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import Place, Places, engine_parameters, free_tables, read_options, share_places
 from goledger.systems.handicap import check_rank_difference, rank_difference
 
@@ -79,7 +79,8 @@ class ContinuousOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
 OPTIONS = ContinuousOptions
 
 
-def options_of(state: Any) -> ContinuousOptions:
+def options_of(state: TournamentState) -> ContinuousOptions:
+    assert state.settings is not None
     opts = read_options(ContinuousOptions, state.settings.system_options, "continuous-handicap")
     if opts.ranking not in RANKINGS:
         raise CommandRejected(f"unknown ranking {opts.ranking!r}; use one of {', '.join(RANKINGS)}")
@@ -88,7 +89,7 @@ def options_of(state: Any) -> ContinuousOptions:
     return opts
 
 
-def _games_together(state: Any) -> dict[frozenset[str], int]:
+def _games_together(state: TournamentState) -> dict[frozenset[str], int]:
     out: dict[frozenset[str], int] = {}
     for g in state.all_games():
         pair = frozenset((g.white, g.black))
@@ -96,18 +97,19 @@ def _games_together(state: Any) -> dict[frozenset[str], int]:
     return out
 
 
-def _allowed(state: Any, a: str, b: str, together: dict[frozenset[str], int], opts: ContinuousOptions) -> bool:
+def _allowed(state: TournamentState, a: str, b: str, together: dict[frozenset[str], int],
+             opts: ContinuousOptions) -> bool:
     return (rank_difference(state, a, b) <= opts.max_rank_difference
             and together.get(frozenset((a, b)), 0) < opts.max_games_per_pair)
 
 
-def pair_cost(state: Any, a: str, b: str, together: dict[frozenset[str], int]) -> dict[str, int]:
+def pair_cost(state: TournamentState, a: str, b: str, together: dict[frozenset[str], int]) -> dict[str, int]:
     """The terms of pairing ``a`` with ``b``: 100 per game they already played together, 1 per
     grade of rank difference (integers; the engine takes the cheapest maximum pairing)."""
     return {"games_together": 100 * together.get(frozenset((a, b)), 0), "rank": rank_difference(state, a, b)}
 
 
-def decided(state: Any) -> str:
+def decided(state: TournamentState) -> str:
     """``"the continuous handicap tournament is decided: …"`` once no two players still in
     (final, not withdrawn) may play each other again; ``""`` otherwise."""
     opts = options_of(state)
@@ -126,7 +128,7 @@ class ContinuousEngine:
     name = "continuous-handicap"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         import rustworkx as rx
 
         opts = options_of(state)
@@ -145,6 +147,7 @@ class ContinuousEngine:
                     graph.add_edge(i, j, big - sum(pair_cost(state, a, b, together).values()))
         mate = sorted((min(u, v), max(u, v)) for u, v in rx.max_weight_matching(graph, max_cardinality=True,
                                                                                   weight_fn=int))
+        assert state.settings is not None
         hc = state.settings.handicap
         games: list[PairedGame] = []
         total = 0
@@ -170,7 +173,7 @@ class ContinuousEngine:
                        total_weight=total, chunks=(len(players),), parameters=engine_parameters(opts),
                        seed=request.seed, unpaired=tuple(unpaired))
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         terms = pair_cost(state, first, second, _games_together(state))
         return PairTerms(first=first, second=second, total=sum(terms.values()), terms=terms)
 
@@ -178,7 +181,7 @@ class ContinuousEngine:
 ENGINE = ContinuousEngine()
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game beyond the pair cap or the rank-difference limit, and byes."""
     if isinstance(event, ev.ByeAssigned):
         raise CommandRejected("a continuous handicap tournament has no byes: players choose their games")
@@ -194,7 +197,7 @@ def check(state: Any, event: ev.Event) -> None:
                               f"the most this tournament allows")
 
 
-def records(state: Any) -> dict[str, tuple[Fraction, int]]:
+def records(state: TournamentState) -> dict[str, tuple[Fraction, int]]:
     """Every player's (wins, games with a result); a jigo is half a win."""
     out = {p: (Fraction(0), 0) for p in state.players}
     for g in state.all_games():
@@ -206,7 +209,7 @@ def records(state: Any) -> dict[str, tuple[Fraction, int]]:
     return out
 
 
-def places(state: Any) -> Places:
+def places(state: TournamentState) -> Places:
     """Players by the named ranking, then win ratio, then games; equal players share."""
     opts = options_of(state)
     fn = RANKINGS[opts.ranking]

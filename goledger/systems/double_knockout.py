@@ -26,7 +26,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import msgspec
 
@@ -34,6 +33,7 @@ from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.bracket import Method, first_round, knockout_rounds
 from goledger.systems.common import (
     JigoRule,
@@ -106,11 +106,12 @@ class DoubleStatus(msgspec.Struct, kw_only=True):
         return [p for p in self.seeds if p not in self.out and p != self.champion]
 
 
-def options_of(state: Any) -> DoubleKnockoutOptions:
+def options_of(state: TournamentState) -> DoubleKnockoutOptions:
+    assert state.settings is not None
     return read_options(DoubleKnockoutOptions, state.settings.system_options, "double-knockout")
 
 
-def _unavailable(state: Any, pid: str, round_: int) -> bool:
+def _unavailable(state: TournamentState, pid: str, round_: int) -> bool:
     p = state.players[pid]
     return bool(p.is_withdrawn(round_) or round_ in p.absences)
 
@@ -123,7 +124,7 @@ def _lose(st: DoubleStatus, pid: str, round_: int, why: str) -> None:
         st.out[pid] = (round_, why)
 
 
-def resolve(state: Any, opts: DoubleKnockoutOptions | None = None, upto: int | None = None) -> DoubleStatus:
+def resolve(state: TournamentState, opts: DoubleKnockoutOptions | None = None, upto: int | None = None) -> DoubleStatus:
     """Fold the double knockout's rounds ``1..upto`` (default: every round with a game) from
     ``state``; stops at the first round that is not decided."""
     opts = opts or options_of(state)
@@ -168,7 +169,8 @@ def _set_phase(st: DoubleStatus) -> None:
         st.final = None
 
 
-def _decide_round(state: Any, st: DoubleStatus, r: int, jigo: str, seed_of: Mapping[str, int], reset: bool) -> bool:
+def _decide_round(state: TournamentState, st: DoubleStatus, r: int, jigo: str, seed_of: Mapping[str, int],
+                  reset: bool) -> bool:
     if st.phase in ("grand-final", "reset"):
         assert st.final is not None
         a, b = st.final
@@ -232,7 +234,7 @@ def _decide_round(state: Any, st: DoubleStatus, r: int, jigo: str, seed_of: Mapp
     return True
 
 
-def expected_round(state: Any, round_: int, opts: DoubleKnockoutOptions | None = None,
+def expected_round(state: TournamentState, round_: int, opts: DoubleKnockoutOptions | None = None,
                    ) -> tuple[DoubleStatus, list[Match], list[str]]:
     """The status before ``round_``, its winners'-bracket matches and its losers' pool;
     refuses while an earlier round is undecided."""
@@ -249,13 +251,13 @@ def expected_round(state: Any, round_: int, opts: DoubleKnockoutOptions | None =
     return st, wb, list(st.lb_pool)
 
 
-def _decided_text(state: Any, st: DoubleStatus) -> str:
+def _decided_text(state: TournamentState, st: DoubleStatus) -> str:
     game = "reset game" if len(st.final_rounds) > 1 else "grand final"
     name = state.players[st.champion].full_name if st.champion in state.players else st.champion
     return f"the double knockout is decided: {name} won the {game}"
 
 
-def decided(state: Any) -> str:
+def decided(state: TournamentState) -> str:
     """``"the double knockout is decided: … won the grand final"`` (or the reset game) once
     there is a champion; ``""`` while it goes on."""
     if len(entrants(state)) < 2:
@@ -288,7 +290,7 @@ def double_knockout_rounds(n: int, method: str = "fold", reset: bool = True) -> 
     return r + (1 + int(reset) if pool == 1 else 0)
 
 
-def rounds_needed(state: Any) -> tuple[int, str]:
+def rounds_needed(state: TournamentState) -> tuple[int, str]:
     """The rounds the double knockout of ``state``'s entrants needs (grand final and reset
     game included), and why in a few words."""
     opts = options_of(state)
@@ -300,8 +302,8 @@ def rounds_needed(state: Any) -> tuple[int, str]:
     return total, f"a double knockout of {count} entrants needs {total} rounds with the grand final{extra}"
 
 
-def not_paired_why(state: Any, st: DoubleStatus, wb: Sequence[Match], sitter: str | None, pid: str, round_: int,
-                   allowed: set[str]) -> str:
+def not_paired_why(state: TournamentState, st: DoubleStatus, wb: Sequence[Match], sitter: str | None, pid: str,
+                   round_: int, allowed: set[str]) -> str:
     """Why ``pid`` has no game in ``round_`` (a few words)."""
     if pid not in st.seeds:
         return "not in the brackets: registered after the draw"
@@ -328,11 +330,11 @@ def not_paired_why(state: Any, st: DoubleStatus, wb: Sequence[Match], sitter: st
     return "no opponent among the players to pair this round"
 
 
-def _name(state: Any, pid: str) -> str:
+def _name(state: TournamentState, pid: str) -> str:
     return f"{pid} {state.players[pid].full_name}" if pid in state.players else pid
 
 
-def lb_pairs(state: Any, st: DoubleStatus, pool: Sequence[str], round_: int,
+def lb_pairs(state: TournamentState, st: DoubleStatus, pool: Sequence[str], round_: int,
              ) -> tuple[list[tuple[str, str]], str | None]:
     """The losers' bracket pairing of ``pool`` for ``round_`` and who sits out (see the
     module docstring)."""
@@ -363,7 +365,7 @@ class DoubleKnockoutEngine:
     name = "double-knockout"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         st, wb, pool = expected_round(state, request.round, opts)
         seed_of = {p: i for i, p in enumerate(st.seeds, start=1)}
@@ -392,7 +394,7 @@ class DoubleKnockoutEngine:
         return Pairing(engine=self.name, version=self.version, round=request.round, games=tuple(games),
                        parameters=engine_parameters(opts), seed=request.seed, unpaired=unpaired)
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         st, _, _ = expected_round(state, request.round)
         rematch = 1000 if frozenset((first, second)) in st.met else 0
         return PairTerms(first=first, second=second, total=rematch, terms={"rematch": rematch})
@@ -401,7 +403,7 @@ class DoubleKnockoutEngine:
 ENGINE = DoubleKnockoutEngine()
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse what the two brackets do not allow (one sentence)."""
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
@@ -443,7 +445,7 @@ def check(state: Any, event: ev.Event) -> None:
                                   f"{_name(state, other) if other else 'nobody'} in round {event.round}")
 
 
-def places(state: Any) -> Places:
+def places(state: TournamentState) -> Places:
     """Champion, runner-up, then by elimination round (later first), shared within a round."""
     opts = options_of(state)
     st = resolve(state, opts)

@@ -22,7 +22,6 @@ even game with the tournament's komi.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
@@ -30,6 +29,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import engine_parameters, free_tables, read_options
 from goledger.systems.matching import pair_in_order
 
@@ -48,18 +48,19 @@ class HandicapOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
 OPTIONS = HandicapOptions
 
 
-def options_of(state: Any) -> HandicapOptions:
+def options_of(state: TournamentState) -> HandicapOptions:
+    assert state.settings is not None
     opts = read_options(HandicapOptions, state.settings.system_options, "handicap")
     if opts.max_rank_difference < 0 or not 0 <= opts.max_handicap <= 9:
         raise CommandRejected("max-rank-difference is 0 or more and max-handicap 0..9")
     return opts
 
 
-def rank_difference(state: Any, a: str, b: str) -> int:
+def rank_difference(state: TournamentState, a: str, b: str) -> int:
     return abs(Rank.parse(state.players[a].rank).value - Rank.parse(state.players[b].rank).value)
 
 
-def scores2(state: Any, before: int) -> dict[str, int]:
+def scores2(state: TournamentState, before: int) -> dict[str, int]:
     """Half-points of every player from the rounds before ``before`` (a bye counts the
     settings' ``nbw2_bye``, 1 point by default)."""
     assert state.settings is not None
@@ -75,11 +76,11 @@ def scores2(state: Any, before: int) -> dict[str, int]:
     return out
 
 
-def _met(state: Any, before: int) -> set[frozenset[str]]:
+def _met(state: TournamentState, before: int) -> set[frozenset[str]]:
     return {frozenset((g.white, g.black)) for g in state.all_games() if g.round < before}
 
 
-def pair_cost(state: Any, a: str, b: str, score: dict[str, int], met: set[frozenset[str]],
+def pair_cost(state: TournamentState, a: str, b: str, score: dict[str, int], met: set[frozenset[str]],
               opts: HandicapOptions) -> tuple[int | None, dict[str, int]]:
     """The integer cost of pairing ``a`` with ``b`` (``None``: forbidden) and its terms."""
     diff = rank_difference(state, a, b)
@@ -90,7 +91,7 @@ def pair_cost(state: Any, a: str, b: str, score: dict[str, int], met: set[frozen
     return sum(terms.values()), terms
 
 
-def _colours(state: Any, a: str, b: str, opts: HandicapOptions) -> PairedGame:
+def _colours(state: TournamentState, a: str, b: str, opts: HandicapOptions) -> PairedGame:
     ra, rb = Rank.parse(state.players[a].rank).value, Rank.parse(state.players[b].rank).value
     white, black = (a, b) if ra >= rb else (b, a)
     stones = min(opts.max_handicap, max(0, abs(ra - rb) - opts.handicap_correction))
@@ -104,7 +105,7 @@ class HandicapEngine:
     name = "handicap"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         score = scores2(state, request.round)
         met = _met(state, request.round)
@@ -146,7 +147,7 @@ class HandicapEngine:
                        total_weight=total, chunks=(len(order),),
                        parameters=engine_parameters(opts), seed=request.seed)
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         opts = options_of(state)
         c, terms = pair_cost(state, first, second, scores2(state, request.round), _met(state, request.round), opts)
         return PairTerms(first=first, second=second, total=-1 if c is None else c, terms=terms)
@@ -155,7 +156,7 @@ class HandicapEngine:
 ENGINE = HandicapEngine()
 
 
-def check_rank_difference(state: Any, pair: Sequence[str], limit: int, system: str) -> None:
+def check_rank_difference(state: TournamentState, pair: Sequence[str], limit: int, system: str) -> None:
     """Refuse a pair of players more than ``limit`` grades apart."""
     a, b = pair
     diff = rank_difference(state, a, b)
@@ -165,7 +166,7 @@ def check_rank_difference(state: Any, pair: Sequence[str], limit: int, system: s
                               f"apart; this {system} tournament pairs at most {limit}")
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """A game beyond the rank-difference limit is refused."""
     if isinstance(event, ev.GamePaired):
         check_rank_difference(state, (event.white, event.black), options_of(state).max_rank_difference, "handicap")

@@ -21,7 +21,6 @@ the losers of each earlier round share the places below: 5–8, 9–16, …
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import msgspec
 
@@ -29,6 +28,7 @@ from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.bracket import Method, first_round, knockout_rounds
 from goledger.systems.common import (
     JigoRule,
@@ -128,16 +128,17 @@ class Bracket(msgspec.Struct, frozen=True, kw_only=True):
 OPTIONS = KnockoutOptions
 
 
-def options_of(state: Any) -> KnockoutOptions:
+def options_of(state: TournamentState) -> KnockoutOptions:
+    assert state.settings is not None
     return read_options(KnockoutOptions, state.settings.system_options, "knockout")
 
 
-def _unavailable(state: Any, player_id: str, round_: int) -> bool:
+def _unavailable(state: TournamentState, player_id: str, round_: int) -> bool:
     p = state.players[player_id]
     return bool(p.is_withdrawn(round_) or round_ in p.absences)
 
 
-def decide(state: Any, round_: int, top: str | None, bottom: str | None, jigo: str,
+def decide(state: TournamentState, round_: int, top: str | None, bottom: str | None, jigo: str,
            seed_of: Mapping[str, int], slot: int) -> Match:
     """Decide one match of ``round_`` from the ledger (see the module docstring)."""
     if PENDING in (top, bottom):
@@ -159,7 +160,7 @@ def decide(state: Any, round_: int, top: str | None, bottom: str | None, jigo: s
     return Match(round=round_, slot=slot, top=top, bottom=bottom)
 
 
-def bracket_from(state: Any, seeds: Sequence[str], method: str, jigo: str, third_place: bool) -> Bracket:
+def bracket_from(state: TournamentState, seeds: Sequence[str], method: str, jigo: str, third_place: bool) -> Bracket:
     """Decide the bracket of ``seeds`` (ids, best first) round by round from ``state``."""
     seed_of = {p: i for i, p in enumerate(seeds, start=1)}
     total = knockout_rounds(len(seeds))
@@ -181,7 +182,7 @@ def bracket_from(state: Any, seeds: Sequence[str], method: str, jigo: str, third
     return Bracket(seeds=tuple(seeds), rounds=tuple(rounds), third_place=third, champion=champion)
 
 
-def build_bracket(state: Any, options: KnockoutOptions | None = None) -> Bracket:
+def build_bracket(state: TournamentState, options: KnockoutOptions | None = None) -> Bracket:
     """The knockout bracket of ``state`` under its options."""
     opts = options or options_of(state)
     seeds = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
@@ -190,11 +191,11 @@ def build_bracket(state: Any, options: KnockoutOptions | None = None) -> Bracket
     return bracket_from(state, seeds, opts.method, opts.jigo, opts.third_place)
 
 
-def _name(state: Any, pid: str) -> str:
+def _name(state: TournamentState, pid: str) -> str:
     return f"{pid} {state.players[pid].full_name}"
 
 
-def round_games(state: Any, matches: Sequence[Match], round_: int, allowed: set[str],
+def round_games(state: TournamentState, matches: Sequence[Match], round_: int, allowed: set[str],
                 seed_of: Mapping[str, int], engine: str) -> list[PairedGame]:
     """The games of ``matches`` whose two players are both to be paired, better seed first (a
     match with a negative slot, the third-place game, after the others); White goes to whoever
@@ -217,14 +218,14 @@ def round_games(state: Any, matches: Sequence[Match], round_: int, allowed: set[
     return [PairedGame(table=next(tables), white=w, black=b) for _, _, w, b in games]
 
 
-def refuse_pending(state: Any, round_: int, matches: Sequence[Match]) -> None:
+def refuse_pending(state: TournamentState, round_: int, matches: Sequence[Match]) -> None:
     """Refuse to pair ``round_`` while a match of the round before has no winner."""
     if any(PENDING in (m.top, m.bottom) for m in matches):
         raise CommandRejected(f"round {round_ - 1} is not decided yet: every game of it needs a result "
                               f"before round {round_} can be paired")
 
 
-def rounds_needed(state: Any) -> tuple[int, str]:
+def rounds_needed(state: TournamentState) -> tuple[int, str]:
     """The rounds the knockout of ``state``'s entrants needs, and why in a few words
     (spec ``pairing.md`` §1.1: ⌈log₂ N⌉; the third-place game is played beside the final)."""
     count = len(entrants(state))
@@ -234,7 +235,7 @@ def rounds_needed(state: Any) -> tuple[int, str]:
     return total, f"a knockout of {count} entrants has ⌈log₂ {count}⌉ = {total} rounds"
 
 
-def decided(state: Any) -> str:
+def decided(state: TournamentState) -> str:
     """``"the knockout is decided: … won the final"`` once the final (and the third-place
     game, when there is one) has a winner; ``""`` while it goes on."""
     if len(entrants(state)) < 2:
@@ -250,7 +251,7 @@ def decided(state: Any) -> str:
     return f"the knockout is decided: {state.players[bracket.champion].full_name} won the final{how}"
 
 
-def not_paired_why(state: Any, bracket: Bracket, pid: str, round_: int, allowed: set[str]) -> str:
+def not_paired_why(state: TournamentState, bracket: Bracket, pid: str, round_: int, allowed: set[str]) -> str:
     """Why ``pid`` has no game in ``round_`` of ``bracket`` (a few words, naming players by id
     and name): not in the draw, eliminated, a bye or a walk-over into the next round."""
     total = len(bracket.rounds)
@@ -287,7 +288,7 @@ class KnockoutEngine:
     name = "knockout"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         bracket = build_bracket(state, opts)
         over = decided(state)
@@ -309,7 +310,7 @@ class KnockoutEngine:
                        parameters=engine_parameters(opts), seed=request.seed,
                        unpaired=unpaired)
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         bracket = build_bracket(state)
         m = bracket.match_of(first, request.round)
         meets = 1 if m is not None and second in (m.top, m.bottom) else 0
@@ -319,7 +320,7 @@ class KnockoutEngine:
 ENGINE = KnockoutEngine()
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game, bye or result the bracket does not allow (one sentence)."""
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
@@ -368,7 +369,7 @@ def check(state: Any, event: ev.Event) -> None:
                               f"not {_name(state, people[1])}")
 
 
-def places(state: Any) -> Places:
+def places(state: TournamentState) -> Places:
     """The knockout's places (see the module docstring), with one reason per player."""
     opts = options_of(state)
     bracket = build_bracket(state, opts)

@@ -15,7 +15,6 @@ beyond the cap, or between other players is refused.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import msgspec
 
@@ -24,6 +23,7 @@ from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, format_points, parse_points2
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import Place, Places, SeedingRule, engine_parameters, entrants, read_options, seeded
 
 __all__ = ["ENGINE", "MatchOptions", "check", "decided", "places", "score"]
@@ -40,7 +40,8 @@ class MatchOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 OPTIONS = MatchOptions
 
 
-def options_of(state: Any) -> MatchOptions:
+def options_of(state: TournamentState) -> MatchOptions:
+    assert state.settings is not None
     opts = read_options(MatchOptions, state.settings.system_options, "match")
     target2(opts)
     return opts
@@ -59,14 +60,14 @@ def target2(opts: MatchOptions) -> int:
     return value
 
 
-def _players(state: Any, opts: MatchOptions) -> list[str]:
+def _players(state: TournamentState, opts: MatchOptions) -> list[str]:
     people = [p.id for p in seeded(entrants(state), opts.seeding)]
     if len(people) != 2:
         raise CommandRejected(f"a match is between two players; this one has {len(people)}")
     return people
 
 
-def score(state: Any) -> tuple[list[str], dict[str, int], int, bool]:
+def score(state: TournamentState) -> tuple[list[str], dict[str, int], int, bool]:
     """(the two players, better seed first; half-points each; games with a result; whether a
     game is still without result)."""
     opts = options_of(state)
@@ -94,12 +95,12 @@ def standing_of_scores(points: Mapping[str, int], target: int) -> tuple[str | No
     return ranked[0][0], ranked[0][1] >= target
 
 
-def decided(state: Any) -> str:
+def decided(state: TournamentState) -> str:
     """Why no more game may be played, in one sentence (``""`` while the match goes on)."""
     return _decided(state) if len(entrants(state)) == 2 else ""
 
 
-def _decided(state: Any) -> str:
+def _decided(state: TournamentState) -> str:
     """Why no more game may be played (``""`` while the match goes on)."""
     opts = options_of(state)
     people, points, played, _ = score(state)
@@ -119,7 +120,7 @@ class MatchEngine:
     name = "match"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         people, _, _, open_game = score(state)
         why = _decided(state)
@@ -142,7 +143,7 @@ class MatchEngine:
         return Pairing(engine=self.name, version=self.version, round=request.round, games=games,
                        parameters=engine_parameters(opts), seed=request.seed, unpaired=tuple(unpaired))
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         people, _, _, _ = score(state)
         meets = int({first, second} == set(people))
         return PairTerms(first=first, second=second, total=meets, terms={"match": meets})
@@ -151,7 +152,7 @@ class MatchEngine:
 ENGINE = MatchEngine()
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game after the match is decided or beyond the cap, or between other players."""
     if isinstance(event, ev.ByeAssigned):
         raise CommandRejected("a match has no byes")
@@ -168,7 +169,7 @@ def check(state: Any, event: ev.Event) -> None:
         raise CommandRejected("the last game of the match has no result yet; record it first")
 
 
-def places(state: Any) -> Places:
+def places(state: TournamentState) -> Places:
     """The winner (once a player reaches the target) or the score so far."""
     opts = options_of(state)
     people, points, played, _ = score(state)

@@ -24,14 +24,13 @@ False
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import (
     JigoRule,
     Place,
@@ -93,11 +92,12 @@ class Ladder(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.rungs) + (0 if self.rungs and self.rungs[-1].winner is None else 1)
 
 
-def options_of(state: Any) -> ParamusOptions:
+def options_of(state: TournamentState) -> ParamusOptions:
+    assert state.settings is not None
     return read_options(ParamusOptions, state.settings.system_options, "paramus")
 
 
-def _team_of(state: Any) -> dict[str, str]:
+def _team_of(state: TournamentState) -> dict[str, str]:
     team: dict[str, str] = {}
     for t in state.teams.values():
         for pid, _board, _round in t.members:
@@ -105,12 +105,12 @@ def _team_of(state: Any) -> dict[str, str]:
     return team
 
 
-def _unavailable(state: Any, pid: str, round_: int) -> bool:
+def _unavailable(state: TournamentState, pid: str, round_: int) -> bool:
     p = state.players[pid]
     return bool(p.is_withdrawn(round_) or round_ in p.absences)
 
 
-def ladder(state: Any, opts: ParamusOptions | None = None) -> Ladder:
+def ladder(state: TournamentState, opts: ParamusOptions | None = None) -> Ladder:
     """Read the ladder back from ``state`` (see the module docstring)."""
     opts = opts or options_of(state)
     order = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
@@ -146,11 +146,11 @@ def ladder(state: Any, opts: ParamusOptions | None = None) -> Ladder:
     return Ladder(order=tuple(order), rungs=tuple(rungs), unentered=tuple(waiting), winner=holder)
 
 
-def _name(state: Any, pid: str) -> str:
+def _name(state: TournamentState, pid: str) -> str:
     return f"{pid} {state.players[pid].full_name}"
 
 
-def _due(state: Any, lad: Ladder, round_: int) -> Rung:
+def _due(state: TournamentState, lad: Ladder, round_: int) -> Rung:
     """The rung of ``round_``, refused when the ladder is over or an earlier rung undecided."""
     if lad.winner is not None and round_ > len(lad.rungs):
         raise EventDecided(_decided_text(state, lad))
@@ -159,14 +159,14 @@ def _due(state: Any, lad: Ladder, round_: int) -> Rung:
     return lad.rungs[round_ - 1]
 
 
-def _decided_text(state: Any, lad: Ladder) -> str:
+def _decided_text(state: TournamentState, lad: Ladder) -> str:
     assert lad.winner is not None
     games = sum(1 for r in lad.rungs if r.how == "game")
     return (f"the Paramus is decided: {state.players[lad.winner].full_name} won the last game of the ladder "
             f"({games} games)")
 
 
-def decided(state: Any) -> str:
+def decided(state: TournamentState) -> str:
     """``"the Paramus is decided: … won the last game of the ladder"`` once every rung has a
     winner; ``""`` while the ladder goes on."""
     if len(entrants(state)) < 2:
@@ -175,7 +175,7 @@ def decided(state: Any) -> str:
     return _decided_text(state, lad) if lad.winner is not None else ""
 
 
-def rounds_needed(state: Any) -> tuple[int, str]:
+def rounds_needed(state: TournamentState) -> tuple[int, str]:
     """N − 1 rounds for N players (spec ``pairing.md`` §1.1), one game a round."""
     count = len(entrants(state))
     if count < 2:
@@ -183,7 +183,7 @@ def rounds_needed(state: Any) -> tuple[int, str]:
     return count - 1, f"a Paramus of {count} players has {count - 1} rounds, one game each"
 
 
-def not_paired_why(state: Any, lad: Ladder, rung: Rung, pid: str, allowed: set[str]) -> str:
+def not_paired_why(state: TournamentState, lad: Ladder, rung: Rung, pid: str, allowed: set[str]) -> str:
     """Why ``pid`` plays no game in ``rung``'s round (a few words)."""
     if pid not in lad.order:
         return "not on the ladder: registered after the draw"
@@ -210,7 +210,7 @@ class ParamusEngine:
     name = "paramus"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         lad = ladder(state, opts)
         rung = _due(state, lad, request.round)
@@ -226,7 +226,7 @@ class ParamusEngine:
         return Pairing(engine=self.name, version=self.version, round=request.round, games=games,
                        parameters=engine_parameters(opts), seed=request.seed, unpaired=unpaired)
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         rung = _due(state, ladder(state), request.round)
         meets = int({first, second} == {rung.holder, rung.entrant})
         return PairTerms(first=first, second=second, total=meets, terms={"ladder": meets})
@@ -235,7 +235,7 @@ class ParamusEngine:
 ENGINE = ParamusEngine()
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game the ladder does not make, a bye, or an undecided result."""
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
@@ -255,7 +255,7 @@ def check(state: Any, event: ev.Event) -> None:
                               f"{_name(state, rung.entrant)}")
 
 
-def places(state: Any) -> Places:
+def places(state: TournamentState) -> Places:
     """The last winner first, then by games won and the round of the loss (later first)."""
     opts = options_of(state)
     lad = ladder(state, opts)

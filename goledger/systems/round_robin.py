@@ -23,13 +23,12 @@ Option ``cycles`` (1 or 2): a pair may meet at most that many times; more is ref
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import entrants, free_tables, out_of_round, read_options, seeded, who
 
 __all__ = ["ENGINE", "RoundRobinOptions", "berger_rounds", "check", "rounds_needed"]
@@ -78,14 +77,15 @@ class RoundRobinOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
 OPTIONS = RoundRobinOptions
 
 
-def options_of(state: Any) -> RoundRobinOptions:
+def options_of(state: TournamentState) -> RoundRobinOptions:
+    assert state.settings is not None
     opts = read_options(RoundRobinOptions, state.settings.system_options, "round-robin")
     if opts.cycles not in (1, 2):
         raise CommandRejected("a round robin has one or two cycles")
     return opts
 
 
-def rounds_needed(state: Any) -> tuple[int, str]:
+def rounds_needed(state: TournamentState) -> tuple[int, str]:
     """The Berger table's rounds for ``state``'s entrants: N − 1 for an even N, N for an odd
     one (everyone sits out once), twice that for a double round robin."""
     opts = options_of(state)
@@ -102,7 +102,7 @@ class RoundRobinEngine:
     name = "round-robin"
     version = "1"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         opts = options_of(state)
         players = [p.id for p in seeded(entrants(state), "order")]
         rounds = berger_rounds(len(players), opts.cycles)
@@ -135,7 +135,7 @@ class RoundRobinEngine:
                        parameters={"cycles": str(opts.cycles), "numbers": "start number, then registration"},
                        seed=request.seed, unpaired=unpaired)
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         pairing = self.pair(state, request)
         meets = int(any({g.white, g.black} == {first, second} for g in pairing.games))
         return PairTerms(first=first, second=second, total=meets, terms={"berger": meets})
@@ -144,7 +144,7 @@ class RoundRobinEngine:
 ENGINE = RoundRobinEngine()
 
 
-def check(state: Any, event: ev.Event) -> None:
+def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game between two players who have already met ``cycles`` times."""
     if not isinstance(event, ev.GamePaired):
         return

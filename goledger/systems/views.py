@@ -13,6 +13,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
+from goledger.replay.fold.state import TournamentState
 from goledger.systems import places_of
 from goledger.systems.common import Places
 
@@ -56,7 +57,7 @@ class BracketView(msgspec.Struct, frozen=True, kw_only=True):
         return data
 
 
-def through_round(state: Any, round_: int | None) -> Any:
+def through_round(state: TournamentState, round_: int | None) -> TournamentState:
     """``state`` as if nothing of rounds after ``round_`` had been recorded (``None``: all)."""
     if round_ is None:
         return state
@@ -90,7 +91,7 @@ def explain_place(db: str | os.PathLike[str], player: str, round: int | None = N
     return str(found.explain(find_player(state, player).id))
 
 
-def _label(state: Any, pid: str | None, seed_of: dict[str, int]) -> str:
+def _label(state: TournamentState, pid: str | None, seed_of: dict[str, int]) -> str:
     if pid is None:
         return ""
     if pid == "?":
@@ -98,14 +99,14 @@ def _label(state: Any, pid: str | None, seed_of: dict[str, int]) -> str:
     return f"[{seed_of[pid]}] {state.players[pid].full_name}" if pid in seed_of else state.players[pid].full_name
 
 
-def _box(state: Any, m: Any, seed_of: dict[str, int]) -> Box:
+def _box(state: TournamentState, m: Any, seed_of: dict[str, int]) -> Box:
     winner = None if m.winner is None else (0 if m.winner == m.top else 1)
     note = {"game": _table(m.table) if m.table else "", "bye": gettext("bye"), "walkover": gettext("walkover"),
             "pending": "", "empty": gettext("both out")}.get(m.how, "")
     return Box(top=_label(state, m.top, seed_of), bottom=_label(state, m.bottom, seed_of), winner=winner, note=note)
 
 
-def bracket_of(state: Any) -> BracketView:
+def bracket_of(state: TournamentState) -> BracketView:
     """The bracket (or ladder) of ``state``'s knockout, double knockout or Paramus."""
     system = state.settings.system if state.settings else ""
     title = state.settings.name if state.settings else ""
@@ -172,7 +173,7 @@ def bracket_of(state: Any) -> BracketView:
     raise CommandRejected(f"a {system or 'tournament'} tournament has no bracket; use goledger standings or crosstable")
 
 
-def _cup_bracket(state: Any) -> BracketView:
+def _cup_bracket(state: TournamentState) -> BracketView:
     """OpenGotha's Cup (every player plays every round, winners meet winners): each round's
     games grouped by the path of wins (W) and losses (L) that led to them, the main bracket
     (all wins) first, as an imported Cup tournament keeps them."""
@@ -194,6 +195,7 @@ def _cup_bracket(state: Any) -> BracketView:
                 path[pid] += "?" if won is None else ("W" if won else "L")
     unbeaten = [p for p, text in path.items() if text and set(text) == {"W"} and len(text) == last]
     champion = state.players[unbeaten[0]].full_name if len(unbeaten) == 1 else ""
+    assert state.settings is not None
     return BracketView(system="cup", title=state.settings.name, as_of_seq=state.seq, champion=champion,
                        sections=(Section(name=gettext("Cup (paths of wins and losses)"), columns=tuple(cols)),))
 

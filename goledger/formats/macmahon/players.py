@@ -38,7 +38,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from goledger.errors import FormatError
 from goledger.formats.importing import ImportRefused, check_domains, check_report, read_input, write_report
@@ -46,6 +46,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
+from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.macmahon_rules import PREFIX, Level, LevelError
 
 __all__ = ["FORMAT", "PlayersOutcome", "import_macmahon_players", "read_player_list"]
@@ -181,7 +182,8 @@ def _parse_line(fields: list[str], number: int, rounds: int, report: Interchange
                         registration in ("p", "P"), absent)
 
 
-def _events(state: Any, listed: list[ListedPlayer], force: bool, report: InterchangeReport) -> list[ev.Event]:
+def _events(state: TournamentState, listed: list[ListedPlayer], force: bool,
+            report: InterchangeReport) -> list[ev.Event]:
     pins = {p.egd_pin: p.id for p in state.players.values() if p.egd_pin}
     names = {(_fold(p.surname), _fold(p.first_name)): p.id for p in state.players.values()}
     registrations: list[ev.Event] = []

@@ -42,6 +42,7 @@ import numpy as np
 from goledger.errors import CommandRejected
 from goledger.pairing.egf.parameters import EgfParameters
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "EgfEngine"]
 
@@ -72,7 +73,7 @@ class Prepared:
     """Everything the weights need about one request, as numpy arrays over the pool (the
     request's players minus fixed pairs, in pairing order)."""
 
-    def __init__(self, state: Any, request: PairingRequest) -> None:
+    def __init__(self, state: TournamentState, request: PairingRequest) -> None:
         from goledger.replay.scoring.scoring import ScoringContext
         from goledger.replay.scoring.standings import resolve_policy
         from goledger.replay.scoring.start_scores import rank_value
@@ -391,7 +392,7 @@ class EgfEngine:
     def __init__(self) -> None:
         self._cache: tuple[tuple[Any, ...], Prepared] | None = None
 
-    def prepared(self, state: Any, request: PairingRequest) -> Prepared:
+    def prepared(self, state: TournamentState, request: PairingRequest) -> Prepared:
         """The request's :class:`Prepared` data (the last one is kept for explain views)."""
         key = (id(state), state.seq, request.round, tuple(request.players), request.seed,
                tuple(sorted(request.parameters.items())))
@@ -399,7 +400,7 @@ class EgfEngine:
             self._cache = (key, Prepared(state, request))
         return self._cache[1]
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         """Pair the request (the module docstring says how)."""
         prep = self.prepared(state, request)
         everyone = list(range(len(prep.ids)))
@@ -446,7 +447,7 @@ class EgfEngine:
         return (f"no pairing of round {prep.round} gives every player an opponent while respecting the forbidden "
                 f"pairs{hard}; lift a constraint or pair some games by hand")
 
-    def _games(self, state: Any, prep: Prepared, pairs: list[tuple[int, int, int]]) -> list[PairedGame]:
+    def _games(self, state: TournamentState, prep: Prepared, pairs: list[tuple[int, int, int]]) -> list[PairedGame]:
         """Colours, handicap, komi and tables of the matched and the fixed pairs (a fixed
         pair weighs 1: the matching never saw it)."""
         drafts = [(a, b, table, 1) for a, b, table in prep.fixed]
@@ -479,7 +480,7 @@ class EgfEngine:
         out.sort(key=lambda g: g.table)
         return out
 
-    def _colours(self, state: Any, prep: Prepared, a: str, b: str) -> tuple[str, str, int]:
+    def _colours(self, state: TournamentState, prep: Prepared, a: str, b: str) -> tuple[str, str, int]:
         """(white, black, handicap) of a pair (module docstring, step 6)."""
         players = state.players
         from goledger.replay.scoring.start_scores import rank_value
@@ -508,7 +509,7 @@ class EgfEngine:
         _, terms, total = prep.weights(np.array([prep.index[a]]), np.array([prep.index[b]]))
         return int(total[0]), {name: int(values[0]) for name, values in terms.items()}
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         """The weight of ``first`` against ``second`` in this request, term by term."""
         prep = self.prepared(state, request)
         for pid in (first, second):
@@ -519,7 +520,7 @@ class EgfEngine:
         total, terms = self._terms(prep, first, second)
         return PairTerms(first=first, second=second, total=total, terms=terms)
 
-    def best_alternative(self, state: Any, request: PairingRequest, player: str,
+    def best_alternative(self, state: TournamentState, request: PairingRequest, player: str,
                          exclude: Sequence[str] = ()) -> PairTerms | None:
         """The heaviest pair of ``player`` with anyone of the pool but ``exclude``."""
         prep = self.prepared(state, request)

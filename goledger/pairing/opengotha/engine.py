@@ -32,8 +32,6 @@ without any constraint is paired exactly as OpenGotha pairs it:
 
 from __future__ import annotations
 
-from typing import Any
-
 from goledger.errors import CommandRejected
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.pairing.opengotha.bye import choose_bye
@@ -43,18 +41,19 @@ from goledger.pairing.opengotha.costs import cost_matrix, cost_terms, wrap
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import Parameters, resolve
 from goledger.pairing.opengotha.tables import number_tables
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "OpenGothaEngine", "match_chunk"]
 
 
-def _parameters(state: Any, request: PairingRequest) -> Parameters:
+def _parameters(state: TournamentState, request: PairingRequest) -> Parameters:
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     settings = state.settings_for_round(max(request.round, 1))
     return resolve(settings.pairing, settings.system, request.parameters, settings)
 
 
-def _check(state: Any, request: PairingRequest) -> None:
+def _check(state: TournamentState, request: PairingRequest) -> None:
     if not 1 <= request.round <= state.rounds:
         raise CommandRejected(f"round {request.round} is outside 1..{state.rounds} of this tournament")
     unknown = [p for p in request.players if p not in state.players]
@@ -122,7 +121,7 @@ def _match_all(facts: RoundFacts, parts: list[list[str]],
         return list(pool.map(lambda part: match_chunk(facts, part, forbidden), parts))
 
 
-def _constraints(state: Any, request: PairingRequest) -> tuple[list[tuple[str, str, int | None]],
+def _constraints(state: TournamentState, request: PairingRequest) -> tuple[list[tuple[str, str, int | None]],
                                                                 frozenset[frozenset[str]], set[frozenset[str]]]:
     """The round's fixed pairings among the players to pair (refused when only one of the
     two is), and its forbidden and unwanted pairs."""
@@ -150,7 +149,7 @@ def _constraints(state: Any, request: PairingRequest) -> tuple[list[tuple[str, s
     return fixed, frozenset(forbidden), unwanted
 
 
-def _tables(state: Any, r: int, ordered: list[tuple[int, str, str]],
+def _tables(state: TournamentState, r: int, ordered: list[tuple[int, str, str]],
             wanted: dict[tuple[str, str], int | None]) -> list[tuple[int, str, str]]:
     """Tables when some game wants one (a fixed pairing's table, a fixed table of one of its
     players): those first, when free; every other game in OpenGotha's order takes the lowest
@@ -180,7 +179,7 @@ class OpenGothaEngine:
     name = "opengotha"
     version = "3.51.02"
 
-    def pair(self, state: Any, request: PairingRequest) -> Pairing:
+    def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         """Pair ``request.players`` for ``request.round`` as OpenGotha's "Pair" button does."""
         _check(state, request)
         params = _parameters(state, request)
@@ -245,7 +244,7 @@ class OpenGothaEngine:
             parameters=parameters, seed=request.seed,
         )
 
-    def pair_terms(self, state: Any, request: PairingRequest, first: str, second: str) -> PairTerms:
+    def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:
         """``costValue(first, second)`` term by term, ``first`` being the player that comes
         first in OpenGotha's matrix (the cost is not symmetric when a random term is on)."""
         _check(state, request)

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["find_player", "fold_name", "match_key", "name_matches", "short_reference_clash"]
 
@@ -75,7 +76,7 @@ def _candidates(players: Iterable[Any]) -> str:
     return ", ".join(f"{p.id} {p.surname} {p.first_name}".rstrip() for p in players)
 
 
-def find_player(state: Any, ref: str) -> Any:
+def find_player(state: TournamentState, ref: str) -> PlayerState:
     """Resolve a player reference (id, EGD PIN or unique name) or refuse naming the problem;
     an ambiguous name is refused with every candidate's id and name."""
     text = ref.strip()
