@@ -309,3 +309,40 @@ def test_only_the_views_open_a_ledger() -> None:
     graph = _module_graph()
     found = [m for m in MODULES if _floor(m) in (0, 1) and "goledger.ledger.store" in graph[m]]
     assert not found, f"these modules below replay.views open a ledger: {found}"
+
+
+SHELL_VALUES: frozenset[tuple[str, str]] = frozenset({
+    ("goledger.replay.fold.state", "TournamentState"), ("goledger.replay.fold.state", "PlayerState"),
+    ("goledger.replay.fold.state", "GameState"), ("goledger.replay.scoring.standings", "Standings"),
+    ("goledger.replay.scoring.crosstable", "LEGEND"),
+})
+"""Pure value types (and constants) of replay the shells may name besides ``replay.views``."""
+
+DESK_STATE_READS: frozenset[tuple[str, str]] = frozenset({
+    ("goledger.replay.fold.players", "find_player"), ("goledger.replay.fold.players", "fold_name"),
+    ("goledger.replay.fold.state", "fold"), ("goledger.replay.scoring.crosstable", "crosstable_of"),
+    ("goledger.replay.scoring.standings", "standings"),
+})
+"""Pure functions of a state the desk calls on the one state it keeps per ledger head
+(``web/data.py``) instead of reading the ledger again: the desk's exceptions, named here so
+that the list only shrinks."""
+
+
+def _replay_names(path: Path) -> set[tuple[str, str]]:
+    """``(module, name)`` of every ``from goledger.replay… import name`` in a module."""
+    return {(node.module, alias.name) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("goledger.replay")
+            for alias in node.names}
+
+
+@pytest.mark.parametrize("shell", ["cli", "web"])
+def test_the_shells_read_through_replay_views(shell: str) -> None:
+    """The CLI and the desk call ``replay.views`` (and name pure value types), nothing else of replay."""
+    allowed = SHELL_VALUES | (DESK_STATE_READS if shell == "web" else frozenset())
+    found = sorted(f"{path.relative_to(PACKAGE.parent)}: {module}.{name}"
+                   for path in sorted((PACKAGE / shell).rglob("*.py")) for module, name in _replay_names(path)
+                   if module != "goledger.replay.views" and (module, name) not in allowed)
+    assert not found, "the shells read replay only through replay.views:\n" + "\n".join(found)
+    if shell == "web":
+        used = {pair for path in (PACKAGE / shell).rglob("*.py") for pair in _replay_names(path)}
+        assert not DESK_STATE_READS - used, f"no longer used: remove from DESK_STATE_READS: {DESK_STATE_READS - used}"
