@@ -318,12 +318,11 @@ def _copy(state: TournamentState) -> TournamentState:
 def apply(state: TournamentState, event: ev.Event, check: RulesCheck | None = None) -> None:
     """Apply one event to ``state`` in place (the incremental fold); ``check`` as for :func:`fold`."""
     state.seq += 1
-    if type(event) is ev.RulesChanged:
-        _on_rules_changed(state, event, check)
-        return
     handler = _HANDLERS.get(type(event))
     if handler is not None:
         handler(state, event)
+    elif type(event) is ev.RulesChanged:  # the one handler that takes the check
+        _on_rules_changed(state, event, check)
 
 
 def _anomaly(state: TournamentState, message: str) -> None:
