@@ -320,8 +320,9 @@ SHELL_VALUES: frozenset[tuple[str, str]] = frozenset({
 
 DESK_STATE_READS: frozenset[tuple[str, str]] = frozenset({
     ("goledger.replay.fold.players", "find_player"), ("goledger.replay.fold.players", "fold_name"),
-    ("goledger.replay.fold.state", "fold"), ("goledger.replay.scoring.crosstable", "crosstable_of"),
-    ("goledger.replay.scoring.standings", "standings"),
+    ("goledger.replay.fold.state", "fold"),
+    ("goledger.replay.scoring.standings", "standings"), ("goledger.replay.scoring.find", "NameIndex"),
+    ("goledger.replay.scoring.find", "find_players"), ("goledger.replay.scoring.find", "MAX_QUERY"),
 })
 """Pure functions of a state the desk calls on the one state it keeps per ledger head
 (``web/data.py``) instead of reading the ledger again: the desk's exceptions, named here so

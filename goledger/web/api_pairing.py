@@ -21,6 +21,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
+from goledger.web.routing import bearer_token, json_response
 
 __all__ = ["routes"]
 
@@ -52,20 +53,19 @@ def _read(body: Any) -> dict[str, Any]:
 
 def routes(desk: Any) -> list[Route]:
     """The route of this module over ``desk`` (:class:`goledger.web.app.Desk`)."""
-    from goledger.web.app import _bearer, _json
 
     async def api_pair_round(request: Request) -> Response:
         """``goledger pair-round R [--dry-run] [--engine E] [--seed N] --expected-head H --json``."""
-        if not desk.keys.token_ok(_bearer(request)):
-            return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
+        if not desk.keys.token_ok(bearer_token(request)):
+            return json_response({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
         import msgspec
 
         try:
             body = _read(msgspec.json.decode(await request.body()))
         except msgspec.DecodeError:
-            return _json({"error": "the body is not JSON"}, 400)
+            return json_response({"error": "the body is not JSON"}, 400)
         except CommandRejected as exc:
-            return _json({"error": exc.message, "code": exc.code}, 400)
+            return json_response({"error": exc.message, "code": exc.code}, 400)
         from goledger.commands.pairing import pair_round
 
         try:
@@ -74,9 +74,10 @@ def routes(desk: Any) -> list[Route]:
                 seed=body.get("seed"), expected_head=body.get("expected_head"),
                 actor=str(body.get("actor") or "api"), reason=str(body.get("reason") or "")))
         except StaleHeadError as exc:
-            return _json({"error": exc.message, "code": exc.code, "head": await run_in_threadpool(desk.head)}, 409)
+            head = await run_in_threadpool(desk.head)
+            return json_response({"error": exc.message, "code": exc.code, "head": head}, 409)
         except GoledgerError as exc:
-            return _json({"error": exc.message, "code": exc.code}, 400)
-        return _json({**outcome.to_dict(), "message": outcome.message, "seqs": outcome.seqs})
+            return json_response({"error": exc.message, "code": exc.code}, 400)
+        return json_response({**outcome.to_dict(), "message": outcome.message, "seqs": outcome.seqs})
 
     return [Route("/api/pair-round", api_pair_round, methods=["POST"])]

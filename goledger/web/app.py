@@ -39,10 +39,12 @@ from starlette.templating import Jinja2Templates
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
 from goledger.render.html import gettext, make_environment
+from goledger.replay.fold.state import TournamentState
 from goledger.web import api_pairing, isolate, pairing_page, players_view
 from goledger.web.actions import ACTIONS
 from goledger.web.guard import GuardLimits, query_int, query_seconds
 from goledger.web.live import HeadWatcher
+from goledger.web.routing import bearer_token, json_response
 from goledger.web.security import DeskKeys, Flash, Sessions
 from goledger.web.teams import team_routes
 
@@ -137,7 +139,7 @@ class Desk:
             self._name = (head, name)
         return self._name[1]
 
-    def state(self, as_of: int | None = None) -> Any:
+    def state(self, as_of: int | None = None) -> TournamentState:
         """The tournament state at ``as_of`` (default: the head). The state at the head is kept
         until the head moves (pages only read it), so a hall of phones folds it once."""
         from goledger.replay.views import state_as_of
@@ -274,18 +276,6 @@ def _criteria(text: str | None) -> list[str] | None:
     return [c.strip() for c in text.split(",") if c.strip()] if text else None
 
 
-def _json(data: Any, status: int = 200) -> Response:
-    from goledger.render.json_text import json_text
-
-    return Response(json_text(data) + "\n", status_code=status, media_type="application/json")
-
-
-def _bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
-    return value.strip() if scheme.lower() == "bearer" else None
-
-
 class _Pages:
     """The request handlers (one method per route)."""
 
@@ -312,7 +302,8 @@ class _Pages:
 
     def is_director(self, request: Request) -> bool:
         keys = self.desk.keys
-        return self.desk.sessions.is_director(request.cookies.get(SESSION_COOKIE)) or keys.token_ok(_bearer(request))
+        return (self.desk.sessions.is_director(request.cookies.get(SESSION_COOKIE))
+                or keys.token_ok(bearer_token(request)))
 
     def say(self, request: Request, message: str) -> None:
         """Keep ``message`` for this browser's next page (its status line)."""
@@ -343,7 +334,7 @@ class _Pages:
 
     def refusal(self, request: Request, message: str, status: int = 400) -> Response:
         if request.url.path.startswith("/api/"):
-            return _json({"error": message}, status)
+            return json_response({"error": message}, status)
         return self.render(request, "refused.html", status, message=message, retry=None)
 
     def director_only(self, handler: Handler) -> Handler:
@@ -363,7 +354,7 @@ class _Pages:
         if self.is_director(request):
             return None
         if request.url.path.startswith("/api/"):
-            return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
+            return json_response({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
         return self.render(request, "login.html", 401, next=request.url.path,
                            message=gettext("this page needs the director token"))
 
@@ -619,7 +610,7 @@ class _Pages:
     # ------------------------------------------------------------------ JSON API
 
     async def api_head(self, request: Request) -> Response:
-        return _json({"seq": await run_in_threadpool(self.desk.head)})
+        return json_response({"seq": await run_in_threadpool(self.desk.head)})
 
     async def api_standings(self, request: Request) -> Response:
         """Exactly ``goledger standings [--round R] [--as-of S] [--policy P] [--criteria C] --json``."""
@@ -640,7 +631,7 @@ class _Pages:
         director = self.is_director(request)
 
         data = await self.read(request, build)
-        return _json(data)
+        return json_response(data)
 
     async def api_pairings(self, request: Request) -> Response:
         """The recorded pairings of ``?round=R`` (default: the current round), in the shape of
@@ -659,14 +650,14 @@ class _Pages:
         director = self.is_director(request)
 
         data = await self.read(request, build)
-        return _json(data)
+        return json_response(data)
 
     async def api_results(self, request: Request) -> Response:
         """``goledger result --round R --table T RESULT --expected-head H --json``. Only the
         ``Authorization: Bearer`` header counts here, not the director cookie: the API carries
         no CSRF token, so a browser's cookie must not be able to write through it."""
-        if not self.desk.keys.token_ok(_bearer(request)):
-            return _json({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
+        if not self.desk.keys.token_ok(bearer_token(request)):
+            return json_response({"error": "this needs the director token (Authorization: Bearer TOKEN)"}, 401)
         import msgspec
 
         try:
@@ -683,21 +674,21 @@ class _Pages:
             if not isinstance(body["result"], str):
                 raise CommandRejected("result is one of white, black, jigo, both-lose, both-win")
         except msgspec.DecodeError:
-            return _json({"error": "the body is not JSON"}, 400)
+            return json_response({"error": "the body is not JSON"}, 400)
         except RecursionError:
-            return _json({"error": "the body nests deeper than a result needs; send one flat JSON object"}, 400)
+            return json_response({"error": "the body nests deeper than a result needs; send one flat JSON object"}, 400)
         except CommandRejected as exc:
-            return _json({"error": exc.message}, 400)
+            return json_response({"error": exc.message}, 400)
         done = await self.work(isolate.api_result, self.desk.db, round_, table, body["result"],
                                bool(body.get("by_default", False)), str(body.get("actor") or "api"),
                                str(body.get("reason") or ""), head, bool(body.get("retry", False)))
         if done.status == 409:
             if "conflict" in done.extra:
-                return _json({"error": done.message, "code": "conflict", "head": done.head}, 409)
-            return _json({"error": done.message, "head": done.head}, 409)
+                return json_response({"error": done.message, "code": "conflict", "head": done.head}, 409)
+            return json_response({"error": done.message, "head": done.head}, 409)
         if done.status != 200:
-            return _json({"error": done.message}, done.status)
-        return _json(done.data)
+            return json_response({"error": done.message}, done.status)
+        return json_response(done.data)
 
     async def work(self, fn: Callable[..., isolate.Done], *args: Any) -> isolate.Done:
         """``fn(*args)`` in a worker process (:mod:`goledger.web.isolate`), awaited from a thread,

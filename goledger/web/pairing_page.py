@@ -5,30 +5,28 @@ the same report as ``goledger explain-pairing R [P]``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-if TYPE_CHECKING:
-    from goledger.web.app import _Pages
+from goledger.web.routing import Pages, json_response
 
 __all__ = ["routes"]
 
 
-def routes(pages: _Pages) -> list[Route]:
+def routes(pages: Pages) -> list[Route]:
     """The pairing report's route over the desk's pages."""
 
     async def report(request: Request) -> Response:
         from goledger.commands.pairing_report import pairing_report
-        from goledger.web.app import _json
 
         round_ = request.path_params["round"]
         player = request.query_params.get("player", "").strip() or None
         result = await pages.read(request, lambda: pairing_report(pages.desk.db, round_, player))
         if request.query_params.get("format") == "json":
-            return _json(result.to_dict())
+            return json_response(result.to_dict())
         data: dict[str, Any] = {"report": result, "round": round_, "player": player or ""}
         return pages.render(request, "pairing_report.html", **data)
 

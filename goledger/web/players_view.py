@@ -12,27 +12,25 @@ index is built once per ledger head and shared by every phone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-if TYPE_CHECKING:
-    from goledger.replay.scoring.find import NameIndex
-    from goledger.replay.fold.state import TournamentState
-    from goledger.web.app import _Pages
+from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.find import MAX_QUERY, NameIndex, find_players
+from goledger.web.routing import Pages, json_response
 
 __all__ = ["routes"]
 
 
 class _Finder:
-    def __init__(self, pages: _Pages) -> None:
+    def __init__(self, pages: Pages) -> None:
         self.pages = pages
         self.index: NameIndex | None = None
 
     def _found(self, request: Request) -> dict[str, Any]:
-        from goledger.replay.scoring.find import MAX_QUERY, NameIndex, find_players
         from goledger.web.data import round_progress, shown_round
 
         state: TournamentState = self.pages.desk.state()
@@ -48,16 +46,15 @@ class _Finder:
         return await self.pages.public_page(request, "public_find.html", lambda: self._found(request))
 
     async def api(self, request: Request) -> Response:
-        from goledger.web.app import _json
 
         if not self.pages.desk.db.exists():
-            return _json({"error": "there is no tournament yet"}, 404)
+            return json_response({"error": "there is no tournament yet"}, 404)
         data = await self.pages.read(request, lambda: self._found(request))
-        return _json({"query": data["query"], "round": data["round"],
+        return json_response({"query": data["query"], "round": data["round"],
                       "players": [f.to_dict() for f in data["found"]]})
 
 
-def routes(pages: _Pages) -> list[Route]:
+def routes(pages: Pages) -> list[Route]:
     """The players' view's routes over the desk's pages."""
     finder = _Finder(pages)
     return [Route("/find", finder.page), Route("/api/find", finder.api)]

@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import GoledgerError
+from goledger.web.routing import json_response
 
 __all__ = ["ratings_routes"]
 
@@ -77,7 +78,6 @@ def ratings_routes(pages: Any) -> list[Route]:
     """The routes, over the desk's pages object (its director check, renderer, JSON)."""
     from starlette.concurrency import run_in_threadpool
 
-    from goledger.web.app import _json
 
     searcher = _Searcher()
 
@@ -90,8 +90,8 @@ def ratings_routes(pages: Any) -> list[Route]:
             limit, country = _limit(request), _country(request)
             result = await run_in_threadpool(searcher.search, query, limit, country)
         except GoledgerError as exc:
-            return _json({"error": exc.message, "code": exc.code}, 400)
-        return _json(search_json(result))
+            return json_response({"error": exc.message, "code": exc.code}, 400)
+        return json_response(search_json(result))
 
     async def desk_search(request: Request) -> Response:
         """The matches as the registration form shows them (an htmx fragment)."""
