@@ -99,7 +99,7 @@ class Desk:
         """The one watcher of the ledger's head (:mod:`goledger.web.live`): every live stream
         waits on it; the desk's own writes wake it at once."""
         self._name: tuple[int, str] = (-1, "")
-        self._state: Any = None
+        self._state: TournamentState | None = None
 
     def is_director(self, headers: Any, path: str) -> bool:
         """From a request's headers alone: a director session cookie (not for ``/api/``,
