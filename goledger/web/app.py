@@ -24,7 +24,7 @@ import os
 import secrets
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +44,11 @@ from goledger.web import api_pairing, isolate, pairing_page, players_view
 from goledger.web.actions import ACTIONS
 from goledger.web.guard import GuardLimits, query_int, query_seconds
 from goledger.web.live import HeadWatcher
-from goledger.web.routing import bearer_token, json_response
+from goledger.web.routing import Handler, bearer_token, json_response
 from goledger.web.security import DeskKeys, Flash, Sessions
 from goledger.web.teams import team_routes
 
 __all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
-
-Handler = Callable[[Request], Awaitable[Response]]
-"""A route's endpoint."""
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_MAX_UPLOAD = 32 * 1024 * 1024

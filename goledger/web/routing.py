@@ -7,7 +7,7 @@ cannot import it back (``tests/test_layers.py``: no module import cycle); they i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -17,7 +17,10 @@ from starlette.responses import Response
 from goledger.render.json_text import json_text
 from goledger.replay.fold.state import TournamentState
 
-__all__ = ["DeskReads", "Pages", "bearer_token", "json_response"]
+__all__ = ["DeskReads", "Handler", "Pages", "bearer_token", "json_response"]
+
+Handler = Callable[[Request], Awaitable[Response]]
+"""A route's function."""
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -50,6 +53,8 @@ class Pages(Protocol):
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response: ...
 
     def need_director(self, request: Request) -> Response | None: ...
+
+    def director_only(self, handler: Handler) -> Handler: ...
 
     async def read(self, request: Request, fn: Callable[[], Any]) -> Any: ...
 

@@ -53,11 +53,11 @@ from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
+from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
 from goledger.replay.scoring.standings import Standings, main_score, resolve_policy, standings
-from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 
 __all__ = ["ENCODINGS", "ForfeitMode", "club_code", "write_egd"]
 

@@ -43,6 +43,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result, parse_number
 from goledger.outputs import shown
+from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.macmahon_rules import (
     PREFIX,
@@ -57,7 +58,6 @@ from goledger.replay.scoring.macmahon_rules import (
     macmahon_ids,
     player_level,
 )
-from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["DEFAULT_DATE", "FORMAT", "write_macmahon"]
 
