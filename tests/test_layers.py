@@ -228,27 +228,12 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return [_ring(group, graph) for group in _groups(graph)]
 
 
-CYCLES_BEING_TAKEN_APART: dict[frozenset[str], str] = {
-    frozenset({"goledger.commands.hand", "goledger.commands.record"}):
-        "issue 28 item 2 (deciders): hand.py borrows record.py's plumbing, record.py calls hand.py's deciders",
-}
-"""Cycles whose owners are taking them apart in work not landed yet: each must still be one
-(remove it here when it is gone), and no other may appear."""
-
-
 def test_no_module_import_cycle() -> None:
     """No two modules of goledger import each other, directly or around a ring (issue 28):
     a cycle closed by an import inside a function or under ``TYPE_CHECKING`` counts, and so
     does one through a package ``__init__`` that re-exports its modules."""
-    graph = _module_graph()
-    cycles = [_ring(group, graph) for group in _groups(graph) if group not in CYCLES_BEING_TAKEN_APART]
+    cycles = _cycles(_module_graph())
     assert not cycles, "import cycles between modules:\n" + "\n".join(" -> ".join(c) for c in cycles)
-
-
-def test_the_cycles_being_taken_apart_are_still_cycles() -> None:
-    found = set(_groups(_module_graph()))
-    gone = [sorted(group) for group in CYCLES_BEING_TAKEN_APART if group not in found]
-    assert not gone, f"these cycles are gone: remove them from CYCLES_BEING_TAKEN_APART: {gone}"
 
 
 def test_the_cycle_check_can_fail() -> None:

@@ -25,6 +25,7 @@ from goledger.commands.record import PathLike
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
 from goledger.ledger.values import format_points
+from goledger.replay.fold.state import TournamentState
 
 __all__ = ["TERM_WORDS", "GameReport", "PairingReport", "PlayerInGame", "pairing_report", "report_lines"]
 
@@ -278,7 +279,7 @@ def _named(sentence: str, name_of: dict[str, str]) -> str:
     return re.sub(r"\bp\d{4,}\b", lambda m: name_of.get(m.group(0), m.group(0)), sentence)
 
 
-def _alternatives(db: PathLike, state: Any, round_: int, explanation: Any,
+def _alternatives(db: PathLike, state: TournamentState, round_: int, explanation: Any,
                   name_of: dict[str, str]) -> tuple[int, tuple[str, ...], str, bool]:
     """Other optimal pairings: for each two games (a–b, c–d) within :data:`SWAP_WINDOW` tables,
     whether a–c + b–d or a–d + b–c weighs as much as a–b + c–d (the engine's own weights,

@@ -38,6 +38,7 @@ from goledger.errors import CommandRejected, GoledgerError
 from goledger.ledger import domains
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank
+from goledger.replay.fold.state import TournamentState
 
 __all__ = [
     "SettingInfo",
@@ -229,7 +230,7 @@ def settings(db: str | Any) -> list[SettingValue]:
     ]
 
 
-def _rounds_note(state: Any) -> str:
+def _rounds_note(state: TournamentState) -> str:
     """For a tournament whose rounds are set at the draw (issue 29): ``"set at the draw: …"``
     once it is made, ``"to be set at the draw: …"`` before (the count for the entrants
     registered now); ``""`` for any other tournament."""
@@ -256,7 +257,7 @@ def _json_or_text(value: Any) -> Any:
         return value
 
 
-def resolve_changes(state: Any, changes: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Turn ``FIELD=VALUE`` changes (tournament settings and policy fields by name) into the
     ``RulesChanged.changes`` they mean, validated against the catalogue's domains, with one
     ``"name old → new"`` phrase per changed setting. Refuses the first value outside its domain
@@ -264,6 +265,7 @@ def resolve_changes(state: Any, changes: Mapping[str, Any]) -> tuple[dict[str, A
     from goledger.replay.scoring.policies import get_policy
 
     settings_now = state.settings
+    assert settings_now is not None
     tournament: dict[str, Any] = {}
     policy_changes: dict[str, Any] = {}
     for name, value in changes.items():
@@ -473,7 +475,7 @@ def _rank(text: str) -> str:
         raise CommandRejected(str(exc)) from None
 
 
-def check_views_after(state: Any, event: ev.Event) -> None:
+def check_views_after(state: TournamentState, event: ev.Event) -> None:
     """Refuse an event after which the standings could not be computed (e.g. criteria the
     policy cannot compute), naming why: an accepted event must stay foldable forever."""
     from goledger.errors import GoledgerError

@@ -572,7 +572,7 @@ class _Pages:
     async def print_pairings(self, request: Request) -> Response:
         """``goledger pairings --round R --format html`` (``?by=name``: ``--by name``)."""
         from goledger.render.printouts import pairing_by_name_sheet, pairing_sheet, render
-        from goledger.replay.scoring.printouts import pairings
+        from goledger.replay.views import pairings
 
         round_ = request.path_params["round"]
         by_name = request.query_params.get("by") == "name"
@@ -582,7 +582,7 @@ class _Pages:
     async def print_slips(self, request: Request) -> Response:
         """``goledger slips --round R [--per-page 8]``."""
         from goledger.render.printouts import render_slips
-        from goledger.replay.scoring.printouts import pairings
+        from goledger.replay.views import pairings
 
         round_ = request.path_params["round"]
         per_page = 8 if request.query_params.get("per_page") == "8" else 4
@@ -591,7 +591,7 @@ class _Pages:
     async def print_players(self, request: Request) -> Response:
         """``goledger players --format html``."""
         from goledger.render.printouts import player_sheet, render
-        from goledger.replay.scoring.printouts import players
+        from goledger.replay.views import players
 
         return await self.printout(request, lambda: render(player_sheet(players(self.desk.db)), "html"))
 
@@ -599,7 +599,7 @@ class _Pages:
         """``goledger wall-list [--round R] --format html``: standings with country, club,
         status and one cell per round, in the CLI's notation and with its legend."""
         from goledger.render.printouts import render, wall_sheet
-        from goledger.replay.scoring.printouts import wall_list
+        from goledger.replay.views import wall_list
 
         return await self.printout(request, lambda: render(wall_sheet(wall_list(
             self.desk.db, _int_param(request, "round"))), "html"))
