@@ -340,6 +340,17 @@ def damaged(path: Path, exc: BaseException) -> LedgerError:
     )
 
 
+def _sqlite_header(path: Path) -> bool:
+    """Whether ``path`` starts as an SQLite file does. Only for a file SQLite has refused as
+    not a database: no connection of this process holds a lock on such a file, so closing
+    this descriptor cancels none (see :meth:`Ledger.open`)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=60.0, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout = 60000")
@@ -465,18 +476,22 @@ class Ledger:
         target = Path(path)
         if not target.is_file():
             raise LedgerError(f"no ledger at {target} (create one with `goledger new` or an import)")
-        try:
-            with open(target, "rb") as fh:
-                magic = fh.read(16)
-        except OSError as exc:
-            raise LedgerError(f"cannot read {target}: {exc.strerror}") from None
-        if magic != b"SQLite format 3\x00":
+        # The file's header is read by SQLite, never through a descriptor of our own: closing
+        # any descriptor of the file cancels the POSIX locks every other connection of this
+        # process holds on it (SQLite's "How To Corrupt An SQLite Database File", 2.2), and
+        # another process may then checkpoint under a reader, or write beside a writer, of
+        # this one (the desk reads in threads while its workers append).
+        if not os.access(target, os.R_OK):
+            raise LedgerError(f"cannot read {target}: Permission denied")
+        if target.stat().st_size < 16:
             raise LedgerError(f"{target} is not a goledger ledger (not an SQLite database)")
         conn = _connect(target)
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if "file is not a database" in str(exc) and not _sqlite_header(target):
+                raise LedgerError(f"{target} is not a goledger ledger (not an SQLite database)") from None
             if "no such table" in str(exc):
                 raise LedgerError(f"{target} is an SQLite database but not a goledger ledger") from None
             raise damaged(target, exc) from None
