@@ -78,7 +78,7 @@ async def _two_desks(server: Server) -> None:
         for page in pages:
             await page.wait_for_function(
                 "() => (document.querySelector('#results-table tr[data-table=\"15\"] td:last-child') || {})"
-                ".textContent === 'black'", timeout=5000)
+                ".textContent === 'black won'", timeout=5000)  # the result in words (the languages' work)
         # the same table from both desks, both from pages older than the other's result
         for page in pages:
             await page.evaluate("document.getElementById('entry-input').focus()")
