@@ -287,19 +287,21 @@ def _alternatives(db: PathLike, state: TournamentState, round_: int, explanation
     the optimum, one of them in words, what was searched, and whether it was."""
     from goledger.commands.pairing import _load_events
     from goledger.ledger import events as ev
-    from goledger.pairing import get_engine
     from goledger.pairing.engine import PairingRequest
     from goledger.replay.fold.state import fold
+    from goledger.systems import engine_for
 
     events = _load_events(db)
     stored = events[explanation.seq - 1]
     if not isinstance(stored, ev.RoundPaired):
         return 0, (), "", True
+    if stored.engine == "teams":  # its weights are those of whole matches: swapping two boards is no alternative
+        return 0, (), gettext("not searched: a team round pairs whole teams, not players"), False
     if len(stored.players) > MAX_SEARCHED:
         return 0, (), gettext("not searched: %(players)d players are more than %(most)d") % {
             "players": len(stored.players), "most": MAX_SEARCHED}, False
     before = fold(events[: explanation.seq - 1])
-    engine = get_engine(stored.engine)
+    engine = engine_for(before, stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)
     games = [g for g in explanation.games if "fixed" not in g.chosen.terms]
     weight: dict[tuple[str, str], int] = {}
