@@ -97,9 +97,9 @@ def ledgers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     built: dict[str, Path] = {}
 
     def make(key: str, system: str, rounds: int | None, policy: str | None = None, names=NAMES,
-             criteria: tuple[str, ...] | None = None) -> Path:
+             criteria: tuple[str, ...] | None = None, options: dict[str, Any] | None = None) -> Path:
         db = folder / f"{key}.db"
-        rec.new(db, "Kupa", rounds, system, policy=policy, criteria=criteria, language="tr")
+        rec.new(db, "Kupa", rounds, system, policy=policy, criteria=criteria, language="tr", options=options)
         for surname, first, rank in names:
             rec.register(db, surname, first, rank)
         built[key] = db
@@ -126,6 +126,17 @@ def ledgers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         from .systems_support import play_out
 
         play_out(db, max_rounds=3)
+    from goledger.commands.teams import pair_teams, team_add, team_assign
+
+    league = make("teams", "team-swiss", 2, names=NAMES[:4], options={"boards": 2})
+    for team in ("Aslanlar", "Kaplanlar"):
+        team_add(league, team)
+    for team, pid, board in (("Aslanlar", "p0001", 1), ("Aslanlar", "p0002", 2), ("Kaplanlar", "p0003", 1),
+                             ("Kaplanlar", "p0004", 2)):
+        team_assign(league, team, pid, board)
+    pair_teams(league, 1, "Aslanlar", "Kaplanlar")
+    rec.result(league, 1, 1, "white")
+    rec.result(league, 1, 2, "jigo")
     return built
 
 
@@ -190,6 +201,24 @@ def test_places_and_brackets_in_turkish(ledgers: dict[str, Path], key: str) -> N
     _check(f"<p>{escape(_cli(db, 'bracket'))}</p>", f"{key}: bracket text")
     for pid in ("p0001", "p0005", "p0008"):
         _check(f"<p>{escape(_cli(db, 'place', pid))}</p>", f"{key}: place {pid}")
+
+
+def test_team_pages_in_turkish(ledgers: dict[str, Path]) -> None:
+    db = ledgers["teams"]
+    for words in (("team", "sheets", "--round", "1"), ("standings", "--teams", "--format", "html"),
+                  ("team", "pairings", "--round", "1", "--format", "html"),
+                  ("team", "crosstable", "--format", "html")):
+        got = run_cli(*words, "--db", db)
+        if got.code == 2 and "--format" in got.err:  # a printout without an HTML form
+            continue
+        assert got.code == 0, (words, got.err)
+        _check(got.out, f"teams: {' '.join(words)}")
+    _check(f"<p>{escape(_cli(db, 'explain', '--team', 'Aslanlar'))}</p>", "teams: explain --team")
+    desk = _desk(db)
+    for url in ("/teams", "/teams/round/1", "/desk/teams/round/1", "/player/p0003"):
+        r = desk.client.get(url)
+        assert r.status_code == 200, url
+        _check(r.text, f"teams: {url}")
 
 
 def _desk(db: Path) -> Any:

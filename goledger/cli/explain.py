@@ -102,7 +102,8 @@ def register_commands(app: typer.Typer) -> None:
         if team is not None:
             from goledger.cli.teams import show_team_explanation
 
-            show_team_explanation(db, team, round_, as_of, as_json)
+            with output_language(db, language, as_json):
+                show_team_explanation(db, team, round_, as_of, as_json)
             return
         if not player:
             from goledger.cli.common import fail

@@ -5,6 +5,7 @@ their own commands)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, Unpack
 
 import typer
@@ -12,9 +13,11 @@ import typer
 from goledger.cli.common import (
     DbOption,
     JsonOption,
+    LanguageOption,
     Shared,
     default_db,
     echo,
+    output_language,
     print_json,
     recorded,
     render_text_table,
@@ -107,13 +110,16 @@ def _emit(data: bytes) -> None:
     sys.stdout.flush()
 
 
-def _printout(load: Callable[[], Any], sections: Callable[[Any], Any], fmt: str, as_json: bool) -> None:
+def _printout(load: Callable[[], Any], sections: Callable[[Any], Any], fmt: str, as_json: bool,
+              db: Path | None = None, language: str | None = None) -> None:
     """A team printout: what ``load`` reads, laid out in ``sections``, rendered as ``fmt``
-    (``--json``: JSON) on stdout (a refusal: one line on stderr, exit 1)."""
+    (``--json``: JSON) on stdout (a refusal: one line on stderr, exit 1), in ``language``, else
+    the tournament's (JSON and CSV: English unless ``--language`` is given)."""
     from goledger.render.teams import render_team
 
-    data = run(load)
-    _emit(run(lambda: render_team(sections(data), "json" if as_json else fmt)))
+    with output_language(db, language, as_json or fmt in ("json", "csv")):
+        data = run(load)
+        _emit(run(lambda: render_team(sections(data), "json" if as_json else fmt)))
 
 
 @team_app.command("pairings")
@@ -121,6 +127,7 @@ def pairings(
     round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
     as_of: AsOfOpt = None,
     fmt: PrintFormat = "table",
+    language: LanguageOption = None,
     db: DbOption = None,  # type: ignore[assignment]
     as_json: JsonOption = False,
 ) -> None:
@@ -128,7 +135,7 @@ def pairings(
     from goledger.render.teams import pairing_sections
     from goledger.teams.printouts import team_pairings
 
-    _printout(lambda: team_pairings(db or default_db(), round_, as_of), pairing_sections, fmt, as_json)
+    _printout(lambda: team_pairings(db or default_db(), round_, as_of), pairing_sections, fmt, as_json, db, language)
 
 
 @team_app.command("sheets")
@@ -136,6 +143,7 @@ def sheets(
     round_: Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")],
     as_of: AsOfOpt = None,
     fmt: PrintFormat = "html",
+    language: LanguageOption = None,
     db: DbOption = None,  # type: ignore[assignment]
     as_json: JsonOption = False,
 ) -> None:
@@ -143,7 +151,8 @@ def sheets(
     from goledger.render.teams import result_sheet_sections
     from goledger.teams.printouts import team_pairings
 
-    _printout(lambda: team_pairings(db or default_db(), round_, as_of), result_sheet_sections, fmt, as_json)
+    _printout(lambda: team_pairings(db or default_db(), round_, as_of), result_sheet_sections, fmt, as_json, db,
+              language)
 
 
 @team_app.command("crosstable")
@@ -151,6 +160,7 @@ def crosstable(
     round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
     as_of: AsOfOpt = None,
     fmt: PrintFormat = "table",
+    language: LanguageOption = None,
     db: DbOption = None,  # type: ignore[assignment]
     as_json: JsonOption = False,
 ) -> None:
@@ -158,7 +168,8 @@ def crosstable(
     from goledger.render.teams import crosstable_sections
     from goledger.teams.printouts import team_crosstable
 
-    _printout(lambda: team_crosstable(db or default_db(), round_, as_of), crosstable_sections, fmt, as_json)
+    _printout(lambda: team_crosstable(db or default_db(), round_, as_of), crosstable_sections, fmt, as_json, db,
+              language)
 
 
 def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str, as_json: bool) -> None:
@@ -208,11 +219,13 @@ def show_team_explanation(db: Any, team: str, round_: int | None, as_of: int | N
     if as_json:
         print_json(data)
         return
-    echo(f"{data['team']} (team {data['number']}), place {data['place']} after round {data['round']}")
+    from goledger.i18n import gettext
+
+    echo(gettext("%(team)s (team %(number)s), place %(place)s after round %(round)s") % data)
     for c in data["criteria"]:
-        echo(f"{c['criterion']} = {c['shown']} (raw {c['value']}): {c['rule']}")
+        echo(gettext("%(criterion)s = %(shown)s (raw %(value)s): %(rule)s") % c)
         for t in c["terms"]:
-            where = f"round {t['round']}: " if t["round"] is not None else ""
+            where = gettext("round %(round)s: ") % t if t["round"] is not None else ""
             echo(f"  {where}{t['source']} → {t['value']}")
 
 

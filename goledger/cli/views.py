@@ -104,12 +104,12 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
-        if teams:
-            from goledger.cli.teams import show_team_standings
-
-            show_team_standings(db, round_, as_of, fmt, as_json)
-            return
         with output_language(db, language, as_json or fmt == "json"):
+            if teams:
+                from goledger.cli.teams import show_team_standings
+
+                show_team_standings(db, round_, as_of, fmt, as_json)
+                return
             if as_published is not None:
                 show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
                                "json" if as_json else fmt)

@@ -33,6 +33,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, TournamentState
 from goledger.teams.model import MAX_BOARDS, Roster, roster, team_criteria
@@ -409,27 +410,29 @@ def explain_team(state: TournamentState, team: str, round_: int | None = None) -
         terms: list[TeamTerm] = []
         rule = ""
         if c == "TEAMP":
-            rule = "team score per match: 2 if own board wins (wx2) > max(team size, opponent's), 1 if equal, else 0"
-            terms = [TeamTerm(round=m.round, source=f"against {m.opponent}: {format_fract(m.wx2, 2)} – "
-                              f"{format_fract(m.opponent_wx2, 2)} board wins", value=m.team_score)
-                     for m in row.matches]
+            rule = gettext("team score per match: 2 if own board wins (wx2) > max(team size, opponent's), 1 if "
+                           "equal, else 0")
+            terms = [TeamTerm(round=m.round, source=gettext("against %(team)s: %(own)s – %(other)s board wins") % {
+                "team": m.opponent, "own": format_fract(m.wx2, 2), "other": format_fract(m.opponent_wx2, 2)},
+                value=m.team_score) for m in row.matches]
         elif c.startswith("BDW"):
             limit = _bdw_limit(c, standings.size)
-            rule = f"board wins ×2 on boards 1..{limit} (win 2, jigo 1)"
-            terms = [TeamTerm(round=m.round, source=f"against {m.opponent}, boards 1..{limit}: "
-                              + " ".join(str(x) for x in m.boards_wx2[:limit]), value=sum(m.boards_wx2[:limit]))
-                     for m in row.matches]
+            rule = gettext("board wins ×2 on boards 1..%(boards)d (win 2, jigo 1)") % {"boards": limit}
+            terms = [TeamTerm(round=m.round, source=gettext("against %(team)s, boards 1..%(boards)d: ") % {
+                "team": m.opponent, "boards": limit} + " ".join(str(x) for x in m.boards_wx2[:limit]),
+                value=sum(m.boards_wx2[:limit])) for m in row.matches]
         elif c == "SOST":
-            rule = f"the opponents' TEAMP after round {standings.round}"
-            terms = [TeamTerm(round=m.round, source=f"{m.opponent}'s TEAMP",
+            rule = gettext("the opponents' TEAMP after round %(round)d") % {"round": standings.round}
+            terms = [TeamTerm(round=m.round, source=gettext("%(team)s's TEAMP") % {"team": m.opponent},
                               value=by_name[m.opponent].values[standings.criteria.index("TEAMP")]
                               if "TEAMP" in standings.criteria else _teamp(standings, m.opponent, state))
                      for m in row.matches]
         elif c == "MNR":
-            rule = (f"round-1 members' ratings (clamped to -900..2949) summed, divided by the team size "
-                    f"{standings.size} (truncated)")
+            rule = gettext("round-1 members' ratings (clamped to -900..2949) summed, divided by the team size "
+                           "%(size)d (truncated)") % {"size": standings.size}
             members = ro.members(state, tid, 1)
-            terms = [TeamTerm(round=1, source=f"board {b}: {_player_name(state, p)}",
+            terms = [TeamTerm(round=1, source=gettext("board %(board)d: %(player)s") % {
+                "board": b, "player": _player_name(state, p)},
                               value=max(-900, min(2949, state.players[p].rating or 0)))
                      for b, p in sorted(members.items())]
         if c == "NULL":
