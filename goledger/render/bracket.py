@@ -16,7 +16,7 @@ from typing import Any, Final
 from lxml import etree
 from lxml.html import builder as E
 
-from goledger.i18n import current_language, gettext, pgettext
+from goledger.i18n import current_language, gettext
 from goledger.systems.views import BracketView, Section
 
 __all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
@@ -87,8 +87,8 @@ def _section_svg(section: Section) -> Any:
                              fill="#fafafa", stroke="#999")
             etree.SubElement(svg, "line", x1=str(x), x2=str(x + BOX_W), y1=f"{mid:.1f}", y2=f"{mid:.1f}",
                              stroke="#ddd")
-            for j, (text, won) in enumerate(((box.top or "(bye)", box.winner == 0),
-                                             (box.bottom or "(bye)", box.winner == 1))):
+            bye = f"({gettext('bye')})"
+            for j, (text, won) in enumerate(((box.top or bye, box.winner == 0), (box.bottom or bye, box.winner == 1))):
                 t = etree.SubElement(svg, "text", x=str(x + 5), y=f"{top + 14 + j * 18:.1f}")
                 if won:
                     t.set("font-weight", "bold")
@@ -139,18 +139,11 @@ def bracket_page(view: BracketView) -> bytes:
 
 
 def places_page(places: Any, title: str) -> bytes:
-    """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page
-    (every text shown safely)."""
-    places = _shown(places)
-    head = E.TR(*(E.TH(h) for h in (gettext("Place"), gettext("Id"), gettext("Name"), gettext("Why"))))
-    rows = [E.TR(E.TD(pgettext("still in the bracket", "in") if r.active else f"{'=' if r.shared else ''}{r.place}"),
-                 E.TD(r.player_id), E.TD(r.name), E.TD(r.why)) for r in places.rows]
-    line = (gettext("%(system)s, final, after round %(round)d") if places.finished
-            else gettext("%(system)s, so far, after round %(round)d")) % {
-                "system": places.system, "round": places.round}
-    body = E.BODY(E.H1(title), E.P(line),
-                  E.TABLE(E.THEAD(head), E.TBODY(*rows), id="places"), *(E.P(n) for n in places.notes))
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE + _TABLE_STYLE)), body,
-                      lang=current_language())
-    data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
-    return data
+    """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page,
+    from the Jinja2 template ``places.html`` (autoescaped; a text holding a control character
+    is shown as its escapes, :func:`goledger.render.html.shown_text`)."""
+    from markupsafe import Markup
+
+    from goledger.render.html import render
+
+    return render("places.html", title=title, places=places, style=Markup(_STYLE + _TABLE_STYLE)).encode("utf-8")
