@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
@@ -185,23 +185,61 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
 
     templates.env.globals["fmt"] = format_points
     pages = _Pages(desk, templates)
-    director = pages.director_only
-    routes = [
+    routes = [*_public_routes(pages), *_print_routes(pages), *_api_routes(pages), *_desk_routes(pages),
+              Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
+    app = Starlette(routes=routes, exception_handlers={GoledgerError: pages.refused, NeedsDirector: pages.refused})
+    app.state.desk = desk
+    from goledger.web.language import LanguageMiddleware
+
+    return DeskGuard(LanguageMiddleware(app, desk.db), desk.is_director,
+                     replace(limits or GuardLimits(), upload=max_upload))
+
+
+def _public_routes(pages: _Pages) -> list[BaseRoute]:
+    """The players' view: no token (``/``, standings, a player, find my table, teams, the live
+    stream; the teams module's one desk page is behind :meth:`_Pages.director_only` itself)."""
+    return [
         Route("/", pages.players_view),
         Route("/standings", pages.public_standings),
         Route("/player/{pid}", pages.public_player),
         Route("/events/head", pages.head_events),
+        *players_view.routes(pages),  # /find, /api/find (issue 32)
+        *team_routes(pages),
+        Route("/login", pages.login_form),
+        Route("/login", pages.login, methods=["POST"]),
+        Route("/logout", pages.logout, methods=["POST"]),
+    ]
+
+
+def _print_routes(pages: _Pages) -> list[BaseRoute]:
+    """The printouts: the CLI's HTML with a print button (public reads)."""
+    return [
         Route("/print/pairings/{round:int}", pages.print_pairings),
         Route("/print/slips/{round:int}", pages.print_slips),
         Route("/print/players", pages.print_players),
         Route("/print/wall", pages.print_wall),
+    ]
+
+
+def _api_routes(pages: _Pages) -> list[BaseRoute]:
+    """The JSON API: reads for anyone, writes with ``Authorization: Bearer TOKEN``."""
+    return [
         Route("/api/head", pages.api_head),
         Route("/api/standings", pages.api_standings),
         Route("/api/pairings", pages.api_pairings),
         Route("/api/results", pages.api_results, methods=["POST"]),
-        Route("/login", pages.login_form),
-        Route("/login", pages.login, methods=["POST"]),
-        Route("/logout", pages.logout, methods=["POST"]),
+        *api_pairing.routes(pages.desk),  # POST /api/pair-round
+    ]
+
+
+def _desk_routes(pages: _Pages) -> list[BaseRoute]:
+    """The director's pages (each behind :meth:`_Pages.director_only`; its forms' posts behind
+    DeskGuard and their CSRF token)."""
+    from goledger.web.hand_edits import routes as hand_edit_routes
+    from goledger.web.ratings import ratings_routes
+
+    director = pages.director_only
+    return [
         Route("/desk", director(pages.overview)),
         Route("/desk/new", director(pages.new_form)),
         Route("/desk/new", pages.new, methods=["POST"]),
@@ -220,24 +258,10 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
         Route("/desk/verify", director(pages.verify)),
         Route("/desk/log", director(pages.log)),
         Route("/desk/do/{action}", pages.do, methods=["POST"]),
-        *players_view.routes(pages),  # issue 32: find my table
-        *pairing_page.routes(pages),  # issue 32: the pairing report
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+        *pairing_page.routes(pages),  # the pairing report (issue 32)
+        *hand_edit_routes(pages),
+        *ratings_routes(pages),  # the rating-list search (issue 34: its API route too, for the director)
     ]
-    from goledger.web.ratings import ratings_routes
-
-    routes[-1:-1] = ratings_routes(pages)  # issue 34: the rating-list search
-    routes[-1:-1] = team_routes(pages)
-    from goledger.web.hand_edits import routes as hand_edit_routes
-
-    routes[-1:-1] = hand_edit_routes(pages)
-    routes += api_pairing.routes(desk)  # POST /api/pair-round
-    app = Starlette(routes=routes, exception_handlers={GoledgerError: pages.refused, NeedsDirector: pages.refused})
-    app.state.desk = desk
-    from goledger.web.language import LanguageMiddleware
-
-    return DeskGuard(LanguageMiddleware(app, desk.db), desk.is_director,
-                     replace(limits or GuardLimits(), upload=max_upload))
 
 
 def _int_param(request: Request, name: str) -> int | None:
