@@ -33,7 +33,7 @@ the same pairing on every machine.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -102,6 +102,17 @@ class Prepared:
             return (-rank_value(p.rank), -(p.rating if p.rating is not None else -10**9), p.registered_seq)
 
         score2 = {pid: rows[pid][round_ - 1] for pid in request.players}
+        ordered = self._fixed_then_ordered(state, request, score2, strength)
+        self._pool_arrays(state, ordered, score2, strength)
+        self._history(state, request, rows, ordered)
+        self._constraint_codes(state, ordered)
+        self.handicap_on = params.handicap == "egf" and settings.handicap.ceiling > 0
+
+    def _fixed_then_ordered(self, state: TournamentState, request: PairingRequest, score2: dict[str, int],
+                            strength: Callable[[str], tuple[int, int, int]]) -> list[str]:
+        """The round's fixed pairs (both players in the request, else a refusal) leave the pool; the
+        others in pairing order: score, then (round 1 by lot) the coin, then strength."""
+        round_, params = self.round, self.params
         # Fixed pairs of the round leave the pool first.
         self.fixed: list[tuple[str, str, int | None]] = []
         wanted = set(request.players)
@@ -120,6 +131,15 @@ class Prepared:
         self.method = "adjacent" if lot else params.seeding
         self.ids: list[str] = ordered
         self.index = {p: i for i, p in enumerate(ordered)}
+        return ordered
+
+    def _pool_arrays(self, state: TournamentState, ordered: list[str], score2: dict[str, int],
+                     strength: Callable[[str], tuple[int, int, int]]) -> None:
+        """Score groups (start, position, size), rank, club and country codes, the bar and the
+        favourites, as arrays over the pool."""
+        from goledger.replay.scoring.start_scores import rank_value
+
+        round_, params, settings, players = self.round, self.params, self.settings, state.players
         n = len(ordered)
         self.score2 = np.array([score2[p] for p in ordered], dtype=np.int64)
         self.rank = np.array([rank_value(players[p].rank) for p in ordered], dtype=np.int64)
@@ -142,9 +162,15 @@ class Prepared:
                                key=strength)[: params.favourites])
         self.favourite = np.array([p in strongest for p in ordered], dtype=bool)
         self.favourites_apart = round_ <= (params.favourites_until or state.rounds // 2)
-        self.strength = {p: strength(p) for p in request.players}
+        self.strength = {p: strength(p) for p in score2}
         self.all_score2 = score2
 
+
+    def _history(self, state: TournamentState, request: PairingRequest, rows: dict[str, list[int]],
+                 ordered: list[str]) -> None:
+        """Opponents met, draw-ups and draw-downs, colour balance, last colours and byes of the
+        rounds before this one."""
+        round_ = self.round
         # History: opponents, draw-ups/downs, colour balance, last colours, byes (rounds < R).
         du = dict.fromkeys(request.players, 0)
         dd = dict.fromkeys(request.players, 0)
@@ -183,6 +209,10 @@ class Prepared:
         self.dd = np.array([dd[p] for p in ordered], dtype=np.int64)
         self.balance_of = balance
         self.balance = np.array([balance[p] for p in ordered], dtype=np.int64)
+
+    def _constraint_codes(self, state: TournamentState, ordered: list[str]) -> None:
+        """Pairs already met, forbidden and unwanted, as sorted codes ``i * n + j`` (``i < j``)."""
+        round_, n = self.round, len(ordered)
         idx = self.index
         self.met_codes = np.array(sorted(
             min(idx[a], idx[b]) * n + max(idx[a], idx[b])
@@ -200,7 +230,6 @@ class Prepared:
                         unwanted.append(code)
         self.forbidden_codes = np.array(sorted(forbidden), dtype=np.int64)
         self.unwanted_codes = np.array(sorted(unwanted), dtype=np.int64)
-        self.handicap_on = params.handicap == "egf" and settings.handicap.ceiling > 0
 
     @staticmethod
     def _codes(texts: Sequence[str]) -> np.ndarray:
