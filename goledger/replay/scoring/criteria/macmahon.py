@@ -130,7 +130,16 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
         preliminary = player.status == "preliminary"
         kinds[pid] = [round_kind(e, preliminary) for e in ctx.entries[pid]]
 
-    # Score, ScoreX, Points
+    _scores(ctx, t, kinds, rules, record)
+    _sos_sodos(ctx, t, kinds, rules, record)
+    _sosos_sorp(ctx, t, kinds, rules, record)
+    return t
+
+
+def _scores(ctx: ScoringContext, t: MacMahonTables, kinds: dict[str, list[str]], rules: MacMahonRules,
+        record: bool) -> None:
+    """Score, ScoreX and Points of every player: start score plus each round's value, rounded
+    as the rules say (spec macmahon.md §A)."""
     for pid, entries in ctx.entries.items():
         score = scorex = wins2 = jigos = 0
         for entry, kind in zip(entries, kinds[pid], strict=True):
@@ -163,7 +172,11 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
             if total != raw:
                 t.add_term(name, pid, Term(None, total - raw, gettext("rounding"), rule="HalfScoreGroupsRoundDown"))
 
-    # SOS and SODOS (need every Score)
+
+def _sos_sodos(ctx: ScoringContext, t: MacMahonTables, kinds: dict[str, list[str]], rules: MacMahonRules,
+        record: bool) -> None:
+    """SOS and SODOS (they need every player's Score first), with the substitutes for absent,
+    unpaired and bye rounds."""
     for pid, entries in ctx.entries.items():
         own = t.score[pid]
         sos = sodos = 0
@@ -218,7 +231,10 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
         t.sos[pid] = sos
         t.sodos[pid] = sodos
 
-    # SOSOS and SORP
+
+def _sosos_sorp(ctx: ScoringContext, t: MacMahonTables, kinds: dict[str, list[str]], rules: MacMahonRules,
+        record: bool) -> None:
+    """SOSOS and SORP (they need every player's SOS first)."""
     R = ctx.round
     for pid, entries in ctx.entries.items():
         sosos = sorp = 0
@@ -243,7 +259,6 @@ def _compute(ctx: ScoringContext, record: bool) -> MacMahonTables:
                 t.add_term("MM-SOSOS", pid, Term(r, v, gettext(source), entry.opponent))
         t.sosos[pid] = sosos
         t.sorp[pid] = sorp
-    return t
 
 
 def _with_handicap(total: int, value: int, stones: int, is_white: bool) -> int:
