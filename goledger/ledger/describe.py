@@ -57,6 +57,9 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
     """A short phrase for ``event``; ``name_of`` turns a player id into ``"p0007 Sato Ken"``."""
     who = name_of or _plain
     forced = " " + gettext("(forced)")
+    phrase = _player_phrase(event, who, forced) or _game_phrase(event, who, forced)
+    if phrase:
+        return phrase
     match event:
         case ev.TournamentCreated(settings=s):
             if s.system_options.get("rounds_at_draw"):
@@ -68,6 +71,19 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             if from_round is None:
                 return gettext("rules changed: %(changes)s") % names
             return gettext("rules changed from round %(round)d: %(changes)s") % names
+        case ev.SourceImported(format=fmt, filename=filename):
+            return gettext("imported from %(format)s file %(file)s") % {"format": fmt, "file": filename}
+        case ev.Checkpoint(label=label, event_count=count):
+            return gettext("checkpoint %(label)s (vouches for events 1..%(count)d)") % {"label": repr(label),
+                                                                                        "count": count}
+        case ev.PseudonymisedCopy(original_events=count):
+            return gettext("pseudonymised copy of %(count)d events") % {"count": count}
+    return event.type_name()
+
+
+def _player_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
+    """The phrase of a player's or a team's event (registration, presence, bye, table, board)."""
+    match event:
         case ev.PlayerRegistered(player_id=pid, surname=surname, first_name=first, rank=rank, rating_list=origin):
             return gettext("%(player)s registered (%(rank)s)") % {
                 "player": f"{pid} {surname} {first}".rstrip(), "rank": rank} + origin_text(origin)
@@ -88,6 +104,26 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
                 forced if is_forced else "")
         case ev.ByeRemoved(player_id=pid, round=r):
             return gettext("bye of %(player)s in round %(round)d removed") % {"player": who(pid), "round": r}
+        case ev.TableFixed(player_id=pid, table=t, from_round=r):
+            names = {"player": who(pid), "table": t, "round": r}
+            return (gettext("%(player)s plays at table %(table)d from round %(round)d") if t is not None
+                    else gettext("%(player)s no longer fixed to a table from round %(round)d")) % names
+        case ev.TeamRegistered(team_id=tid, name=name):
+            return gettext("team %(team)s %(name)s registered") % {"team": tid, "name": name}
+        case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board, round=r, from_round=start):
+            return gettext("%(player)s on board %(board)d of team %(team)s") % {
+                "player": who(pid), "board": board, "team": tid} + _rounds_phrase(r, start)
+        case ev.TeamMemberRemoved(team_id=tid, player_id=pid, round=r, from_round=start):
+            return gettext("%(player)s off team %(team)s") % {"player": who(pid), "team": tid} + _rounds_phrase(
+                r, start)
+        case ev.TeamRemoved(team_id=tid):
+            return gettext("team %(team)s removed") % {"team": tid}
+    return None
+
+
+def _game_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
+    """The phrase of a game's or a round's event (pairing, result, edit, constraint)."""
+    match event:
         case ev.GamePaired(round=r, table=t, white=w, black=b, forced=is_forced):
             return gettext("round %(round)d table %(table)d: %(white)s (W) – %(black)s (B) paired") % {
                 "round": r, "table": t, "white": who(w), "black": who(b)} + (forced if is_forced else "")
@@ -127,10 +163,6 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             if t is not None:
                 return gettext("round %(round)d: %(a)s and %(b)s fixed to play at table %(table)d") % names
             return gettext("round %(round)d: %(a)s and %(b)s fixed to play") % names
-        case ev.TableFixed(player_id=pid, table=t, from_round=r):
-            names = {"player": who(pid), "table": t, "round": r}
-            return (gettext("%(player)s plays at table %(table)d from round %(round)d") if t is not None
-                    else gettext("%(player)s no longer fixed to a table from round %(round)d")) % names
         case ev.RoundPaired(round=r, engine=engine, tables=tables, bye=bye):
             return gettext("round %(round)d paired by %(engine)s: %(games)d games") % {
                 "round": r, "engine": engine, "games": len(tables)} + (
@@ -139,24 +171,7 @@ def describe_event(event: ev.Event, name_of: NameOf | None = None) -> str:
             return gettext("round %(round)d: pairing withdrawn") % {"round": r}
         case ev.RoundShown(round=r):
             return gettext("round %(round)d: pairing shown to the players") % {"round": r}
-        case ev.TeamRegistered(team_id=tid, name=name):
-            return gettext("team %(team)s %(name)s registered") % {"team": tid, "name": name}
-        case ev.TeamMemberAssigned(team_id=tid, player_id=pid, board=board, round=r, from_round=start):
-            return gettext("%(player)s on board %(board)d of team %(team)s") % {
-                "player": who(pid), "board": board, "team": tid} + _rounds_phrase(r, start)
-        case ev.TeamMemberRemoved(team_id=tid, player_id=pid, round=r, from_round=start):
-            return gettext("%(player)s off team %(team)s") % {"player": who(pid), "team": tid} + _rounds_phrase(
-                r, start)
-        case ev.TeamRemoved(team_id=tid):
-            return gettext("team %(team)s removed") % {"team": tid}
-        case ev.SourceImported(format=fmt, filename=filename):
-            return gettext("imported from %(format)s file %(file)s") % {"format": fmt, "file": filename}
-        case ev.Checkpoint(label=label, event_count=count):
-            return gettext("checkpoint %(label)s (vouches for events 1..%(count)d)") % {"label": repr(label),
-                                                                                        "count": count}
-        case ev.PseudonymisedCopy(original_events=count):
-            return gettext("pseudonymised copy of %(count)d events") % {"count": count}
-    return event.type_name()
+    return None
 
 
 def _rounds_phrase(round_: int | None, from_round: int | None) -> str:
