@@ -234,7 +234,8 @@ class EventIndex:
         board = board_words(e.round, e.table)
         if len(players) == 2:
             white, black = players
-            board += f": {names.get(white, white)} (W) – {names.get(black, black)} (B)"
+            board += ": " + gettext("%(white)s (W) – %(black)s (B)") % {"white": names.get(white, white),
+                                                                      "black": names.get(black, black)}
         if type(e) is ev.GamePaired:  # the exact types (events are final): cheaper than isinstance
             return board + (", " + gettext("handicap %(stones)s") % {"stones": e.handicap} if e.handicap else "")
         if type(e) is ev.PairingRemoved:
