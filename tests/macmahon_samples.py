@@ -5,7 +5,7 @@
 order) with a Black-wins result, a jigo, a bye, a declared absence, a present-but-unpaired
 player, handicap games, a referee decision with result points, fixed and non-fixed boards,
 a preliminary participant whose level is outside the ledger's ranks, and unwanted pairings.
-The values every test expects are worked out by hand in ``tests/test_macmahon_scoring.py``.
+The values every test expects are worked out by hand in ``tests/replay/test_macmahon_scoring.py``.
 
 ``MINIMAL`` is the minimal file of spec §C, for which the spec also gives MacMahon 3.10's
 own EGD export (Score, wins and SOS computed by the program itself).

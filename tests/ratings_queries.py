@@ -4,7 +4,7 @@ or two swapped), first name first, lower or upper case, "Surname, First", and mi
 
 :func:`build_queries` is deterministic (a seeded ``random.Random``); :func:`measure` gives
 the share of queries whose right PIN, or a homonym with the same name, comes first and in
-the first three. Used by ``tests/test_ratings_accuracy.py`` and ``benchmarks/bench_ratings.py``.
+the first three. Used by ``tests/ratings/test_ratings_accuracy.py`` and ``benchmarks/bench_ratings.py``.
 """
 
 from __future__ import annotations

@@ -332,3 +332,35 @@ def test_the_shells_read_through_replay_views(shell: str) -> None:
     if shell == "web":
         used = {pair for path in (PACKAGE / shell).rglob("*.py") for pair in _replay_names(path)}
         assert not DESK_STATE_READS - used, f"no longer used: remove from DESK_STATE_READS: {DESK_STATE_READS - used}"
+
+
+TESTS = PACKAGE.parent / "tests"
+
+CROSS_CUTTING = "e2e"
+"""The one test folder not named after a package: journeys through several packages at once."""
+
+PROJECT_CHECKS = frozenset({"test_layers.py", "test_docs.py", "test_readme_tour.py", "test_translations.py",
+                            "test_security_doc.py"})
+"""The only test files at the top of ``tests/``: checks of the repository as a whole."""
+
+
+def test_every_test_file_sits_in_the_folder_of_its_package() -> None:
+    """``tests/`` mirrors the package layout (tests/README.md): a test of ``goledger/<package>/``
+    lives in ``tests/<package>/`` (a subpackage's tests may go one folder deeper,
+    ``tests/<package>/<sub>/``), a journey through several packages in ``tests/e2e/``, and only the
+    repository-wide checks at the top, next to the helpers. Every test folder is a package
+    (``__init__.py``), so two folders may hold files of the same name."""
+    misplaced = []
+    for path in sorted(TESTS.rglob("test_*.py")):
+        folder = path.parent.relative_to(TESTS).parts
+        if not folder:
+            placed = path.name in PROJECT_CHECKS
+        elif folder == (CROSS_CUTTING,):
+            placed = True
+        else:
+            placed = (PACKAGE.joinpath(*folder) / "__init__.py").is_file()
+        if not placed:
+            misplaced.append(str(path.relative_to(TESTS.parent)))
+    assert len(misplaced) == 0, f"move each into tests/<package>/ (or tests/{CROSS_CUTTING}/): {misplaced}"
+    folders = {path.parent for path in TESTS.rglob("test_*.py")}
+    assert not [str(f) for f in folders if not (f / "__init__.py").is_file()]

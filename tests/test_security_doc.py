@@ -10,7 +10,7 @@ from .conftest import REPO
 
 def test_every_test_security_names_exists() -> None:
     text = (REPO / "SECURITY.md").read_text(encoding="utf-8")
-    defined = {m for path in (REPO / "tests").glob("test_*.py")
+    defined = {m for path in (REPO / "tests").rglob("test_*.py")
                for m in re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M)}
     named = set(re.findall(r"`(test_\w+)`", text))
     assert len(named) > 60

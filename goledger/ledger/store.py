@@ -83,7 +83,7 @@ _TABLES: Final = {
     ),
 }
 """The tables of a new ledger, in the exact DDL sqlite-utils writes for them (DESIGN §4;
-``tests/test_store.py`` checks the two agree), so sqlite-utils and Datasette read a ledger
+``tests/ledger/test_store.py`` checks the two agree), so sqlite-utils and Datasette read a ledger
 like any database. Written directly, through ``sqlite3``: importing sqlite-utils (90–150 ms)
 costs more than everything else an import does, and these three statements are all the
 store would use it for."""

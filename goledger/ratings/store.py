@@ -123,7 +123,7 @@ _SCHEMA: Final = (
     "CREATE VIRTUAL TABLE players_fts USING fts5(name_key, content='players', content_rowid='id', "
     "tokenize='unicode61 remove_diacritics 0', detail=column, columnsize=0)",
 )
-"""The tables, exactly as sqlite-utils lays them out (``tests/test_ratings.py`` checks it
+"""The tables, exactly as sqlite-utils lays them out (``tests/ratings/test_ratings.py`` checks it
 against ``sqlite_utils.Database.create_table``), and the full-text index: term and prefix
 queries only, so no word positions (``detail=column``) and no column sizes."""
 

@@ -7,7 +7,7 @@ Every text comes from the ledger and is escaped as it is written, so a player ca
 whose functions are the only makers of markup (:data:`~goledger.render.html_text.Html`, which
 mypy keeps apart from plain strings) and escape every text and attribute value they are given,
 byte for byte as lxml's HTML serializer did when the page was an lxml tree
-(``tests/test_html_text.py`` holds the two against each other). The one part drawn as a tree
+(``tests/render/test_html_text.py`` holds the two against each other). The one part drawn as a tree
 elsewhere, a bracket's SVG (:mod:`goledger.render.bracket`), still goes through lxml's
 serializer.
 

@@ -16,14 +16,14 @@ write the markup directly, with the escaping of lxml's serializer (libxml2's HTM
   (:func:`page_bytes`, :func:`encoded`, :func:`encoded_rows`).
 
 These are the rules of libxml2 2.14 (lxml 6.1); the page no longer depends on the libxml2
-installed, and ``tests/test_html_text.py`` compares them with whichever lxml is.
+installed, and ``tests/render/test_html_text.py`` compares them with whichever lxml is.
 
 How escaping is guaranteed: markup has the type :data:`Html`, which mypy keeps apart from
 plain strings (a function taking markup refuses a ``str``). Markup is made by the functions
 here, which escape every text and attribute value they are given; a renderer that writes its
 many rows itself (the audit report's event log) writes literal tags only, every text through
 :func:`escape` and every attribute value through :func:`attribute_value`.
-``tests/test_html_text.py`` compares each function with lxml's serializer on hostile texts,
+``tests/render/test_html_text.py`` compares each function with lxml's serializer on hostile texts,
 and the audit report, standings page and rating page with the lxml-tree renderer they replace.
 
 >>> element("td", text("a < b & c"), attrs={"class": "num", "title": 'say "hi"'})

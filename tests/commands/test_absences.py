@@ -1,5 +1,5 @@
 """The rules of absences and byes (:mod:`goledger.commands.absences`), on a tournament folded
-in memory. The CLI path is in ``tests/test_commands.py``."""
+in memory. The CLI path is in ``tests/commands/test_commands.py``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The rules of registration edits (:mod:`goledger.commands.players`) on a tournament folded
-in memory. The CLI path (typed, by EGD PIN, from a file) is in ``tests/test_commands.py`` and
-``tests/test_registration_ratings.py``."""
+in memory. The CLI path (typed, by EGD PIN, from a file) is in ``tests/commands/test_commands.py`` and
+``tests/commands/test_registration_ratings.py``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The rules of results, corrections and unpairing (:mod:`goledger.commands.results`), on a
 tournament folded in memory: each decider's events, its refusals in one sentence, and the
-director's message. The CLI path is in ``tests/test_commands.py``."""
+director's message. The CLI path is in ``tests/commands/test_commands.py``."""
 
 from __future__ import annotations
 

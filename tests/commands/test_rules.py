@@ -1,5 +1,5 @@
 """The rules of changing the rules (:mod:`goledger.commands.rules`) on a tournament folded in
-memory; ``tests/test_change_rules_cli.py`` goes through the CLI."""
+memory; ``tests/commands/test_change_rules_cli.py`` goes through the CLI."""
 
 from __future__ import annotations
 

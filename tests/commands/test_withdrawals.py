@@ -1,5 +1,5 @@
 """The rules of withdrawing and reinstating (:mod:`goledger.commands.withdrawals`), on a
-tournament folded in memory. The CLI path is in ``tests/test_commands.py``."""
+tournament folded in memory. The CLI path is in ``tests/commands/test_commands.py``."""
 
 from __future__ import annotations
 

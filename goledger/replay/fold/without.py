@@ -18,7 +18,7 @@ Sequence numbers (``seq``, ``result_seq``) and the anomalies are the final state
 *scores* as the refold does, which is what a comparison of standings reads. Any other event
 (a registration, a pairing, a rule change, an unregistration…) gives ``None``: refold, and
 so does a result in a round where games were edited or moved by hand.
-``tests/test_without.py`` compares both ways for every event of generated tournaments.
+``tests/replay/test_without.py`` compares both ways for every event of generated tournaments.
 """
 
 from __future__ import annotations

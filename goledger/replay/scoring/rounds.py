@@ -28,12 +28,12 @@ standings at many points (:mod:`goledger.audit.trace`). While a state is tracked
 derived from the one at an earlier point: only the rows of the players the events in between
 touched are rebuilt (:meth:`RoundTable.derived`); rule changes, cancelled registrations and
 pairing annotations force a full rebuild. The derived table equals the one built from scratch
-(``tests/test_incremental_tables.py`` compares them after every event).
+(``tests/replay/test_incremental_tables.py`` compares them after every event).
 
 A player touched only by games and byes of some rounds has only those rounds' cells redone;
 a derived table keeps its :attr:`RoundTable.parent` and the players it :attr:`~RoundTable.changed`,
 so that the criteria of the parent's contexts update rather than recompute
-(:meth:`~goledger.replay.scoring.scoring.ScoringContext.dirty`, ``tests/test_incremental_values.py``).
+(:meth:`~goledger.replay.scoring.scoring.ScoringContext.dirty`, ``tests/replay/test_incremental_values.py``).
 The passes of one bisection share a *lineage* (:func:`track`): what each event touched is
 recorded once, and a point derives from the nearest point computed before it in any pass.
 :func:`derive_table` serves a state built beside another one (the state without one event,

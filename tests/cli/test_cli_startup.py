@@ -1,0 +1,76 @@
+"""Command-line start-up stays light (performance issue 9): the CLI builds only the command
+it runs, imports no library module before a command body needs it, and prints JSON through
+msgspec exactly as ``json.dumps(indent=2)`` would."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from contextlib import redirect_stdout
+
+import pytest
+from typer.testing import CliRunner
+
+from goledger.cli import main as cli_main
+from goledger.cli.common import print_json
+
+from ..conftest import REPO
+
+
+def _names(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [cli_main._command_name(c) for c in app.registered_commands] + [g.name for g in app.registered_groups]
+
+
+def test_a_run_builds_only_the_command_it_names() -> None:
+    assert _names(cli_main.invoked_app(["standings", "--db", "x.db"])) == ["standings"]
+    trimmed = cli_main.invoked_app(["import", "opengotha", "file.xml"])
+    assert _names(trimmed) == ["import"]
+    assert _names(trimmed.registered_groups[0].typer_instance) == ["opengotha"]
+    # --help, no arguments and unknown names keep every command (listings, suggestions)
+    for args in ([], ["--help"], ["stadnings"]):
+        assert cli_main.invoked_app(args) is cli_main.app
+    assert len(_names(cli_main.invoked_app(["import", "nosuchformat"]).registered_groups[0].typer_instance)) > 1
+
+
+def _every_command() -> list[list[str]]:
+    out = []
+    for name in _names(cli_main.app):
+        group = next((g for g in cli_main.app.registered_groups if g.name == name), None)
+        if group is None:
+            out.append([name])
+        else:
+            out += [[name, sub] for sub in _names(group.typer_instance)]
+    return out
+
+
+@pytest.mark.parametrize("words", _every_command(), ids=" ".join)
+def test_every_command_runs_through_its_trimmed_app(words: list[str]) -> None:
+    result = CliRunner().invoke(cli_main.invoked_app([*words, "--help"]), [*words, "--help"],
+                                prog_name="goledger")
+    assert result.exit_code == 0, result.output
+    assert f"Usage: goledger {' '.join(words)} " in result.output
+
+
+def test_the_cli_imports_no_library_module_before_a_command_runs() -> None:
+    code = ("import sys, goledger.cli.main; "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('goledger.', 'sqlite_utils', 'lxml', "
+            "'msgspec', 'rich')))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
+    loaded = set(out.split())
+    shared = {"goledger.cli", "goledger.cli.common", "goledger.cli.interchange", "goledger.cli.main",
+              "goledger.nogc"}  # a decorator of the audit commands, on the standard library alone
+    assert loaded <= {*shared, *(
+        f"goledger.cli.{m.rsplit('.', 1)[1]}" for m in cli_main.COMMAND_MODULES)}, loaded
+
+
+@pytest.mark.parametrize("data", [
+    {"round": 3, "rows": [{"place": 1, "name": "Kowalski Łukasz", "values": {"MMS": 33.5, "SOSM": 0.25}}]},
+    [], {}, {"empty": [], "nested": {"a": {}}}, ["é\u2028\"\\", None, True, -7, 1.5],
+])
+def test_print_json_writes_what_json_dumps_writes(data: object) -> None:
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        print_json(data)
+    assert buffer.getvalue() == json.dumps(data, ensure_ascii=False, indent=2) + "\n"

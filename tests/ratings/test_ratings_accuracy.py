@@ -1,0 +1,55 @@
+"""Search quality and speed on the shared EGD list (issue 34, "Done when" and "Speed"):
+queries built from real entries the way players say their names (``tests/ratings_queries.py``)
+find the right PIN, or a homonym of the same name, first for ≥ 90 % and in the first three
+for ≥ 98 %; the in-process 95th percentile stays under 20 ms of CPU (wall time on a shared
+machine is reported by ``benchmarks/bench_ratings.py``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from goledger.formats.ratinglists import read_list
+from goledger.ratings.store import RatingsStore
+
+from ..conftest import SHARED, needs_shared
+from ..ratings_queries import build_queries, measure
+from ..ratings_support import EGD_LIST, egd_store
+
+__all__ = ["egd_store"]
+
+
+@needs_shared
+def test_players_are_found_as_they_say_their_names(egd_store: Path) -> None:
+    assert SHARED is not None
+    queries = build_queries(read_list(SHARED / EGD_LIST).players, 450, seed=2026)
+    cpu: list[float] = []
+    with RatingsStore(egd_store) as store:
+        store.search("warm up")
+
+        def search(text: str) -> list[object]:
+            started = time.thread_time()
+            found = store.search(text, 10).matches
+            cpu.append(time.thread_time() - started)
+            return [m.player for m in found]
+
+        accuracy = measure(queries, search)  # type: ignore[arg-type]
+    assert accuracy.first_share >= 0.90, accuracy.misses[:10]
+    assert accuracy.top3_share >= 0.98, accuracy.misses[:10]
+    for kind, (n, _, top3) in accuracy.by_kind.items():
+        assert top3 / n >= 0.9, (kind, accuracy.misses[:10])
+    cpu.sort()
+    assert cpu[int(len(cpu) * 0.95)] <= 0.020, cpu[-10:]
+
+
+def test_the_measure_can_fail() -> None:
+    """A search that answers the wrong player scores nothing (the measure is no tautology)."""
+    from goledger.ratings.model import RatedPlayer
+
+    players = [RatedPlayer(pin=f"1000000{i}", surname=s, first_name="Ann", country="DE") for i, s in
+               enumerate(["Bauer", "Koch", "Wolf"])]
+    queries = build_queries(players, 9)
+    wrong = RatedPlayer(pin="19999999", surname="Nobody", first_name="X")
+    assert measure(queries, lambda text: [wrong]).first == 0
+    assert measure(queries, lambda text: [p for p in players if p.surname.lower() in text.lower()
+                                          or p.surname[:3].lower() in text.lower()]).top3 > 0
