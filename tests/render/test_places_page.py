@@ -11,8 +11,8 @@ from lxml import html
 
 from goledger.commands import record as rec
 
-from .conftest import run_cli
-from .systems_support import new_event, play_out
+from ..conftest import run_cli
+from ..systems_support import new_event, play_out
 
 
 def test_places_page_is_the_places_table(tmp_path: Path) -> None:
