@@ -48,6 +48,16 @@ TERM_WORDS: Final = {
     "rank_gap": N_("close ranks"),
     "favourites": N_("favourites kept apart"),
     "fixed": N_("fixed pairing (goledger fix-pairing)"),
+    # the tournament systems' engines (goledger.systems)
+    "bracket": N_("the bracket's next match"),
+    "berger": N_("the Berger table's game"),
+    "ladder": N_("the ladder's next game"),
+    "match": N_("the match's next game"),
+    "rematch": N_("a rematch of players who met"),
+    "same team": N_("team-mates"),
+    "games_together": N_("games already played together"),
+    "rank": N_("close ranks"),
+    "rank_difference": N_("rank difference"),
 }
 """A weight term's name → what it rewards, in words (translated where the report is made)."""
 

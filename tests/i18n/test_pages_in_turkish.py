@@ -140,8 +140,9 @@ def ledgers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return built
 
 
-COST_NAMES = {"base", "duplicate", "random", "categories", "score", "seeding", "handicap", "geography"}
-"""OpenGotha's names of the parts of a pairing's cost (``explain-pairing``): identifiers."""
+COST_NAMES = {"base", "duplicate", "random", "categories", "score", "seeding", "handicap", "geography", "bracket",
+              "berger", "ladder", "match", "rematch", "rank"}
+"""The engines' names of the parts of a pairing's cost (``explain-pairing``): identifiers."""
 
 SETTING_NAMES = {"rounds"}
 """Setting names the event log lists as changed (``rules changed: rounds``): identifiers."""
