@@ -83,147 +83,155 @@ def decimal_text(value: int, scale: int) -> str:
     return text if Fraction(text) == frac else f"{frac.numerator}/{frac.denominator}"
 
 
+def standings(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+    policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
+    criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+    as_published: Annotated[int | None, typer.Option(
+        "--as-published", help="The standings of this round exactly as published (verifies the chain).")] = None,
+    fmt: FormatOption = "table",
+    adjusted: Annotated[bool, typer.Option("--adjusted", help="Actual and adjusted scores with every unplayed "
+                                           "round (FIDE categories) instead of the standings.")] = False,
+    wall: Annotated[bool, typer.Option("--wall", help="The wall list: tournament name and round in the title, "
+                                       "country, club, status and per-round cells (as wall-list).")] = False,
+    language: LanguageOption = None,
+    teams: Annotated[bool, typer.Option("--teams", help="The team standings (OpenGotha's team criteria).")]
+    = False,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
+    with output_language(db, language, as_json or fmt == "json"):
+        if teams:
+            from goledger.cli.teams import show_team_standings
+
+            show_team_standings(db, round_, as_of, fmt, as_json)
+            return
+        if as_published is not None:
+            show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
+                           "json" if as_json else fmt)
+            return
+        if adjusted:
+            from goledger.cli.fide import render_adjusted
+            from goledger.replay.views import adjusted_scores
+
+            render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
+                            as_json or fmt == "json")
+            return
+        if policy is None and criteria is None:
+            from goledger.cli.systems import show_system_places
+
+            if show_system_places(db, round_, as_of, "json" if as_json else fmt):
+                return
+        from goledger.replay.views import standings as standings_view
+
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        if wall:
+            from goledger.cli.day import emit
+            from goledger.render.printouts import wall_sheet
+            from goledger.replay.views import wall_list
+
+            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
+            emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
+            return
+        if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note
+            from goledger.replay.views import standings_page
+
+            page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
+            if fmt == "html":
+                render_standings(page.standings, fmt, page.title())
+                return
+            render_standings(page.standings, fmt)
+            note = page.withdrawn_note()
+            if note:
+                echo(note)
+            return
+        result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
+        render_standings(result, "json" if as_json else fmt)
+
+
+def log(
+    after: Annotated[int, typer.Option(help="Only events after this sequence number.")] = 0,
+    upto: Annotated[int | None, typer.Option(help="Only events up to this sequence number.")] = None,
+    event_type: Annotated[str | None, typer.Option("--type", help="Only events of this type.")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Print every payload whole (default: cut to one "
+                                       "line of 110 characters).")] = False,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """List the events of the ledger (envelope and payload)."""
+    import json
+
+    import msgspec
+
+    from goledger import commands
+    from goledger.outputs import one_line
+
+    records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
+    if as_json:
+        print_json([{**msgspec.to_builtins(r), "payload": json.loads(r.payload)} for r in records])
+        return
+    for r in records:
+        payload = json.loads(r.payload)
+        payload.pop("type", None)
+        summary = one_line(" ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, [])))
+        if not full and len(summary) > 110:
+            summary = summary[:109] + "…"
+        echo(f"{r.seq:>6}  {r.recorded_at[:19]}  {r.type:<22} {summary}")
+
+
+def verify(
+    repair_report: Annotated[
+        bool, typer.Option("--repair-report", help="Read a damaged or tampered ledger as far as possible and "
+                           "say which events can be trusted, up to which event.")
+    ] = False,
+    published_head: Annotated[
+        str | None, typer.Option("--published-head", help="A chain head you published (hash, or its first "
+                                 "16+ hex digits): say which event it is, fail if it is not in the ledger.")
+    ] = None,
+    salvage: Annotated[
+        Path | None, typer.Option("--salvage", help="With --repair-report: copy the trusted events, hashes "
+                                  "unchanged, into this new ledger file.")
+    ] = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Recompute the hash chain; exit 1 naming the first event that does not match."""
+    import msgspec
+
+    from goledger import commands
+
+    if salvage is not None and not repair_report:
+        fail("--salvage goes with --repair-report", 2)
+    if repair_report:
+        found = run(lambda: commands.repair_report(db or default_db(), published_head, salvage))
+        if as_json:
+            print_json(msgspec.to_builtins(found))
+        else:
+            echo(render_repair_report(found))
+        if not found.ok:
+            raise typer.Exit(1)
+        return
+    report = run(lambda: commands.verify(db or default_db(), published_head))
+    if as_json:
+        print_json(msgspec.to_builtins(report))
+    elif report.ok:
+        echo(f"ok: {report.events} events, chain head {report.head}")
+        for note in report.notes:
+            echo(f"note: {note}")
+    if not report.ok:
+        fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))
+
+
+COMMANDS = (standings, log, verify)
+"""The read commands of this module, in the order ``goledger --help`` lists them."""
+
+
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
-    def standings(
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
-        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
-        policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
-        criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
-        as_published: Annotated[int | None, typer.Option(
-            "--as-published", help="The standings of this round exactly as published (verifies the chain).")] = None,
-        fmt: FormatOption = "table",
-        adjusted: Annotated[bool, typer.Option("--adjusted", help="Actual and adjusted scores with every unplayed "
-                                               "round (FIDE categories) instead of the standings.")] = False,
-        wall: Annotated[bool, typer.Option("--wall", help="The wall list: tournament name and round in the title, "
-                                           "country, club, status and per-round cells (as wall-list).")] = False,
-        language: LanguageOption = None,
-        teams: Annotated[bool, typer.Option("--teams", help="The team standings (OpenGotha's team criteria).")]
-        = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
-        with output_language(db, language, as_json or fmt == "json"):
-            if teams:
-                from goledger.cli.teams import show_team_standings
-
-                show_team_standings(db, round_, as_of, fmt, as_json)
-                return
-            if as_published is not None:
-                show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
-                               "json" if as_json else fmt)
-                return
-            if adjusted:
-                from goledger.cli.fide import render_adjusted
-                from goledger.replay.views import adjusted_scores
-
-                render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
-                                as_json or fmt == "json")
-                return
-            if policy is None and criteria is None:
-                from goledger.cli.systems import show_system_places
-
-                if show_system_places(db, round_, as_of, "json" if as_json else fmt):
-                    return
-            from goledger.replay.views import standings as standings_view
-
-            crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-            if wall:
-                from goledger.cli.day import emit
-                from goledger.render.printouts import wall_sheet
-                from goledger.replay.views import wall_list
-
-                shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
-                emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
-                return
-            if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note
-                from goledger.replay.views import standings_page
-
-                page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
-                if fmt == "html":
-                    render_standings(page.standings, fmt, page.title())
-                    return
-                render_standings(page.standings, fmt)
-                note = page.withdrawn_note()
-                if note:
-                    echo(note)
-                return
-            result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
-            render_standings(result, "json" if as_json else fmt)
-
-    @app.command()
-    def log(
-        after: Annotated[int, typer.Option(help="Only events after this sequence number.")] = 0,
-        upto: Annotated[int | None, typer.Option(help="Only events up to this sequence number.")] = None,
-        event_type: Annotated[str | None, typer.Option("--type", help="Only events of this type.")] = None,
-        full: Annotated[bool, typer.Option("--full", help="Print every payload whole (default: cut to one "
-                                           "line of 110 characters).")] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """List the events of the ledger (envelope and payload)."""
-        import json
-
-        import msgspec
-
-        from goledger import commands
-        from goledger.outputs import one_line
-
-        records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
-        if as_json:
-            print_json([{**msgspec.to_builtins(r), "payload": json.loads(r.payload)} for r in records])
-            return
-        for r in records:
-            payload = json.loads(r.payload)
-            payload.pop("type", None)
-            summary = one_line(" ".join(f"{k}={v}" for k, v in payload.items() if v not in ("", None, {}, [])))
-            if not full and len(summary) > 110:
-                summary = summary[:109] + "…"
-            echo(f"{r.seq:>6}  {r.recorded_at[:19]}  {r.type:<22} {summary}")
-
-    @app.command()
-    def verify(
-        repair_report: Annotated[
-            bool, typer.Option("--repair-report", help="Read a damaged or tampered ledger as far as possible and "
-                               "say which events can be trusted, up to which event.")
-        ] = False,
-        published_head: Annotated[
-            str | None, typer.Option("--published-head", help="A chain head you published (hash, or its first "
-                                     "16+ hex digits): say which event it is, fail if it is not in the ledger.")
-        ] = None,
-        salvage: Annotated[
-            Path | None, typer.Option("--salvage", help="With --repair-report: copy the trusted events, hashes "
-                                      "unchanged, into this new ledger file.")
-        ] = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Recompute the hash chain; exit 1 naming the first event that does not match."""
-        import msgspec
-
-        from goledger import commands
-
-        if salvage is not None and not repair_report:
-            fail("--salvage goes with --repair-report", 2)
-        if repair_report:
-            found = run(lambda: commands.repair_report(db or default_db(), published_head, salvage))
-            if as_json:
-                print_json(msgspec.to_builtins(found))
-            else:
-                echo(render_repair_report(found))
-            if not found.ok:
-                raise typer.Exit(1)
-            return
-        report = run(lambda: commands.verify(db or default_db(), published_head))
-        if as_json:
-            print_json(msgspec.to_builtins(report))
-        elif report.ok:
-            echo(f"ok: {report.events} events, chain head {report.head}")
-            for note in report.notes:
-                echo(f"note: {note}")
-        if not report.ok:
-            fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))
+    """Attach the read commands to ``app`` (each named after its function)."""
+    for command in COMMANDS:
+        app.command()(command)
 
 
 def render_repair_report(report: Any) -> str:
