@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from goledger import commands
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
@@ -57,3 +59,13 @@ def refused(decide: Callable[[], object]) -> str:
     message = caught.value.message
     assert "\n" not in message, "one sentence, one line"
     return message
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A ledger file (the write path's and the readers' tests): a 2-round tournament, two players."""
+    path = tmp_path / "t.db"
+    commands.new(path, "Two players", 2)
+    commands.register(path, "Abe", "Jo", "3k")
+    commands.register(path, "Ban", "Li", "5k")
+    return path

@@ -6,18 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from goledger import commands
 from goledger.commands.reading import log, repair_report, verify
 from goledger.errors import CommandRejected
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "t.db"
-    commands.new(path, "Read", 2)
-    commands.register(path, "Abe", "Jo", "3k")
-    commands.register(path, "Ban", "Li", "5k")
-    return path
 
 
 def test_the_log_by_range_and_type(db: Path) -> None:

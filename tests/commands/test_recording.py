@@ -16,15 +16,6 @@ from goledger.ledger.store import Ledger
 from goledger.replay.fold.state import TournamentState
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "t.db"
-    commands.new(path, "Write path", 2)
-    commands.register(path, "Abe", "Jo", "3k")
-    commands.register(path, "Ban", "Li", "5k")
-    return path
-
-
 def _head(db: Path) -> int:
     with Ledger.open(db) as ledger:
         return ledger.head().seq
