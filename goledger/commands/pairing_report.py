@@ -58,6 +58,11 @@ TERM_WORDS: Final = {
     "games_together": N_("games already played together"),
     "rank": N_("close ranks"),
     "rank_difference": N_("rank difference"),
+    # team rounds (goledger.teams.swiss)
+    "boards": N_("close board points"),
+    "club": N_("different clubs"),
+    "fold": N_("place in the team order"),
+    "repeat": N_("teams met before"),
 }
 """A weight term's name → what it rewards, in words (translated where the report is made)."""
 
