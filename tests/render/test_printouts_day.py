@@ -98,7 +98,7 @@ def test_the_desk_prints_what_the_cli_prints(day: Path) -> None:
         from starlette.testclient import TestClient
 
     from goledger.web import create_app
-    from goledger.web.app import PRINT_BUTTON
+    from goledger.web.print_pages import PRINT_BUTTON
 
     client = TestClient(create_app(day, TOKEN))
     for url, words in (("/print/wall?round=7", ["wall-list", "-r", "7", "-f", "html"]),

@@ -1,0 +1,389 @@
+"""The director's pages of the desk (each behind :meth:`Pages.director_only`; the forms' posts
+behind :class:`goledger.web.guard.DeskGuard` and their CSRF token): the overview, a new
+tournament, imports and uploads, players, a round and its results entry, standings, explain,
+the audit views, settings, files and exports, the audit report, verify, the log, and
+``POST /desk/do/ACTION`` (:mod:`goledger.web.actions`), with the pairing report, hand edits and
+rating-list search of :mod:`goledger.web.pairing_page`, :mod:`goledger.web.hand_edits` and
+:mod:`goledger.web.ratings`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from goledger.errors import CommandRejected
+from goledger.formats.registry import FORMATS
+from goledger.web import isolate, pairing_page
+from goledger.web.actions import ACTIONS
+from goledger.web.routing import DeskPages, criteria_list, int_param, round_or
+
+__all__ = ["IMPORT_FORMATS", "REPORT_CSP", "desk_routes", "seq_list", "upload_name"]
+
+REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
+              "base-uri 'none'; form-action 'none'")
+"""The audit report's policy: its own inline styles and images, nothing else (no script at all)."""
+IMPORT_FORMATS = tuple(FORMATS)
+"""The formats the desk imports and exports (:data:`goledger.formats.registry.FORMATS`)."""
+
+
+def upload_name(filename: str | None, default: str) -> str:
+    r"""The uploaded file's own name for the temporary copy the importer reads: its last
+    part; ``.``, ``..``, a name with control characters or one over 200 characters is
+    refused in one sentence (``default`` when the browser sent none).
+
+    >>> upload_name("C:\\cups\\cup.xml", "upload"), upload_name("", "list.txt")
+    ('cup.xml', 'list.txt')
+    >>> upload_name("..", "upload")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: the uploaded file's name '..' is not a file name; rename the file and ...
+    """
+    name = (filename or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if not filename:
+        return default
+    if name in ("", ".", "..") or len(name) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise CommandRejected(f"the uploaded file's name {filename[:60]!r} is not a file name; rename the file and "
+                              "upload it again")
+    return name
+
+
+def seq_list(text: str) -> list[int]:
+    """``"12, 15-17"`` → ``[12, 15, 16, 17]`` (the what-if's ``--without``, its domain and bounds:
+    :func:`goledger.audit.queries.parse_without`)."""
+    from goledger.audit.queries import parse_without
+
+    return list(parse_without(text))
+
+
+class DirectorPages:
+    """The director pages' handlers (one method per route)."""
+
+    def __init__(self, pages: DeskPages) -> None:
+        self.pages = pages
+        self.desk = pages.desk
+
+    async def _round_data(self, request: Request, round_: int) -> Any:
+        def build() -> dict[str, Any]:
+            from goledger.web.data import game_rows
+
+            state = self.desk.state()
+            if not 1 <= round_ <= state.rounds:
+                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
+            return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
+                    "head": state.seq}
+
+        return await self.pages.read(request, build)
+
+    async def overview(self, request: Request) -> Response:
+        if (missing := self.pages.no_ledger(request)) is not None:
+            return missing
+        state = await self.pages.read(request, self.desk.state)
+        return self.pages.render(request, "desk.html", state=state, head=state.seq)
+
+    async def new_form(self, request: Request) -> Response:
+        if self.desk.db.exists():
+            return RedirectResponse("/desk", 303)
+        return self.pages.render(request, "new.html")
+
+    async def new(self, request: Request) -> Response:
+        form = await self.pages.checked_form(request)
+        rounds = str(form.get("rounds", "")).strip()
+        if not rounds.isdigit() or len(rounds) > 2:
+            return self.pages.refusal(request, f"rounds {rounds[:20]!r} is not a whole number of rounds (1 to 99)")
+        text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi", "language")}
+        done = await self.pages.work(isolate.new_tournament, self.desk.db, text, int(rounds), self.pages.actor(request))
+        if done.status != 200:
+            return self.pages.refusal(request, done.message, done.status)
+        return self.pages.done(request, "/desk/players", done.message)
+
+    async def import_upload(self, request: Request) -> Response:
+        """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,
+        read by that format's own ``import_*`` (its size limit and hardened reader)."""
+        form = await self.pages.checked_form(request)
+        fmt = str(form.get("format", ""))
+        upload = form.get("file")
+        if fmt not in IMPORT_FORMATS:
+            return self.pages.refusal(request, f"{fmt!r} is not a format the desk imports: use one of "
+                                f"{', '.join(IMPORT_FORMATS)}")
+        if upload is None or isinstance(upload, str) or not upload.filename:
+            return self.pages.refusal(request, "choose the file to import")
+        try:
+            filename = upload_name(upload.filename, "upload")
+        except CommandRejected as exc:
+            return self.pages.refusal(request, exc.message)
+        data = await upload.read()
+        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+            source = Path(folder) / filename
+            await run_in_threadpool(source.write_bytes, data)
+            done = await self.pages.work(isolate.import_file, fmt, source, self.desk.db, self.pages.actor(request))
+        if done.status != 200:
+            return self.pages.refusal(request, done.message, done.status)
+        return self.pages.done(request, "/desk", done.message)
+
+    async def players_upload(self, request: Request) -> Response:
+        """Register the players of an uploaded MacMahon participant list
+        (:func:`~goledger.formats.macmahon.players.import_macmahon_players`)."""
+        form = await self.pages.checked_form(request)
+        upload = form.get("file")
+        if upload is None or isinstance(upload, str) or not upload.filename:
+            return self.pages.refusal(request, "choose the participant list to upload")
+        try:
+            filename = upload_name(upload.filename, "list.txt")
+        except CommandRejected as exc:
+            return self.pages.refusal(request, exc.message)
+        data = await upload.read()
+        expected = str(form.get("expected_head", "")).strip()
+        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+            source = Path(folder) / filename
+            await run_in_threadpool(source.write_bytes, data)
+            done = await self.pages.work(isolate.players_file, source, self.desk.db, self.pages.actor(request),
+                                   int(expected) if expected.isdigit() and len(expected) <= 18 else None)
+        if done.status != 200:
+            return self.pages.refusal(request, done.message, done.status)
+        return self.pages.done(request, "/desk/players", f"registered {done.data} player(s)")
+
+    async def players(self, request: Request) -> Response:
+
+        def build() -> dict[str, Any]:
+            from goledger.web.data import current_round, player_rows
+
+            state = self.desk.state()
+            round_ = round_or(int_param(request, "round"), current_round(state))
+            query = request.query_params.get("q", "")
+            return {"state": state, "rows": player_rows(state, query, round_), "q": query, "round": round_,
+                    "head": state.seq}
+
+        data = await self.pages.read(request, build)
+        return self.pages.render(request, "players.html", **data)
+
+    async def round_page(self, request: Request) -> Response:
+        """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
+        + pair), the bye, the pairing engine's preview (a dry run) and its explanation."""
+        round_ = request.path_params["round"]
+
+        def build() -> dict[str, Any]:
+            from goledger.commands import pairing
+            from goledger.web.data import game_rows, unassigned
+
+            state = self.desk.state()
+            if not 1 <= round_ <= state.rounds:
+                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+            byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
+            data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(state, round_),
+                                    "byes": byes, "free": unassigned(state, round_), "head": state.seq,
+                                    "preview": None, "why": None}
+            if request.query_params.get("preview"):
+                data["preview"] = pairing.pair_round(self.desk.db, round_, dry_run=True).to_dict()
+            if request.query_params.get("explain") is not None:
+                who = request.query_params.get("explain") or None
+                data["why"] = pairing.explain_pairing(self.desk.db, round_, who).to_dict()
+            return data
+
+        data = await self.pages.read(request, build)
+        return self.pages.render(request, "round.html", **data)
+
+    async def results_page(self, request: Request) -> Response:
+        """Fast result entry by table from the keyboard: ``12 w`` Enter, ``13 b`` Enter…"""
+        data = await self._round_data(request, request.path_params["round"])
+        return self.pages.render(request, "results.html", **data)
+
+    async def standings(self, request: Request) -> Response:
+
+        def build() -> dict[str, Any]:
+            from goledger.replay.views import standings
+            from goledger.web.data import standings_rows
+
+            q = request.query_params
+            table = standings(self.desk.db, int_param(request, "round"), int_param(request, "as_of"),
+                              q.get("policy") or None, criteria_list(q.get("criteria")))
+            return {"table": table, "rows": standings_rows(table), "q": q, "head": table.as_of_seq,
+                    "link": "/desk/explain?round=" + str(table.round) + "&player="}
+
+        data = await self.pages.read(request, build)
+        return self.pages.render(request, "standings.html", **data)
+
+    async def explain(self, request: Request) -> Response:
+
+        def build() -> dict[str, Any]:
+            from goledger.replay.views import explain
+
+            q = request.query_params
+            result = explain(self.desk.db, q.get("player", ""), q.get("criterion") or None,
+                             int_param(request, "round"), int_param(request, "as_of"), q.get("policy") or None)
+            return {"result": result, "data": result.to_dict(), "q": q}
+
+        data = await self.pages.read(request, build)
+        return self.pages.render(request, "explain.html", **data)
+
+    async def audit(self, request: Request) -> Response:
+        """diff (``?view=diff&from=S``), what-if (``?view=what-if&without=…``) and history
+        (``?view=history&player=P``): the audit views, read-only."""
+        q = request.query_params
+        view = q.get("view", "")
+
+        def build() -> dict[str, Any]:
+            from goledger.audit import queries
+
+            result: Any = None
+            if view == "diff":
+                result = queries.diff(self.desk.db, int_param(request, "from"), int_param(request, "to"),
+                                      int_param(request, "round"), q.get("policy") or None, None,
+                                      int_param(request, "published"))
+            elif view == "what-if":
+                without = seq_list(q.get("without", ""))
+                result = queries.what_if(self.desk.db, without, q.get("policy") or None, None,
+                                         int_param(request, "round"))
+            elif view == "history":
+                result = queries.history(self.desk.db, q.get("player", ""), int_param(request, "round"),
+                                         q.get("policy") or None)
+            elif view:
+                raise CommandRejected(f"{view!r} is not an audit view: use diff, what-if or history")
+            return {"view": view, "data": result.to_dict() if result is not None else None, "q": q}
+
+        data = await self.pages.read(request, build)
+        return self.pages.render(request, "audit.html", **data)
+
+    async def settings(self, request: Request) -> Response:
+        import msgspec
+
+        state = await self.pages.read(request, self.desk.state)
+        return self.pages.render(request, "settings.html", state=state, head=state.seq,
+                           settings=msgspec.to_builtins(state.settings))
+
+    async def files(self, request: Request) -> Response:
+        return self.pages.render(request, "files.html")
+
+    async def export(self, request: Request) -> Response:
+        """Download the ledger in another program's format (its ``export_*`` function)."""
+        fmt = request.path_params["fmt"]
+        if fmt not in FORMATS:
+            return self.pages.refusal(request, f"{fmt!r} is not a format the desk exports: use one of "
+                                f"{', '.join(FORMATS)}", 404)
+
+        def run() -> Any:
+            return FORMATS[fmt].write(self.desk.db)
+
+        outcome = await self.pages.read(request, run)
+        media, ext = FORMATS[fmt].media_type, FORMATS[fmt].extension
+        name = f"{self.desk.db.stem}.{ext}"
+        return Response(outcome.data, media_type=media,
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def report(self, request: Request) -> Response:
+        """The audit report (:func:`goledger.render.audit_report.report`), as one page."""
+
+        def run() -> bytes:
+            from goledger.render.audit_report import report
+
+            with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+                target = Path(folder) / "report.html"
+                report(self.desk.db, target, int_param(request, "top") or 10)
+                return target.read_bytes()
+
+        data = await self.pages.read(request, run)
+        # the report is one self-contained file: its styles are inline, it has no script
+        return HTMLResponse(data, headers={"Content-Security-Policy": REPORT_CSP})
+
+    async def verify(self, request: Request) -> Response:
+        from goledger import commands
+
+        report = await self.pages.read(request, lambda: commands.verify(self.desk.db))
+        return self.pages.render(request, "verify.html", report=report)
+
+    async def log(self, request: Request) -> Response:
+        from goledger import commands
+
+        after = await self.pages.read(request, lambda: int_param(request, "after") or 0)
+
+        def build() -> list[Any]:
+            from goledger.ledger.describe import describe_event, names_from
+
+            state = self.desk.state()
+            name_of = names_from(state.players)
+            records = commands.log(self.desk.db, after, None, request.query_params.get("type") or None)
+            return [(r, describe_event(r.event, name_of)) for r in records[-500:]]
+
+        rows = await self.pages.read(request, build)
+        return self.pages.render(request, "log.html", rows=rows, after=after)
+
+    async def do(self, request: Request) -> Response:
+        """``POST /desk/do/ACTION``: the form's action, against the head it was rendered at.
+
+        Success: back to the form's page (``back``) with the command's message, or for
+        htmx the page's ``fragment`` re-rendered. A stale head: 409 with the store's message
+        and, unless the events since touch what this form touches, a one-click retry
+        (``retry=1``: the command re-checks against the new events and appends)."""
+        form = await self.pages.checked_form(request)
+        name = request.path_params["action"]
+        action = ACTIONS.get(name)
+        if action is None:
+            return self.pages.refusal(request, f"{name!r} is not an action of the desk", 404)
+        head_text = str(form.get("expected_head", "")).strip()
+        if not head_text.isdigit():
+            return self.pages.refusal(request, "the form does not say which ledger head it was rendered against; "
+                                "reload the page")
+        if len(head_text) > 18:
+            return self.pages.refusal(request, "the form's ledger head is not an event number; reload the page")
+        expected_head, retry = int(head_text), str(form.get("retry", "")) == "1"
+        fields = {k: v for k, v in form.items() if isinstance(v, str)}
+        fragment = fields.get("fragment", "")
+        retry_fields = None
+        done = await self.pages.work(isolate.action, self.desk.db, name, fields, self.pages.actor(request),
+                               fields.get("reason", ""), expected_head, retry)
+        status, message = done.status, done.message
+        conflict = done.extra.get("conflict")
+        if status == 409 and done.retry_ok and conflict is None:
+            retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
+        back = fields.get("back", "/desk")
+        if not back.startswith("/") or back.startswith("//"):
+            back = "/desk"
+        if fragment == "results" and request.headers.get("hx-request"):
+            data = await self._round_data(request, int(fields.get("round", "0") or 0))
+            return self.pages.render(request, "results_entry.html", status, message=message, ok=status == 200,
+                               retry=retry_fields, action=name, conflict=conflict,
+                               entry=fields.get("entry", "") if status != 200 else "", **data)
+        if status == 200:
+            return self.pages.done(request, back, message)
+        return self.pages.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
+                           back=back, conflict=conflict)
+
+
+def desk_routes(pages: DeskPages) -> list[BaseRoute]:
+    """The director's pages (each behind :meth:`Pages.director_only`; its forms' posts behind
+    DeskGuard and their CSRF token)."""
+    from goledger.web.hand_edits import routes as hand_edit_routes
+    from goledger.web.ratings import ratings_routes
+
+    director = pages.director_only
+    desk = DirectorPages(pages)
+    return [
+        Route("/desk", director(desk.overview)),
+        Route("/desk/new", director(desk.new_form)),
+        Route("/desk/new", desk.new, methods=["POST"]),
+        Route("/desk/import", desk.import_upload, methods=["POST"]),
+        Route("/desk/players", director(desk.players)),
+        Route("/desk/players/upload", desk.players_upload, methods=["POST"]),
+        Route("/desk/round/{round:int}", director(desk.round_page)),
+        Route("/desk/round/{round:int}/results", director(desk.results_page)),
+        Route("/desk/standings", director(desk.standings)),
+        Route("/desk/explain", director(desk.explain)),
+        Route("/desk/audit", director(desk.audit)),
+        Route("/desk/settings", director(desk.settings)),
+        Route("/desk/files", director(desk.files)),
+        Route("/desk/export/{fmt}", director(desk.export)),
+        Route("/desk/report", director(desk.report)),
+        Route("/desk/verify", director(desk.verify)),
+        Route("/desk/log", director(desk.log)),
+        Route("/desk/do/{action}", desk.do, methods=["POST"]),
+        *pairing_page.routes(pages),  # the pairing report (issue 32)
+        *hand_edit_routes(pages),
+        *ratings_routes(pages),  # the rating-list search (issue 34: its API route too, for the director)
+    ]
