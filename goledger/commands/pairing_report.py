@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import msgspec
 
+from goledger.commands.pairing import PairingExplanation, explain_pairing
 from goledger.commands.record import PathLike
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
@@ -179,6 +180,30 @@ def _handicap_why(settings: Any, white: PlayerInGame, black: PlayerInGame, handi
                     "komi %(komi)s", handicap) % names
 
 
+def _colour_history(state: TournamentState, pid: str, round_: int) -> tuple[str, int]:
+    """``pid``'s colours before ``round_``, one letter a round (``w``, ``b``, ``-``), and his colour
+    balance (white minus black) over the even games up to and including it."""
+    letters, balance = [], 0
+    for r in range(1, round_ + 1):
+        g = state.game_of(pid, r)
+        if r < round_:
+            letters.append("-" if g is None else "w" if g.white == pid else "b")
+        if g is not None and g.handicap == 0 and g.color_known:
+            balance += 1 if g.white == pid else -1
+    return "".join(letters), balance
+
+
+def _engine_explanation(db: PathLike, state: TournamentState, round_: int) -> PairingExplanation | None:
+    """The engine's explanation of the round (:func:`goledger.commands.pairing.explain_pairing`),
+    or None when no ``pair-round`` paired it or it cannot be re-derived."""
+    if not state.round_pairings.get(round_):
+        return None
+    try:
+        return explain_pairing(db, round_, None)
+    except CommandRejected:
+        return None
+
+
 def pairing_report(db: PathLike, round_: int, player: str | None = None) -> PairingReport:
     """The pairing report of round ``round_`` (only ``player``'s game when given)."""
     from goledger.ledger.values import effective_komi
@@ -205,29 +230,9 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
         value = score.get(pid)
         return format_points(int(value * scale), scale) if value is not None else ""
 
-    def history(pid: str) -> tuple[str, int]:
-        letters, balance = [], 0
-        for r in range(1, round_ + 1):
-            g = state.game_of(pid, r)
-            if r < round_:
-                letters.append("-" if g is None else "w" if g.white == pid else "b")
-            if g is not None and g.handicap == 0 and g.color_known:
-                balance += 1 if g.white == pid else -1
-        return "".join(letters), balance
-
-    explained: dict[int, Any] = {}
-    engine = gettext("by hand")
-    explanation = None
-    if state.round_pairings.get(round_):
-        from goledger.commands.pairing import explain_pairing
-
-        try:
-            explanation = explain_pairing(db, round_, None)
-        except CommandRejected:
-            explanation = None
-        if explanation is not None:
-            engine = explanation.engine
-            explained = {g.table: g for g in explanation.games}
+    explanation = _engine_explanation(db, state, round_)
+    engine = explanation.engine if explanation is not None else gettext("by hand")
+    explained: dict[int, Any] = {g.table: g for g in explanation.games} if explanation is not None else {}
     name_of = {pid: p.full_name for pid, p in state.players.items()}
     komi_default = state.settings_for_round(round_).komi
     reports = []
@@ -237,7 +242,7 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
         people = []
         for pid, other in ((g.white, g.black), (g.black, g.white)):
             p = state.players[pid]
-            colours, balance = history(pid)
+            colours, balance = _colour_history(state, pid, round_)
             mine, theirs = score.get(pid), score.get(other)
             drawn = "" if mine is None or theirs is None or mine == theirs else ("up" if mine < theirs else "down")
             people.append(PlayerInGame(id=pid, name=p.full_name, rank=p.rank, country=p.country, club=p.club,
