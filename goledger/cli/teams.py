@@ -194,18 +194,11 @@ def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str
         rows.append([row.place_shown, row.name, *shown, *row.half_matches])
     headers = ["pl", "team", *crit, *[f"r{k}" for k in range(1, standings.round + 1)]]
     if fmt == "csv":
-        import csv
-        import io
+        from goledger.outputs import csv_text
 
-        from goledger.outputs import csv_cell
-
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(headers)
-        for row in standings.rows:
-            raw = [v for c, v in zip(standings.criteria, row.values, strict=True) if c != "NULL"]
-            writer.writerow([csv_cell(str(x)) for x in [row.place, row.name, *raw, *row.half_matches]])
-        echo(buffer.getvalue().rstrip("\n"))
+        values = [[row.place, row.name, *[v for c, v in zip(standings.criteria, row.values, strict=True)
+                                          if c != "NULL"], *row.half_matches] for row in standings.rows]
+        echo(csv_text([headers, *values]).rstrip("\n"))
         return
     echo(render_text_table(headers, rows, right={0, *range(2, 2 + len(crit))},
                            title=f"Team standings after round {standings.round}"))

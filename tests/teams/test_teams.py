@@ -157,6 +157,9 @@ def test_team_commands_through_the_cli(cli, tmp_path: Path) -> None:  # type: ig
     assert cli("team", "remove", "Tigers", "--db", db).code == 1
     table = cli("standings", "--teams", "--db", db)
     assert "Lions" in table.out and "r1" in table.out
+    csv_lines = cli("standings", "--teams", "--format", "csv", "--db", db).out.splitlines()
+    assert csv_lines[0] == "pl,team,TEAMP,BDW,BDW3U,BDW2U,BDW1U,MNR,r1"
+    assert [line.split(",")[:4] for line in csv_lines[1:]] == [["1", "Lions", "1", "2"], ["2", "Tigers", "1", "2"]]
 
 
 def test_team_printouts_through_the_cli(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
