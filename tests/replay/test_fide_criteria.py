@@ -12,7 +12,7 @@ import pytest
 from goledger.formats.importing import write_new_ledger
 from goledger.formats.report import InterchangeReport
 from goledger.replay.scoring.criteria import get_criterion
-from goledger.replay.scoring.criteria.fide import FIDE_NAMES
+from goledger.replay.scoring.criteria.names import FIDE_NAMES
 from goledger.replay.scoring.policies import get_policy
 from goledger.replay.scoring.scoring import ScoringContext
 

@@ -46,19 +46,10 @@ from goledger.formats.egd.syntax import RANK_RE, Cell, EgdTable, PlayerLine, dec
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, RankError, Result
+from goledger.replay.scoring.criteria.names import EGD_HEADER_NAMES
 
 __all__ = ["ReadResult", "read_egd", "read_egd_table"]
 
-# OpenGotha's 5-character short names (spec egd.md §7.1) and pairgoth's names (§7.2),
-# mapped to criterion names; "*" stands for W or M, chosen by the main score.
-_HEADER_NAMES = {
-    "NBW": "NBW", "MMS": "MMS", "CAT": "CAT", "CPS": "CPS", "STS": "STS", "RANK": "Rank", "RATIN": "Rating",
-    "RATING": "Rating", "CUSS": "CUSS*", "CUSSW": "CUSSW", "SOS": "SOS*", "SOS-1": "SOS*-1", "SOS-2": "SOS*-2",
-    "SODOS": "SODOS*", "SOSTS": "SOSTS", "SOSOS": "SOSOS*", "EXT": "EXT", "EXR": "EXR", "DC": "DC", "SDC": "SDC",
-    "SSOS": "SOSOS*", "SDOS": "SODOS*", "SOSM1": "SOS*-1", "SOSM2": "SOS*-2", "SCOREX": "", "CATEGORY": "CAT",
-    **{name: name for name in ("SOSW", "SOSM", "SOSW-1", "SOSW-2", "SOSM-1", "SOSM-2", "SODOSW", "SODOSM", "SOSOSW",
-                               "SOSOSM", "CUSSM")},
-}
 _SYSTEM_BY_MAIN = {"MMS": "mcmahon", "NBW": "swiss", "CAT": "swisscat", "CPS": "cup"}
 
 
@@ -474,7 +465,7 @@ class _Reader:
 
 
 def _header_criteria(text: str) -> list[str]:
-    """Criterion names from a column-header comment, ``*`` standing for W/M (see ``_HEADER_NAMES``).
+    """Criterion names from a column-header comment, ``*`` standing for W/M (the registry's ``EGD_HEADER_NAMES``).
 
     Names separated by blanks are tried first (pairgoth, goledger), then OpenGotha's glued
     5-character fields (``MMS  SOSSOSOS``). Round labels (``R1``…) end the list.
@@ -500,7 +491,7 @@ def _header_criteria(text: str) -> list[str]:
 
 def _criterion_name(token: str) -> str | None:
     """The criterion a header token names (``""`` for a column to skip), or ``None``."""
-    mapped = _HEADER_NAMES.get(token.upper())
+    mapped = EGD_HEADER_NAMES.get(token.upper())
     if mapped is not None:
         return mapped
     from goledger.errors import CommandRejected

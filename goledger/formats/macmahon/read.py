@@ -57,8 +57,8 @@ from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
+from goledger.replay.scoring.criteria.names import CRITERION_FOR_MACMAHON
 from goledger.replay.scoring.macmahon_rules import (
-    CRITERION_FOR_SHORT_NAME,
     PREFIX,
     WALLLIST,
     Level,
@@ -367,7 +367,7 @@ class _Reader:
             tag = child.tag
             if tag in ("SortCriterionDescriptor", "Criterion"):
                 short = (self.value(child, "ShortName", f"{where}/{tag}") or "").strip()
-                mapped = CRITERION_FOR_SHORT_NAME.get(short)
+                mapped = CRITERION_FOR_MACMAHON.get(short)
                 if mapped is None:
                     self.report.warning("dropped", f"walllist criterion {short!r} is not one MacMahon's reader "
                                         "accepts (Score, ScoreX, SOS, SOSOS, Points, SODOS, SORP); dropped, as "

@@ -45,9 +45,9 @@ from goledger.ledger.values import Result, parse_number
 from goledger.outputs import shown
 from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.criteria.names import MACMAHON_FOR_CRITERION, MACMAHON_INSTEAD
 from goledger.replay.scoring.macmahon_rules import (
     PREFIX,
-    SHORT_NAME_FOR_CRITERION,
     WALLLIST,
     Level,
     adjustment,
@@ -65,10 +65,6 @@ FORMAT: Final = "macmahon"
 DEFAULT_DATE: Final = "2000-01-01 00:00:00"
 DECLARATION: Final = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
 _INVALID_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_APPROXIMATIONS: Final = {
-    "MMS": "Score", "NBW": "Points", "SOSM": "SOS", "SOSW": "SOS", "SOSOSM": "SOSOS", "SOSOSW": "SOSOS",
-    "SODOSM": "SODOS", "SODOSW": "SODOS",
-}
 _TOURNAMENT_ROWS: Final = {row[0] for row in (*layout.TOURNAMENT, *layout.TOURNAMENT_TAIL)}
 _WRITTEN_SETTINGS: Final = frozenset({"name", "rounds", "mm_bar", "mm_floor", "komi", "board_size", "handicap",
                                       "criteria", "policy", "extras"})
@@ -256,9 +252,9 @@ class _Writer:
                 canonical = get_criterion(name).name
             except CommandRejected:  # an unknown criterion name in the ledger
                 canonical = name
-            short = SHORT_NAME_FOR_CRITERION.get(canonical)
-            if short is None and canonical in _APPROXIMATIONS:
-                short = _APPROXIMATIONS[canonical]
+            short = MACMAHON_FOR_CRITERION.get(canonical)
+            if short is None and canonical in MACMAHON_INSTEAD:
+                short = MACMAHON_INSTEAD[canonical]
                 self.report.info("approximated", f"criterion {canonical} written as MacMahon's {short}, which "
                                  "MacMahon computes by its own rules", "Walllist")
             if short is None:

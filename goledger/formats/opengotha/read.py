@@ -51,6 +51,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
+from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES, PAIRGOTH_NAMES
 
 __all__ = ["FORMAT", "ReadResult", "read_opengotha"]
 
@@ -443,8 +444,8 @@ class _Reader:
             meaning = raw
             if raw == "NULL" or raw in names:
                 pass
-            elif raw in ogv.CRITERION_ALIASES and names is ogv.CRITERION_NAMES:
-                meaning = ogv.CRITERION_ALIASES[raw]
+            elif raw in PAIRGOTH_NAMES and names is OPENGOTHA_NAMES:
+                meaning = PAIRGOTH_NAMES[raw]
                 self.report.warning(
                     "normalised", f"criterion {raw!r} (pairgoth's name) read as {meaning}; OpenGotha reads it as NULL",
                     _where(el),
@@ -457,7 +458,7 @@ class _Reader:
         return out
 
     def _criteria(self) -> tuple[tuple[str, ...], str]:
-        slots = self._criterion_slots("PlacementParameterSet", ogv.CRITERION_NAMES)
+        slots = self._criterion_slots("PlacementParameterSet", OPENGOTHA_NAMES)
         if slots is None:
             self.report.warning("default", "no <PlacementParameterSet>: no placement criteria recorded",
                                 "TournamentParameterSet")

@@ -25,8 +25,6 @@ import re
 from typing import Final
 
 __all__ = [
-    "CRITERION_ALIASES",
-    "CRITERION_NAMES",
     "DP_DEFAULTS",
     "GENERAL_DEFAULTS",
     "HANDICAP_DEFAULTS",
@@ -166,19 +164,8 @@ def result_code(result: str, by_default: bool) -> str:
 
 
 # --------------------------------------------------------------------------- criteria
-
-CRITERION_NAMES: Final = frozenset({
-    "CAT", "NBW", "MMS", "STS", "CPS", "Rank", "Rating", "CUSSW", "CUSSM", "SOSW", "SOSM",
-    "SOSW-1", "SOSM-1", "SOSW-2", "SOSM-2", "SODOSW", "SODOSM", "SOSOSW", "SOSOSM", "SOSTS",
-    "EXT", "EXR", "DC", "SDC",
-})
-"""OpenGotha's placement criterion long names (spec §7.3); ``NULL`` is an empty slot."""
-
-CRITERION_ALIASES: Final = {
-    "CATEGORY": "CAT", "RANK": "Rank", "RATING": "Rating",
-    "SOSWM1": "SOSW-1", "SOSWM2": "SOSW-2", "SOSMM1": "SOSM-1", "SOSMM2": "SOSM-2",
-}
-"""pairgoth's enum names for OpenGotha criteria (spec §10); OpenGotha reads them as NULL."""
+# The individual criteria's names (OpenGotha's and pairgoth's) are in the one registry,
+# goledger.replay.scoring.criteria.names; the team criteria are OpenGotha's own.
 
 TEAM_CRITERION_NAMES: Final = frozenset(
     {"TEAMP", "SOST", "BDW", "MNR"} | {f"BDW{n}U" for n in range(1, 10)}

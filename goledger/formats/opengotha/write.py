@@ -39,6 +39,7 @@ from goledger.ledger.events import TimeSettings
 from goledger.ledger.values import Rank, RankError
 from goledger.outputs import shown
 from goledger.replay.fold.state import PlayerState, TournamentState
+from goledger.replay.scoring.criteria.names import OPENGOTHA_INSTEAD, OPENGOTHA_NAMES, PAIRGOTH_NAMES
 
 __all__ = ["write_opengotha"]
 
@@ -87,23 +88,6 @@ _NO_OPENGOTHA_SYSTEM: dict[str, str] = {
 }
 """Tournament systems (``goledger.systems``) that an OpenGotha file cannot say, and why."""
 
-
-MACMAHON_CRITERIA: dict[str, tuple[str | None, str]] = {
-    "MM-Score": ("MMS", "absent and unpaired rounds count the file's genMMS2ValueAbsent instead of ½, an unknown "
-                 "result 0 instead of ½, and half points are rounded by genRoundDownNBWMMS"),
-    "MM-ScoreX": ("MMS", "absent and unpaired rounds count the file's genMMS2ValueAbsent instead of 0, an unknown "
-                  "result 0 instead of ½"),
-    "MM-Points": ("NBW", "byes and absences count genNBW2ValueBye / genNBW2ValueAbsent"),
-    "MM-SOS": ("SOSM", "a bye, an absence or an unpaired round adds the own start score (MacMahon: own score − 1 for "
-               "a bye, the own score when unpaired), the handicap is always corrected and never floored at 0"),
-    "MM-SOSOS": ("SOSOSM", "a round without a game adds the own start score × R (MacMahon: own SOS when unpaired "
-                 "or on a bye)"),
-    "MM-SODOS": ("SODOSM", "a bye adds nothing (MacMahon: own score − 1) and a jigo weighs the opponent's score ½ "
-                 "without MacMahon's halved handicap"),
-    "MM-SORP": (None, "MacMahon's sum of result points"),
-}
-"""MacMahon 3.10's criteria (spec macmahon.md §A) → the nearest OpenGotha criterion and what
-the replacement changes (the export report lists it; docs/formats/opengotha.md)."""
 
 class _Writer:
     def __init__(self, state: TournamentState, report: InterchangeReport) -> None:
@@ -414,12 +398,12 @@ class _Writer:
         raw = self.extras.get(extra_key("PlacementParameterSet", "criteria"))
         if raw is not None:
             slots = raw.split(",")
-            meaning = [ogv.CRITERION_ALIASES.get(n, n) for n in slots]
-            meaning = [n for n in meaning if n in ogv.CRITERION_NAMES]
+            meaning = [PAIRGOTH_NAMES.get(n, n) for n in slots]
+            meaning = [n for n in meaning if n in OPENGOTHA_NAMES]
             if meaning == criteria:
                 return slots
-        written = [c for c in criteria if c in ogv.CRITERION_NAMES]
-        dropped = [c for c in criteria if c not in ogv.CRITERION_NAMES]
+        written = [c for c in criteria if c in OPENGOTHA_NAMES]
+        dropped = [c for c in criteria if c not in OPENGOTHA_NAMES]
         if dropped:
             self.report.warning("unmapped", f"criteria {', '.join(dropped)} are not OpenGotha criteria; not written")
         if len(written) > 6:
@@ -437,7 +421,7 @@ class _Writer:
         replacement reported with what it changes; a criterion already written is not repeated."""
         out: list[str] = []
         for name in criteria:
-            target = MACMAHON_CRITERIA.get(name)
+            target = OPENGOTHA_INSTEAD.get(name)
             if target is None:
                 if name not in out:
                     out.append(name)

@@ -415,6 +415,7 @@ def _rounds(doc: TrfDocument, last_round: int, report: InterchangeReport) -> int
 def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: InterchangeReport
               ) -> ev.TournamentSettings:
     from goledger.replay.scoring.criteria import get_criterion
+    from goledger.replay.scoring.criteria.names import CRITERION_FOR_FIDE
     from goledger.replay.scoring.fide_unplayed import PointSystem
     from goledger.replay.scoring.policies import get_policy
 
@@ -465,7 +466,7 @@ def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: I
             if not name:
                 continue
             try:
-                names.append(get_criterion(name).name)
+                names.append(CRITERION_FOR_FIDE.get(name) or get_criterion(name).name)
             except Exception:
                 complete = False
                 report.warning("unmapped", f"tie-break {spec.strip()!r} of record {code} is not known to goledger")

@@ -121,7 +121,7 @@ def _header_lines(state: TournamentState, players: Sequence[PlayerState], pol: P
     """The tournament records (§2): ``012`` … ``132`` in TRF's order, ``XXR``, ``142``, ``XXS`` for a
     point system that is not the standard one, ``212`` when every placement criterion has a FIDE name,
     then the records an import kept."""
-    from goledger.replay.scoring.criteria.fide import FIDE_NAMES
+    from goledger.replay.scoring.criteria.names import trf_code
     from goledger.replay.scoring.fide_unplayed import PointSystem
 
     settings = state.settings
@@ -156,10 +156,10 @@ def _header_lines(state: TournamentState, players: Sequence[PlayerState], pol: P
     points = PointSystem.parse(pol.point_system)
     if not points.is_standard:
         lines.append(f"XXS {points.to_text()}")
-    trf_names = [name for name in settings.criteria if name in FIDE_NAMES]
-    if settings.criteria and len(trf_names) == len(settings.criteria):
+    codes = [trf_code(name) for name in settings.criteria]
+    if settings.criteria and all(codes):
         header.pop("212", None)
-        lines.append("212 " + ",".join(name.replace("-", "/") for name in settings.criteria))
+        lines.append("212 " + ",".join(code for code in codes if code))
     elif "212" not in header and settings.criteria:
         report.info("lossy", f"placement criteria {', '.join(settings.criteria)} are not all FIDE tie-breaks; no 212 "
                     "record written")

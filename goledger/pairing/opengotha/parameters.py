@@ -26,6 +26,7 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.ledger.events import HandicapSettings
 from goledger.ledger.values import Rank, bounded_int
+from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES
 
 __all__ = ["CRITERION_NAMES", "HANDICAP_DEFAULTS", "HANDICAP_NAMES", "PAIRING_DEFAULTS", "Parameters", "Weights",
            "resolve"]
@@ -200,10 +201,7 @@ def _choice(text: str, table: Mapping[str, int], default: int) -> int:
     return table.get(text.strip(), default)
 
 
-CRITERION_NAMES = frozenset({
-    "NULL", "CAT", "NBW", "CPS", "MMS", "STS", "Rank", "Rating", "CUSSW", "CUSSM", "SOSW", "SOSW-1", "SOSW-2",
-    "SODOSW", "SOSM", "SOSM-1", "SOSM-2", "SODOSM", "SOSTS", "SOSOSW", "SOSOSM", "EXT", "EXR", "DC", "SDC",
-})
+CRITERION_NAMES = frozenset({"NULL"} | OPENGOTHA_NAMES)
 """OpenGotha's placement criterion long names (what ``paiMaAdditionalPlacementCrit…`` may say)."""
 
 _WORDS = {

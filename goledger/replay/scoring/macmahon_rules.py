@@ -38,9 +38,7 @@ from goledger.ledger.events import HandicapSettings, TournamentSettings
 from goledger.ledger.values import Rank
 
 __all__ = [
-    "CRITERION_FOR_SHORT_NAME",
     "PREFIX",
-    "SHORT_NAME_FOR_CRITERION",
     "Level",
     "LevelError",
     "MacMahonRules",
@@ -60,21 +58,6 @@ __all__ = [
 
 PREFIX: Final = "macmahon."
 WALLLIST: Final = "macmahon.Walllist."
-
-CRITERION_FOR_SHORT_NAME: Final[dict[str, str]] = {
-    "Score": "MM-Score",
-    "ScoreX": "MM-ScoreX",
-    "Points": "MM-Points",
-    "SOS": "MM-SOS",
-    "SOSOS": "MM-SOSOS",
-    "SODOS": "MM-SODOS",
-    "SORP": "MM-SORP",
-}
-"""MacMahon's walllist short names (the only seven its reader accepts, spec §B.13) → goledger
-criterion names. The ``MM-`` prefix keeps them apart from OpenGotha's SOS family (SOSM, SOSW…)."""
-
-SHORT_NAME_FOR_CRITERION: Final[dict[str, str]] = {v: k for k, v in CRITERION_FOR_SHORT_NAME.items()}
-
 
 class LevelError(ValueError):
     """A text that is not a MacMahon level."""

@@ -37,6 +37,7 @@ from goledger.i18n import N_, gettext, pgettext
 from goledger.ledger.values import format_points
 from goledger.replay.scoring.criteria import Criterion, Explanation, Term, get_criterion, register
 from goledger.replay.scoring.criteria.fide_rating import perfect_performance, round_half_up, tournament_performance
+from goledger.replay.scoring.criteria.names import FIDE_NAMES
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind, fide_data
 from goledger.replay.scoring.scoring import ScoringContext
 
@@ -697,9 +698,3 @@ register(Criterion("DE", 1, lambda ctx: _de_values(ctx)[0], _explain_de,
 def known_fide_criteria() -> list[str]:
     """The FIDE names this module registers (for TRF ``202``/``212``)."""
     return [name for name in FIDE_NAMES if get_criterion(name)]
-
-
-FIDE_NAMES: tuple[str, ...] = (
-    "PTS", "BH", "BH-C1", "BH-C2", "BH-M1", "BH-M2", "FB", "FB-C1", "AOB", "SB", "SB-C1", "PS", "PS-C1",
-    "KS", "ARO", "ARO-C1", "TPR", "PTP", "APRO", "APPO", "WIN", "WON", "BPG", "BWG", "REP", "DE", "KASHDAN",
-)

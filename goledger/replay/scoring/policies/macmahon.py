@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from goledger.replay.scoring.criteria.names import CRITERION_FOR_MACMAHON
 from goledger.replay.scoring.macmahon_rules import MacMahonRules, collation_key, macmahon_ids, player_level
 from goledger.replay.scoring.policies import Policy, register_policy
 from goledger.replay.scoring.scoring import ScoringContext
@@ -64,7 +65,6 @@ register_policy(
         default_criteria=("MM-ScoreX", "MM-SOS", "MM-SOSOS"),
         tie_order="macmahon-weak",
         # MacMahon's own names, as its users type them (issue 19.9).
-        criterion_aliases=tuple((name, "MM-" + name) for name in
-                                ("Score", "ScoreX", "Points", "SOS", "SOSOS", "SODOS", "SORP")),
+        criterion_aliases=tuple(CRITERION_FOR_MACMAHON.items()),
     )
 )
