@@ -17,6 +17,7 @@ from lxml import etree
 from lxml.html import builder as E
 
 from goledger.i18n import current_language, gettext
+from goledger.render.html import stylesheet
 from goledger.systems.views import BracketView, Section
 
 __all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
@@ -25,17 +26,6 @@ BOX_W: Final = 210
 BOX_H: Final = 38
 GAP_X: Final = 40
 GAP_Y: Final = 14
-
-_STYLE: Final = """
-body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #222; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; }
-svg text { font-size: 11px; font-family: system-ui, sans-serif; }
-"""
-_TABLE_STYLE: Final = """
-table { border-collapse: collapse; font-size: .9rem; }
-th, td { border: 1px solid #ddd; padding: .15rem .45rem; text-align: left; } th { background: #f3f3f3; }
-"""
-
 
 def bracket_text(view: BracketView) -> str:
     """The bracket as plain text, round by round."""
@@ -133,7 +123,8 @@ def bracket_page(view: BracketView) -> bytes:
     view = _shown(view)
     title = f"{view.title}: {view.system}"
     body = E.BODY(E.H1(title), E.P(_champion(view), f" · {_as_of(view.as_of_seq)}"), *bracket_svg(view))
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(_STYLE)), body, lang=current_language())
+    head = E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(stylesheet()))
+    document = E.HTML(head, body, lang=current_language())
     data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
     return data
 
@@ -142,8 +133,6 @@ def places_page(places: Any, title: str) -> bytes:
     """A system's places (:class:`goledger.systems.common.Places`) as a self-contained page,
     from the Jinja2 template ``places.html`` (autoescaped; a text holding a control character
     is shown as its escapes, :func:`goledger.render.html.shown_text`)."""
-    from markupsafe import Markup
-
     from goledger.render.html import render
 
-    return render("places.html", title=title, places=places, style=Markup(_STYLE + _TABLE_STYLE)).encode("utf-8")
+    return render("places.html", title=title, places=places).encode("utf-8")

@@ -54,6 +54,7 @@ __all__ = [
     "pgettext",
     "render",
     "render_string",
+    "stylesheet",
     "translations",
     "use_language",
 ]
@@ -124,6 +125,14 @@ def environment() -> Environment:
 def render(name: str, **context: object) -> str:
     """Template ``name`` of :data:`TEMPLATES` rendered with ``context``."""
     return environment().get_template(name).render(**context)
+
+
+@cache
+def stylesheet(paper: str = "portrait") -> str:
+    """The one stylesheet of goledger's self-contained pages (template ``goledger.css``, which
+    :file:`page.html` writes into every page) for ``paper``: ``portrait`` (A4), ``landscape``
+    or ``slips`` (A4, narrow margins). For a page not written by a template."""
+    return environment().get_template("goledger.css").render(paper=paper)
 
 
 def render_string(source: str, **context: object) -> str:

@@ -3,8 +3,10 @@ desk (issue 20, item 1).
 
 Each printout of :mod:`goledger.replay.scoring.printouts` (and the crosstable) becomes a
 :class:`Sheet` — a title, column headers, rows of cell text, a legend — and a sheet is written
-in one of :data:`FORMATS`. HTML pages are self-contained and carry :data:`PRINT_CSS`: A4
-portrait, black on white, the table header repeated on every page, rows never split, no
+in one of :data:`FORMATS`. HTML pages come from the templates of the one renderer
+(:mod:`goledger.render.html`) and are self-contained: they carry the one stylesheet
+(``templates/goledger.css``), whose print rules give A4 portrait (landscape for a wide wall
+list), black on white, the table header repeated on every page, rows never split, no
 navigation printed.
 
 >>> sheet = Sheet(title="Cup · pairings of round 1 of 3", headers=("Table", "White"), rows=[["1", "Sato Ken"]],
@@ -24,20 +26,16 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import msgspec
-from lxml import etree
-from lxml.html import builder as E
 
 from goledger.errors import CommandRejected
-from goledger.i18n import current_language, gettext, ngettext, pgettext
+from goledger.i18n import gettext, ngettext, pgettext
 from goledger.i18n.numbers import decimal
 from goledger.ledger.values import format_points
 
 __all__ = [
     "FORMATS",
-    "PRINT_CSS",
     "Sheet",
     "crosstable_sheet",
-    "page",
     "pairing_by_name_sheet",
     "pairing_sheet",
     "player_sheet",
@@ -52,36 +50,6 @@ __all__ = [
 ]
 
 FORMATS: Final = ("table", "csv", "html", "json")
-
-SCREEN_CSS: Final = """
-body { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 78rem; color: #222; }
-h1 { font-size: 1.5rem; margin-bottom: .2rem; } p.sub { margin-top: 0; color: #555; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .85rem; }
-th, td { border: 1px solid #ccc; padding: .15rem .45rem; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-dl.legend { font-size: .8rem; display: grid; grid-template-columns: max-content auto; gap: 0 .8rem; }
-dl.legend dt { font-family: ui-monospace, monospace; } dl.legend dd { margin: 0; }
-"""
-
-PRINT_CSS: Final = """
-@media print {
-  @page { size: A4 portrait; margin: 12mm 10mm; }
-  body { margin: 0; max-width: none; color: #000; background: #fff; font-size: 9pt; }
-  nav, .no-print { display: none; }
-  h1 { font-size: 14pt; } h2 { font-size: 11pt; break-after: avoid; }
-  table { width: 100%; font-size: 8pt; page-break-inside: auto; }
-  thead { display: table-header-group; } tr { break-inside: avoid; page-break-inside: avoid; }
-  th { background: #fff; border-bottom: 2px solid #000; } th, td { border-color: #888; }
-  a { color: #000; text-decoration: none; }
-  details { display: block; } details > summary { display: none; }
-}
-"""
-"""Print rules every goledger HTML page carries (wall lists, standings, the audit report)."""
-
-NOWRAP_CSS: Final = """
-td.nowrap, th.nowrap { white-space: nowrap; }
-@media print { table { width: auto; min-width: 100%; } td, th { padding: .05rem .25rem; } }
-"""
 
 PORTRAIT_ROUNDS: Final = 6
 """A wall list with more rounds than this is printed in landscape."""
@@ -139,26 +107,10 @@ def render_csv(sheet: Sheet) -> str:
     return csv_text([sheet.headers, *sheet.rows])
 
 
-def _html_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int]) -> Any:
-    body = [E.TR(*(E.TD(c, E.CLASS("num")) if i in right else E.TD(c) for i, c in enumerate(row))) for row in rows]
-    return E.TABLE(E.THEAD(E.TR(*(E.TH(h) for h in headers))), E.TBODY(*body))
-
-
-def page(title: str, *content: Any, style: str = SCREEN_CSS) -> bytes:
-    """A self-contained HTML page (nothing fetched from outside) with ``style`` and
-    :data:`PRINT_CSS`, in the language written in (``<html lang>``)."""
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(style + PRINT_CSS)),
-                      E.BODY(E.H1(title), *content), lang=current_language())
-    return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
-
-
-def sheet_css(sheet: Sheet) -> str:
-    """The page's style: :data:`SCREEN_CSS` and :data:`PRINT_CSS`, landscape when the sheet
-    asks for it, and the never-wrapping columns."""
-    css = SCREEN_CSS + PRINT_CSS + NOWRAP_CSS
-    if not sheet.landscape:
-        return css
-    return css.replace("A4 portrait", "A4 landscape") + "@media print { table { font-size: 7pt; } }\n"
+def paper(sheet: Sheet) -> str:
+    """The printed page of ``sheet`` (the stylesheet's ``paper``): ``landscape`` when the sheet
+    asks for it, else ``portrait``."""
+    return "landscape" if sheet.landscape else "portrait"
 
 
 def render_html(sheet: Sheet) -> bytes:
@@ -166,14 +118,13 @@ def render_html(sheet: Sheet) -> bytes:
     :mod:`goledger.render.html`: the CLI's ``--format html`` and the desk's print pages)."""
     from goledger.render.html import render as render_template
 
-    return render_template("sheet.html", sheet=sheet, title=sheet.title, css=sheet_css(sheet)).encode("utf-8")
+    return render_template("sheet.html", sheet=sheet, title=sheet.title, paper=paper(sheet)).encode("utf-8")
 
 
 def shown_sheet(sheet: Sheet) -> Sheet:
     """``sheet`` with every text made safe to show (:func:`goledger.outputs.shown`): a name an
     older ledger holds with ESC, BEL, NUL or a bidi override — what the domains refuse today —
-    is written as escapes, so it can neither drive a terminal nor break an HTML page (lxml
-    refuses such characters)."""
+    is written as escapes, so it can neither drive a terminal nor break an HTML page."""
     from goledger.outputs import shown
 
     def cells(rows: Sequence[Sequence[str]]) -> list[list[str]]:
@@ -255,34 +206,6 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
 
 SLIPS_PER_PAGE: Final = (4, 8)
 
-SLIPS_CSS: Final = """
-body { font-family: system-ui, sans-serif; margin: 1rem; color: #000; }
-.slips { display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; margin-bottom: 4mm; }
-.slip { border: 1px dashed #444; padding: 3mm 4mm; break-inside: avoid; page-break-inside: avoid; overflow: hidden; }
-.slip-head { display: flex; justify-content: space-between; align-items: baseline; gap: 2mm; }
-.slip-round { font-size: 9pt; color: #333; }
-.slip-table b { font-size: 40pt; line-height: 1; }
-.per-8 .slip-table b { font-size: 28pt; }
-.slip-players { width: 100%; border-collapse: collapse; margin: 2mm 0; font-size: 12pt; }
-.slip-players th { text-align: left; width: 14mm; font-weight: 600; }
-.slip-players td, .slip-players th { border-bottom: 1px solid #999; padding: 1mm; }
-.slip-name { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 0; width: 60%;
-             font-weight: 600; }
-.per-8 .slip-players { font-size: 10pt; }
-.slip-rank { width: 10mm; text-align: right; } .slip-box { width: 16mm; white-space: nowrap; font-size: 11pt; }
-.slip-terms { margin: 1mm 0; font-size: 11pt; } .slip-sign { margin: 3mm 0 0; font-size: 9pt; }
-.slip-sign .line { display: inline-block; width: 30mm; border-bottom: 1px solid #000; margin-left: 3mm; }
-@media print {
-  @page { size: A4 portrait; margin: 8mm; }
-  body { margin: 0; } .no-print { display: none; }
-  .slips { break-after: page; page-break-after: always; height: 280mm; margin: 0;
-           grid-template-rows: repeat(2, 1fr); }
-  .slips.per-8 { grid-template-rows: repeat(4, 1fr); }
-  .slips:last-child { break-after: auto; page-break-after: auto; }
-}
-"""
-
-
 def render_slips(pairings: Any, per_page: int = 4) -> bytes:
     """Result slips of a round, ``per_page`` (4 or 8) to an A4 sheet: the table number big,
     the round, both players with their ranks and colours, handicap, komi and boxes to tick
@@ -301,7 +224,7 @@ def render_slips(pairings: Any, per_page: int = 4) -> bytes:
     title = gettext("%(tournament)s · result slips of round %(round)d") % {"tournament": tournament,
                                                                           "round": pairings.round}
     return render_template("slips.html", title=title, tournament=tournament, round=pairings.round,
-                           rows=rows, per_page=per_page, css=SLIPS_CSS).encode("utf-8")
+                           rows=rows, per_page=per_page, paper="slips").encode("utf-8")
 
 
 def _as_of(seq: int) -> str:

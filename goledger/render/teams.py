@@ -1,5 +1,5 @@
 """The team printouts (issue 30, item 4) as text, CSV, HTML (through the Jinja2 renderer of
-:mod:`goledger.render.html`, print CSS included) or JSON: the team pairing list, the result
+:mod:`goledger.render.html`, with its one stylesheet) or JSON: the team pairing list, the result
 sheet of every match (one per page when printed), the team standings and the team crosstable.
 
 >>> from goledger.teams.printouts import TeamPairingList
@@ -19,18 +19,12 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.render.html import gettext as _
 from goledger.render.html import render as render_template
-from goledger.render.printouts import FORMATS, PRINT_CSS, SCREEN_CSS, Sheet, render_csv, render_text, shown_sheet
+from goledger.render.printouts import FORMATS, Sheet, render_csv, render_text, shown_sheet
 from goledger.teams.printouts import TeamPairingList
 from goledger.teams.standings import TeamStandings
 
 __all__ = ["TeamPrintout", "crosstable_sections", "pairing_sections", "render_team", "result_sheet_sections",
            "standings_sections"]
-
-SHEET_CSS = """
-section.sheet { break-after: page; page-break-after: always; margin-bottom: 2rem; }
-p.sign { margin: 1.2rem 0 .2rem; }
-"""
-
 
 class Section(msgspec.Struct, frozen=True, kw_only=True):
     title: str
@@ -122,8 +116,7 @@ def render_team(printout: TeamPrintout, fmt: str) -> bytes:
         return msgspec.json.format(msgspec.json.encode(printout.data), indent=2) + b"\n"
     if fmt == "html":
         return render_template("team_printout.html", title=printout.title, subtitle=printout.subtitle,
-                               sections=printout.sections, notes=printout.notes, sheets=printout.sheets,
-                               css=SCREEN_CSS + SHEET_CSS + PRINT_CSS).encode("utf-8")
+                               sections=printout.sections, notes=printout.notes, sheets=printout.sheets).encode("utf-8")
     if fmt == "csv":
         rows: list[list[str]] = []
         headers: Sequence[str] = ()

@@ -18,7 +18,7 @@ PRINT_CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; style-s
              "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 """A printout's policy: the renderer's own inline styles (the same file the CLI writes), the
 desk's script for the print button, nothing else."""
-PRINT_BUTTON = (b'<p class="noprint"><button type="button" data-print>%s</button></p>'
+PRINT_BUTTON = (b'<p class="no-print"><button type="button" data-print>%s</button></p>'
                 b'<script src="/static/desk.js" defer></script>\n')
 """What the desk adds after ``<body>`` of a printout (the CLI's file has no button)."""
 
