@@ -118,19 +118,21 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
             posted = time.time()
             head = out["events"][-1]["seq"]
             await page.wait_for_function("([h, t]) => document.body.getAttribute('data-updated') === h "
-                                         "&& (window.goledgerUpdatedAt || 0) > t", arg=[str(head), seen],
+                                         "&& (window.goledgerUpdatedAt || 0) > t "
+                                         "&& document.body.getAttribute('data-painted') === h", arg=[str(head), seen],
                                          timeout=10000)
-            updated = await page.evaluate("window.goledgerUpdatedAt")
-            marks = await page.evaluate("[window.goledgerHeadAt || 0, window.goledgerFetchedAt || 0]")
+            marks = await page.evaluate("[window.goledgerHeadAt || 0, window.goledgerFetchedAt || 0, "
+                                        "window.goledgerUpdatedAt, window.goledgerPaintedAt || 0]")
             if i:
-                samples.append(max(0.0, updated / 1000 - started))
-                STAGES.append((posted - started, marks[0] / 1000 - started, marks[1] / 1000 - started))
+                samples.append(max(0.0, marks[2] / 1000 - started))
+                STAGES.append((posted - started, *(m / 1000 - started for m in marks)))
         await browser.close()
     return samples
 
 
-STAGES: list[tuple[float, float, float]] = []
-"""Per run, seconds after the POST was sent: its answer, the stream's event, the page fetched."""
+STAGES: list[tuple[float, ...]] = []
+"""Per run, seconds after the POST was sent: its answer, the stream's event, the page's fetch
+answered, the new ``<main>`` swapped in, and the frame after the swap drawn."""
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -163,11 +165,15 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| result POST → page updated in the browser (ms) | p50 | p95 | min | max |")
     print("|---|---|---|---|---|")
-    print(f"| {args.page} | {p50:,.0f} | {p95:,.0f} | {min(samples) * 1000:,.0f} | {max(samples) * 1000:,.0f} |")
-    if STAGES:
-        medians = [statistics.median(s[k] for s in STAGES) * 1000 for k in range(3)]
-        print(f"| (median: POST answered at {medians[0]:,.0f} ms, the stream's event at {medians[1]:,.0f} ms, "
-              f"the page fetched at {medians[2]:,.0f} ms) | | | | |")
+    print(f"| {args.page}, swapped in | {p50:,.0f} | {p95:,.0f} | {min(samples) * 1000:,.0f} | "
+          f"{max(samples) * 1000:,.0f} |")
+    painted = [s[4] for s in STAGES]
+    print(f"| {args.page}, the next frame drawn | {percentile(painted, 50) * 1000:,.0f} | "
+          f"{percentile(painted, 95) * 1000:,.0f} | {min(painted) * 1000:,.0f} | {max(painted) * 1000:,.0f} |")
+    medians = [statistics.median(s[k] for s in STAGES) * 1000 for k in range(5)]
+    print(f"\nmedian breakdown (ms after the POST was sent): POST answered {medians[0]:,.0f} · the stream's "
+          f"event {medians[1]:,.0f} · the page's fetch answered {medians[2]:,.0f} · swapped in {medians[3]:,.0f} · "
+          f"next frame {medians[4]:,.0f}")
     verdict = "meets" if p50 <= P50_MS and p95 <= P95_MS else "MISSES"
     print(f"\n{verdict} the targets (p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms); "
           f"median {statistics.median(samples) * 1000:,.0f} ms")

@@ -30,7 +30,7 @@ import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -42,17 +42,21 @@ from starlette.templating import Jinja2Templates
 
 from goledger.errors import GoledgerError
 from goledger.formats.registry import FORMATS
+from goledger.nogc import nogc
 from goledger.render.html import gettext, make_environment
 from goledger.replay.fold.state import TournamentState
 from goledger.web import isolate
 from goledger.web.api_routes import api_routes
 from goledger.web.desk_pages import IMPORT_FORMATS, desk_routes
 from goledger.web.guard import GuardLimits
-from goledger.web.live import HeadWatcher
+from goledger.web.live import HeadWatcher, PublicPage, public_page_of
 from goledger.web.print_pages import print_routes
 from goledger.web.public_pages import public_routes
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, Handler, bearer_token, json_response
 from goledger.web.security import DeskKeys, Flash, Sessions
+
+if TYPE_CHECKING:
+    from goledger.replay.views import HeadState
 
 __all__ = ["DEFAULT_MAX_UPLOAD", "Desk", "create_app"]
 
@@ -86,7 +90,7 @@ class Desk:
         """The one watcher of the ledger's head (:mod:`goledger.web.live`): every live stream
         waits on it; the desk's own writes wake it at once."""
         self._name: tuple[int, str] = (-1, "")
-        self._state: TournamentState | None = None
+        self._view: HeadState | None = None
 
     def is_director(self, headers: Any, path: str) -> bool:
         """From a request's headers alone: a director session cookie (not for ``/api/``,
@@ -111,6 +115,32 @@ class Desk:
         with Ledger.open(self.db) as ledger:
             return ledger.head().seq
 
+    def mark(self) -> tuple[int, str]:
+        """The ledger's head as (sequence number, hash); ``(0, "")`` when there is no ledger yet."""
+        from goledger.ledger.store import Ledger
+
+        if not self.db.exists():
+            return 0, ""
+        with Ledger.open(self.db) as ledger:
+            head = ledger.head()
+            return head.seq, head.hash
+
+    def view(self) -> HeadState:
+        """The state at the head with its event's hash (:func:`goledger.replay.views.head_state`),
+        kept until the head moves: pages only read it, so a hall of phones folds it once, and
+        whatever is kept from it is kept under that hash."""
+        from goledger.replay.views import head_state
+
+        view = head_state(self.db, self._view)
+        self._view = view
+        return view
+
+    def hash_of(self, state: TournamentState) -> str | None:
+        """The hash of the event ``state`` was folded to when it is the state :meth:`view` kept
+        (``None`` for any other: what was built from it is then not kept)."""
+        view = self._view
+        return view.hash if view is not None and view.state is state else None
+
     def name(self) -> str:
         """The tournament's name (``""`` before there is a ledger), read again only when the
         head moves."""
@@ -133,12 +163,7 @@ class Desk:
 
         if as_of is not None:
             return state_as_of(self.db, as_of)
-        cached = self._state
-        if cached is not None and cached.seq == self.head():
-            return cached
-        state = state_as_of(self.db, None)
-        self._state = state
-        return state
+        return self.view().state
 
 
 class Refusal(GoledgerError):
@@ -179,6 +204,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     app = Starlette(routes=routes, exception_handlers={GoledgerError: pages.refused, NeedsDirector: pages.refused})
     app.state.desk = desk
+    app.state.pages = pages
     from goledger.web.language import LanguageMiddleware
 
     return DeskGuard(LanguageMiddleware(app, desk.db), desk.is_director,
@@ -194,13 +220,15 @@ class _Pages:
     def __init__(self, desk: Desk, templates: Jinja2Templates) -> None:
         self.desk = desk
         self.templates = templates
-        self.public_pages: dict[str, tuple[int, bytes]] = {}
-        """Public page → (the head it was rendered at, its HTML)."""
-        self.inflight: dict[str, tuple[int, asyncio.Future[bytes | None]]] = {}
+        self.public_pages: dict[str, PublicPage] = {}
+        """Public page → its HTML and the head (sequence number and hash) it was rendered at."""
+        self.inflight: dict[str, tuple[int, asyncio.Future[PublicPage | None]]] = {}
         """Public page → (the head it is being rendered at, its rendering in flight)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.watched: dict[str, tuple[float, str, Callable[[], dict[str, Any]], Request]] = {}
         """Public page → (when it was last asked for, template, builder, request): what to prerender."""
+        self.listening: set[asyncio.AbstractEventLoop] = set()
+        """The event loops the head watcher calls :meth:`prerender_soon` on."""
 
     # ------------------------------------------------------------------ plumbing
 
@@ -303,19 +331,29 @@ class _Pages:
         return f"{current_language()}:{request.url.path}?{request.url.query}"
 
     def cached(self, request: Request) -> Response | None:
-        """A public page as rendered earlier at the same ledger head: when a result moves the
-        head, every phone and projector reloads, and they all get one rendering."""
+        """A public page as rendered earlier at the same ledger head (the same event, by its
+        hash): when a result moves the head, every phone and projector reloads, and they all
+        get one rendering."""
         key = self._public_key(request)
         hit = self.public_pages.get(key) if key else None
-        if hit is None or hit[0] != self.desk.head():
+        if hit is None or (hit.seq, hit.hash) != self.desk.mark():
             return None
-        return HTMLResponse(hit[1])
+        return self._served(request, hit)
+
+    @staticmethod
+    def _served(request: Request, page: PublicPage) -> Response:
+        """The whole page, or for a live page's own fetch (``X-Goledger-Live: 1``) just what it
+        swaps in (its ``<main>``), with the head it was computed at (``X-Goledger-Head``)."""
+        if request.headers.get("x-goledger-live") == "1":
+            return HTMLResponse(page.main, headers={"X-Goledger-Head": str(page.seq), "Cache-Control": "no-store"})
+        return HTMLResponse(page.body)
 
     async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
         """A players' page: refused without a ledger, served from the per-head cache when it
         holds the page, else built and rendered off the event loop, once per head however many
         phones ask at the same moment (they wait for the one rendering in flight), and rendered
-        again as soon as the desk writes (:meth:`prerender`) while the page is being watched."""
+        again as soon as the head watcher sees the head move (:meth:`prerender`) while the page
+        is being watched."""
         if (missing := self.no_ledger(request)) is not None:
             return missing
         if (cached := self.cached(request)) is not None:
@@ -323,57 +361,76 @@ class _Pages:
         key = self._public_key(request)
         if key is None:  # a director's page is his own
             data = await self.read(request, build)
-            return self.public(request, name, data)
+            return self.render(request, name, public=True, **data)
+        self._listen()
         self.watched[key] = (time.monotonic(), name, build, request)
         if len(self.watched) > WATCHED_PAGES:
             del self.watched[min(self.watched, key=lambda k: self.watched[k][0])]
-        return HTMLResponse(await self._public_body(key, name, build, request))
+        return self._served(request, await self._public_body(key, name, build, request))
 
     async def _public_body(self, key: str, name: str, build: Callable[[], dict[str, Any]],
-                           request: Request) -> bytes:
+                           request: Request, seq: int | None = None) -> PublicPage:
+        """The page ``key`` rendered at the head (``seq`` when the caller has just read it), or
+        the rendering of it already in flight at that head. The page is kept only under the
+        hash of the event its state was folded to (:meth:`Desk.hash_of`)."""
         loop = asyncio.get_running_loop()
-        head = await run_in_threadpool(self.desk.head)
+        if seq is None:
+            seq = (await run_in_threadpool(self.desk.mark))[0]
         flight = self.inflight.get(key)
-        if flight is not None and flight[0] == head and flight[1].get_loop() is loop:
+        if flight is not None and flight[0] == seq and flight[1].get_loop() is loop:
             done = await asyncio.shield(flight[1])
             if done is not None:
                 return done
-        future: asyncio.Future[bytes | None] = loop.create_future()
-        self.inflight[key] = (head, future)
+        future: asyncio.Future[PublicPage | None] = loop.create_future()
+        self.inflight[key] = (seq, future)
 
-        def make() -> tuple[int, bytes]:
+        @nogc
+        def make() -> PublicPage:
             data = build()
-            return data["head"], self._render_text(request, name, data).encode("utf-8")
+            return public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
+                                  self._render_text(request, name, data))
 
         try:
-            seen, body = await run_in_threadpool(make)
+            page = await run_in_threadpool(make)
         except BaseException:
             future.set_result(None)
             raise
         finally:
             if self.inflight.get(key, (0, None))[1] is future:
                 del self.inflight[key]
-        if len(self.public_pages) >= PUBLIC_PAGES:
-            self.public_pages.clear()
-        self.public_pages[key] = (seen, body)
+        if page.hash:
+            if len(self.public_pages) >= PUBLIC_PAGES:
+                self.public_pages.clear()
+            self.public_pages[key] = page
         if not future.done():
-            future.set_result(body)
-        return body
+            future.set_result(page)
+        return page
 
     def _render_text(self, request: Request, name: str, data: dict[str, Any]) -> str:
         """A players' page as text (the same context as :meth:`render` gives an anonymous
-        visitor; the page carries no form that needs his session)."""
-        context = {"head": self.desk.head(), "csrf": "", "director": False, "message": "",
-                   "refused": False, "db_name": self.desk.db.name, "tournament_name": self.desk.name(),
+        visitor; the page carries no form that needs his session). Its head and the tournament's
+        name are the state's own: the page claims the head it was computed at."""
+        state = data.get("state")
+        settings = state.settings if isinstance(state, TournamentState) else None
+        context = {"csrf": "", "director": False, "message": "", "refused": False, "db_name": self.desk.db.name,
+                   "tournament_name": settings.name if settings is not None else self.desk.name(),
                    "public": True, "request": request, **data}
         return self.templates.get_template(name).render(context)
 
-    async def prerender(self) -> None:
-        """After a write at this desk: render the public pages watched in the last
-        :data:`WATCHED_SECONDS` again at once, so that the phones and projectors the live stream
-        is about to wake find them ready."""
+    def _listen(self) -> None:
+        """Have the head watcher call :meth:`prerender_soon` on this event loop when the head moves."""
+        loop = asyncio.get_running_loop()
+        if loop not in self.listening:
+            self.listening.add(loop)
+            self.desk.live.listen(loop, self.prerender_soon)
+
+    async def prerender(self, seq: int | None = None) -> None:
+        """When the head has moved (to ``seq``): render the public pages watched in the last
+        :data:`WATCHED_SECONDS` again at once, the most recently asked for first, so that the
+        phones and projectors the live stream is waking find them ready (their fetch waits for
+        the one rendering in flight)."""
         now = time.monotonic()
-        for key, (at, name, build, request) in list(self.watched.items()):
+        for key, (at, name, build, request) in sorted(self.watched.items(), key=lambda kv: -kv[1][0]):
             if now - at > WATCHED_SECONDS:
                 self.watched.pop(key, None)
                 continue
@@ -381,37 +438,28 @@ class _Pages:
 
             try:
                 with use_language(key.partition(":")[0]):  # the page's own language (its cache key's)
-                    await self._public_body(key, name, build, request)
+                    await self._public_body(key, name, build, request, seq)
             except Exception:  # a page that cannot be built now is built (and refused) when asked
                 continue
 
-    def _prerender_soon(self) -> None:
+    def prerender_soon(self, seq: int) -> None:
+        """Start :meth:`prerender` (on the event loop; the head watcher calls this)."""
         if self.watched:
-            task = asyncio.get_running_loop().create_task(self.prerender())
+            task = asyncio.get_running_loop().create_task(self.prerender(seq))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
-
-    def public(self, request: Request, name: str, data: dict[str, Any]) -> Response:
-        response = self.render(request, name, public=True, **data)
-        key = self._public_key(request)
-        if key is not None and response.status_code == 200:
-            if len(self.public_pages) >= PUBLIC_PAGES:
-                self.public_pages.clear()
-            self.public_pages[key] = (data["head"], bytes(response.body))
-        return response
 
     # ------------------------------------------------------------------ writing (for the route modules)
 
     async def work(self, fn: Callable[..., isolate.Done], *args: Any) -> isolate.Done:
         """``fn(*args)`` in a worker process (:mod:`goledger.web.isolate`), awaited from a thread,
-        in the request's language. After a write, the head watcher is woken at once and the
-        watched public pages are rendered again (:meth:`prerender`)."""
+        in the request's language. After a write, the head watcher is woken at once (and it has
+        the watched public pages rendered again, :meth:`prerender`)."""
         from goledger.i18n import current_language
 
         done = await run_in_threadpool(self.desk.workers.run, fn, *args, language=current_language())
         if done.status == 200:
             self.desk.live.written()
-            self._prerender_soon()
         return done
 
     async def checked_form(self, request: Request, *, director: bool = True) -> Any:

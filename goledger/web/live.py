@@ -22,13 +22,39 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["HeadWatcher"]
+__all__ = ["HeadWatcher", "PublicPage", "public_page_of"]
 
 KEEPALIVE = 15.0
 """Seconds between comment lines on an idle stream (proxies close silent connections)."""
 FULL_READ = 1.0
 """Seconds after which the head is read even though the files look unchanged."""
+
+
+class PublicPage(NamedTuple):
+    """A players' page as rendered at one head: the event's sequence number and hash (``""``
+    when it must not be kept), the whole page, and its ``<main>``'s content, what an open page
+    swaps in when the head moves (the same bytes, cut from the page)."""
+
+    seq: int
+    hash: str
+    body: bytes
+    main: bytes
+
+
+def public_page_of(seq: int, head_hash: str, text: str) -> PublicPage:
+    """The page ``text`` rendered at event ``seq`` (hash ``head_hash``), with its ``<main>``'s
+    content cut out (everything between the page's one ``<main>`` and its last ``</main>``:
+    names on the page are escaped, so neither tag can come from the data).
+
+    >>> public_page_of(3, "ab", "<body><main><p>x</p></main></body>").main
+    b'<p>x</p>'
+    """
+    body = text.encode("utf-8")
+    start, end = body.find(b"<main>"), body.rfind(b"</main>")
+    main = body[start + len(b"<main>"):end] if 0 <= start < end else body
+    return PublicPage(seq, head_hash, body, main)
 
 
 class HeadWatcher:
@@ -41,6 +67,7 @@ class HeadWatcher:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._listeners: list[tuple[asyncio.AbstractEventLoop, Callable[[int], None]]] = []
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ the thread
@@ -93,6 +120,14 @@ class HeadWatcher:
     def _notify(self) -> None:
         with self._lock:
             waiters = list(self._waiters)
+            listeners = list(self._listeners)
+        for loop, callback in listeners:  # first: the pages are being rendered before the phones ask
+            try:
+                loop.call_soon_threadsafe(callback, self.head)
+            except RuntimeError:  # that loop has closed
+                with self._lock:
+                    if (loop, callback) in self._listeners:
+                        self._listeners.remove((loop, callback))
         for loop, event in waiters:
             try:
                 loop.call_soon_threadsafe(event.set)
@@ -105,6 +140,12 @@ class HeadWatcher:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="goledger-head-watcher", daemon=True)
                 self._thread.start()
+
+    def listen(self, loop: asyncio.AbstractEventLoop, callback: Callable[[int], None]) -> None:
+        """Call ``callback(head)`` on ``loop`` whenever the watcher sees the head move (while
+        any stream is open: without one nothing is watched live), before the streams are woken."""
+        with self._lock:
+            self._listeners.append((loop, callback))
 
     def written(self) -> None:
         """The desk has just appended: read the head now rather than at the next poll."""

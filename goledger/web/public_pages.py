@@ -46,13 +46,13 @@ class PublicPages:
 
     async def public_standings(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
-            from goledger.replay.views import standings
+            from goledger.replay.scoring.standings import standings
             from goledger.web.data import public_standings_rows, round_progress, shown_round
 
-            table = standings(self.desk.db, int_param(request, "round"))
-            state = self.desk.state()
+            state = self.desk.state()  # one state: the table, the progress and the head it claims
+            table = standings(state, int_param(request, "round"))
             return {"table": table, "rows": public_standings_rows(table, state), "link": "/player/",
-                    "state": state, "head": table.as_of_seq,
+                    "state": state, "head": state.seq,
                     "progress": round_progress(state, shown_round(state))}
 
         return await self.pages.public_page(request, "public_standings.html", build)

@@ -42,10 +42,12 @@ from goledger.replay.views.load import load_state
 from goledger.replay.views.standings_cache import cached_standings
 
 __all__ = [
+    "HeadState",
     "StandingsPage",
     "adjusted_scores",
     "crosstable",
     "explain",
+    "head_state",
     "pairings",
     "players",
     "standings",
@@ -70,6 +72,32 @@ def state_as_of(db: PathLike, as_of: int | None = None) -> TournamentState:
     """The tournament state after event ``as_of`` (default: the head)."""
     with Ledger.open(db) as ledger:
         return _state(ledger, as_of)
+
+
+class HeadState(NamedTuple):
+    """The state at a ledger's head and the stored hash of the event it was folded to: what a
+    view computed from ``state`` may be kept under (a kept view is for this event of this log,
+    never for another log that happens to have as many events)."""
+
+    state: TournamentState
+    hash: str
+
+    @property
+    def seq(self) -> int:
+        return self.state.seq
+
+
+def head_state(db: PathLike, known: HeadState | None = None) -> HeadState:
+    """The state at the ledger's head with its event's hash, from one opening of the ledger:
+    ``known`` itself when the head is still its event (same sequence number, same hash), else
+    folded again (through the snapshot cache)."""
+    with Ledger.open(db) as ledger:
+        head = ledger.head()
+        if known is not None and known.seq == head.seq and known.hash == head.hash:
+            return known
+        state = load_state(ledger)
+        stored = head.hash if state.seq == head.seq else ledger.hash_at(state.seq)
+        return HeadState(state, stored or "")
 
 
 def tournament_language(db: PathLike) -> str:

@@ -1,7 +1,7 @@
 // goledger desk: keep the keyboard where the director types, show the ledger's head live in the
 // header of every page, and bring the players' pages up to date when the head changes
-// (server-sent events from /events/head; the page's <main> is fetched again and swapped in
-// place, keeping the scroll position). No build step.
+// (server-sent events from /events/head; the page's <main> is fetched again, rendered at the new
+// head, and swapped in place, keeping the scroll position). No build step.
 (function () {
   function focusAutofocus() {
     var el = document.querySelector("[autofocus]");
@@ -26,32 +26,72 @@
   var parts = (body.getAttribute("data-live-parts") || "").split(" ").filter(Boolean);
   var busy = false, again = false;
 
+  function swapped(head) {
+    body.setAttribute("data-head", head);
+    var el = document.getElementById("head");
+    if (el && head) { el.textContent = head; }
+    window.goledgerUpdatedAt = Date.now();  // the live-update benchmark reads it
+    body.setAttribute("data-updated", head || "");
+    document.dispatchEvent(new CustomEvent("goledger:updated"));
+    // the frame after the swap has been drawn: when the new standings are on the screen
+    window.requestAnimationFrame(function () {
+      setTimeout(function () { window.goledgerPaintedAt = Date.now(); body.setAttribute("data-painted", head || ""); }, 0);
+    });
+  }
+
+  // Bring element `now` (on the page) to `next` (parsed, not on the page) touching only what
+  // differs: a table's rows one by one (a result moves a few dozen of 760 standings rows), any
+  // other element whole. Unchanged rows keep their layout, so the browser lays out and paints
+  // the rows that changed, not the whole table again.
+  var DESCEND = { MAIN: 1, TABLE: 1, THEAD: 1, TBODY: 1, TFOOT: 1 };
+  function patch(now, next) {
+    var olds = now.childNodes, news = Array.prototype.slice.call(next.childNodes);
+    if (olds.length !== news.length) { now.replaceChildren.apply(now, news); return; }
+    for (var k = news.length - 1; k >= 0; k--) {
+      var a = olds[k], b = news[k];
+      if (a.isEqualNode(b)) { continue; }
+      if (DESCEND[a.nodeName] && a.nodeName === b.nodeName && a.cloneNode(false).isEqualNode(b.cloneNode(false))) {
+        patch(a, b);
+      } else {
+        a.replaceWith(b);
+      }
+    }
+  }
+
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
+    // a players' page (data-live) is answered with its <main> alone, as rendered at the head it
+    // names (X-Goledger-Head): one parse, straight into the page
     fetch(window.location.href, { credentials: "same-origin", headers: { "X-Goledger-Live": "1" } })
-      .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) { window.goledgerFetchedAt = Date.now(); return html; })
-      .then(function (html) {
-        if (html === null) { return; }
-        var doc = new DOMParser().parseFromString(html, "text/html");
+      .then(function (r) {
+        if (!r.ok) { return null; }
+        var head = r.headers.get("X-Goledger-Head");
+        return r.text().then(function (html) { return { html: html, head: head }; });
+      })
+      .then(function (got) { window.goledgerFetchedAt = Date.now(); return got; })
+      .then(function (got) {
+        if (got === null) { return; }
+        var main = document.querySelector("main");
+        if (got.head !== null && !parts.length && main) {
+          var fresh = document.createElement("template");
+          fresh.innerHTML = got.html;
+          patch(main, fresh.content);
+          swapped(got.head);
+          return;
+        }
+        var doc = new DOMParser().parseFromString(got.html, "text/html");
         if (parts.length) {
           parts.forEach(function (sel) {
             var now = document.querySelector(sel), next = doc.querySelector(sel);
             if (now && next) { now.replaceWith(document.importNode(next, true)); }
           });
         } else {
-          var fresh = doc.querySelector("main"), main = document.querySelector("main");
-          if (!fresh || !main) { return; }
-          main.innerHTML = fresh.innerHTML;
+          var whole = doc.querySelector("main");
+          if (!whole || !main) { return; }
+          main.innerHTML = whole.innerHTML;
         }
-        var head = doc.body.getAttribute("data-head");
-        body.setAttribute("data-head", head);
-        var el = document.getElementById("head");
-        if (el && head) { el.textContent = head; }
-        window.goledgerUpdatedAt = Date.now();  // the live-update benchmark reads it
-        body.setAttribute("data-updated", head || "");
-        document.dispatchEvent(new CustomEvent("goledger:updated"));
+        swapped(doc.body.getAttribute("data-head"));
       })
       .catch(function () { /* the next change tries again */ })
       .then(function () {
@@ -64,8 +104,9 @@
     var source = new EventSource("/events/head");
     source.addEventListener("head", function (e) {
       window.goledgerHeadAt = Date.now();  // with goledgerFetchedAt: where the benchmark's time goes
+      // a live page's header names the head of what it shows (set when that is swapped in)
       var el = document.getElementById("head");
-      if (el) { el.textContent = e.data; }
+      if (el && !live) { el.textContent = e.data; }
       if (live && seen !== null && e.data !== seen) { refresh(); }
       seen = e.data;
     });
