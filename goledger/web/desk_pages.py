@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -166,8 +167,14 @@ class DirectorPages:
 
     async def round_page(self, request: Request) -> Response:
         """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
-        + pair), the bye, the pairing engine's preview (a dry run) and its explanation."""
+        + pair), the bye, and the pairing engine's preview (a dry run) with the reason for
+        every player it leaves out. Why the engine paired as it did is the pairing report's
+        page (``?explain=P`` leads there)."""
         round_ = request.path_params["round"]
+        if "explain" in request.query_params:
+            who = request.query_params.get("explain", "").strip()
+            target = f"/desk/round/{round_}/report" + (f"?player={quote(who)}" if who else "")
+            return RedirectResponse(target, status_code=303)
 
         def build() -> dict[str, Any]:
             from goledger.commands import pairing
@@ -179,12 +186,9 @@ class DirectorPages:
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(state, round_),
                                     "byes": byes, "free": unassigned(state, round_), "head": state.seq,
-                                    "preview": None, "why": None}
+                                    "preview": None}
             if request.query_params.get("preview"):
                 data["preview"] = pairing.pair_round(self.desk.db, round_, dry_run=True).to_dict()
-            if request.query_params.get("explain") is not None:
-                who = request.query_params.get("explain") or None
-                data["why"] = pairing.explain_pairing(self.desk.db, round_, who).to_dict()
             return data
 
         data = await self.pages.read(request, build)

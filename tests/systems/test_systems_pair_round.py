@@ -535,6 +535,33 @@ def test_the_desk_forms_run_a_knockout_of_13(tmp_path: Path) -> None:
     one_winner(db)
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_desk_preview_says_why_each_player_is_left_out(tmp_path: Path) -> None:
+    """The round page's preview (a dry run) of a knockout's second round lists the players it
+    leaves out with the engine's reason, and appends nothing; ``?explain=P`` leads to the
+    pairing report of that player."""
+    pytest.importorskip("starlette")
+    from ..web.test_web import Desk
+
+    db = tmp_path / "cup.db"
+    commands.new(db, "Cup", None, "knockout")
+    register_all(db, 8)
+    commands.pair_round(db, 1)
+    for g in state_of(db).games_of_round(1):
+        commands.result(db, 1, g.table, "white")
+    losers = [g.black for g in state_of(db).games_of_round(1)]
+    desk = Desk(db)
+    head = state_of(db).seq
+    page = desk.page("/desk/round/2?preview=1").text
+    assert state_of(db).seq == head
+    part = page.split('id="preview-not-paired"')[1].split("</ul>")[0]
+    assert part.count("<li>") == 4
+    for pid in losers:
+        assert f'<span class="muted">{pid}</span>: eliminated' in part, part
+    r = desk.client.get("/desk/round/2?explain=p0001", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/desk/round/2/report?player=p0001"
+
+
 def test_a_berger_schedule_is_the_draw_of_a_round_robin_without_rounds(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     commands.new(db, "T", None, "round-robin")
