@@ -24,6 +24,7 @@ BASE = frozenset({"errors", "nogc", "outputs", "i18n", "__init__", "__main__"})
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"ledger"}),
     frozenset({"replay"}),
+    frozenset({"describe"}),
     frozenset({"audit", "rating", "ratings"}),
     frozenset({"pairing"}),
     frozenset({"teams"}),
@@ -107,6 +108,15 @@ def test_imports_go_downward() -> None:
 
 def test_ledger_imports_nothing_of_goledger_but_base() -> None:
     assert not [dst for (src, dst) in _edges() if src == "ledger"]
+
+
+def test_the_ledger_holds_no_words() -> None:
+    """The ledger imports no base module but ``errors`` and ``nogc``: no ``i18n`` (events in
+    words are ``goledger.describe``'s), no ``outputs``."""
+    found = sorted(f"{path.relative_to(PACKAGE.parent)} -> {target}"
+                   for path in sorted((PACKAGE / "ledger").rglob("*.py"))
+                   for target in _imported(path) if target in BASE - {"errors", "nogc"})
+    assert not found, "the ledger imports a base module it must not:\n" + "\n".join(found)
 
 
 def test_the_store_knows_nothing_of_go() -> None:

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
+from goledger.describe.events import board_words, describe_event, edit_words, origin_text, result_word
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
-from goledger.ledger.describe import board_words, describe_event, edit_words, origin_text, result_word
 from goledger.outputs import one_line
 from goledger.replay.fold.state import TournamentState
 

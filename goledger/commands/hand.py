@@ -39,9 +39,9 @@ from goledger.commands.checks import (
 )
 from goledger.commands.hand_rules import GameRule, RuledGame
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
+from goledger.describe.events import edit_words
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.ledger.describe import edit_words
 from goledger.ledger.values import Result, effective_komi
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import GameState, TournamentState

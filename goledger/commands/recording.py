@@ -16,11 +16,12 @@ from typing import TypedDict, TypeVar
 
 import msgspec
 
+from goledger.describe.events import describe_event, describe_subject, names_from
 from goledger.errors import CommandRejected, StaleHeadError
 from goledger.ledger import events as ev
-from goledger.ledger.describe import all_subjects, describe_event, describe_subject, names_from, subjects
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
+from goledger.ledger.subjects import all_subjects, subjects
 from goledger.replay.fold.state import TournamentState
 
 __all__ = ["Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor", "first_event",
@@ -94,7 +95,7 @@ def record(
     With ``expected_head`` (the last event the desk saw): a moved head is refused with a
     sentence naming what was recorded since; with ``retry`` the command is decided against
     the new state and appended unless the events since touch the same table, player-round,
-    player or rules as the new ones (see :mod:`goledger.ledger.describe`). ``dry_run``: the
+    player or rules as the new ones (see :mod:`goledger.ledger.subjects`). ``dry_run``: the
     decision on the current state, its message marked, nothing written (no records)."""
     if dry_run:
         state = _current_state(db)

@@ -14,9 +14,10 @@ from typing import Unpack
 
 from goledger.commands.checks import check_system, game_at
 from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
+from goledger.describe.events import margin_words
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.ledger.result_notation import margin_words, parse_result_notation
+from goledger.ledger.result_notation import parse_result_notation
 from goledger.ledger.values import Result
 from goledger.outputs import one_line
 from goledger.replay.fold.state import GameState, TournamentState

@@ -25,7 +25,7 @@ from typing import Final, NamedTuple
 
 from goledger.ledger.values import Result
 
-__all__ = ["RESULT_HELP", "ResultNotation", "margin_words", "parse_result_notation"]
+__all__ = ["RESULT_HELP", "ResultNotation", "parse_result_notation"]
 
 RESULT_HELP: Final = (
     "white: w, white, 1-0, W+, W+R (resignation), W+T (time), W+2.5 (points), W+F (forfeit, recorded by default); "
@@ -69,18 +69,3 @@ def parse_result_notation(text: str) -> ResultNotation:
         return ResultNotation(Result.parse(key))
     except ValueError:
         raise ValueError(f"{text!r} is not a result: use {RESULT_HELP}") from None
-
-
-def margin_words(margin: str) -> str:
-    """The margin annotation in words, to follow a result: ``" by resignation"``, ``" on
-    time"``, ``" by forfeit"``, ``" by 2.5"`` (``""`` without a margin).
-
-    >>> margin_words("R"), margin_words("2.5"), margin_words("")
-    (' by resignation', ' by 2.5', '')
-    """
-    from goledger.i18n import gettext
-
-    if not margin:
-        return ""
-    words = {"R": gettext("by resignation"), "T": gettext("on time"), "F": gettext("by forfeit")}
-    return " " + words.get(margin, gettext("by %(margin)s") % {"margin": margin})

@@ -19,7 +19,7 @@ lock, so two results for one table can never both be recorded); when one does, t
 refused with what changed, in words, and the page offers to keep what is recorded or replace
 it. A form of any other kind (change-rules, publish, pair-round…) depends on the whole ledger.
 
-Subjects are those of :func:`goledger.ledger.describe.subjects`.
+Subjects are those of :func:`goledger.ledger.subjects.subjects`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected, StaleHeadError
 from goledger.ledger import events as ev
-from goledger.ledger.describe import Subject, describe_event, subjects
 from goledger.ledger.store import Record
+from goledger.ledger.subjects import Subject, subjects
 from goledger.ledger.values import Result
 from goledger.render.html import gettext
 from goledger.replay.fold.state import TournamentState

@@ -308,7 +308,7 @@ class DirectorPages:
         after = await self.pages.read(request, lambda: int_param(request, "after") or 0)
 
         def build() -> list[Any]:
-            from goledger.ledger.describe import describe_event, names_from
+            from goledger.describe.events import describe_event, names_from
 
             state = self.desk.state()
             name_of = names_from(state.players)

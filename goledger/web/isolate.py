@@ -225,7 +225,7 @@ def conflicts(touched: set[tuple[Any, ...]], since: tuple[Any, ...]) -> bool:
     """Whether a stored record in ``since`` is about a subject in ``touched``."""
     if not touched:
         return False
-    from goledger.ledger.describe import subjects
+    from goledger.ledger.subjects import subjects
 
     for record in since:
         try:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from goledger import commands
+from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.ledger.describe import describe_event
 from goledger.ledger.store import Ledger
 from goledger.replay.views.load import load_state
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from goledger.describe.events import describe_event, describe_subject, names_from
 from goledger.ledger import events as ev
-from goledger.ledger.describe import describe_event, describe_subject, names_from, subjects
+from goledger.ledger.subjects import subjects
 
-from .test_events import SAMPLES
+from ..ledger.test_events import SAMPLES
 
 PROVENANCE = {"SourceImported", "Checkpoint", "PseudonymisedCopy"}
 

@@ -1,29 +1,31 @@
-"""Events in a director's words, and what each one touches (DESIGN §8, concurrent desks).
+"""Events in a director's words (DESIGN §8): the phrases refusals, conflicts, reports and the
+desk's log show, in the language written in (``goledger.i18n``).
 
 :func:`describe_event` turns an event into a short phrase (``"round 4 table 12: result
-white by default"``) for refusals and reports; :func:`subjects` names what an event is
-about — a table of a round, a player in a round, a player, the rules, a team — so that a
-command repeated with ``--retry`` can tell whether the events another desk appended since
-its expected head concern the same thing (a conflict) or something else (safe to append).
+white by default"``); :func:`describe_subject` names what an event touches
+(:func:`goledger.ledger.subjects.subjects`: a table of a round, a player in a round, a player,
+the rules, a team) for a ``--retry`` conflict. The ledger itself holds no words: this module
+stands above it and above ``replay`` (``tests/test_layers.py``).
 
 >>> from goledger.ledger import events as ev
 >>> from goledger.ledger.values import Result
 >>> describe_event(ev.ResultRecorded(round=4, table=12, result=Result.WHITE, by_default=True))
 'round 4 table 12: result white by default'
->>> sorted(subjects(ev.GamePaired(round=2, table=3, white="p0001", black="p0002")))
-[('player in round', 'p0001', 2), ('player in round', 'p0002', 2), ('table', 2, 3)]
+>>> describe_event(ev.ResultRecorded(round=1, table=2, result=Result.BLACK, margin="R"))
+'round 1 table 2: result black by resignation'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from goledger.i18n import gettext, pgettext
 from goledger.ledger import events as ev
-from goledger.ledger.result_notation import margin_words
+from goledger.ledger.subjects import Subject
 
-__all__ = ["Subject", "describe_event", "describe_subject", "edit_words", "origin_text", "subjects"]
+__all__ = ["NameOf", "board_words", "describe_event", "describe_subject", "edit_words", "margin_words",
+           "origin_text", "result_word"]
 
 
 def origin_text(origin: ev.ListProvenance | None) -> str:
@@ -40,11 +42,6 @@ def origin_text(origin: ev.ListProvenance | None) -> str:
     if not origin.listed:
         return "; " + gettext("PIN not in the %(source)s list of %(date)s") % names
     return "; " + gettext("checked against the %(source)s list of %(date)s") % names
-
-Subject = tuple[Any, ...]
-"""``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
-``("team", id)``, ``("round", round)`` (a whole round's pairing), ``("round shown", round)``
-(showing it to the players) or ``("rules",)``."""
 
 NameOf = Callable[[str], str]
 
@@ -180,6 +177,19 @@ def _rounds_phrase(round_: int | None, from_round: int | None) -> str:
     return " " + gettext("from round %(round)d") % {"round": from_round} if from_round is not None else ""
 
 
+def margin_words(margin: str) -> str:
+    """The margin annotation in words, to follow a result: ``" by resignation"``, ``" on
+    time"``, ``" by forfeit"``, ``" by 2.5"`` (``""`` without a margin).
+
+    >>> margin_words("R"), margin_words("2.5"), margin_words("")
+    (' by resignation', ' by 2.5', '')
+    """
+    if not margin:
+        return ""
+    words = {"R": gettext("by resignation"), "T": gettext("on time"), "F": gettext("by forfeit")}
+    return " " + words.get(margin, gettext("by %(margin)s") % {"margin": margin})
+
+
 def board_words(round_: int, table: int) -> str:
     """``round 4 table 12``, in the language written in."""
     return gettext("round %(round)d table %(table)d") % {"round": round_, "table": table}
@@ -205,54 +215,6 @@ def edit_words(event: ev.GameEdited) -> str:
         [gettext("komi %(komi)s") % {"komi": event.komi}] if event.komi is not None else [])
     return (", ".join(parts) or gettext("edited")) + (" " + gettext("(forced: it had a result)") if event.forced
                                                       else "")
-
-
-def subjects(event: ev.Event) -> set[Subject]:
-    """What ``event`` is about (see :data:`Subject`); provenance events touch nothing."""
-    match event:
-        case ev.GamePaired(round=r, table=t, white=w, black=b):
-            return {("table", r, t), ("player in round", w, r), ("player in round", b, r)}
-        case ev.PairingRemoved(round=r, table=t) | ev.ResultRecorded(round=r, table=t) | ev.ResultCorrected(
-            round=r, table=t
-        ):
-            return {("table", r, t)}
-        case ev.GameEdited(round=r, table=t):
-            return {("table", r, t)}
-        case ev.GameMoved(round=r, table=t, to_table=to):
-            return {("table", r, t), ("table", r, to)}
-        case ev.TablesRenumbered(round=r):
-            return {("round", r)}
-        case ev.ByeAssigned(player_id=pid, round=r) | ev.ByeRemoved(player_id=pid, round=r):
-            return {("player in round", pid, r)}
-        case ev.ParticipationChanged(player_id=pid, round=r):
-            return {("player in round", pid, r)}
-        case ev.PlayerRegistered(player_id=pid) | ev.PlayerUpdated(player_id=pid):
-            return {("player", pid)}
-        case ev.PlayerWithdrew(player_id=pid) | ev.PlayerReinstated(player_id=pid):
-            return {("player", pid)}
-        case ev.PlayerUnregistered(player_id=pid):
-            return {("player", pid)}
-        case ev.TournamentCreated() | ev.RulesChanged():
-            return {("rules",)}
-        case ev.TeamRegistered(team_id=tid) | ev.TeamMemberAssigned(team_id=tid) | ev.TeamMemberRemoved(
-            team_id=tid
-        ) | ev.TeamRemoved(team_id=tid):
-            return {("team", tid)}
-        case ev.PairingAnnotated(round=r, table=t, bye=bye):
-            return {("player in round", bye, r)} if bye else {("table", r, t)}
-        case ev.PairingConstraintSet(player_a=a, player_b=b):
-            return {("player", a), ("player", b)}
-        case ev.PairingFixed(round=r, player_a=a, player_b=b):
-            return {("player in round", a, r), ("player in round", b, r)}
-        case ev.TableFixed(player_id=pid):
-            return {("player", pid)}
-        case ev.RoundPaired(round=r, players=players):
-            return {("player in round", p, r) for p in players}
-        case ev.RoundUnpaired(round=r):
-            return {("round", r)}
-        case ev.RoundShown(round=r):
-            return {("round shown", r)}
-    return set()
 
 
 def describe_subject(subject: Subject, name_of: NameOf | None = None) -> str:
@@ -284,11 +246,4 @@ def names_from(players: Mapping[str, Any]) -> NameOf:
     return name_of
 
 
-def all_subjects(events: Iterable[ev.Event]) -> set[Subject]:
-    out: set[Subject] = set()
-    for event in events:
-        out |= subjects(event)
-    return out
-
-
-__all__ += ["all_subjects", "names_from"]
+__all__ += ["names_from"]
