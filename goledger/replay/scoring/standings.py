@@ -200,11 +200,13 @@ def standings(
 
 
 def _context(state: TournamentState, round_: int | None, policy: str | Policy | None,
-             criteria: Sequence[str] | None) -> tuple[ScoringContext, tuple[str, ...]]:
-    """The scoring context of a view (round, policy and criteria resolved) and its criteria."""
+             criteria: Sequence[str] | None, *, past_count: bool = False) -> tuple[ScoringContext, tuple[str, ...]]:
+    """The scoring context of a view (round, policy and criteria resolved) and its criteria;
+    ``past_count``: a round past the state's round count is looked at as it is (rounds no
+    game was paired in count as such), not refused."""
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
-    checked = check_round(state, round_)
+    checked = round_ if past_count and round_ is not None and round_ > state.rounds else check_round(state, round_)
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)
     return ScoringContext(state, checked, pol, names), names
@@ -234,8 +236,14 @@ def ranking(
     criteria: Sequence[str] | None = None,
     only: Collection[str] | None = None,
 ) -> Ranking:
-    """:func:`standings` as a :class:`Ranking`."""
-    ctx, names = _context(state, round, policy, criteria)
+    """:func:`standings` as a :class:`Ranking`.
+
+    An audit looks at every point of a log (and at the log without one event) at the round of
+    its end, so a round past the state's count is no refusal here: before the draw of a
+    tournament whose rounds are set at the draw (``new`` without ``--rounds``) the state has
+    one round, and the round of the end is looked at there as a round nobody has played yet.
+    """
+    ctx, names = _context(state, round, policy, criteria, past_count=True)
     placed = _placements(ctx, names, only)
     return Ranking(ctx.round, state.seq, ctx.policy.name, tuple(names),
                    {name: get_criterion(name).scale for name in names}, placed, ctx.table.names())
