@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any, Unpack
+from typing import Annotated, Any, TypedDict, Unpack
 
 import typer
 
@@ -14,8 +14,10 @@ from goledger.cli.common import (
     DbOption,
     JsonOption,
     LanguageOption,
+    OptionTable,
     PlayerArg,
     Shared,
+    declare_options,
     default_db,
     echo,
     echo_lines,
@@ -38,6 +40,38 @@ ReplaysOpt = Annotated[
     typer.Option("--max-replays", help="Standings recomputations spent attributing changes to single events "
                  "(default: from the size of the field; 0: no limit)."),
 ]
+
+
+
+
+class View(TypedDict, total=False):
+    """The options of the audit views ``diff`` and ``history`` (:data:`VIEW_OPTIONS`), as the
+    command function receives them."""
+
+    round_: int | None
+    policy: str | None
+    criteria: str | None
+    max_replays: int | None
+    db: Path | None
+    as_json: bool
+
+
+VIEW_OPTIONS: OptionTable = (
+    ("round_", RoundOpt, None),
+    ("policy", PolicyOpt, None),
+    ("criteria", CriteriaOpt, None),
+    ("max_replays", ReplaysOpt, None),
+    ("db", DbOption, None),
+    ("as_json", JsonOption, False),
+)
+"""``--round``, ``--policy``, ``--criteria``, ``--max-replays``, ``--db``, ``--json``: declared
+once, after each view's own options (:func:`goledger.cli.common.declare_options`)."""
+
+
+def _view(view: View) -> tuple[Path, int | None, str | None, list[str] | None, int | str | None]:
+    """The ledger, round, policy, criteria and replay budget an audit view was asked for."""
+    return (view.get("db") or default_db(), view.get("round_"), view.get("policy"), _criteria(view.get("criteria")),
+            _budget(view.get("max_replays")))
 
 
 def _budget(value: int | None) -> int | str | None:
@@ -332,25 +366,22 @@ def _seqs(text: str) -> list[int]:
 
 
 @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+@declare_options(VIEW_OPTIONS)
 def diff(
     from_seq: Annotated[int | None, typer.Option("--from", help="Earlier point: as of this event.")] = None,
     to_seq: Annotated[int | None, typer.Option("--to", help="Later point (default: the last event).")] = None,
     published: Annotated[int | None, typer.Option(
         "--published", help="Earlier point: the standings of this round as published.")] = None,
-    round_: RoundOpt = None,
-    policy: PolicyOpt = None,
-    criteria: CriteriaOpt = None,
-    max_replays: ReplaysOpt = None,
-    db: DbOption = None,  # type: ignore[assignment]
-    as_json: JsonOption = False,
+    **view: Unpack[View],
 ) -> None:
     """Players whose place or values changed between two events, and the events that caused it."""
     from goledger.audit.queries import diff as diff_view
 
     if (from_seq is None) == (published is None):
         fail("diff needs either --from SEQ or --published ROUND", 2)
-    _show(run(lambda: diff_view(db or default_db(), from_seq, to_seq, round_, policy, _criteria(criteria),
-                                published, _budget(max_replays))), as_json, render_diff)
+    db, round_, policy, criteria, budget = _view(view)
+    _show(run(lambda: diff_view(db, from_seq, to_seq, round_, policy, criteria, published, budget)),
+          view.get("as_json", False), render_diff)
 
 
 @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
@@ -392,20 +423,14 @@ def publish(
 
 
 @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
-def history(
-    player: PlayerArg,
-    round_: RoundOpt = None,
-    policy: PolicyOpt = None,
-    criteria: CriteriaOpt = None,
-    max_replays: ReplaysOpt = None,
-    db: DbOption = None,  # type: ignore[assignment]
-    as_json: JsonOption = False,
-) -> None:
+@declare_options(VIEW_OPTIONS)
+def history(player: PlayerArg, **view: Unpack[View]) -> None:
     """Every event that changed a player's place or values, with the place and values after it."""
     from goledger.audit.queries import history as history_view
 
-    _show(run(lambda: history_view(db or default_db(), player, round_, policy, _criteria(criteria),
-                                   _budget(max_replays))), as_json, render_history)
+    db, round_, policy, criteria, budget = _view(view)
+    _show(run(lambda: history_view(db, player, round_, policy, criteria, budget)), view.get("as_json", False),
+          render_history)
 
 
 @nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass

@@ -60,7 +60,11 @@ class Shared(Common, total=False):
     reason: str
 
 
-_SHARED: tuple[tuple[str, Any, Any], ...] = (
+OptionTable = tuple[tuple[str, Any, Any], ...]
+"""Options declared once for several commands: ``(parameter name, Annotated type, default)``."""
+
+
+_SHARED: OptionTable = (
     ("db", DbOption, None),
     ("actor", ActorOption, ""),
     ("reason", ReasonOption, ""),
@@ -79,13 +83,21 @@ def shared_options(without: Collection[str] = (), last: Collection[str] = ()) ->
     ``--db``, ``--actor``, ``--reason``, ``--expected-head``, ``--retry`` and ``--json``
     (those the command does not declare itself, nor names in ``without``), then those of its
     own named in ``last``. The function stays a plain module-level function, callable as it is."""
+    return declare_options(_SHARED, without, last)
+
+
+def declare_options(table: OptionTable, without: Collection[str] = (),
+                    last: Collection[str] = ()) -> Callable[[Command], Command]:
+    """Declare the options of ``table`` once for every command that takes them as ``**kwargs``
+    (a ``TypedDict`` of them, unpacked): :func:`shared_options` with another table (the audit
+    views' ``--round``, ``--policy``, ``--criteria``…, ``cli/audit.py``)."""
 
     def declare(command: Command) -> Command:
         signature = inspect.signature(command, eval_str=True)
         own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
         taken = {p.name for p in own} | set(without)
         shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
-                  for name, annotation, default in _SHARED if name not in taken]
+                  for name, annotation, default in table if name not in taken]
         after = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own if p.name in last]
         command.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[*(p for p in own if p.name not in last), *shared, *after])

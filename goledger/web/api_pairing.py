@@ -21,18 +21,18 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
-from goledger.web.routing import bearer_token, json_response
+from goledger.web.routing import DeskState, bearer_token, json_response
 
 __all__ = ["routes"]
 
 _FIELDS = frozenset({"round", "expected_head", "dry_run", "engine", "seed", "actor", "reason"})
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _read(body: Any) -> dict[str, Any]:
+def _read(body: object) -> dict[str, Any]:
     """The body's fields, checked (one sentence when they are not what the route takes)."""
     if not isinstance(body, dict):
         raise CommandRejected('send a JSON object: {"round", "expected_head"}')
@@ -51,7 +51,7 @@ def _read(body: Any) -> dict[str, Any]:
     return body
 
 
-def routes(desk: Any) -> list[Route]:
+def routes(desk: DeskState) -> list[Route]:
     """The route of this module over ``desk`` (:class:`goledger.web.app.Desk`)."""
 
     async def api_pair_round(request: Request) -> Response:

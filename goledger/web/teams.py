@@ -11,10 +11,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from goledger.web.routing import Pages
+
 __all__ = ["team_routes"]
 
 
-def team_routes(pages: Any) -> list[Route]:
+def team_routes(pages: Pages) -> list[Route]:
     """The team routes over the desk's page helpers (``pages``: rendering, caching, auth)."""
 
     def _round(request: Request) -> int:
