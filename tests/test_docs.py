@@ -114,3 +114,12 @@ def test_readme_layout_table_has_no_duplicate_row() -> None:
     assert block == table, "the Layout table is broken by a line that is not a row"
     folders = [row.split("|")[1].strip() for row in table[2:]]
     assert len(folders) == len(set(folders)), folders
+
+
+def test_readme_layout_table_has_a_row_for_every_package() -> None:
+    """Every package of ``goledger/`` has its row (a cell may name two, as ``i18n/`` and ``locale/``)."""
+    lines = _readme_section("Layout").splitlines()
+    cells = " ".join(line.split("|")[1] for line in lines if line.startswith("| `"))
+    packages = sorted(p.parent.name for p in (REPO / "goledger").glob("*/__init__.py"))
+    assert len(packages) > 10
+    assert [p for p in packages if f"`goledger/{p}/`" not in cells] == []
