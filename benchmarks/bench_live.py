@@ -3,16 +3,19 @@ standings page in a real browser, on EGC 2011 (760 players, 10 rounds, 7,752 eve
 
 The ledger is imported from ``../shared/realdata/opengotha/lucvannier_opengotha__egc2011.xml``
 (``--file`` for another), then ``--runs`` + 1 results of the last round are set back to unknown
-(``correct … unknown``), as if their slips had not come in yet. The desk runs under uvicorn on
-127.0.0.1; headless Chromium (Playwright, Debian's ``/usr/bin/chromium``) opens the public
-standings page of the last round. Each run posts one result to ``POST /api/results`` (what a
-desk's form does, with the director token) and waits until the page has swapped in the new
-standings (the server-sent event, the page fetched again, its ``<main>`` replaced): the time from
-just before the POST to the moment the page recorded its update (``window.goledgerUpdatedAt``,
-the same clock), so the whole path is measured: the write, the head watcher, the stream, the
-re-render, the transfer and the DOM.
+(``correct … unknown``), as if their slips had not come in yet. The desk is ``goledger serve``
+on 127.0.0.1, in a process of its own; headless Chromium (Playwright, Debian's
+``/usr/bin/chromium``) opens the public standings page of the last round. Each run posts one
+result to ``POST /api/results`` (what a desk's form does, with the director token) and waits
+until the page has swapped in the new standings (the server-sent event, the page's ``<main>``
+fetched again, the rows that changed swapped in): the time from just before the POST to the
+moment the page recorded its update (``window.goledgerUpdatedAt``, the same clock), so the
+whole path is measured: the write, the head watcher, the stream, the re-render, the transfer
+and the DOM; and to the end of the next frame after it (``window.goledgerPaintedAt``: the new
+standings drawn on the screen).
 
-Printed: p50, p95, min and max (targets: p50 ≤ 300 ms, p95 ≤ 1 s). Run:
+Printed: p50, p95, min and max of both (targets: p50 ≤ 300 ms, p95 ≤ 1 s, judged on the frame
+drawn), the median of each stage, and the load average before and after the runs. Run:
 ``python benchmarks/bench_live.py [--runs 40] [--file EGC.xml] [--page /standings]``.
 """
 
@@ -27,7 +30,6 @@ import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -65,28 +67,38 @@ def egc_ledger(db: Path, source: Path = EGC, open_results: int = 41) -> tuple[in
 
 @contextmanager
 def serving(db: Path) -> Iterator[str]:
-    """The desk over ``db`` under uvicorn on a free port of 127.0.0.1, in a thread."""
-    import uvicorn
-
-    from goledger.web import create_app
+    """``goledger serve`` over ``db`` on a free port of 127.0.0.1, in a process of its own, as a
+    director starts it (the desk's own door, worker processes forked from its fork server), not
+    in this process: the browser's driver and the client posting the results do not share the
+    desk's interpreter."""
+    import subprocess
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(create_app(db, TOKEN), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=1, lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "GOLEDGER_TOKEN": TOKEN}
+    server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port)],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"goledger serve exited: {server.stderr.read() if server.stderr else ''}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("goledger serve did not start") from None
+                time.sleep(0.05)
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def post_result(url: str, round_: int, table: int, result: str, head: int) -> dict[str, Any]:
@@ -111,6 +123,7 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
         await page.goto(url + page_path)
         await page.wait_for_function("() => document.body.getAttribute('data-head') !== null")
         await asyncio.sleep(0.3)  # the stream is open and has sent the head
+        painting = None
         for i, table in enumerate(tables):
             seen = await page.evaluate("window.goledgerUpdatedAt || 0")
             started = time.time()
@@ -118,9 +131,14 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
             posted = time.time()
             head = out["events"][-1]["seq"]
             await page.wait_for_function("([h, t]) => document.body.getAttribute('data-updated') === h "
-                                         "&& (window.goledgerUpdatedAt || 0) > t "
-                                         "&& document.body.getAttribute('data-painted') === h", arg=[str(head), seen],
+                                         "&& (window.goledgerUpdatedAt || 0) > t", arg=[str(head), seen],
                                          timeout=10000)
+            if painting:  # the page marks the frame after its swap (older desks did not)
+                await page.wait_for_function("h => document.body.getAttribute('data-painted') === h",
+                                             arg=str(head), timeout=10000)
+            if painting is None:  # after the first update: does this desk mark the frame drawn?
+                await asyncio.sleep(0.2)
+                painting = await page.evaluate("document.body.hasAttribute('data-painted')")
             marks = await page.evaluate("[window.goledgerHeadAt || 0, window.goledgerFetchedAt || 0, "
                                         "window.goledgerUpdatedAt, window.goledgerPaintedAt || 0]")
             if i:
@@ -157,26 +175,32 @@ def main(argv: list[str] | None = None) -> int:
         with Ledger.open(db) as ledger:
             head = ledger.head().seq
         with serving(db) as url:
+            before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
             samples = asyncio.run(measure(url, last, tables, args.page, head))
     p50, p95 = percentile(samples, 50) * 1000, percentile(samples, 95) * 1000
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"# live update: {args.file.name}, page {args.page}, {len(samples)} runs, {head} events")
-    print(f"load average {load} on {os.cpu_count()} cores; Python {platform.python_version()}; headless Chromium")
+    print(f"load average {before} before the runs, {load} after them (1, 5, 15 min) on {os.cpu_count()} cores; "
+          f"Python {platform.python_version()}; headless Chromium; goledger serve in its own process")
     print()
     print("| result POST → page updated in the browser (ms) | p50 | p95 | min | max |")
     print("|---|---|---|---|---|")
     print(f"| {args.page}, swapped in | {p50:,.0f} | {p95:,.0f} | {min(samples) * 1000:,.0f} | "
           f"{max(samples) * 1000:,.0f} |")
-    painted = [s[4] for s in STAGES]
-    print(f"| {args.page}, the next frame drawn | {percentile(painted, 50) * 1000:,.0f} | "
-          f"{percentile(painted, 95) * 1000:,.0f} | {min(painted) * 1000:,.0f} | {max(painted) * 1000:,.0f} |")
+    painted = [s[4] for s in STAGES if s[4] > 0]
+    if painted:
+        print(f"| {args.page}, the next frame drawn | {percentile(painted, 50) * 1000:,.0f} | "
+              f"{percentile(painted, 95) * 1000:,.0f} | {min(painted) * 1000:,.0f} | {max(painted) * 1000:,.0f} |")
     medians = [statistics.median(s[k] for s in STAGES) * 1000 for k in range(5)]
+    frame = f" · next frame {medians[4]:,.0f}" if painted else ""
     print(f"\nmedian breakdown (ms after the POST was sent): POST answered {medians[0]:,.0f} · the stream's "
-          f"event {medians[1]:,.0f} · the page's fetch answered {medians[2]:,.0f} · swapped in {medians[3]:,.0f} · "
-          f"next frame {medians[4]:,.0f}")
+          f"event {medians[1]:,.0f} · the page's fetch answered {medians[2]:,.0f} · swapped in "
+          f"{medians[3]:,.0f}{frame}")
+    judged, what = (painted, "the next frame drawn") if painted else (samples, "swapped in")
+    p50, p95 = percentile(judged, 50) * 1000, percentile(judged, 95) * 1000
     verdict = "meets" if p50 <= P50_MS and p95 <= P95_MS else "MISSES"
-    print(f"\n{verdict} the targets (p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms); "
-          f"median {statistics.median(samples) * 1000:,.0f} ms")
+    print(f"\n{verdict} the targets (p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms), judged on {what}: "
+          f"p50 {p50:,.0f} ms, p95 {p95:,.0f} ms")
     return 0 if verdict == "meets" else 1
 
 
