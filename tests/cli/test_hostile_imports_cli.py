@@ -41,7 +41,7 @@ HOSTILE = [
      "declares XML entities"),
     ("egd", "t.h9", b"\x00\x01\x02 binary junk \xff" * 40, "holds no EGD player line"),
     ("egd", "t.h9", b"; CL[A]\n; EV[empty]\n", "holds no EGD player line"),
-    ("trf", "t.trf", b"this is not a TRF file\n" * 5, "has no player record (001); it is not a TRF file"),
+    ("trf", "t.trf", b"this is not a TRF file\n" * 5, "nor a tournament name (012); it is not a TRF file"),
     ("trf", "t.trf", _TRF.replace(b"001    1", b"001    2", 1), "pairing number 2 is used twice"),
 ]
 

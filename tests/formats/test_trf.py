@@ -236,8 +236,11 @@ def test_reported_problems() -> None:
     result = read_trf(latin, "latin.trf")
     assert any("Windows-1252" in e.message for e in result.report.warnings)
     assert "Eva Müller" in [p.first_name for p in fold(result.events).players.values()]
-    with pytest.raises(FormatError, match="no player record"):
-        read_trf(b"012 Nothing here\n", "empty.trf")
+    with pytest.raises(FormatError, match="neither a player record"):
+        read_trf(b"042 2020/09/16\nXXR 5\n", "nameless.trf")
+    before_registration = fold(read_trf(b"012 Nothing here\n", "empty.trf").events)
+    assert before_registration.players == {} and before_registration.settings is not None
+    assert before_registration.settings.name == "Nothing here"
 
 
 def test_import_refuses_errors_and_writes_nothing(tmp_path: Path) -> None:

@@ -152,7 +152,8 @@ def _int(text: str) -> int | None:
 
 def parse_trf(data: bytes, source: str, report: InterchangeReport) -> TrfDocument:
     """Cut a TRF into records (spec §1–§4, §8). Raises :class:`FormatError` when the file
-    holds no player line (it is not a TRF)."""
+    holds neither a player line nor a tournament name (it is not a TRF; a tournament
+    before its registrations, as `export trf` writes one, has only the header records)."""
     if b"\x00" in data[:4096]:
         raise FormatError(f"{source} is not a text file (it contains NUL bytes), so not a TRF")
     text, encoding = decode_trf(data, report)
@@ -174,8 +175,9 @@ def parse_trf(data: bytes, source: str, report: InterchangeReport) -> TrfDocumen
             doc.records.setdefault(code, []).append((number, line))
         else:
             doc.unknown.append((number, line))
-    if not doc.players:
-        raise FormatError(f"{source} has no player record (001); it is not a TRF file")
+    if not doc.players and "012" not in doc.records:
+        raise FormatError(f"{source} has neither a player record (001) nor a tournament name (012); "
+                          "it is not a TRF file")
     return doc
 
 
