@@ -227,6 +227,8 @@ class _Pages:
         self.tasks: set[asyncio.Task[None]] = set()
         self.watched: dict[str, tuple[float, str, Callable[[], dict[str, Any]], Request]] = {}
         """Public page → (when it was last asked for, template, builder, request): what to prerender."""
+        self.spare_due = False
+        """A write is done and its pages are being rendered: then fork the next write's worker."""
         self.listening: set[asyncio.AbstractEventLoop] = set()
         """The event loops the head watcher calls :meth:`prerender_soon` on."""
 
@@ -441,6 +443,9 @@ class _Pages:
                     await self._public_body(key, name, build, request, seq)
             except Exception:  # a page that cannot be built now is built (and refused) when asked
                 continue
+        if self.spare_due:
+            self.spare_due = False
+            self.desk.workers.prepare()
 
     def prerender_soon(self, seq: int) -> None:
         """Start :meth:`prerender` (on the event loop; the head watcher calls this)."""
@@ -454,10 +459,15 @@ class _Pages:
     async def work(self, fn: Callable[..., isolate.Done], *args: Any) -> isolate.Done:
         """``fn(*args)`` in a worker process (:mod:`goledger.web.isolate`), awaited from a thread,
         in the request's language. After a write, the head watcher is woken at once (and it has
-        the watched public pages rendered again, :meth:`prerender`)."""
+        the watched public pages rendered again, :meth:`prerender`), and the next write's worker
+        is forked ahead (:meth:`goledger.web.isolate.WorkerPool.prepare`) once they are."""
         from goledger.i18n import current_language
 
         done = await run_in_threadpool(self.desk.workers.run, fn, *args, language=current_language())
+        if done.status == 200 and self.watched and self.desk.live.watching():
+            self.spare_due = True  # forked once the watched pages are rendered (:meth:`prerender`)
+        else:
+            self.desk.workers.prepare()
         if done.status == 200:
             self.desk.live.written()
         return done

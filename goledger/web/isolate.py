@@ -55,10 +55,10 @@ class WorkerPool:
     """Runs :class:`Done`-returning functions in forked workers, at most ``workers`` at once,
     each stopped after ``timeout`` seconds. ``run`` blocks: call it from a thread.
 
-    Each call still runs in a process of its own, used once; but the next one is forked ahead,
-    once the last has exited (a *spare*: started, its preparation done, waiting for its one job
-    on a pipe), and a finished worker is reaped in the background: a write does not wait for a
-    fork nor for an exit (20-50 ms each on a loaded machine)."""
+    Each call still runs in a process of its own, used once; but the next one can be forked
+    ahead (:meth:`prepare`: a *spare*, started, its preparation done, waiting for its one job on
+    a pipe), and a finished worker is reaped in the background: a write does not wait for a fork
+    nor for an exit (20-50 ms each on a loaded machine). Without a spare a call forks its own."""
 
     def __init__(self, timeout: float = 120.0, workers: int = 4) -> None:
         self.timeout = timeout
@@ -126,9 +126,14 @@ class WorkerPool:
             threading.Thread(target=self._reap, args=(worker,), daemon=True).start()
         return done if isinstance(done, Done) else Done(503, "the desk's worker sent no answer")
 
+    def prepare(self) -> None:
+        """Fork the next write's spare now, in the background (the desk calls this when nothing
+        more urgent is running: after a write, once the pages it changed are rendered; on two
+        cores a fork beside that rendering slows it down)."""
+        threading.Thread(target=self._refill, daemon=True).start()
+
     def _reap(self, worker: _Worker) -> None:
-        """Wait for a used worker to exit (kill it after 5 seconds), free its slot, and fork the
-        next spare (after the work, not beside it: on two cores a fork would slow the write)."""
+        """Wait for a used worker to exit (kill it after 5 seconds), then free its slot."""
         try:
             worker.process.join(5)
             if worker.process.is_alive():
@@ -136,7 +141,6 @@ class WorkerPool:
                 worker.process.join()
         finally:
             self._slots.release()
-        self._refill()
 
 
 @dataclass

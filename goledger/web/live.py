@@ -147,6 +147,11 @@ class HeadWatcher:
         with self._lock:
             self._listeners.append((loop, callback))
 
+    def watching(self) -> bool:
+        """Whether any stream is open (then the watcher runs and calls its listeners)."""
+        with self._lock:
+            return bool(self._waiters)
+
     def written(self) -> None:
         """The desk has just appended: read the head now rather than at the next poll."""
         self._wake.set()

@@ -108,3 +108,29 @@ def test_the_head_watcher_has_watched_pages_rendered_again(tmp_path: Path) -> No
         kept = pages.public_pages[key]
         assert (kept.seq, kept.hash) == (now.seq, now.hash)
         assert _order(kept.main.decode()) == [r.player_id for r in standings(db).rows]
+
+
+def _pid() -> Any:
+    import os
+
+    from goledger.web.isolate import Done
+
+    return Done(200, "", os.getpid())
+
+
+def test_a_write_runs_in_the_spare_forked_ahead_and_each_in_a_process_of_its_own() -> None:
+    from goledger.web.isolate import WorkerPool
+
+    pool = WorkerPool(timeout=60)
+    pool.prepare()
+    deadline = time.monotonic() + 30
+    while pool._spare is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    spare = pool._spare
+    assert spare is not None and spare.process.is_alive()
+    first = pool.run(_pid).data
+    assert first == spare.process.pid and pool._spare is None  # the spare did the work, and is used up
+    second = pool.run(_pid).data  # no spare: forked for this call
+    assert second not in (first, None)
+    spare.process.join(10)
+    assert not spare.process.is_alive()  # one job per process: it exited
