@@ -1,7 +1,8 @@
 """The audit report, the standings page and the rating preview page as goledger wrote them
-with lxml trees (``lxml.html.builder`` and ``etree.tostring``), before
-:mod:`goledger.render.html_text` wrote the markup directly: the reference the fast renderer
-must match byte for byte (``tests/render/test_html_text.py``).
+with lxml trees (``lxml.html.builder`` and ``etree.tostring``), before they were written as
+text and then by templates (issue 28, item 4): the reference the template renderer's pages
+must match element for element, attribute for attribute and text for text
+(``tests/render/test_report_pages.py``).
 
 The rendering of commit 71e5c85 (``goledger/render/audit_report.py`` and
 ``goledger/render/rating.py``), the computations it calls unchanged. A change to what the

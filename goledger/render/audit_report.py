@@ -3,13 +3,11 @@
 The file needs nothing but itself: styles are inline, the chart is inline SVG, there is no
 script, no font, no image and no link to anything outside the document (only ``#anchors``).
 Every text comes from the ledger and is escaped as it is written, so a player called
-``<script>`` stays a name: the page is written as text by :mod:`goledger.render.html_text`,
-whose functions are the only makers of markup (:data:`~goledger.render.html_text.Html`, which
-mypy keeps apart from plain strings) and escape every text and attribute value they are given,
-byte for byte as lxml's HTML serializer did when the page was an lxml tree
-(``tests/render/test_html_text.py`` holds the two against each other). The one part drawn as a tree
-elsewhere, a bracket's SVG (:mod:`goledger.render.bracket`), still goes through lxml's
-serializer.
+``<script>`` stays a name: the page is the template ``audit_report.html`` rendered by the one
+environment (:mod:`goledger.render.html`: autoescaped, control and invisible characters shown
+as escapes); this module computes what the page shows, as text, and writes no markup. The page
+is the same document (DOM and text) as the lxml tree it once was (``tests/report_reference.py``,
+compared in ``tests/render/test_report_pages.py``).
 
 Sections: the tournament and the verification of its hash chain; every registered player;
 the final standings and the standings after every round; a chart of the places of the top
@@ -24,47 +22,34 @@ with each event's hash, previous hash and payload.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from operator import getitem
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 import msgspec
+from markupsafe import Markup
 
 from goledger.audit.compare import PlayerChange, changed_columns
 from goledger.audit.event_index import EventIndex
 from goledger.errors import GoledgerError
-from goledger.i18n import N_, current_language, gettext, ngettext, pgettext
+from goledger.i18n import N_, gettext, pgettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
 from goledger.nogc import nogc
 from goledger.rating.preview import preview_state
-from goledger.render.html_text import (
-    Encoded,
-    Html,
-    anchor,
-    attribute_value,
-    element,
-    encoded_rows,
-    escape,
-    from_tree,
-    join,
-    page_bytes,
-    page_chunks,
-    text,
-    text_element,
-)
-from goledger.render.html_text import table as html_table
+from goledger.render.html import environment, render
 from goledger.render.printouts import round_header
-from goledger.render.rating import preview_section
+from goledger.render.rating import PreviewSection, preview_section
 from goledger.render.report_style import REPORT_STYLE
 from goledger.replay.fold.state import TournamentState, apply, fold
 from goledger.replay.scoring.printouts import registration_text
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import Ranking, Standings, ranking
 
-__all__ = ["AUDITED_TYPES", "render_report", "report", "standings_page"]
+__all__ = ["AUDITED_TYPES", "encoded_parts", "render_report", "report", "standings_page"]
 
 AUDITED_TYPES: Final = ("PlayerWithdrew", "PlayerReinstated", "ResultCorrected", "PlayerUpdated", "RulesChanged")
 """Events whose effect the report shows one by one."""
@@ -73,14 +58,6 @@ _PALETTE: Final = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17be
                    "#7f7f7f", "#bcbd22")
 
 
-# --------------------------------------------------------------------------- helpers
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: set[int] | None = None,
-           **attrs: str) -> Html:
-    """A table of ``rows`` (each cell shown with ``str``) under ``headers``; the columns in
-    ``numeric`` right-aligned."""
-    return html_table(headers, [[str(cell) for cell in row] for row in rows], numeric or (), attrs)
 
 
 class _PointTexts(dict[int, str]):
@@ -117,8 +94,12 @@ def _cells_of(state: TournamentState) -> _Cells:
     return _Cells({pid: (f"{p.surname} {p.first_name}".strip(), p.rank) for pid, p in state.players.items()})
 
 
-def _standings_table(table: Standings | Ranking, cells: _Cells | None = None, **attrs: str) -> Html:
-    """A standings table: place, id, name, rank and each criterion's value. A
+StandingsRows = list[tuple[str, str, str, str, list[str]]]
+"""A standings table's rows as text: place, id, name, rank and each criterion's value."""
+
+
+def _standings_rows(table: Standings | Ranking, cells: _Cells | None = None) -> StandingsRows:
+    """The rows of a standings table (``report_tables.html``'s ``standings_table``). A
     :class:`~goledger.replay.scoring.standings.Ranking` (which the report computes, without the row
     objects of a table to show) takes the players' name and rank ``cells``."""
     criteria = table.criteria
@@ -126,15 +107,22 @@ def _standings_table(table: Standings | Ranking, cells: _Cells | None = None, **
     columns = [cells.texts(table.scales[c]) for c in criteria]
     if isinstance(table, Ranking):
         people = cells.people
-        rows = [[str(place), pid, *people[pid], *map(getitem, columns, values)] for place, pid, values in table.placed]
-    else:
-        rows = [
-            [str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
-             *[texts[row.values[c]] for c, texts in zip(criteria, columns, strict=True)]]
-            for row in table.rows
-        ]
-    return html_table([gettext("Place"), gettext("Id"), gettext("Name"), gettext("Rank"), *criteria], rows,
-                      {0, *range(4, 4 + len(criteria))}, attrs)
+        return [(str(place), pid, *people[pid], list(map(getitem, columns, values)))
+                for place, pid, values in table.placed]
+    return [(str(row.place), row.player_id, f"{row.surname} {row.first_name}".strip(), row.rank,
+             [texts[row.values[c]] for c, texts in zip(criteria, columns, strict=True)]) for row in table.rows]
+
+
+class Table(NamedTuple):
+    """A standings table of the page: its ``id``, criteria and rows."""
+
+    id: str
+    criteria: tuple[str, ...]
+    rows: StandingsRows
+
+
+def _table(table: Standings | Ranking, cells: _Cells, id: str) -> Table:  # noqa: A002
+    return Table(id, table.criteria, _standings_rows(table, cells))
 
 
 def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) -> str:
@@ -143,33 +131,78 @@ def _points(values: dict[str, int] | None, name: str, scales: dict[str, int]) ->
     return format_points(values[name], scales[name])
 
 
-def _changes_table(changes: Sequence[PlayerChange], scales: dict[str, int]) -> Html:
+class Changes(NamedTuple):
+    """The players whose place or values changed (``report_tables.html``'s ``changes_table``):
+    the criteria that changed, and per player place, id, name and those values, each change
+    ``old → new``."""
+
+    columns: list[str]
+    rows: list[tuple[str, str, str, list[str]]]
+
+
+def _changes(changes: Sequence[PlayerChange], scales: dict[str, int]) -> Changes:
     """The players whose place or values changed, each change shown ``old → new``."""
     if not changes:
-        return text_element("p", gettext("No player's place or values changed."))
+        return Changes([], [])
     columns = changed_columns(changes, list(scales))
+
+    def arrow(old: str, new: str) -> str:
+        return new if old == new else f"{old} → {new}"
+
     rows = []
     for c in changes:
-        def arrow(old: str, new: str) -> str:
-            return new if old == new else f"{old} → {new}"
-
-        rows.append([
+        rows.append((
             arrow(str(c.before.place) if c.before else "–", str(c.after.place) if c.after else "–"),
             c.player_id, f"{c.surname} {c.first_name}".strip(),
-            *(arrow(_points(c.before.values if c.before else None, n, scales),
-                    _points(c.after.values if c.after else None, n, scales)) for n in columns),
-        ])
-    return html_table([gettext("Place"), gettext("Id"), gettext("Name"), *columns], rows,
-                      {0, *range(3, 3 + len(columns))})
+            [arrow(_points(c.before.values if c.before else None, n, scales),
+                   _points(c.after.values if c.after else None, n, scales)) for n in columns],
+        ))
+    return Changes(columns, rows)
 
 
-def _svg(tag: str, attrs: dict[str, str], *content: Html) -> Html:
-    """An SVG element, its attributes first (the order the chart writes them in)."""
-    return element(tag, *content, attrs=attrs)
+class Dot(NamedTuple):
+    """A player's place after a round in the chart: centre and tooltip."""
+
+    cx: str
+    cy: str
+    title: str
 
 
-def _places_chart(per_round: dict[int, Ranking], players: Sequence[tuple[str, str]]) -> Html:
-    """Inline SVG: one line per player, place (1 on top) against round."""
+class Series(NamedTuple):
+    """One player's line in the chart: the polylines (a gap where the player was not
+    placed), the dots, and the legend's line height and text."""
+
+    pid: str
+    colour: str
+    lines: list[str]
+    dots: list[Dot]
+    legend_y: str
+    legend_text_y: str
+    legend: str
+
+
+class Chart(NamedTuple):
+    """The places chart as the template ``audit_report.html`` draws it (inline SVG): every
+    coordinate as text."""
+
+    width: int
+    height: int
+    left: int
+    top: int
+    bottom: int
+    right: int
+    labels: list[tuple[str, str]]
+    label_y: int
+    ticks: list[tuple[str, str]]
+    tick_x: int
+    series: list[Series]
+    legend_x1: int
+    legend_x2: int
+    legend_text_x: int
+
+
+def _places_chart(per_round: dict[int, Ranking], players: Sequence[tuple[str, str]]) -> Chart:
+    """One line per player, place (1 on top) against round."""
     rounds = sorted(per_round)
     places: dict[str, dict[int, int]] = {pid: {} for pid, _ in players}
     for r in rounds:
@@ -186,69 +219,51 @@ def _places_chart(per_round: dict[int, Ranking], players: Sequence[tuple[str, st
     def y(place: int) -> float:
         return top + (plot_h * (place - 1) / max(1, worst - 1) if worst > 1 else plot_h / 2)
 
-    parts = [text_element("title", gettext("Place by round of the top players"))]
-    axis = {"stroke": "#999", "stroke-width": "1"}
-    parts.append(_svg("line", {"x1": str(left), "y1": str(top), "x2": str(left), "y2": str(top + plot_h), **axis}))
-    parts.append(_svg("line", {"x1": str(left), "y1": str(top + plot_h), "x2": str(left + plot_w),
-                               "y2": str(top + plot_h), **axis}))
-    for r in rounds:
-        parts.append(text_element("text", round_header(r), {"x": f"{x(r):.1f}", "y": str(top + plot_h + 16),
-                                                     "text-anchor": "middle"}))
-    ticks = sorted({1, worst, *range(5, worst, 5)})
-    for place in ticks:
-        parts.append(text_element("text", str(place), {"x": str(left - 6), "y": f"{y(place) + 4:.1f}",
-                                                        "text-anchor": "end"}))
+    labels = [(f"{x(r):.1f}", round_header(r)) for r in rounds]
+    ticks = [(f"{y(place) + 4:.1f}", str(place)) for place in sorted({1, worst, *range(5, worst, 5)})]
+    series = []
     for number, (pid, name) in enumerate(players):
-        colour = _PALETTE[number % len(_PALETTE)]
-        series = places[pid]
+        points = places[pid]
         segment: list[str] = []
-        segments: list[list[str]] = []
+        segments: list[str] = []
         for r in rounds:
-            if r in series:
-                segment.append(f"{x(r):.1f},{y(series[r]):.1f}")
+            if r in points:
+                segment.append(f"{x(r):.1f},{y(points[r]):.1f}")
             elif segment:
-                segments.append(segment)
+                segments.append(" ".join(segment))
                 segment = []
         if segment:
-            segments.append(segment)
-        lines = [_svg("polyline", {"points": " ".join(seg), "fill": "none", "stroke": colour, "stroke-width": "2"})
-                 for seg in segments]
-        dots = [_svg("circle", {"cx": f"{x(r):.1f}", "cy": f"{y(place):.1f}", "r": "3", "fill": colour},
-                     text_element("title", gettext("%(name)s: place %(place)d after round %(round)d") % {
-                         "name": name, "place": place, "round": r}))
-                for r, place in series.items()]
-        parts.append(_svg("g", {"data-player": pid}, *lines, *dots))
+            segments.append(" ".join(segment))
+        dots = [Dot(f"{x(r):.1f}", f"{y(place):.1f}", gettext("%(name)s: place %(place)d after round %(round)d") % {
+                    "name": name, "place": place, "round": r}) for r, place in points.items()]
         ly = top + 14 * number + 6
-        parts.append(_svg("line", {"x1": str(left + plot_w + 16), "y1": str(ly), "x2": str(left + plot_w + 34),
-                                   "y2": str(ly), "stroke": colour, "stroke-width": "3"}))
-        final = series.get(rounds[-1])
-        parts.append(text_element("text", f"{final if final is not None else '–'}. {name} ({pid})",
-                                  {"x": str(left + plot_w + 40), "y": str(ly + 4)}))
-    return _svg("svg", {"width": str(width), "height": str(height), "role": "img",
-                        "viewBox": f"0 0 {width} {height}"}, *parts)
-
-
-def _section(section_id: str, *parts: Html) -> Html:
-    return element("section", *parts, attrs={"id": section_id})
-
-
-def _status(message: str, kind: str, tag: str = "span") -> Html:
-    """``message`` marked ``ok`` or ``bad``."""
-    return text_element(tag, message, {"class": kind})
+        final = points.get(rounds[-1])
+        series.append(Series(pid, _PALETTE[number % len(_PALETTE)], segments, dots, str(ly), str(ly + 4),
+                             f"{final if final is not None else '–'}. {name} ({pid})"))
+    return Chart(width, height, left, top, top + plot_h, left + plot_w, labels, top + plot_h + 16, ticks, left - 6,
+                 series, left + plot_w + 16, left + plot_w + 34, left + plot_w + 40)
 
 
 # --------------------------------------------------------------------------- content
 
 
-def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path) -> Html:
+class Summary(NamedTuple):
+    """The tournament's facts (label, text) and the verification of its hash chain."""
+
+    facts: list[tuple[str, str]]
+    verified: bool
+    status: str
+
+
+def _summary(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path) -> Summary:
     s = state.settings
     assert s is not None
     from goledger.audit.published import verify_message
     from goledger.i18n.numbers import date_range
 
-    status = (_status(gettext("verified: %(events)d events, chain head %(head)s") % {
-                  "events": verify.events, "head": verify.head}, "ok") if verify.ok
-              else _status(gettext("VERIFICATION FAILED: %(problem)s") % {"problem": verify_message(verify)}, "bad"))
+    status = (gettext("verified: %(events)d events, chain head %(head)s") % {"events": verify.events,
+                                                                             "head": verify.head} if verify.ok
+              else gettext("VERIFICATION FAILED: %(problem)s") % {"problem": verify_message(verify)})
     facts = [
         (gettext("Tournament"), s.name), (pgettext("where the tournament is held", "Place"), s.location),
         (gettext("Dates"), date_range(s.begin_date, s.end_date)),
@@ -258,12 +273,21 @@ def _summary_section(state: TournamentState, verify: VerifyReport, records: Sequ
         (gettext("Ledger file"), path.name), (gettext("Events"), str(len(records))),
         (gettext("First / last event"), f"{records[0].recorded_at} / {records[-1].recorded_at}" if records else "–"),
     ]
-    rows = [element("tr", text_element("th", k), text_element("td", v)) for k, v in facts]
-    rows.append(element("tr", text_element("th", gettext("Hash chain")), element("td", status)))
-    return _section("summary", text_element("h2", gettext("Tournament")), element("table", element("tbody", *rows)))
+    return Summary(facts, verify.ok, status)
 
 
-def _system_section(state: TournamentState) -> Html:
+class SystemPlaces(NamedTuple):
+    """The tournament system's own places: heading, a sentence instead of a table (the other
+    systems, or a refusal), notes, rows (place, id, name, why), and a bracket's SVG."""
+
+    heading: str
+    message: str | None
+    notes: tuple[str, ...] = ()
+    rows: list[tuple[str, str, str, str]] = []  # noqa: RUF012 (a NamedTuple's default, never changed)
+    bracket: Markup | None = None
+
+
+def _system(state: TournamentState) -> SystemPlaces:
     """The tournament system's own places (knockout, Paramus, match…) with their reasons, and
     its bracket or ladder as inline SVG; for the other systems, a line saying the places are
     the standings below."""
@@ -275,45 +299,62 @@ def _system_section(state: TournamentState) -> Html:
     try:
         places = places_of(state)
     except CommandRejected as exc:
-        return _section("system", text_element("h2", gettext("System: %(system)s") % {"system": system}),
-                        text_element("p", str(exc)))
+        return SystemPlaces(gettext("System: %(system)s") % {"system": system}, str(exc))
     if places is None:
-        return _section("system", text_element("h2", gettext("System: %(system)s") % {"system": system}),
-                        text_element("p", gettext("The places are the standings below.")))
+        return SystemPlaces(gettext("System: %(system)s") % {"system": system},
+                            gettext("The places are the standings below."))
     rows = [(pgettext("still in the bracket", "in") if r.active else f"{'=' if r.shared else ''}{r.place}",
              r.player_id, r.name, r.why) for r in places.rows]
     heading = (gettext("System: %(system)s (final)") if places.finished
                else gettext("System: %(system)s (so far)")) % {"system": system}
-    parts: list[Html] = [text_element("h2", heading),
-                         *(text_element("p", note) for note in places.notes),
-                         _table([gettext("Place"), gettext("Id"), gettext("Name"), gettext("Why")], rows,
-                                id="system-places")]
+    bracket = None
     if system in ("knockout", "double-knockout", "paramus"):
-        from goledger.render.bracket import bracket_svg
-        from goledger.systems.views import bracket_of
-
-        parts.append(from_tree(*bracket_svg(bracket_of(state))))
-    return _section("system", *parts)
+        bracket = _bracket(state)
+    return SystemPlaces(heading, None, tuple(places.notes), rows, bracket)
 
 
-def _players_section(state: TournamentState) -> Html:
+def _bracket(state: TournamentState) -> Markup:
+    """The bracket's inline SVG (:func:`goledger.render.bracket.bracket_svg`), as lxml's HTML
+    serializer writes those elements inside the page."""
+    from lxml import etree
+    from lxml import html as lxml_html
+
+    from goledger.render.bracket import bracket_svg
+    from goledger.systems.views import bracket_of
+
+    holder = lxml_html.Element("div")  # an element of an HTML document: its serializer's escaping applies
+    holder.extend(bracket_svg(bracket_of(state)))
+    written = etree.tostring(holder, method="html", encoding="utf-8").decode("utf-8")
+    return Markup(written[len("<div>"):-len("</div>")])  # lxml's serializer escaped every text in it
+
+
+def _players(state: TournamentState) -> list[tuple[str, str, str, str, str, str, str]]:
     rows = []
     for pid, p in state.players.items():
         status = (gettext("withdrew from round %(round)d") % {"round": p.withdrawn_from} if p.withdrawn_from
                   else registration_text(p.status))
-        rows.append([pid, p.full_name, p.rank, p.country, p.club, p.egd_pin, status])
-    return _section("players", text_element("h2", gettext("Players (%(num)s)") % {"num": len(rows)}),
-                    _table([gettext("Id"), gettext("Name"), gettext("Rank"), gettext("Country"), gettext("Club"),
-                            gettext("EGD PIN"), gettext("Status")], rows, id="players-table"))
+        rows.append((pid, p.full_name, p.rank, p.country, p.club, p.egd_pin, status))
+    return rows
 
 
-def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) -> tuple[Html, int]:
+class Published(NamedTuple):
+    """One published checkpoint: its heading and note, and either why its digest is not
+    reproduced or the digest and the standings as published versus as corrected now."""
+
+    heading: str
+    note: str
+    problem: str | None
+    digest: str = ""
+    versus: str = ""
+    changes: Changes = Changes([], [])
+
+
+def _published(events: Sequence[ev.Event], records: Sequence[Record]) -> list[Published]:
     """Each published checkpoint: its digest re-checked, and as published versus now."""
     from goledger.audit.published import PUBLISHED_LABEL, published_standings
     from goledger.audit.queries import diff_events
 
-    parts: list[Html] = [text_element("h2", gettext("Published standings"))]
-    count = 0
+    found = []
     for record in records:
         if record.type != "Checkpoint":
             continue
@@ -321,33 +362,43 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
         assert isinstance(cp, ev.Checkpoint)
         if cp.label != PUBLISHED_LABEL or cp.round is None:
             continue
-        count += 1
-        heading = gettext("Round %(round)d as published at event %(seq)d (%(time)s, by %(actor)s)")
-        parts.append(text_element("h3", heading % {"round": cp.round, "seq": record.seq, "time": record.recorded_at,
-                                                   "actor": record.actor or gettext("unknown")}))
-        if cp.note:
-            parts.append(text_element("p", gettext("Note: %(note)s") % {"note": cp.note}))
+        heading = gettext("Round %(round)d as published at event %(seq)d (%(time)s, by %(actor)s)") % {
+            "round": cp.round, "seq": record.seq, "time": record.recorded_at,
+            "actor": record.actor or gettext("unknown")}
+        note = gettext("Note: %(note)s") % {"note": cp.note} if cp.note else ""
         try:
             published_standings(events, cp)
         except GoledgerError as exc:
-            parts.append(_status(exc.message, "bad", "p"))
+            found.append(Published(heading, note, exc.message))
             continue
-        parts.append(element("p", _status(gettext("digest %(digest)s reproduced from events 1..%(count)d") % {
-            "digest": cp.digest, "count": cp.event_count}, "ok")))
         later = list(records[cp.event_count:])
         change = diff_events(events, later, cp.event_count, None, cp.round, cp.policy or None, cp.criteria,
                              published_view=True)
-        parts.append(text_element("p", gettext("As published versus as corrected now (event %(seq)d):") % {
-            "seq": change.to_seq}))
-        parts.append(_changes_table(change.changes, change.scales))
-    if count == 0:
-        parts.append(text_element("p", gettext("No standings were published (goledger publish).")))
-    return _section("published", *parts), count
+        found.append(Published(
+            heading, note, None,
+            gettext("digest %(digest)s reproduced from events 1..%(count)d") % {"digest": cp.digest,
+                                                                                "count": cp.event_count},
+            gettext("As published versus as corrected now (event %(seq)d):") % {"seq": change.to_seq},
+            _changes(change.changes, change.scales)))
+    return found
 
 
-def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Ranking,
-                   view: View, final_state: TournamentState,
-                   step: Callable[[int], None] | None = None) -> tuple[Html, int]:
+class Audited(NamedTuple):
+    """One audited event: what it was, its reason, and the changes it made when it was
+    recorded and to the final standings."""
+
+    seq: int
+    heading: str
+    reason: str
+    then: str
+    then_changes: Changes
+    final: str
+    final_changes: Changes
+
+
+def _audited(events: Sequence[ev.Event], records: Sequence[Record], index: EventIndex, final: Ranking,
+             view: View, final_state: TournamentState,
+             step: Callable[[int], None] | None = None) -> list[Audited]:
     """Each audited event: the diff when it was recorded and its effect on the final standings.
 
     One state walks the log forward (its tables derived point to point); the diff when an
@@ -361,8 +412,7 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
     from goledger.replay.scoring.rounds import derive_table, note_event, round_table, track, untrack
     from goledger.replay.scoring.standings import check_round, ranking, resolve_policy
 
-    parts: list[Html] = [text_element("h2", gettext("Withdrawals, corrections and rule changes"))]
-    count = 0
+    found: list[Audited] = []
     final_policy = resolve_policy(final_state, view.policy)
     final_table = round_table(final_state, final_policy, final_state.settings_for_round(max(final.round, 1)),
                               final.round)
@@ -375,18 +425,14 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
         for record in records:
             if record.type not in AUDITED_TYPES:
                 continue
-            count += 1
             if step is not None:
-                step(count)
+                step(len(found) + 1)
             seq = record.seq
             for event in events[before.seq:seq - 1]:
                 note_event(before, event)
                 apply(before, event, check_registered)
-            parts.append(element("h3", anchor(gettext("Event %(seq)d") % {"seq": seq}, f"event-{seq}"),
-                                 text(f" {record.type}: {index.describe(seq)}")))
-            if record.reason:
-                parts.append(text_element("p", gettext("Reason: %(reason)s (recorded by %(actor)s)") % {
-                    "reason": record.reason, "actor": record.actor or gettext("unknown")}))
+            reason = (gettext("Reason: %(reason)s (recorded by %(actor)s)") % {
+                "reason": record.reason, "actor": record.actor or gettext("unknown")} if record.reason else "")
             round_before = check_round(before, None)
             if last is not None and last[0] == before.seq and last[1].round == round_before:
                 earlier, earlier_snapshot = last[1], last[2]  # the previous audited event's later side
@@ -402,11 +448,10 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
             later = ranking(before, round_, view.policy, view.criteria)
             later_snapshot = Snapshot.of(later, earlier_snapshot)
             last = (before.seq, later, later_snapshot)
-            parts.append(text_element("p", gettext("When recorded — standings after round %(round)d, as of event "
-                                                   "%(before)d → %(seq)d:") % {
-                "round": round_, "before": seq - 1, "seq": seq}))
-            parts.append(_changes_table(compare_snapshots(earlier_snapshot, later_snapshot),
-                                        {**earlier.scales, **later.scales}))
+            then = gettext("When recorded — standings after round %(round)d, as of event %(before)d → %(seq)d:") % {
+                "round": round_, "before": seq - 1, "seq": seq}
+            then_changes = _changes(compare_snapshots(earlier_snapshot, later_snapshot),
+                                    {**earlier.scales, **later.scales})
             local = scoring_state_without(final_state, own_events, seq)
             if local is None:
                 without = fold([*events[:seq - 1], *events[seq:]], check=check_registered)
@@ -414,51 +459,26 @@ def _audit_section(events: Sequence[ev.Event], records: Sequence[Record], index:
                 without, touched, own = local
                 derive_table(final_table, without, touched, own)
             hypothetical = ranking(without, final.round, view.policy, view.criteria)
-            parts.append(text_element("p", gettext("Effect on the final standings after round %(round)d "
-                                                   "(with → without this event):") % {"round": final.round}))
-            parts.append(_changes_table(compare_snapshots(final_snapshot, Snapshot.of(hypothetical, final_snapshot)),
-                                        {**final.scales, **hypothetical.scales}))
+            effect = gettext("Effect on the final standings after round %(round)d (with → without this event):") % {
+                "round": final.round}
+            found.append(Audited(
+                seq, f" {record.type}: {index.describe(seq)}", reason, then, then_changes, effect,
+                _changes(compare_snapshots(final_snapshot, Snapshot.of(hypothetical, final_snapshot)),
+                         {**final.scales, **hypothetical.scales})))
     finally:
         untrack(before)
-    if count == 0:
-        parts.append(text_element("p", gettext("There were no withdrawals, corrections, player updates or rule "
-                                               "changes.")))
-    return _section("audit", *parts), count
+    return found
 
 
-_LOG_HEADERS: Final = (N_("Seq"), N_("Recorded (UTC)"), N_("Actor"), N_("Type"), N_("What"), N_("Reason"),
-                       N_("Hash"), N_("Payload"))
+LogRows = list[tuple[str, str, str, str, str, str, str, str, str]]
+"""The event log's rows as text: seq, time, actor, type, what it did, reason, previous hash,
+hash and payload."""
 
 
-def _log_row(r: Record, what: str) -> str:
-    """One event of the log: seq, time, actor, type, what it did, reason, hash (the previous
-    one as its title) and payload; every text escaped (:func:`escape`, and
-    :func:`attribute_value` for the title), which most rows need not: their texts are looked
-    at together first."""
-    texts: tuple[str, ...] = (r.recorded_at, r.actor, r.type, what, r.reason, r.hash, r.payload)
-    joined = "".join((*texts, r.prev_hash))
-    if "&" in joined or "<" in joined or ">" in joined or '"' in r.prev_hash:
-        texts = tuple(map(escape, texts))
-        title = attribute_value(f"prev {r.prev_hash}")
-    else:  # nothing to escape, and a hash without quotes is written in double quotes
-        title = f'"prev {r.prev_hash}"'
-    recorded_at, actor, type_, what, reason, hash_, payload = texts
-    return (f'<tr id="event-{r.seq}" data-seq="{r.seq}"><td class="num">{r.seq}</td>'
-            f"<td>{recorded_at}</td><td>{actor}</td><td>{type_}</td><td>{what}</td><td>{reason}</td>"
-            f'<td title={title} class="hash">{hash_}</td><td><code>{payload}</code></td></tr>')
-
-
-def _log_section(records: Sequence[Record], index: EventIndex) -> Encoded:
-    """The full event log, one row per record (:func:`_log_row`), encoded row by row: its
-    rows are most of the report (:func:`~goledger.render.html_text.encoded_rows`)."""
-    head = element("tr", *(text_element("th", gettext(h)) for h in _LOG_HEADERS))
-    intro = join([text_element("h2", ngettext("Event log (%(num)d event)", "Event log (%(num)d events)",
-                                              len(records)) % {"num": len(records)}),
-                  text_element("p", gettext("Each hash is SHA-256 over the previous hash and the whole envelope "
-                                            "(algorithm sha256-chain-v1); hover a hash for the previous one."))])
+def _log_rows(records: Sequence[Record], index: EventIndex) -> LogRows:
     describe = index.describe
-    return encoded_rows([f'<section id="log">{intro}<table id="event-log"><thead>{head}</thead><tbody>',
-                         *(_log_row(r, describe(r.seq)) for r in records), "</tbody></table></section>"])
+    return [(str(r.seq), r.recorded_at, r.actor, r.type, describe(r.seq), r.reason, r.prev_hash, r.hash, r.payload)
+            for r in records]
 
 
 class View(NamedTuple):
@@ -468,58 +488,70 @@ class View(NamedTuple):
     criteria: Sequence[str] | None = None
 
 
-def _rating_section(state: TournamentState) -> Html:
+def _rating(state: TournamentState) -> PreviewSection:
     """What the EGD's GoR 2021 would make of the tournament (:mod:`goledger.render.rating`)."""
-    return preview_section(preview_state(state), id="rating")
-
-
-def _rounds_section(per_round: dict[int, Ranking], cells: _Cells) -> Html:
-    """The standings after each round, folded but for the last round's."""
-    last = max(per_round, default=0)
-    parts = [text_element("h2", gettext("Standings after each round"))]
-    for r, table in per_round.items():
-        parts.append(element("details", text_element("summary", gettext("After round %(round)d") % {"round": r}),
-                             _standings_table(table, cells, id=f"standings-round-{r}"),
-                             attrs={"open": "open"} if r == last else None))
-    return _section("rounds", *parts)
+    return preview_section(preview_state(state))
 
 
 _NAV: Final = ((N_("Tournament"), "summary"), (N_("Players"), "players"), (N_("System"), "system"),
                (N_("Final standings"), "final"), (N_("Chart"), "chart"), (N_("By round"), "rounds"),
                (N_("Rating"), "rating"), (N_("Published"), "published"), (N_("Audit"), "audit"),
                (N_("Event log"), "log"))
+_LOG_HEADERS: Final = (N_("Seq"), N_("Recorded (UTC)"), N_("Actor"), N_("Type"), N_("What"), N_("Reason"),
+                       N_("Hash"), N_("Payload"))
+
+
+_LOG_PART: Final = 1000
+"""Rows of the event log the template writes into one string (``log_rows``)."""
+
+_CHUNK: Final = 4096
+"""Pieces of the rendered page joined into one written part: a congress's report is some
+15 MB, written part by part (:func:`goledger.outputs.write_output`), never as one string."""
+
+
+def encoded_parts(pieces: Iterable[str]) -> list[bytes]:
+    """``pieces`` (a template's :meth:`~jinja2.Template.generate`) as UTF-8 parts of about
+    :data:`_CHUNK` pieces each: each part encoded on its own, so a part all ASCII is copied as
+    it is (one string of the page would be widened to two bytes a character by its first
+    ``→``, then narrowed again by the encoder)."""
+    it = iter(pieces)
+    parts = []
+    while batch := list(islice(it, _CHUNK)):
+        parts.append("".join(batch).encode("utf-8"))
+    return parts
 
 
 @nogc
 def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path,
-          per_round: dict[int, Ranking], final: Ranking, top: int, index: EventIndex, published: Html,
-          audit: Html) -> list[bytes]:
-    """The whole page around the published and audit sections (written before, with their
-    replays). The collector is paused (:func:`goledger.nogc.nogc`): the tables' rows are
-    hundreds of thousands of short-lived lists, none of them garbage in a cycle, and each
-    collection of the old generation would walk every object of the folded tournament."""
+          per_round: dict[int, Ranking], final: Ranking, top: int, index: EventIndex, published: list[Published],
+          audited: list[Audited]) -> list[bytes]:
+    """The whole page (template ``audit_report.html``) around the published and audit sections
+    (computed before, with their replays). The collector is paused
+    (:func:`goledger.nogc.nogc`): the tables' rows are hundreds of thousands of short-lived
+    objects, none of them garbage in a cycle, and each collection of the old generation would
+    walk every object of the folded tournament."""
     assert state.settings is not None
-    title = gettext("Audit report: %(tournament)s") % {"tournament": state.settings.name}
     names = final.names
     leaders = [(pid, f"{names[pid][0]} {names[pid][1]}".strip()) for _, pid, _ in final.placed[: max(0, top)]]
     cells = _cells_of(state)
-    return page_chunks(
-        title, REPORT_STYLE,
-        text_element("h1", title), element("nav", *(anchor(gettext(label), target) for label, target in _NAV)),
-        _summary_section(state, verify, records, path),
-        _players_section(state),
-        _system_section(state),
-        _section("final", text_element("h2", gettext("Final standings (after round %(round)d, policy %(policy)s)") % {
-                     "round": final.round, "policy": final.policy}),
-                 _standings_table(final, cells, id="final-standings")),
-        _section("chart", text_element("h2", gettext("Places by round of the top %(num)d") % {"num": len(leaders)}),
-                 _places_chart(per_round, leaders) if per_round
-                 else text_element("p", gettext("No round has been paired yet."))),
-        _rounds_section(per_round, cells),
-        _rating_section(state),
-        published, audit,
-        _log_section(records, index), lang=current_language(),
-    )
+    last = max(per_round, default=0)
+    log = _log_rows(records, index)
+    template = environment().get_template("audit_report.html")
+    return encoded_parts(template.generate(
+        style=REPORT_STYLE,
+        tournament=state.settings.name,
+        nav=[(gettext(label), target) for label, target in _NAV],
+        summary=_summary(state, verify, records, path),
+        players=_players(state),
+        system=_system(state),
+        final=final, final_table=_table(final, cells, "final-standings"),
+        leaders=len(leaders), chart=_places_chart(per_round, leaders) if per_round else None,
+        rounds=[(r, _table(table, cells, f"standings-round-{r}"), r == last) for r, table in per_round.items()],
+        rating=_rating(state),
+        published=published, audited=audited,
+        log_headers=[gettext(h) for h in _LOG_HEADERS], log_count=len(records),
+        log_parts=[log[start:start + _LOG_PART] for start in range(0, len(log), _LOG_PART)],
+    ))
 
 
 Progress = Callable[[int, int, str], None]
@@ -548,12 +580,12 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
     tell(last, total, "audited events")
     final = per_round[last] if last else ranking(state, 0, view.policy, view.criteria)
     index = EventIndex(fold(()), events, {pid: p.full_name for pid, p in state.players.items()})
-    published, n_published = _published_section(events, records)
-    audit, n_audited = _audit_section(events, records, index, final, view, state,
-                                      lambda n: tell(last + n, total, f"audited event {n} of {audited}"))
+    published = _published(events, records)
+    audit = _audited(events, records, index, final, view, state,
+                     lambda n: tell(last + n, total, f"audited event {n} of {audited}"))
     data = _page(state, verify, records, path, per_round, final, top, index, published, audit)
     summary = {"path": str(path), "players": len(state.players), "rounds": last, "events": len(records),
-               "audited": n_audited, "published": n_published, "verified": verify.ok}
+               "audited": len(audit), "published": len(published), "verified": verify.ok}
     return data, summary
 
 
@@ -587,11 +619,8 @@ def standings_page(table: Standings, title: str) -> bytes:
     from goledger.outputs import shown, shown_deep
 
     table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
-    title = shown(title)
-    caption = gettext("after round %(round)d · policy %(policy)s · as of event %(seq)d") % {
-        "round": table.round, "policy": table.policy, "seq": table.as_of_seq}
-    return page_bytes(title, REPORT_STYLE, text_element("h1", title), text_element("p", caption),
-                      _standings_table(table, id="standings"), lang=current_language())
+    return render("standings_page.html", title=shown(title), style=REPORT_STYLE, table=table,
+                  rows=_standings_rows(table)).encode("utf-8")
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,

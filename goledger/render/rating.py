@@ -13,18 +13,18 @@ Numbers are the preview's exact decimals shown with 3 decimals (:func:`goledger.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
-from goledger.i18n import N_, current_language, gettext, pgettext
+from goledger.i18n import N_, gettext, pgettext
 from goledger.outputs import shown as safe
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
 from goledger.rating.preview import PlayerPreview, RatingPreview
-from goledger.render.html_text import Html, element, page_bytes, table, text_element
+from goledger.render.html import render
 from goledger.render.report_style import REPORT_STYLE
 
-__all__ = ["HEADERS", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows", "preview_section",
-           "preview_text"]
+__all__ = ["HEADERS", "PreviewSection", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows",
+           "preview_section", "preview_text"]
 
 HEADERS = ["id", "surname", "first_name", "grade", "egd_pin", "rating_before", "start", "rated_games", "change",
            "rating_after", "flags"]
@@ -130,20 +130,27 @@ def _start_word(start: str) -> str:
             "reset": pgettext("start rating from", "reset")}.get(start, start)
 
 
-def preview_section(preview: RatingPreview, **attrs: str) -> Html:
-    """The preview as an HTML ``section`` element: caption, per-player table, not-rated counts
+class PreviewSection(NamedTuple):
+    """What the HTML ``section`` of a preview shows (``report_tables.html``'s ``rating_section``):
+    its caption, column heads and rows as text, and the not-rated counts (empty: none)."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+    not_rated: str
+
+
+def preview_section(preview: RatingPreview) -> PreviewSection:
+    """The preview as the report pages show it: caption, per-player table, not-rated counts
     (in the language written in; the reasons and flags are the rating rules' own words)."""
     rows = [[*r[:6], _start_word(r[6]), *r[7:]] for r in preview_rows(preview)]
-    parts = [text_element("h2", gettext("Rating preview (EGD GoR 2021)")), text_element("p", _html_caption(preview)),
-             table([gettext(h) for h in _HTML_HEADERS], rows, {5, 7, 8, 9}, {"id": "rating-preview"})]
     skipped = not_rated_summary(preview)
-    if skipped:
-        parts.append(text_element("p", gettext("Not rated: %(reasons)s") % {
-            "reasons": "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))}))
-    return element("section", *parts, attrs=attrs)
+    return PreviewSection(_html_caption(preview), [gettext(h) for h in _HTML_HEADERS], rows,
+                          "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items())))
 
 
 def preview_html(preview: RatingPreview, title: str) -> bytes:
-    """The preview as a self-contained HTML page (inline styles, nothing fetched)."""
-    return page_bytes(title, REPORT_STYLE, text_element("h1", title), preview_section(preview, id="rating"),
-                      lang=current_language())
+    """The preview as a self-contained HTML page (inline styles, nothing fetched), from the
+    template ``rating_preview.html``."""
+    return render("rating_preview.html", title=title, style=REPORT_STYLE,
+                  section=preview_section(preview)).encode("utf-8")
