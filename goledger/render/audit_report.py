@@ -43,7 +43,6 @@ from goledger.rating.preview import preview_state
 from goledger.render.html import environment, render
 from goledger.render.printouts import round_header
 from goledger.render.rating import PreviewSection, preview_section
-from goledger.render.report_style import REPORT_STYLE
 from goledger.replay.fold.state import TournamentState, apply, fold
 from goledger.replay.scoring.printouts import registration_text
 from goledger.replay.scoring.registries import check_registered
@@ -538,7 +537,6 @@ def _page(state: TournamentState, verify: VerifyReport, records: Sequence[Record
     log = _log_rows(records, index)
     template = environment().get_template("audit_report.html")
     return encoded_parts(template.generate(
-        style=REPORT_STYLE,
         tournament=state.settings.name,
         nav=[(gettext(label), target) for label, target in _NAV],
         summary=_summary(state, verify, records, path),
@@ -619,7 +617,7 @@ def standings_page(table: Standings, title: str) -> bytes:
     from goledger.outputs import shown, shown_deep
 
     table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
-    return render("standings_page.html", title=shown(title), style=REPORT_STYLE, table=table,
+    return render("standings_page.html", title=shown(title), table=table,
                   rows=_standings_rows(table)).encode("utf-8")
 
 

@@ -21,7 +21,6 @@ from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
 from goledger.rating.preview import PlayerPreview, RatingPreview
 from goledger.render.html import render
-from goledger.render.report_style import REPORT_STYLE
 
 __all__ = ["HEADERS", "PreviewSection", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows",
            "preview_section", "preview_text"]
@@ -152,5 +151,4 @@ def preview_section(preview: RatingPreview) -> PreviewSection:
 def preview_html(preview: RatingPreview, title: str) -> bytes:
     """The preview as a self-contained HTML page (inline styles, nothing fetched), from the
     template ``rating_preview.html``."""
-    return render("rating_preview.html", title=title, style=REPORT_STYLE,
-                  section=preview_section(preview)).encode("utf-8")
+    return render("rating_preview.html", title=title, section=preview_section(preview)).encode("utf-8")
