@@ -347,8 +347,9 @@ class _Pages:
         """The whole page, or for a live page's own fetch (``X-Goledger-Live: 1``) just what it
         swaps in (its ``<main>``), with the head it was computed at (``X-Goledger-Head``)."""
         if request.headers.get("x-goledger-live") == "1":
-            return HTMLResponse(page.main, headers={"X-Goledger-Head": str(page.seq), "Cache-Control": "no-store"})
-        return HTMLResponse(page.body)
+            return HTMLResponse(page.main, headers={"X-Goledger-Head": str(page.seq), "Cache-Control": "no-store",
+                                                    "Vary": "X-Goledger-Live"})
+        return HTMLResponse(page.body, headers={"Vary": "X-Goledger-Live"})
 
     async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
         """A players' page: refused without a ledger, served from the per-head cache when it
