@@ -201,7 +201,7 @@ def _system_section(state: TournamentState) -> Any:
         from goledger.render.bracket import bracket_svg
         from goledger.systems.views import bracket_of
 
-        parts.extend(bracket_svg(bracket_of(state)))
+        parts.extend(etree.fromstring(f"<div>{bracket_svg(bracket_of(state))}</div>"))  # its template's markup
     return H.section(*parts, id="system")
 
 

@@ -313,18 +313,12 @@ def _system(state: TournamentState) -> SystemPlaces:
 
 
 def _bracket(state: TournamentState) -> Markup:
-    """The bracket's inline SVG (:func:`goledger.render.bracket.bracket_svg`), as lxml's HTML
-    serializer writes those elements inside the page."""
-    from lxml import etree
-    from lxml import html as lxml_html
-
+    """The bracket's inline SVG (:func:`goledger.render.bracket.bracket_svg`: the template
+    ``bracket_svg.html`` of the one renderer, autoescaped)."""
     from goledger.render.bracket import bracket_svg
     from goledger.systems.views import bracket_of
 
-    holder = lxml_html.Element("div")  # an element of an HTML document: its serializer's escaping applies
-    holder.extend(bracket_svg(bracket_of(state)))
-    written = etree.tostring(holder, method="html", encoding="utf-8").decode("utf-8")
-    return Markup(written[len("<div>"):-len("</div>")])  # lxml's serializer escaped every text in it
+    return bracket_svg(bracket_of(state))
 
 
 def _players(state: TournamentState) -> list[tuple[str, str, str, str, str, str, str]]:

@@ -1,7 +1,7 @@
 """Drawing a bracket (:class:`goledger.systems.views.BracketView`): as text for the terminal,
 and as inline SVG, alone or in a self-contained HTML page (``goledger bracket --format
-html``): no script, no font, no link; every name goes through lxml's serializer, which
-escapes it.
+html``), from the Jinja2 templates ``bracket.html`` and ``bracket_svg.html`` of the one
+renderer (:mod:`goledger.render.html`): no script, no font, no link; every name autoescaped.
 
 Each section (the bracket, the winners' and losers' brackets, the grand final, the Paramus
 ladder) is a row of columns, one per round; a box is one match, the winner in bold. When a
@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from lxml import etree
-from lxml.html import builder as E
+from markupsafe import Markup
 
-from goledger.i18n import current_language, gettext
-from goledger.render.html import stylesheet
+from goledger.i18n import gettext
 from goledger.systems.views import BracketView, Section
 
 __all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
@@ -55,62 +53,56 @@ def _champion(view: BracketView) -> str:
     return gettext("Champion: not decided yet")
 
 
-def _section_svg(section: Section) -> Any:
+def layout(section: Section) -> dict[str, Any]:
+    """Where :file:`bracket_svg.html` draws ``section``: its size, and per column its label's and
+    boxes' coordinates (as the text written into the SVG) and the lines joining each pair of
+    matches to the next round's match when the column has half the boxes of the one before."""
     counts = [max(1, len(c.boxes)) for c in section.columns] or [1]
     height = max(counts) * (BOX_H + GAP_Y) + GAP_Y + 20
     width = len(section.columns) * (BOX_W + GAP_X) + GAP_X
-    svg = etree.Element("svg", width=str(width), height=str(height),
-                        viewBox=f"0 0 {width} {height}", role="img")
-    etree.SubElement(svg, "title").text = section.name
+    bye = f"({gettext('bye')})"
+    columns: list[dict[str, Any]] = []
     centres: list[list[float]] = []
     for c, col in enumerate(section.columns):
         x = GAP_X // 2 + c * (BOX_W + GAP_X)
-        label = etree.SubElement(svg, "text", x=str(x), y="12")
-        label.text = col.label
         step = (height - 20) / max(1, len(col.boxes))
         mids: list[float] = []
+        boxes = []
         for i, box in enumerate(col.boxes):
             mid = 20 + step * (i + 0.5)
             mids.append(mid)
             top = mid - BOX_H / 2
-            etree.SubElement(svg, "rect", x=str(x), y=f"{top:.1f}", width=str(BOX_W), height=str(BOX_H),
-                             fill="#fafafa", stroke="#999")
-            etree.SubElement(svg, "line", x1=str(x), x2=str(x + BOX_W), y1=f"{mid:.1f}", y2=f"{mid:.1f}",
-                             stroke="#ddd")
-            bye = f"({gettext('bye')})"
-            for j, (text, won) in enumerate(((box.top or bye, box.winner == 0), (box.bottom or bye, box.winner == 1))):
-                t = etree.SubElement(svg, "text", x=str(x + 5), y=f"{top + 14 + j * 18:.1f}")
-                if won:
-                    t.set("font-weight", "bold")
-                t.text = text[:34]
-            if box.note:
-                n = etree.SubElement(svg, "text", x=str(x + BOX_W - 4), y=f"{top + 14:.1f}", fill="#777")
-                n.set("text-anchor", "end")
-                n.text = box.note
+            sides = [{"y": f"{top + 14 + j * 18:.1f}", "text": text[:34], "won": won}
+                     for j, (text, won) in enumerate(((box.top or bye, box.winner == 0),
+                                                      (box.bottom or bye, box.winner == 1)))]
+            boxes.append({"top": f"{top:.1f}", "mid": f"{mid:.1f}", "sides": sides, "note": box.note,
+                          "note_y": f"{top + 14:.1f}"})
+        joins = []
         if c and len(section.columns[c - 1].boxes) == 2 * len(col.boxes):
             prev_x = x - GAP_X
             for i, mid in enumerate(mids):
                 for prev in centres[c - 1][2 * i: 2 * i + 2]:
-                    etree.SubElement(svg, "polyline", fill="none", stroke="#777", points=(
-                        f"{prev_x},{prev:.1f} {prev_x + GAP_X / 2:.1f},{prev:.1f} "
-                        f"{prev_x + GAP_X / 2:.1f},{mid:.1f} {x},{mid:.1f}"))
+                    joins.append(f"{prev_x},{prev:.1f} {prev_x + GAP_X / 2:.1f},{prev:.1f} "
+                                 f"{prev_x + GAP_X / 2:.1f},{mid:.1f} {x},{mid:.1f}")
+        columns.append({"x": x, "right": x + BOX_W, "text_x": x + 5, "note_x": x + BOX_W - 4, "label": col.label,
+                        "boxes": boxes, "joins": joins})
         centres.append(mids)
-    return svg
+    return {"name": section.name, "width": width, "height": height, "columns": columns}
 
 
-def bracket_svg(view: BracketView) -> list[Any]:
-    """One ``<svg>`` element per section (headed by an ``<h2>``)."""
-    out: list[Any] = []
-    for section in view.sections:
-        out.append(E.H2(section.name))
-        out.append(_section_svg(section))
-    return out
+def bracket_svg(view: BracketView) -> Markup:
+    """Every section as an ``<h2>`` and an inline ``<svg>`` (template ``bracket_svg.html``,
+    autoescaped), as markup to write into a page."""
+    from goledger.render.html import render
+
+    return Markup(render("bracket_svg.html", sections=[layout(s) for s in view.sections], box_w=BOX_W,
+                         box_h=BOX_H))
 
 
 def _shown(value: Any) -> Any:
     """``value`` (a msgspec struct) with every text in it shown safely
     (:func:`goledger.outputs.shown`): an older ledger's name holding ESC, NUL or a bidi
-    override — which lxml refuses — is written as escapes."""
+    override — is written as escapes."""
     import msgspec
 
     from goledger.outputs import shown_deep
@@ -119,14 +111,14 @@ def _shown(value: Any) -> Any:
 
 
 def bracket_page(view: BracketView) -> bytes:
-    """The bracket as a self-contained HTML page (every text shown safely)."""
+    """The bracket as a self-contained HTML page (template ``bracket.html``; every text shown
+    safely first, so that a name cut to fit its box is cut after its escapes)."""
+    from goledger.render.html import render
+
     view = _shown(view)
-    title = f"{view.title}: {view.system}"
-    body = E.BODY(E.H1(title), E.P(_champion(view), f" · {_as_of(view.as_of_seq)}"), *bracket_svg(view))
-    head = E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(stylesheet()))
-    document = E.HTML(head, body, lang=current_language())
-    data: bytes = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
-    return data
+    return render("bracket.html", title=f"{view.title}: {view.system}", champion=_champion(view),
+                  as_of=_as_of(view.as_of_seq), sections=[layout(s) for s in view.sections], box_w=BOX_W,
+                  box_h=BOX_H).encode("utf-8")
 
 
 def places_page(places: Any, title: str) -> bytes:

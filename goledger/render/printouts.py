@@ -22,10 +22,11 @@ Table  White
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 import msgspec
+from markupsafe import Markup
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext, pgettext
@@ -113,12 +114,22 @@ def paper(sheet: Sheet) -> str:
     return "landscape" if sheet.landscape else "portrait"
 
 
+def cell_tags(rows: Sequence[Sequence[str]], right: Collection[int], nowrap: Collection[int]) -> list[Markup]:
+    """Each column's opening cell tag in :file:`sheet.html`: ``<td class="num">`` for a
+    right-aligned column, ``<td class="nowrap">`` for one that never wraps, else ``<td>``; as
+    many as the longest row has cells."""
+    width = max((len(r) for r in rows), default=0)
+    return [Markup('<td class="num">') if i in right else Markup('<td class="nowrap">') if i in nowrap
+            else Markup("<td>") for i in range(width)]
+
+
 def render_html(sheet: Sheet) -> bytes:
     """A self-contained page of ``sheet`` (template ``sheet.html`` of the one renderer,
     :mod:`goledger.render.html`: the CLI's ``--format html`` and the desk's print pages)."""
     from goledger.render.html import render as render_template
 
-    return render_template("sheet.html", sheet=sheet, title=sheet.title, paper=paper(sheet)).encode("utf-8")
+    return render_template("sheet.html", sheet=sheet, title=sheet.title, paper=paper(sheet), cell_tags=cell_tags,
+                           zip=zip).encode("utf-8")
 
 
 def shown_sheet(sheet: Sheet) -> Sheet:
