@@ -22,7 +22,8 @@ SIZES = (1500, 3000)
 
 
 def measure(db: str, runs: int) -> dict[str, float]:
-    """Median CPU ms (the machine is shared: wall time is mostly waiting) of: the wall list's page and the crosstable's page, from their views."""
+    """Median CPU ms (the machine is shared: wall time is mostly waiting) of the wall list's page
+    and the crosstable's page, from their views."""
     from goledger.render.printouts import crosstable_sheet, render, wall_sheet
     from goledger.replay.views import crosstable, wall_list
 
