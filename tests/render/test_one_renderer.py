@@ -25,9 +25,6 @@ from goledger import commands
 from ..conftest import REPO, run_cli
 
 PACKAGE = REPO / "goledger"
-LEAVING = frozenset({"goledger/render/html_text.py"})
-"""Going in issue 28, item 4b (the audit report and the rating preview onto templates): its
-``from_tree`` still serializes an lxml tree. Remove the entry with the file."""
 
 
 def _imported(path: Path) -> set[str]:
@@ -50,19 +47,20 @@ def test_no_module_of_render_or_web_writes_html_with_lxml() -> None:
     for path in _modules("render", "web"):
         name = path.relative_to(REPO).as_posix()
         lxml = sorted(m for m in _imported(path) if m == "lxml" or m.startswith("lxml."))
-        if lxml and name not in LEAVING:
+        if lxml:
             found[name] = lxml
     assert not found, f"HTML is written by the templates of goledger/render/html.py, not lxml: {found}"
-    assert not [p for p in _modules("render", "web") if re.search(r"\betree\.|html\.builder|\bE\.[A-Z]+\(|tostring\(",
-                                                                   p.read_text(encoding="utf-8"))
-                and p.relative_to(REPO).as_posix() not in LEAVING]
+    serializing = re.compile(r"\betree\.|html\.builder|\bE\.[A-Z]+\(|tostring\(")
+    assert not [p for p in _modules("render", "web") if serializing.search(p.read_text(encoding="utf-8"))]
 
 
 def test_the_one_stylesheet_is_the_only_css_of_the_self_contained_pages() -> None:
     templates = PACKAGE / "render" / "templates"
-    with_style = [p.name for p in templates.glob("*.html") if "<style" in p.read_text(encoding="utf-8")]
-    assert with_style == ["page.html"], "only the base template writes a <style>: the one stylesheet"
-    assert '{% include "goledger.css" %}' in (templates / "page.html").read_text(encoding="utf-8")
+    styles = {p.name: re.findall(r"<style.*?</style>", p.read_text(encoding="utf-8"), re.S)
+              for p in templates.glob("*.html")}
+    styles = {name: found for name, found in styles.items() if found}
+    assert {"page.html", "report_page.html"} <= set(styles), "the two skeletons (printouts, reports)"
+    assert all(found == ['<style>{% include "goledger.css" %}</style>'] for found in styles.values()), styles
     css_in_python = [p.relative_to(REPO).as_posix() for p in _modules("render", "web", "cli")
                      if re.search(r"@media print|@page|font-family:", p.read_text(encoding="utf-8"))]
     assert not css_in_python, css_in_python
