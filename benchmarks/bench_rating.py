@@ -27,7 +27,7 @@ from benchmarks.generate import generate_events, write_ledger
 from benchmarks.timing import Samples, compile_bytecode, machine, ms, process_runs, timed
 from goledger.ledger.store import Ledger
 from goledger.rating.preview import preview_state
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 TARGET_SECONDS = 1.0
 

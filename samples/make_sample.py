@@ -18,9 +18,9 @@ from pathlib import Path
 from goledger import commands
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Rank
+from goledger.replay.loading.load import load_state
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import resolve_policy
-from goledger.replay.views.load import load_state
 
 PLAYERS = [
     ("Kowalski", "Marek", "PL", "Wars", "5d"), ("Lindqvist", "Sofia", "SE", "Sthm", "4d"),

@@ -105,8 +105,8 @@ Importer = Callable[[Path, Path], Any]
 def check_import(importer: Importer, data: bytes, name: str = "input.xml") -> str:
     """The property (module docstring). Returns ``"imported"`` or ``"refused: <message>"``."""
     from goledger.ledger.store import Ledger
+    from goledger.replay.loading.load import load_state
     from goledger.replay.scoring.standings import standings
-    from goledger.replay.views.load import load_state
 
     with tempfile.TemporaryDirectory(prefix="goledger-fuzz-", dir=FAST_TMP) as folder:
         root = Path(folder)

@@ -15,7 +15,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.pairing.engine import Pairing, PairingRequest
 from goledger.pairing.participants import players_to_pair
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 from goledger.systems import engine_for
 
 

@@ -261,9 +261,10 @@ def test_the_cycle_check_can_fail() -> None:
 
 # --------------------------------------------------------------------------- replay's floors
 
-REPLAY_FLOORS: tuple[str, ...] = ("fold", "scoring", "views")
+REPLAY_FLOORS: tuple[str, ...] = ("fold", "scoring", "loading", "views")
 """``goledger.replay`` bottom to top (docs/architecture.md): the fold (events → state), the
-scoring (everything computed from a state), the views (everything read from a ledger path)."""
+scoring (everything computed from a state), the loading (a state from a ledger path: the fold
+of the stored log, its snapshots and their seal), the views (every read view by ledger path)."""
 
 
 def _floor(module: str) -> int | None:
@@ -299,11 +300,26 @@ def test_the_fold_imports_the_ledger_only() -> None:
 
 
 def test_only_the_views_open_a_ledger() -> None:
-    """The fold and the scoring never open a ledger: every entry point that takes a ledger
-    path is on the views floor."""
+    """The fold and the scoring never open a ledger: what takes a ledger path is on the
+    loading floor (a state) or the views floor (a read view)."""
     graph = _module_graph()
     found = [m for m in MODULES if _floor(m) in (0, 1) and "goledger.ledger.store" in graph[m]]
-    assert not found, f"these modules below replay.views open a ledger: {found}"
+    assert not found, f"these modules below replay.loading open a ledger: {found}"
+
+
+def test_loading_a_state_loads_no_read_view() -> None:
+    """A recording command loads the state (``replay.loading``), never the read views of
+    ``replay.views`` and the scoring they compute (their import costs a command's start-up):
+    ``commands/recording.py`` and everything it imports reach no module of ``replay.views``."""
+    graph = _module_graph()
+    seen, stack = set(), ["goledger.commands.recording"]
+    while stack:
+        module = stack.pop()
+        if module not in seen:
+            seen.add(module)
+            stack.extend(graph.get(module, ()))
+    assert "goledger.replay.loading.load" in seen
+    assert not sorted(m for m in seen if m.startswith("goledger.replay.views")), "recording reaches replay.views"
 
 
 SHELL_VALUES: frozenset[tuple[str, str]] = frozenset({

@@ -38,7 +38,7 @@ def publish(
     Refuses a round outside the tournament or one with neither games nor byes yet.
     """
     from goledger.audit.published import PUBLISHED_LABEL, standings_digest, view_standings
-    from goledger.replay.views.load import fresh_state
+    from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger, ledger.writing(expected_head, retry=retry) as tx:
         state = fresh_state(tx)  # what is vouched for comes from the log, never from a cache

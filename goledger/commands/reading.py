@@ -48,7 +48,7 @@ def verify(db: PathLike, published_head: str | None = None) -> VerifyReport:
     with Ledger.open(db, check_protection=False) as ledger:
         report = ledger.verify()
         if report.ok:
-            from goledger.replay.views.snapshots import check_snapshot
+            from goledger.replay.loading.snapshots import check_snapshot
             from goledger.replay.views.standings_cache import check_cached_standings
 
             for problem in (check_snapshot(ledger), check_cached_standings(ledger)):

@@ -105,7 +105,7 @@ def record(
 
 
 def _current_state(db: PathLike) -> TournamentState:
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     with Ledger.open(db) as ledger:
         state = load_state(ledger)
@@ -122,7 +122,7 @@ def _append(
     db: PathLike, decide: Decide, describe: Describe, *, actor: str, reason: str, expected_head: int | None,
     retry: bool,
 ) -> Outcome:
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     with Ledger.open(db) as ledger:
         try:

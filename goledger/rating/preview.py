@@ -372,7 +372,7 @@ def rating_preview(db: str | os.PathLike[str], egd_class: str | None = None,
     settings) and ``options`` (``name → text``, :func:`parse_options`), or ``mge`` with the
     ``parameters`` file the seed's rules need (:mod:`goledger.rating.mge`)."""
     from goledger.ledger.store import Ledger
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     if system not in RATING_SYSTEMS:
         raise CommandRejected(f"unknown rating system {system!r}: use {' or '.join(RATING_SYSTEMS)}")

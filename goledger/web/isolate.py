@@ -32,7 +32,7 @@ __all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_fi
 
 PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views",
            "goledger.web.concurrency", "goledger.render.json_text", "goledger.render.html",
-           "goledger.replay.views.cache_seal", "goledger.systems"]
+           "goledger.replay.loading.cache_seal", "goledger.systems"]
 """Imported once by the fork server, so that no worker pays for them (Jinja2 and the
 concurrency check alone cost a write 30–120 ms on a loaded machine)."""
 

@@ -12,7 +12,7 @@ import pytest
 
 from goledger import commands
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 RANKS = ["5d", "3d", "1d", "2k", "4k", "6k", "9k", "12k", "15k", "18k", "20k"]
 

@@ -14,7 +14,7 @@ import pytest
 from goledger import commands
 from goledger.commands.pairing_report import pairing_report, report_lines
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 from ..conftest import run_cli
 

@@ -190,7 +190,7 @@ def paired_ledger(path: Path, tables: int, rounds: int = 1) -> Path:
 
 @pytest.mark.parametrize("attempt", ATTEMPTS)
 def test_desk_killed_while_recording_loses_no_recorded_result(tmp_path: Path, attempt: int) -> None:
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     path = paired_ledger(tmp_path / "desk.db", 300)
     with Ledger.open(path) as ledger:

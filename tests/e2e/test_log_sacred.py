@@ -166,7 +166,7 @@ def test_an_old_ledger_holding_unknown_criteria_or_policy_says_so_naming_the_eve
 
 def test_an_old_ledger_holding_a_huge_rating_still_snapshots(played: Path, tmp_path: Path) -> None:
     _append_raw(played, [ev.PlayerRegistered(player_id="p0004", surname="Big", rank="3d", rating=10 ** 22)])
-    from goledger.replay.views import snapshots
+    from goledger.replay.loading import snapshots
 
     with Ledger.open(played) as ledger:
         state = snapshots.cached_state(ledger)
@@ -327,7 +327,7 @@ def test_a_forged_standings_row_is_never_shown_and_verify_reports_it(tmp_path: P
     with Ledger.open(db) as ledger:
         checkpoint = ledger.events()[-1]
     from goledger.audit.published import standings_digest, view_standings
-    from goledger.replay.views.load import fresh_state
+    from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger:
         fresh = fresh_state(ledger, upto=checkpoint.event_count)
@@ -335,8 +335,8 @@ def test_a_forged_standings_row_is_never_shown_and_verify_reports_it(tmp_path: P
 
 
 def test_a_forged_snapshot_with_a_recomputed_digest_fails_verify_and_is_kept(tmp_path: Path, cli) -> None:
-    from goledger.replay.views import snapshots
-    from goledger.replay.views.load import fresh_state
+    from goledger.replay.loading import snapshots
+    from goledger.replay.loading.load import fresh_state
 
     db = tmp_path / "c.db"
     _big_field(db)
@@ -362,7 +362,7 @@ def test_a_forged_snapshot_with_a_recomputed_digest_fails_verify_and_is_kept(tmp
 
 
 def test_a_snapshot_whose_bytes_differ_from_their_digest_is_not_used(tmp_path: Path) -> None:
-    from goledger.replay.views import snapshots
+    from goledger.replay.loading import snapshots
 
     db = tmp_path / "c.db"
     _big_field(db)

@@ -102,7 +102,7 @@ def exercise(db: Path, names: dict[str, tuple[str, str]], rounds: int, out: Path
         assert code == 0, f"import {fmt} of our own export: {err}"
         if fmt == "opengotha":  # OpenGotha XML holds whole names: they come back exactly
             with Ledger.open(again) as ledger:
-                from goledger.replay.views.load import load_state
+                from goledger.replay.loading.load import load_state
 
                 back = {(p.surname, p.first_name) for p in load_state(ledger).players.values()}
             assert back == set(names.values())

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 from ..conftest import needs_shared, run_cli
 from ..opengotha_files import count_elements

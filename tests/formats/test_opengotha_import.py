@@ -9,7 +9,7 @@ import pytest
 
 from goledger.formats.opengotha import import_opengotha
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 from ..conftest import needs_shared
 from ..opengotha_files import count_elements, file_ids, shared_opengotha_files

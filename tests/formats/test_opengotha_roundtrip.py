@@ -80,7 +80,7 @@ def test_export_is_what_opengotha_351_writes(path: Path, tmp_path: Path) -> None
 def test_settings_are_the_files_parameters(shared: Path, tmp_path: Path) -> None:
     """TournamentSettings equal what OpenGotha itself loaded (oracle meta.json)."""
     from goledger.ledger.values import Rank
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     checked = 0
     for meta_path in sorted((shared / "oracle" / "outputs").glob("*.meta.json")):
@@ -114,7 +114,7 @@ def test_players_carry_the_files_values(shared: Path, tmp_path: Path) -> None:
 
     from goledger.formats.opengotha.keys import player_key
     from goledger.ledger.values import Rank
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     for stem in ("egc-2011", "reedmcmahon-r3", "malavasi-2024", "cnj-2020-u12", "toulouse-2024"):
         source = shared / "oracle" / "inputs" / f"{stem}.xml"

@@ -22,7 +22,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import TournamentState, fold
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 PLAYERS = """
 <Player name="Kirca" firstName="Berkan" rank="2d" grade=" 3K" rating="2150" ratingOrigin="FFG : -131"

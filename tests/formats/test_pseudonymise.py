@@ -57,7 +57,7 @@ def original(tmp_path: Path) -> Path:
 
 def names(db: Path) -> dict[str, str]:
     with Ledger.open(db) as ledger:
-        from goledger.replay.views.load import load_state
+        from goledger.replay.loading.load import load_state
 
         return {pid: p.full_name for pid, p in load_state(ledger).players.items()}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 from ..conftest import REPO
 

@@ -14,7 +14,7 @@ from lxml import html
 
 from goledger import commands
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 
 from ..conftest import run_cli
 

@@ -15,8 +15,8 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import TournamentState, fold
-from goledger.replay.views import snapshots
-from goledger.replay.views.load import fresh_state, load_state
+from goledger.replay.loading import snapshots
+from goledger.replay.loading.load import fresh_state, load_state
 
 PLAYERS = [f"p{i:04d}" for i in range(1, 7)]
 pid = st.sampled_from(PLAYERS)

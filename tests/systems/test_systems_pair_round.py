@@ -25,7 +25,7 @@ from goledger import commands
 from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
-from goledger.replay.views.load import load_state
+from goledger.replay.loading.load import load_state
 from goledger.systems import places_of
 from goledger.systems.double_knockout import double_knockout_rounds
 

@@ -50,7 +50,7 @@ def export_egd(
     (:func:`goledger.formats.egd.preview.add_rating_preview`)."""
     from goledger.formats.egd.write import write_egd
     from goledger.ledger.store import Ledger
-    from goledger.replay.views.load import fresh_state
+    from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger:
         state = fresh_state(ledger)  # sent to the rating list: from the log, never from a cache

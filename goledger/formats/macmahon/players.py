@@ -231,7 +231,7 @@ def import_macmahon_players(
     expected_head: int | None = None,
 ) -> PlayersOutcome:
     """Append the players of a MacMahon participant list to the ledger ``db`` (module docstring)."""
-    from goledger.replay.views.load import load_state
+    from goledger.replay.loading.load import load_state
 
     source = Path(file)
     if report is not None:

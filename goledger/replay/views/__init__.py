@@ -1,15 +1,16 @@
-"""The third floor of ``replay``: every read view that takes a ledger path, behind the read
+"""The top floor of ``replay``: every read view that takes a ledger path, behind the read
 commands of the CLI and the desk (which call nothing else of ``replay`` but pure value types).
 
-Each opens the ledger once, folds it once (through the snapshot cache, :mod:`.load`) and hands
+Each opens the ledger once, folds it once (through the snapshot cache,
+:mod:`goledger.replay.loading.load`) and hands
 the state to the pure function of the scoring floor that computes the view:
 ``standings(db, round, as_of, policy, criteria)`` is what ``goledger standings`` prints
 (from the standings cache at the head, :mod:`.standings_cache`), ``standings_page`` the same
 with the state it was computed from (for a printed page's title and withdrawn note),
 ``explain(db, player, …)`` is ``goledger explain``, ``pairings``/``players``/``wall_list``
 the day's printouts, ``crosstable``, ``start_scores_view`` and ``adjusted_scores`` the views of
-the same names. The modules beside this one are the loading (:mod:`.load`), the caches
-(:mod:`.snapshots`, :mod:`.standings_cache`) and their seal (:mod:`.cache_seal`).
+the same names. Beside this one: the standings cache (:mod:`.standings_cache`); the loading,
+the state snapshots and their seal are the floor below (:mod:`goledger.replay.loading`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import NamedTuple
 from goledger.errors import CommandRejected
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.loading.load import load_state
 from goledger.replay.scoring.crosstable import Crosstable, crosstable_of
 from goledger.replay.scoring.explain import PlayerExplanation
 from goledger.replay.scoring.explain import explain as explain_state
@@ -38,7 +40,6 @@ from goledger.replay.scoring.printouts import (
 from goledger.replay.scoring.standings import Standings
 from goledger.replay.scoring.standings import standings as compute_standings
 from goledger.replay.scoring.start_scores import StartScoreTable, start_score_table
-from goledger.replay.views.load import load_state
 from goledger.replay.views.standings_cache import cached_standings
 
 __all__ = [

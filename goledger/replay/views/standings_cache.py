@@ -12,7 +12,7 @@ criteria]`` (the arguments as given), keyed by
   ``goledger.replay`` and the event and value definitions).
 
 Only fields of :data:`MIN_PLAYERS` players or more are stored, with the SHA-256 digest of
-their bytes and this account's seal (:mod:`goledger.replay.views.cache_seal`, an HMAC under a key
+their bytes and this account's seal (:mod:`goledger.replay.loading.cache_seal`, an HMAC under a key
 kept outside the ledger) beside the head they claim. An entry is **never trusted**: it is
 used only when the ledger's head is still that event with that hash, the code is the same,
 the bytes match their digest and the seal is this account's — whoever rewrites the bytes
@@ -47,9 +47,9 @@ import goledger.replay
 from goledger.errors import GoledgerError
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.loading.cache_seal import seal, sealed
+from goledger.replay.loading.load import fresh_state, load_state
 from goledger.replay.scoring.standings import Standings, standings
-from goledger.replay.views.cache_seal import seal, sealed
-from goledger.replay.views.load import fresh_state, load_state
 
 __all__ = ["EVIDENCE", "MIN_PLAYERS", "PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint",
            "entry_name"]
@@ -91,7 +91,7 @@ def _key(head_hash: str) -> str:
 
 def _stored_key(head_hash: str, data: bytes) -> str | None:
     """What an entry is stored under: the code, the head it claims, the digest of its bytes
-    and this account's seal of them (:mod:`goledger.replay.views.cache_seal`); ``None`` without a
+    and this account's seal of them (:mod:`goledger.replay.loading.cache_seal`); ``None`` without a
     key (nothing is then stored: an unsealed entry could never be served)."""
     mark = seal(data, _key(head_hash))
     return None if mark is None else f"{_key(head_hash)}:{hashlib.sha256(data).hexdigest()}:{mark}"

@@ -2,7 +2,7 @@
 
 ``load_state`` folds events ``1..upto`` of a ledger (or of an open write transaction).
 Whole-log folds of the current head go through a cached snapshot when one is present
-and valid (see :mod:`goledger.replay.views.snapshots`), so commands and views on a large
+and valid (see :mod:`goledger.replay.loading.snapshots`), so commands and views on a large
 tournament do not refold every event; ``fresh_state`` never does.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from goledger.ledger.store import Ledger, Transaction
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.loading.snapshots import cached_state
 from goledger.replay.scoring.registries import check_registered
-from goledger.replay.views.snapshots import cached_state
 
 __all__ = ["fresh_state", "load_state"]
 

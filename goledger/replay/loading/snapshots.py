@@ -10,14 +10,14 @@ of that event and a fingerprint of the fold code. It is **never trusted**:
   different log, cannot reuse it), the fingerprint matches this goledger's fold code, the
   bytes match the SHA-256 digest stored beside that hash (so bytes changed behind
   goledger's back are never used), and it carries this account's seal
-  (:mod:`goledger.replay.views.cache_seal`: an HMAC under a key kept outside the ledger, so bytes
+  (:mod:`goledger.replay.loading.cache_seal`: an HMAC under a key kept outside the ledger, so bytes
   changed *with* their digest recomputed are never used either, issue 27);
 * a snapshot that claims this log but is not intact or not sealed here is kept as evidence
   (``evidence:state:SEQ``) when a new one is written, for ``verify`` to judge;
 * anything that fails to decode is ignored and rebuilt;
 * ``goledger verify`` compares the snapshot with a fresh fold and fails, naming it as
   tampering, when they differ (the snapshot is kept for inspection);
-* ``publish``, ``verify`` and ``export egd`` never use it (:func:`~goledger.replay.views.load.fresh_state`);
+* ``publish``, ``verify`` and ``export egd`` never use it (:func:`~goledger.replay.loading.load.fresh_state`);
 * the test suite compares cached and fresh folds after random event sequences.
 
 A new snapshot is written when a full read finds more than :data:`SNAPSHOT_EVERY` events
@@ -38,8 +38,8 @@ from goledger.ledger.store import Ledger, Transaction
 from goledger.nogc import nogc
 from goledger.replay.fold import state as fold_code
 from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.loading.cache_seal import seal, sealed
 from goledger.replay.scoring.registries import check_registered
-from goledger.replay.views.cache_seal import seal, sealed
 
 __all__ = ["SNAPSHOT_EVERY", "cached_state", "check_snapshot", "fingerprint"]
 
