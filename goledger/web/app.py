@@ -454,6 +454,9 @@ class _Pages:
             task = asyncio.get_running_loop().create_task(self.prerender(seq))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+        elif self.spare_due:  # nothing to render after all: fork the next write's worker now
+            self.spare_due = False
+            self.desk.workers.prepare()
 
     # ------------------------------------------------------------------ writing (for the route modules)
 
