@@ -18,7 +18,7 @@ stands above it and above ``replay`` (``tests/test_layers.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from goledger.i18n import gettext, pgettext
 from goledger.ledger import events as ev
@@ -195,13 +195,23 @@ def board_words(round_: int, table: int) -> str:
     return gettext("round %(round)d table %(table)d") % {"round": round_, "table": table}
 
 
+_RESULT_WORDS: Final[dict[str, Callable[[], str]]] = {
+    "white": lambda: pgettext("the result", "white"), "black": lambda: pgettext("the result", "black"),
+    "jigo": lambda: pgettext("the result", "jigo"), "both-win": lambda: pgettext("the result", "both win"),
+    "both-lose": lambda: pgettext("the result", "both lose"), "unknown": lambda: pgettext("the result", "unknown")}
+"""Each stored result's words, translated when asked for (one lookup, not six: an audit report
+describes some 20,000 results)."""
+
+
 def result_word(result: str) -> str:
     """A result as stored (``white``, ``black``, ``jigo``, ``both-win``, ``both-lose``, ``unknown``)
-    in words."""
-    return {"white": pgettext("the result", "white"), "black": pgettext("the result", "black"),
-            "jigo": pgettext("the result", "jigo"), "both-win": pgettext("the result", "both win"),
-            "both-lose": pgettext("the result", "both lose"), "unknown": pgettext("the result", "unknown")}.get(
-        result, result)
+    in words.
+
+    >>> result_word("both-win"), result_word("?")
+    ('both win', '?')
+    """
+    word = _RESULT_WORDS.get(result)
+    return word() if word is not None else result
 
 
 def edit_words(event: ev.GameEdited) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import islice
 from operator import getitem
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -497,21 +496,13 @@ _LOG_HEADERS: Final = (N_("Seq"), N_("Recorded (UTC)"), N_("Actor"), N_("Type"),
 _LOG_PART: Final = 1000
 """Rows of the event log the template writes into one string (``log_rows``)."""
 
-_CHUNK: Final = 4096
-"""Pieces of the rendered page joined into one written part: a congress's report is some
-15 MB, written part by part (:func:`goledger.outputs.write_output`), never as one string."""
-
-
 def encoded_parts(pieces: Iterable[str]) -> list[bytes]:
-    """``pieces`` (a template's :meth:`~jinja2.Template.generate`) as UTF-8 parts of about
-    :data:`_CHUNK` pieces each: each part encoded on its own, so a part all ASCII is copied as
-    it is (one string of the page would be widened to two bytes a character by its first
-    ``→``, then narrowed again by the encoder)."""
-    it = iter(pieces)
-    parts = []
-    while batch := list(islice(it, _CHUNK)):
-        parts.append("".join(batch).encode("utf-8"))
-    return parts
+    """``pieces`` (a template's :meth:`~jinja2.Template.generate`: the page's small parts and
+    its tables and log parts, each written by a macro into one string) as UTF-8, each piece
+    encoded on its own: a piece all ASCII is copied as it is, where one string of the page
+    would be widened to two bytes a character by the first ``→`` of any piece, then narrowed
+    again by the encoder."""
+    return [piece.encode("utf-8") for piece in pieces]
 
 
 @nogc
@@ -592,8 +583,8 @@ def _safe_log(records: Sequence[Record], events: Sequence[ev.Event]) -> tuple[li
     safe_events = list(events)
     for i, record in enumerate(records):
         # JSON escapes C0 controls (\u0001), so the stored text alone cannot tell: look for escapes too
-        text = record.payload + record.actor + record.reason
-        if text.isprintable() and "\\u" not in record.payload:
+        if (record.payload.isprintable() and record.actor.isprintable() and record.reason.isprintable()
+                and "\\u" not in record.payload):
             safe_records.append(record)
             continue
         safe_records.append(msgspec.structs.replace(

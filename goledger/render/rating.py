@@ -13,6 +13,7 @@ Numbers are the preview's exact decimals shown with 3 decimals (:func:`goledger.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from goledger.i18n import N_, gettext, pgettext
@@ -123,10 +124,16 @@ def _source_word(source: str) -> str:
             "no time settings": pgettext("EGF class from", "no time settings")}.get(source, source)
 
 
+_START_WORDS: Final[dict[str, Callable[[], str]]] = {
+    "grade": lambda: pgettext("start rating from", "grade"), "ledger": lambda: pgettext("start rating from", "ledger"),
+    "reset": lambda: pgettext("start rating from", "reset")}
+
+
 def _start_word(start: str) -> str:
-    """Where a start rating came from, in words: the grade, the ledger's rating, a reset."""
-    return {"grade": pgettext("start rating from", "grade"), "ledger": pgettext("start rating from", "ledger"),
-            "reset": pgettext("start rating from", "reset")}.get(start, start)
+    """Where a start rating came from, in words: the grade, the ledger's rating, a reset (one
+    translation looked up per player, not three)."""
+    word = _START_WORDS.get(start)
+    return word() if word is not None else start
 
 
 class PreviewSection(NamedTuple):
