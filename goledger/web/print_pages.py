@@ -1,5 +1,5 @@
 """The desk's printouts (public reads): the bytes the CLI's ``--format html`` writes for the same
-view, with a print button (:data:`PRINT_BUTTON`), under :data:`PRINT_CSP`."""
+view, with a print button (:func:`print_button`), under :data:`PRINT_CSP`."""
 
 from __future__ import annotations
 
@@ -9,18 +9,23 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from goledger.render.html import gettext
 from goledger.web.routing import DeskPages, int_param
 
-__all__ = ["PRINT_BUTTON", "PRINT_CSP", "print_routes"]
+__all__ = ["PRINT_CSP", "print_button", "print_routes"]
 
 PRINT_CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; "
              "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 """A printout's policy: the renderer's own inline styles (the same file the CLI writes), the
 desk's script for the print button, nothing else."""
-PRINT_BUTTON = (b'<p class="no-print"><button type="button" data-print>%s</button></p>'
-                b'<script src="/static/desk.js" defer></script>\n')
-"""What the desk adds after ``<body>`` of a printout (the CLI's file has no button)."""
+
+
+def print_button() -> bytes:
+    """What the desk adds after ``<body>`` of a printout (template ``print_button.html``, in the
+    language of the request): the CLI's file has no button."""
+    from goledger.render.html import render
+
+    return render("print_button.html").encode("utf-8")
+
 
 class PrintPages:
     """The printouts' handlers (one method per route)."""
@@ -32,11 +37,10 @@ class PrintPages:
     async def printout(self, request: Request, make: Callable[[], bytes]) -> Response:
         """A printout page: the bytes the CLI's ``--format html`` writes for the same view
         (:mod:`goledger.render.printouts` over :mod:`goledger.replay.scoring.printouts`), never a
-        second rendering of the same data; the desk adds a print button (:data:`PRINT_BUTTON`)
+        second rendering of the same data; the desk adds a print button (:func:`print_button`)
         and sends it under :data:`PRINT_CSP`."""
         data = await self.pages.read(request, make)
-        button = PRINT_BUTTON % gettext("Print").encode()
-        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + button, 1),
+        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
                             headers={"Content-Security-Policy": PRINT_CSP})
 
     async def print_pairings(self, request: Request) -> Response:

@@ -149,13 +149,13 @@ def served(day: Path) -> Iterator[_Served]:
 ])
 def test_a_desk_print_page_is_the_command_lines_page(served: _Served, day: Path, url: str,
                                                       words: list[str]) -> None:
-    from goledger.web.print_pages import PRINT_BUTTON
+    from goledger.web.print_pages import print_button
 
     with urllib.request.urlopen(served.url + url, timeout=10) as r:
         desk = r.read()
     cli = run_cli(*words, "--db", day)
     assert cli.code == 0, cli.err
-    button = PRINT_BUTTON % b"Print"
+    button = print_button()
     assert desk.count(button) == 1 and desk.replace(button, b"", 1) == cli.out.encode()
     assert b"<script>alert" not in desk and b"&lt;script&gt;alert(1)&lt;/script&gt;" in desk
     # the button is not printed: its class is hidden by the stylesheet's print rules

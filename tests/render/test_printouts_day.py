@@ -98,7 +98,7 @@ def test_the_desk_prints_what_the_cli_prints(day: Path) -> None:
         from starlette.testclient import TestClient
 
     from goledger.web import create_app
-    from goledger.web.print_pages import PRINT_BUTTON
+    from goledger.web.print_pages import print_button
 
     client = TestClient(create_app(day, TOKEN))
     for url, words in (("/print/wall?round=7", ["wall-list", "-r", "7", "-f", "html"]),
@@ -111,7 +111,7 @@ def test_the_desk_prints_what_the_cli_prints(day: Path) -> None:
         cli = run_cli(*words, "--db", day)
         assert desk.status_code == 200 and cli.code == 0, (url, cli.err)
         # the same bytes, with the desk's print button after <body> (its script from a file: the CSP)
-        button = PRINT_BUTTON % b"Print"
+        button = print_button()
         assert desk.content.count(button) == 1, url
         assert desk.content.replace(button, b"", 1) == cli.out.encode(), url
         assert "style-src 'unsafe-inline'" in desk.headers["content-security-policy"]
