@@ -77,28 +77,30 @@ def serving(db: Path) -> Iterator[str]:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     env = {**os.environ, "PYTHONPATH": str(REPO), "GOLEDGER_TOKEN": TOKEN}
-    server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"goledger serve exited: {server.stderr.read() if server.stderr else ''}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("goledger serve did not start") from None
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
+    with tempfile.TemporaryFile("w+") as errors:  # not a pipe: nobody reads it while the desk runs
+        server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True)
         try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+            deadline = time.monotonic() + 60
+            while True:
+                if server.poll() is not None:
+                    errors.seek(0)
+                    raise RuntimeError(f"goledger serve exited: {errors.read()[-2000:]}")
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("goledger serve did not start") from None
+                    time.sleep(0.05)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
 
 
 def post_result(url: str, round_: int, table: int, result: str, head: int) -> dict[str, Any]:
