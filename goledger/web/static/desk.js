@@ -40,9 +40,10 @@
   }
 
   // Bring element `now` (on the page) to `next` (parsed, not on the page) touching only what
-  // differs: a table's rows one by one (a result moves a few dozen of 760 standings rows), any
-  // other element whole. Unchanged rows keep their layout, so the browser lays out and paints
-  // the rows that changed, not the whole table again.
+  // differs: a table's row groups (<tbody>, 50 rows each on the players' pages) and rows one by
+  // one (a result moves a few dozen of 760 standings rows), any other element whole. Unchanged
+  // rows keep their layout, so the browser lays out and paints the rows that changed, not the
+  // whole table again.
   var DESCEND = { MAIN: 1, TABLE: 1, THEAD: 1, TBODY: 1, TFOOT: 1 };
   function patch(now, next) {
     var olds = now.childNodes, news = Array.prototype.slice.call(next.childNodes);
