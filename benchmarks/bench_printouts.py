@@ -38,6 +38,7 @@ def measure(db: str, runs: int) -> dict[str, float]:
             make()
             times.append((time.process_time() - start) * 1000)
         out[name] = sorted(times)[len(times) // 2]
+        out[name + "_min"] = min(times)
         out[name + "_bytes"] = len(make())
     return out
 
@@ -68,12 +69,15 @@ def main() -> None:
                     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                           check=True)
                     results.setdefault((checkout, n), []).append(json.loads(done.stdout))
-        print("| checkout | players | wall list page, CPU ms | crosstable page, CPU ms | wall / crosstable KB |")
+        print("| checkout | players | wall list page, CPU ms, median (min) | crosstable page, CPU ms, median (min) "
+              "| wall / crosstable KB |")
         print("|---|---|---|---|---|")
         for (checkout, n), got in results.items():
             wall = sorted(g["wall"] for g in got)[len(got) // 2]
             cross = sorted(g["crosstable"] for g in got)[len(got) // 2]
-            print(f"| {checkout} | {n:,} | {wall:.0f} | {cross:.0f} | "
+            wall_min = min(g["wall_min"] for g in got)
+            cross_min = min(g["crosstable_min"] for g in got)
+            print(f"| {checkout} | {n:,} | {wall:.0f} ({wall_min:.0f}) | {cross:.0f} ({cross_min:.0f}) | "
                   f"{got[0]['wall_bytes'] / 1024:.0f} / {got[0]['crosstable_bytes'] / 1024:.0f} |")
 
 
