@@ -26,7 +26,6 @@ from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 import msgspec
-from markupsafe import Markup
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext, pgettext
@@ -114,13 +113,11 @@ def paper(sheet: Sheet) -> str:
     return "landscape" if sheet.landscape else "portrait"
 
 
-def cell_tags(rows: Sequence[Sequence[str]], right: Collection[int], nowrap: Collection[int]) -> list[Markup]:
-    """Each column's opening cell tag in :file:`sheet.html`: ``<td class="num">`` for a
-    right-aligned column, ``<td class="nowrap">`` for one that never wraps, else ``<td>``; as
-    many as the longest row has cells."""
+def column_classes(rows: Sequence[Sequence[str]], right: Collection[int], nowrap: Collection[int]) -> list[str]:
+    """Each column's class in :file:`sheet.html`: ``num`` for a right-aligned column, ``nowrap``
+    for one that never wraps, else none; as many as the longest row has cells."""
     width = max((len(r) for r in rows), default=0)
-    return [Markup('<td class="num">') if i in right else Markup('<td class="nowrap">') if i in nowrap
-            else Markup("<td>") for i in range(width)]
+    return ["num" if i in right else "nowrap" if i in nowrap else "" for i in range(width)]
 
 
 def render_html(sheet: Sheet) -> bytes:
@@ -128,8 +125,8 @@ def render_html(sheet: Sheet) -> bytes:
     :mod:`goledger.render.html`: the CLI's ``--format html`` and the desk's print pages)."""
     from goledger.render.html import render as render_template
 
-    return render_template("sheet.html", sheet=sheet, title=sheet.title, paper=paper(sheet), cell_tags=cell_tags,
-                           zip=zip).encode("utf-8")
+    return render_template("sheet.html", sheet=sheet, title=sheet.title, paper=paper(sheet),
+                           column_classes=column_classes, zip=zip).encode("utf-8")
 
 
 def shown_sheet(sheet: Sheet) -> Sheet:
