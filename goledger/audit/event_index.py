@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from goledger.describe.events import board_words, describe_event, edit_words, origin_text, result_word
-from goledger.i18n import gettext
+from goledger.describe.events import describe_event, edit_words, origin_text, result_word
+from goledger.i18n import current_language, gettext
 from goledger.ledger import events as ev
 from goledger.outputs import one_line
 from goledger.replay.fold.state import TournamentState
@@ -123,6 +123,7 @@ class EventIndex:
     def __init__(self, base: TournamentState, events: Sequence[ev.Event],
                  names: dict[str, str] | None = None) -> None:
         self.first_seq = base.seq + 1
+        self._words: tuple[str, str, str] | None = None
         self.events = list(events)
         self._names = dict(names or {})
         for pid, p in base.players.items():
@@ -226,16 +227,25 @@ class EventIndex:
             return gettext("imported %(format)s file %(file)s") % {"format": e.format, "file": e.filename}
         return e.type_name()
 
+    def _game_words(self) -> tuple[str, str]:
+        """A board's and a game's players' words (:func:`~goledger.describe.events.board_words`),
+        translated once per language: a report describes some 20,000 games."""
+        language = current_language()
+        if self._words is None or self._words[0] != language:
+            self._words = (language, gettext("round %(round)d table %(table)d"),
+                           gettext("%(white)s (W) – %(black)s (B)"))
+        return self._words[1], self._words[2]
+
     def _describe_game(self, seq: int, e: ev.GamePaired | ev.PairingRemoved | ev.ResultRecorded | ev.ResultCorrected
                        | ev.GameEdited) -> str:
         """:meth:`describe` of a pairing or a result: the board, its players, what happened."""
         players = self._players[seq - self.first_seq]
         names = self._names
-        board = board_words(e.round, e.table)
+        words = self._game_words()
+        board = words[0] % {"round": e.round, "table": e.table}
         if len(players) == 2:
             white, black = players
-            board += ": " + gettext("%(white)s (W) – %(black)s (B)") % {"white": names.get(white, white),
-                                                                      "black": names.get(black, black)}
+            board += ": " + words[1] % {"white": names.get(white, white), "black": names.get(black, black)}
         if type(e) is ev.GamePaired:  # the exact types (events are final): cheaper than isinstance
             return board + (", " + gettext("handicap %(stones)s") % {"stones": e.handicap} if e.handicap else "")
         if type(e) is ev.PairingRemoved:
