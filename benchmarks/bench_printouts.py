@@ -16,12 +16,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 SIZES = (1500, 3000)
 
 
-def measure(db: str, runs: int) -> dict[str, float]:
+def measure(db: str, runs: int) -> dict[str, float | str]:
     """Median CPU ms (the machine is shared: wall time is mostly waiting) of the wall list's page
     and the crosstable's page, from their views."""
     from goledger.render.printouts import crosstable_sheet, render, wall_sheet
@@ -29,7 +30,9 @@ def measure(db: str, runs: int) -> dict[str, float]:
 
     wall = wall_list(db)
     table = crosstable(db)
-    out = {}
+    import goledger
+
+    out: dict[str, float | str] = {"from": str(Path(goledger.__file__).resolve())}
     for name, make in (("wall", lambda: render(wall_sheet(wall), "html")),
                        ("crosstable", lambda: render(crosstable_sheet(table, table.tournament), "html"))):
         times = []
@@ -57,7 +60,7 @@ def main() -> None:
         for n in SIZES:
             dbs[n] = str(Path(tmp) / f"c{n}.db")
             write_ledger(generate_events(n, 10, 1), Path(dbs[n]))
-        results: dict[tuple[str, int], list[dict[str, float]]] = {}
+        results: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for _ in range(args.rounds):
             for checkout in args.checkouts:
                 for n, db in dbs.items():
@@ -67,7 +70,8 @@ def main() -> None:
                             f"print(json.dumps(bench.measure({db!r}, {args.runs})))")
                     env = {**os.environ, "PYTHONPATH": checkout}
                     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                          check=True)
+                                          check=True, cwd=tmp)  # not this checkout's folder: sys.path[0]
+                    assert json.loads(done.stdout)["from"].startswith(checkout), (checkout, done.stdout)
                     results.setdefault((checkout, n), []).append(json.loads(done.stdout))
         print("| checkout | players | wall list page, CPU ms, median (min) | crosstable page, CPU ms, median (min) "
               "| wall / crosstable KB |")
