@@ -26,6 +26,13 @@ are closed (a connection flood). The desk stays reachable because:
 * **One address cannot push the others out**: at the cap, a newcomer from an address
   holding more than its share of the waiting connections closes that address's own oldest
   one; a newcomer from elsewhere closes the oldest of all.
+* **A refusal is read, not reset** (lingering close, as nginx does): a response that closes
+  the connection before the request's body was read (413, 401, 408) is followed by a FIN,
+  and what the client still sends is read and dropped for up to :data:`LINGER_SECONDS` (at
+  most :data:`LINGER_BYTES`) before the socket is closed. Closing a socket with unread bytes
+  makes the kernel answer RST, and a client still sending its body then loses the answer
+  ("connection reset" instead of "too large"). A lingering connection may be closed at once
+  to make room, like an idle one.
 * **The listen queue is long** (``queue``, 4,096 by default; Linux caps it at
   ``net.core.somaxconn``): when connections arrive faster than they are accepted the kernel
   keeps them instead of dropping a client's SYN, which that client would only send again
@@ -48,7 +55,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["BURST", "ConnectionLimits", "Door", "default_limits", "protocol_class", "serve"]
+__all__ = ["BURST", "LINGER_BYTES", "LINGER_SECONDS", "ConnectionLimits", "Door", "LingeringTransport",
+           "default_limits", "protocol_class", "serve"]
 
 BURST = 16
 """Connections accepted in one turn of the event loop at most."""
@@ -61,6 +69,10 @@ THREADS = 40
 HEAD_LIMIT = 16 * 1024
 """Bytes of headers held before the connection is handed to h11 anyway (which refuses them:
 its own limit is the same)."""
+LINGER_SECONDS = 2.0
+"""How long a closing connection keeps reading (and dropping) what its client still sends."""
+LINGER_BYTES = 64 * 1024 * 1024
+"""Bytes a closing connection reads and drops at most before it is closed anyway."""
 _OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
@@ -214,8 +226,13 @@ class Door:
             return True
         while self.idle:
             protocol, _ = self.idle.popitem(last=False)
-            if protocol.transport is not None and not protocol.transport.is_closing():
-                protocol.transport.abort()
+            transport = protocol.transport
+            if isinstance(transport, LingeringTransport) and transport.lingering:
+                transport.abort()
+                self.closed += 1
+                return True
+            if transport is not None and not transport.is_closing():
+                transport.abort()
                 self.closed += 1
                 return True
         return False
@@ -302,6 +319,90 @@ def _read(sock: socket.socket, data: bytes) -> bytes | None:
     return data + more if more else None
 
 
+class LingeringTransport(asyncio.Transport):
+    """``transport`` whose :meth:`close` first lingers: the response already written goes out,
+    then a FIN (``write_eof``); reading goes on, and :meth:`drop` discards what arrives, until
+    the client closes its side, :data:`LINGER_SECONDS` pass or :data:`LINGER_BYTES` arrive.
+    Everything else is the wrapped transport's."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop,
+                 on_linger: Callable[[], None]) -> None:
+        super().__init__()
+        self.wrapped = transport
+        self.lingering = False
+        self.dropped = 0
+        self._loop = loop
+        self._on_linger = on_linger
+        self._timer: asyncio.TimerHandle | None = None
+
+    def close(self) -> None:
+        if self.lingering or self.wrapped.is_closing():
+            return
+        if not self.wrapped.can_write_eof():
+            self.wrapped.close()
+            return
+        self.lingering = True
+        self.wrapped.write_eof()
+        self.wrapped.resume_reading()  # uvicorn may have paused it while the body waited
+        self._timer = self._loop.call_later(LINGER_SECONDS, self.wrapped.close)
+        self._on_linger()
+
+    def drop(self, data: bytes) -> None:
+        """Discard bytes read while lingering; close when they exceed :data:`LINGER_BYTES`."""
+        self.dropped += len(data)
+        if self.dropped > LINGER_BYTES:
+            self.wrapped.close()
+
+    def abort(self) -> None:
+        self.stop_lingering()
+        self.wrapped.abort()
+
+    def stop_lingering(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def is_closing(self) -> bool:
+        return self.lingering or self.wrapped.is_closing()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self.wrapped.get_extra_info(name, default)
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.wrapped.write(data)
+
+    def writelines(self, list_of_data: Any) -> None:
+        self.wrapped.writelines(list_of_data)
+
+    def write_eof(self) -> None:
+        self.wrapped.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self.wrapped.can_write_eof()
+
+    def pause_reading(self) -> None:
+        if not self.lingering:
+            self.wrapped.pause_reading()
+
+    def resume_reading(self) -> None:
+        self.wrapped.resume_reading()
+
+    def is_reading(self) -> bool:
+        return self.wrapped.is_reading()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self.wrapped.set_write_buffer_limits(high, low)
+
+    def get_write_buffer_size(self) -> int:
+        return self.wrapped.get_write_buffer_size()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.wrapped.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self.wrapped.get_protocol()
+
+
 def protocol_class(door: Door) -> type[H11Protocol]:
     """uvicorn's h11 protocol counting its connections in ``door``: it first reads the bytes
     the door read, and keeps the header clock between keep-alive requests."""
@@ -313,7 +414,7 @@ def protocol_class(door: Door) -> type[H11Protocol]:
         _counted = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+            super().connection_made(LingeringTransport(transport, self.loop, self._lingers))
             self._counted = True
             door.protocols += 1
             self._idle()
@@ -341,7 +442,16 @@ def protocol_class(door: Door) -> type[H11Protocol]:
                 if not self.transport.is_closing():
                     self.transport.abort()
 
+        def _lingers(self) -> None:
+            """Closing after a response: no request can follow, and the door may close this
+            connection at once to make room (it waits for nothing)."""
+            self._busy()
+            door.idle[self] = None
+
         def data_received(self, data: bytes) -> None:
+            if isinstance(self.transport, LingeringTransport) and self.transport.lingering:
+                self.transport.drop(data)
+                return
             was = self.cycle
             super().data_received(data)
             if self.cycle is not None and self.cycle is not was and not self.cycle.response_complete:
@@ -355,6 +465,9 @@ def protocol_class(door: Door) -> type[H11Protocol]:
                 self._idle()  # between requests: the next one's headers are due in time
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if isinstance(self.transport, LingeringTransport):
+                self.transport.stop_lingering()
+                self.transport.lingering = False
             if self._counted:
                 door.protocols -= 1
                 self._counted = False

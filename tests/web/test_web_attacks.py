@@ -93,6 +93,23 @@ def test_an_unauthenticated_write_is_refused_from_its_headers_alone(fresh: Path)
         assert status == 200 and seconds < 2  # (a loaded test machine; the benchmark measures the latency)
 
 
+def test_a_client_still_sending_its_body_reads_the_refusal(fresh: Path) -> None:
+    """A form sent whole, 4 MB, before its sender reads anything (as a browser or httpx does):
+    the refusal (401 here, 413 alike) is answered from the headers, then the desk lingers,
+    reading and dropping the rest, so the client's send completes and it reads the answer
+    instead of a connection reset; then the desk closes (:class:`LingeringTransport`)."""
+    with DeskServer(fresh) as desk:
+        for _ in range(3):
+            sock = socket.create_connection(("127.0.0.1", desk.port), timeout=10)
+            try:
+                sock.sendall(half_request(4 * MB) + b"x" * (4 * MB))  # reset here without lingering
+                answer = read_response(sock, 5)
+            finally:
+                sock.close()
+            assert answer.startswith(b"HTTP/1.1 401") and b"director token" in answer, answer[:200]
+        assert desk.get("/api/head")[0] == 200
+
+
 def test_bodies_are_bounded_per_route_and_must_arrive_in_time(fresh: Path) -> None:
     guard = {"body_idle": 1.0}
     with DeskServer(fresh, guard=guard, header_timeout=5) as desk:
