@@ -11,6 +11,7 @@ does."""
 from __future__ import annotations
 
 import shutil
+import unicodedata
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.rating.preview import preview_state
 from goledger.render import audit_report, rating
-from goledger.render.html import environment, render_string, shown_text, written
+from goledger.render.html import environment, render_string, shown_text, written, written_text
 from goledger.replay.fold.state import fold
 from goledger.replay.scoring.standings import standings
 
@@ -195,9 +196,34 @@ def test_the_one_call_output_is_jinjas_own_escaping(value: object) -> None:
     assert render_string("<td title='{{ v }}'>{{ v }}</td>", v=value) == f"<td title='{expected}'>{expected}</td>"
 
 
+_PIECES = [*"&<>\"';ab é李\t\n\x00\x01\x1b\x7f\x9f\u202e\u2028\ufeff", "🙂", "&amp;", "&#34;", "<!--", "]]>"]
+_TEXTS = st.one_of(st.text(max_size=12), st.lists(st.sampled_from(_PIECES), max_size=16).map("".join))
+
+
+@given(_TEXTS)
+def test_the_text_filter_parses_back_to_the_shown_text(value: str) -> None:
+    """``{{ v|text }}`` in an element's content: only ``&``, ``<``, ``>`` escaped (quotes as they
+    are, as lxml wrote text), controls shown as their escapes; an HTML parser reads back the
+    shown text, and no raw ``<``, ``&`` or control character is written."""
+    out = written_text(value)
+    assert out == render_string("{{ v|text }}", v=value) == str(render_string("{{ (v|text) ~ '' }}", v=value))
+    shown = str(shown_text(value))
+    assert out == shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert "<" not in out and "&" not in out.replace("&amp;", "").replace("&lt;", "").replace("&gt;", "")
+    assert not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") and ch not in "\t\n\r" for ch in out)
+    parsed = lxml.html.fragment_fromstring(f"<p>{out}</p>")
+    assert (parsed.text or "") == shown.replace("\r\n", "\n").replace("\r", "\n")
+    # in an attribute the same value is fully escaped (written): quotes too
+    attribute = render_string("<p title='{{ v }}' data-v=\"{{ v }}\">{{ v|text }}</p>", v=value)
+    assert attribute == f"<p title='{written(value)}' data-v=\"{written(value)}\">{out}</p>"
+    assert "'" not in written(value) and '"' not in written(value)
+
+
 def test_templates_compile_to_the_one_call() -> None:
     source = environment().compile("{{ v }}{% autoescape false %}{{ v }}{% endautoescape %}", raw=True)
     assert "yield environment.written(" in source and "yield str(environment.finalize(" in source
+    source = environment().compile("{{ v|text }}{{ v|text|upper }}", raw=True)
+    assert "yield environment.written_text(" in source and "environment.written(t_" in source
     assert render_string("{% autoescape false %}{{ v }}{% endautoescape %}", v="<b>") == "<b>"
 
 
@@ -214,7 +240,41 @@ def test_the_report_file_through_the_command_line(hostile: Path, tmp_path: Path)
     assert not page.xpath("//script") and not page.xpath("//b") and not page.xpath("//club")
     names = page.xpath("//table[@id='players-table']//td/text()")
     assert HOSTILE[0] + " Zoë" in names and "both \" and ' &{<b>\"}" in names
-    assert b"&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in data
+    # a text cell escapes only ``&``, ``<``, ``>``, as lxml did: quotes as they are
+    assert b"<td>&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; &lt;b&gt;Co&lt;/b&gt; Zo\xc3\xab</td>" in data
+    assert b"&#34;" not in data and b"&#39;" not in data
+
+
+def test_a_hostile_name_in_a_text_cell_and_in_an_attribute(tmp_path: Path) -> None:
+    """Through the command line: a name holding markup, quotes, ``&`` and control characters is
+    written escaped in the report's text cells (``&``, ``<``, ``>``; quotes kept; controls shown)
+    and, where the environment puts it into an attribute, with its quotes escaped too."""
+    db = tmp_path / "evil.db"
+    commands.new(db, "Evil's \"Open\" & <Co>", 2)
+    commands.register(db, "Sato", "Ken", "3d")
+    with Ledger.open(db) as opened, opened.writing() as tx:
+        tx.append([ev.PlayerRegistered(player_id="p0002", surname='<script>x="1"</script>\x00\x1b\u202e',
+                                       first_name="O'Brien & Co", rank="1k")])
+    out = tmp_path / "report.html"
+    done = run_cli("report", "--html", out, "--db", db)
+    assert done.code == 0, done
+    data = out.read_bytes()
+    _no_raw_controls(data)
+    page = lxml.html.document_fromstring(data)
+    assert not page.xpath("//script")
+    names = page.xpath("//table[@id='players-table']//td[2]/text()")
+    assert '<script>x="1"</script>\\x00\\x1b\\u202e O\'Brien & Co' in names
+    cell = b'<td>&lt;script&gt;x="1"&lt;/script&gt;\\x00\\x1b\\u202e O\'Brien &amp; Co</td>'
+    assert cell in data
+    assert page.xpath("//title/text()") == ["Audit report: Evil's \"Open\" & <Co>"]
+    assert b"Evil's \"Open\" &amp; &lt;Co&gt;" in data
+    for value in page.xpath("//@*"):  # every attribute parses to a value with nothing raw in its source
+        assert not any(ch in value for ch in RAW)
+    # the attribute path of the same environment: every quote escaped
+    name = page.xpath("//table[@id='players-table']//td[2]/text()")[1]
+    assert render_string('<td title="{{ n }}">{{ n|text }}</td>', n=name) == (
+        '<td title="&lt;script&gt;x=&#34;1&#34;&lt;/script&gt;\\x00\\x1b\\u202e O&#39;Brien &amp; Co">'
+        '&lt;script&gt;x="1"&lt;/script&gt;\\x00\\x1b\\u202e O\'Brien &amp; Co</td>')
 
 
 def test_an_old_ledgers_report_rating_and_standings_pages_show_escapes(old: Path, tmp_path: Path) -> None:
