@@ -119,8 +119,8 @@ def written_text(value: object) -> str:
     so an event log's JSON payloads do not grow by ``&#34;`` each. Controls are shown as
     :func:`written` shows them.
 
-    >>> written_text('<b a="1">O'Brien & '), written_text(Markup("<i>")), written_text(7)
-    ('&lt;b a="1"&gt;O'Brien &amp; \x1b', Markup('<i>'), Markup('7'))
+    >>> written_text('<b a="1">O\'Brien & \x1b'), written_text(Markup("<i>")), written_text(7)
+    ('&lt;b a="1"&gt;O\'Brien &amp; \\x1b', Markup('<i>'), Markup('7'))
     """
     if type(value) is str:
         if not value.isprintable():
