@@ -35,9 +35,9 @@ AUDIT_TARGET_S = 1.0
 
 def run_process(argv: list[str]) -> Samples:
     """One whole process (any command) measured by the launcher of :mod:`benchmarks.timing`."""
-    from benchmarks.timing import _LAUNCHER
+    from benchmarks.timing import LAUNCHER
 
-    out = subprocess.run([sys.executable, "-c", _LAUNCHER, *argv], env=cli_env(), capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", LAUNCHER, *argv], env=cli_env(), capture_output=True, text=True,
                          check=True)
     import json
 

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.timing import REPO, Samples, machine, ms, update_results
+from benchmarks.timing import LAUNCHER, REPO, Samples, machine, ms, update_results
 
 SECTION = "## Issue 28: the benchmarks before and after, interleaved"
 
@@ -88,18 +88,6 @@ with Ledger.open(sys.argv[2]) as ledger:
                                       reason="benchmark reset")], actor="bench")
 """
 
-_LAUNCHER = """
-import json, os, subprocess, sys, time
-started = time.perf_counter()
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-err = child.stderr.read()
-_, status, usage = os.wait4(child.pid, 0)
-wall = time.perf_counter() - started
-print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_kb": usage.ru_maxrss,
-                  "code": os.waitstatus_to_exitcode(status), "err": err.decode(errors="replace")}))
-"""
-"""As ``benchmarks.timing``'s launcher: the measured process's own wall, CPU and peak RSS."""
-
 
 @dataclass
 class Side:
@@ -128,7 +116,7 @@ class Side:
 
     def goledger(self, args: Sequence[str | os.PathLike[str]]) -> Samples:
         """One whole ``python -m goledger ARGS`` process of this commit."""
-        report = json.loads(self.python("-c", _LAUNCHER, sys.executable, "-m", "goledger", *args))
+        report = json.loads(self.python("-c", LAUNCHER, sys.executable, "-m", "goledger", *args))
         if report["code"] != 0:
             raise RuntimeError(f"{self.name}: goledger {' '.join(map(str, args))} failed: {report['err']}")
         return Samples([report["wall"]], [report["cpu"]], [report["rss_kb"] / 1024])

@@ -86,7 +86,7 @@ def compile_bytecode() -> None:
                    env=cli_env(), stdout=subprocess.DEVNULL)
 
 
-_LAUNCHER = """
+LAUNCHER = """
 import json, os, subprocess, sys, time
 started = time.perf_counter()
 child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -103,7 +103,7 @@ pages a process held before ``exec``."""
 
 def run_goledger(args: Sequence[str | os.PathLike[str]], *, check: bool = True) -> Samples:
     """One whole ``python -m goledger ARGS`` process: wall and CPU time and peak RSS."""
-    out = subprocess.run([sys.executable, "-c", _LAUNCHER, sys.executable, "-m", "goledger", *map(str, args)],
+    out = subprocess.run([sys.executable, "-c", LAUNCHER, sys.executable, "-m", "goledger", *map(str, args)],
                          env=cli_env(), capture_output=True, text=True, check=True)
     report = json.loads(out.stdout)
     if check and report["code"] != 0:
