@@ -24,7 +24,7 @@ from goledger.formats.report import InterchangeReport
 if TYPE_CHECKING:
     from goledger.replay.fold.state import TournamentState
 
-__all__ = ["ExportOutcome", "finish_export", "state_to_export", "write_atomically"]
+__all__ = ["ExportOutcome", "finish_export", "report_players_paired_twice", "state_to_export", "write_atomically"]
 
 PathLike = str | os.PathLike[str]
 
@@ -69,6 +69,39 @@ def write_atomically(data: bytes, output: PathLike, *, protect: Sequence[PathLik
         raise
     except GoledgerError as exc:
         raise FormatError(exc.message) from None
+
+
+def report_players_paired_twice(state: TournamentState, report: InterchangeReport, format_name: str) -> None:
+    """Warn of each player who has more than one game in a round: the file goes out as the
+    ledger holds it, but a MacMahon file, an EGD table and a TRF keep one game per player and
+    round, so reading it back names the others as errors. (OpenGotha itself wrote such
+    tournaments: 3 of the 775 files uploaded to its site in 2020–21 pair a player two to five
+    times in one round; goledger imports them with a warning each, as the file holds them.)
+
+    >>> from goledger.ledger import events as ev
+    >>> from goledger.replay.fold.state import fold
+    >>> state = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=1)),
+    ...               *(ev.PlayerRegistered(player_id=f"p000{i}", surname=n, first_name="", rank="1d")
+    ...                 for i, n in ((1, "A"), (2, "B"), (3, "C"))),
+    ...               ev.GamePaired(round=1, table=1, white="p0001", black="p0002"),
+    ...               ev.GamePaired(round=1, table=2, white="p0001", black="p0003")])
+    >>> report = InterchangeReport(format="trf", source="", direction="export")
+    >>> report_players_paired_twice(state, report, "a TRF")
+    >>> print(report.warnings[0].message.split("; ")[0])
+    p0001 A plays 2 games in round 1 (tables 1, 2)
+    """
+    for round_ in sorted(state.games):
+        tables: dict[str, list[int]] = {}
+        for game in state.games_of_round(round_):
+            for pid in (game.white, game.black):
+                tables.setdefault(pid, []).append(game.table)
+        for pid, held in tables.items():
+            if len(held) > 1:
+                player = state.players.get(pid)
+                name = f"{pid} {player.full_name}" if player is not None else pid
+                report.warning("round-trip", f"{name} plays {len(held)} games in round {round_} (tables "
+                               f"{', '.join(map(str, held))}); {format_name} keeps one game per player and round, "
+                               "so reading this file back names the others as errors", f"round {round_}")
 
 
 def finish_export(

@@ -47,6 +47,7 @@ from goledger import __version__
 from goledger.errors import CommandRejected, FormatError
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.egd.classes import adjusted_minutes, describe_time, egf_class
+from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
 from goledger.ledger.domains import text_problem
@@ -133,6 +134,7 @@ class _Writer:
         self.policy = resolve_policy(state, policy)
         self.report = InterchangeReport(format="egd", source=source, direction="export",
                                         dialect=f"{codec}, forfeits {forfeits}, round {self.round}")
+        report_players_paired_twice(state, self.report, "an EGD table")
         self.reported_games: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------------ set-up

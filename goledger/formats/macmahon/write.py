@@ -37,6 +37,7 @@ from xml.sax.saxutils import escape
 from goledger import __version__
 from goledger.errors import CommandRejected
 from goledger.formats.countries import country_name
+from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.macmahon import layout
 from goledger.formats.numbers import is_ascii_number
 from goledger.formats.report import InterchangeReport
@@ -571,6 +572,7 @@ def write_macmahon(state: TournamentState, *, source: str = "") -> tuple[bytes, 
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     report = InterchangeReport(format=FORMAT, source=source, direction="export")
+    report_players_paired_twice(state, report, "a MacMahon file")
     report.count_read("games", sum(len(t) for t in state.games.values()))
     report.count_read("byes", sum(len(b) for b in state.byes.values()))
     constraints = sum(len(p) for p in state.pairing_constraints.values())

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from goledger.errors import FormatError
+from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.domains import text_problem
 from goledger.replay.fold.state import PlayerState, TournamentState
@@ -89,6 +90,7 @@ def write_trf(
     assert state.settings is not None
     settings = state.settings
     report = InterchangeReport(format="trf", source=source, direction="export")
+    report_players_paired_twice(state, report, "a TRF")
     pol = resolve_policy(state, policy)
     last = state.last_round_with_games()
     ctx = ScoringContext(state, last, pol)
