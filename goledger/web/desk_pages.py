@@ -10,6 +10,7 @@ rating-list search of :mod:`goledger.web.pairing_page`, :mod:`goledger.web.hand_
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -105,26 +106,32 @@ class DirectorPages:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk/players", done.message)
 
+    @staticmethod
+    async def _with_upload(form: Any, default_name: str, missing: str,
+                           work: Callable[[Path], Awaitable[isolate.Done]]) -> isolate.Done:
+        """``work`` run on a copy of the form's uploaded file, in a temporary folder under the
+        file's own name (:func:`upload_name`, ``default_name`` when the browser sent none);
+        refused in one sentence (``missing``) when no file was chosen."""
+        upload = form.get("file")
+        if upload is None or isinstance(upload, str) or not upload.filename:
+            raise CommandRejected(missing)
+        filename = upload_name(upload.filename, default_name)
+        data = await upload.read()
+        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
+            source = Path(folder) / filename
+            await run_in_threadpool(source.write_bytes, data)
+            return await work(source)
+
     async def import_upload(self, request: Request) -> Response:
         """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,
         read by that format's own ``import_*`` (its size limit and hardened reader)."""
         form = await self.pages.checked_form(request)
         fmt = str(form.get("format", ""))
-        upload = form.get("file")
         if fmt not in IMPORT_FORMATS:
             return self.pages.refusal(request, f"{fmt!r} is not a format the desk imports: use one of "
                                 f"{', '.join(IMPORT_FORMATS)}")
-        if upload is None or isinstance(upload, str) or not upload.filename:
-            return self.pages.refusal(request, "choose the file to import")
-        try:
-            filename = upload_name(upload.filename, "upload")
-        except CommandRejected as exc:
-            return self.pages.refusal(request, exc.message)
-        data = await upload.read()
-        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
-            source = Path(folder) / filename
-            await run_in_threadpool(source.write_bytes, data)
-            done = await self.pages.work(isolate.import_file, fmt, source, self.desk.db, self.pages.actor(request))
+        done = await self._with_upload(form, "upload", "choose the file to import", lambda source: self.pages.work(
+            isolate.import_file, fmt, source, self.desk.db, self.pages.actor(request)))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk", done.message)
@@ -133,20 +140,11 @@ class DirectorPages:
         """Register the players of an uploaded MacMahon participant list
         (:func:`~goledger.formats.macmahon.players.import_macmahon_players`)."""
         form = await self.pages.checked_form(request)
-        upload = form.get("file")
-        if upload is None or isinstance(upload, str) or not upload.filename:
-            return self.pages.refusal(request, "choose the participant list to upload")
-        try:
-            filename = upload_name(upload.filename, "list.txt")
-        except CommandRejected as exc:
-            return self.pages.refusal(request, exc.message)
-        data = await upload.read()
         expected = str(form.get("expected_head", "")).strip()
-        with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
-            source = Path(folder) / filename
-            await run_in_threadpool(source.write_bytes, data)
-            done = await self.pages.work(isolate.players_file, source, self.desk.db, self.pages.actor(request),
-                                   int(expected) if expected.isdigit() and len(expected) <= 18 else None)
+        done = await self._with_upload(form, "list.txt", "choose the participant list to upload",
+                                       lambda source: self.pages.work(
+                                           isolate.players_file, source, self.desk.db, self.pages.actor(request),
+                                           int(expected) if expected.isdigit() and len(expected) <= 18 else None))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk/players", f"registered {done.data} player(s)")

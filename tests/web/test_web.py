@@ -370,6 +370,9 @@ def test_uploads_are_limited_and_read_by_the_formats(tmp_path: Path, sample: Pat
                          files={"file": ("t.xml", xml, "application/xml")})
     assert r.status_code == 400
     r = desk.client.post("/desk/import", data={"csrf": desk.csrf, "format": "opengotha"},
+                         files={"file": ("", b"", "application/octet-stream")})
+    assert r.status_code == 400 and "choose the file to import" in r.text and not db.exists()
+    r = desk.client.post("/desk/import", data={"csrf": desk.csrf, "format": "opengotha"},
                          files={"file": ("sample.xml", xml, "application/xml")}, follow_redirects=False)
     assert r.status_code == 303 and db.exists()
     assert "imported" in desk.page(r.headers["location"]).text
@@ -381,6 +384,9 @@ def test_uploads_are_limited_and_read_by_the_formats(tmp_path: Path, sample: Pat
     assert "attachment" in download.headers["content-disposition"]
     assert desk.client.get("/desk/export/pdf").status_code == 404
     # a participant list by upload
+    r = desk.client.post("/desk/players/upload", data={"csrf": desk.csrf, "expected_head": str(head(db))},
+                         files={"file": ("", b"", "text/plain")})
+    assert r.status_code == 400 and "choose the participant list to upload" in r.text
     r = desk.client.post("/desk/players/upload", data={"csrf": desk.csrf, "expected_head": str(head(db))},
                          files={"file": ("list.txt", b"Newman|Ann|6k|GB\n", "text/plain")},
                          follow_redirects=False)
