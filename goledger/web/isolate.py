@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,7 @@ class WorkerPool:
 class _Worker:
     """A forked worker: its process, the pipe its one job goes down, the pipe its answer comes up."""
 
-    process: Any
+    process: BaseProcess
     jobs: Connection
     answers: Connection
 
