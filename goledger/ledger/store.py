@@ -604,6 +604,15 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             raise damaged(self.path, exc) from None
 
+    def events_of_types(self, types: Sequence[str], upto: int | None = None) -> list[Event]:
+        """Decoded events with ``seq <= upto`` whose type is one of ``types``, in order: what a
+        projection that depends on those alone folds (a tournament's settings, from the two
+        events that set them), without decoding the rest of the log."""
+        try:
+            return _decode_rows(self._conn, 0, upto, types)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
+
     # ------------------------------------------------------------------ writing
 
     @contextmanager
@@ -933,12 +942,16 @@ def _records(conn: sqlite3.Connection, after: int, upto: int | None) -> Iterator
 
 
 @nogc
-def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None) -> list[Event]:
+def _decode_rows(conn: sqlite3.Connection, after: int, upto: int | None,
+                 types: Sequence[str] | None = None) -> list[Event]:
     sql = "SELECT type, schema_version, payload FROM events WHERE seq > ?"
-    args: list[int] = [after]
+    args: list[int | str] = [after]
     if upto is not None:
         sql += " AND seq <= ?"
         args.append(upto)
+    if types is not None:
+        sql += f" AND type IN ({', '.join('?' * len(types))})"
+        args.extend(types)
     rows = conn.execute(sql + " ORDER BY seq", args).fetchall()
     try:
         return decode_rows(rows)

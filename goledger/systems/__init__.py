@@ -173,15 +173,22 @@ def check_event(state: TournamentState, event: Any) -> None:
         module.check(state, event)
 
 
+def has_places(system: str) -> bool:
+    """Whether ``system`` ranks its players by places of its own (knockout, Paramus, match…)
+    rather than by the standings (:func:`places_of`)."""
+    module = _module(system)
+    return module is not None and hasattr(module, "places")
+
+
 def places_of(state: TournamentState) -> Places | None:
     """The system's places (:class:`goledger.systems.common.Places`), or ``None`` when the
     system's places are the standings."""
     if state.settings is None:
         return None
     system = state.settings.system
-    module = _module(system)
-    if module is None or not hasattr(module, "places"):
+    if not has_places(system):
         return None
+    module = _module(system)
     if system in _DRAWN:
         from goledger.systems.common import Places, entrants
 

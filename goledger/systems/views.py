@@ -14,7 +14,7 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
 from goledger.replay.fold.state import TournamentState
-from goledger.systems import places_of
+from goledger.systems import has_places, places_of
 from goledger.systems.common import Places
 
 __all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
@@ -70,9 +70,13 @@ def through_round(state: TournamentState, round_: int | None) -> TournamentState
 
 def places(db: str | os.PathLike[str], round: int | None = None, as_of: int | None = None,  # noqa: A002
            ) -> Places | None:
-    """``goledger standings`` for a system with places of its own; ``None`` for the others."""
-    from goledger.replay.views import state_as_of
+    """``goledger standings`` for a system with places of its own; ``None`` for the others,
+    told by the settings alone (the tournament is loaded only for places)."""
+    from goledger.replay.views import settings_as_of, state_as_of
 
+    settings = settings_as_of(db, as_of)
+    if settings is None or not has_places(settings.system):
+        return None
     return places_of(through_round(state_as_of(db, as_of), round))
 
 

@@ -23,7 +23,7 @@ his withdrawal), else ``absent`` (announced absence), else ``not-assigned``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -33,6 +33,7 @@ from goledger.ledger.values import Result
 from goledger.nogc import nogc
 
 __all__ = [
+    "SETTINGS_EVENTS",
     "ByeDetails",
     "GameState",
     "PlayerState",
@@ -327,6 +328,12 @@ def apply(state: TournamentState, event: ev.Event, check: RulesCheck | None = No
 
 def _anomaly(state: TournamentState, message: str) -> None:
     state.anomalies.append(Anomaly(state.seq, message))
+
+
+SETTINGS_EVENTS: Final = ("TournamentCreated", "RulesChanged")
+"""The events a state's ``settings`` and ``round_settings`` are folded from: no other event's
+handler touches them, so folding these alone gives the same settings as the whole log
+(``tests/replay/test_settings_events.py``)."""
 
 
 def _on_created(state: TournamentState, e: ev.TournamentCreated) -> None:

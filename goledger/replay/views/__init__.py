@@ -17,16 +17,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from goledger.errors import CommandRejected
+from goledger.ledger.events import TournamentSettings
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.state import TournamentState
-from goledger.replay.loading.load import load_state
-from goledger.replay.scoring.crosstable import Crosstable, crosstable_of
-from goledger.replay.scoring.explain import PlayerExplanation
-from goledger.replay.scoring.explain import explain as explain_state
-from goledger.replay.scoring.fide_views import AdjustedScores, adjusted_view
+from goledger.replay.loading.load import load_state, settings_of
 from goledger.replay.scoring.printouts import (
     PairingList,
     PlayerList,
@@ -42,6 +39,11 @@ from goledger.replay.scoring.standings import standings as compute_standings
 from goledger.replay.scoring.start_scores import StartScoreTable, start_score_table
 from goledger.replay.views.standings_cache import cached_standings
 
+if TYPE_CHECKING:  # the views of one command each, imported by it (a run of ``standings`` needs none)
+    from goledger.replay.scoring.crosstable import Crosstable
+    from goledger.replay.scoring.explain import PlayerExplanation
+    from goledger.replay.scoring.fide_views import AdjustedScores
+
 __all__ = [
     "HeadState",
     "StandingsPage",
@@ -51,6 +53,7 @@ __all__ = [
     "head_state",
     "pairings",
     "players",
+    "settings_as_of",
     "standings",
     "standings_page",
     "start_scores_view",
@@ -101,13 +104,20 @@ def head_state(db: PathLike, known: HeadState | None = None) -> HeadState:
         return HeadState(state, stored or "")
 
 
+def settings_as_of(db: PathLike, as_of: int | None = None) -> TournamentSettings | None:
+    """The tournament's settings after event ``as_of`` (default: the head), from the events that
+    set them alone (:func:`goledger.replay.loading.load.settings_of`)."""
+    with Ledger.open(db) as ledger:
+        return settings_of(ledger, as_of)
+
+
 def tournament_language(db: PathLike) -> str:
     """The language a ledger's tournament writes its printouts in (``TournamentSettings.language``,
     as changed last); English for a file that is not a ledger yet."""
     if not os.path.exists(db):
         return "en"
-    state = state_as_of(db)
-    return state.settings.language if state.settings is not None else "en"
+    settings = settings_as_of(db)
+    return settings.language if settings is not None else "en"
 
 
 def standings(
@@ -172,6 +182,8 @@ def explain(
     criteria: Sequence[str] | None = None,
 ) -> PlayerExplanation:
     """Why ``player`` has his values and place after ``round`` as of event ``as_of``."""
+    from goledger.replay.scoring.explain import explain as explain_state
+
     return explain_state(state_as_of(db, as_of), player, criterion, round, policy, criteria)
 
 
@@ -199,6 +211,8 @@ def crosstable(
     criteria: Sequence[str] | None = None,
 ) -> Crosstable:
     """``goledger crosstable``: the crosstable of a ledger."""
+    from goledger.replay.scoring.crosstable import crosstable_of
+
     return crosstable_of(state_as_of(db, as_of), round, policy, criteria)
 
 
@@ -215,4 +229,6 @@ def adjusted_scores(
     policy: str | None = None,
 ) -> AdjustedScores:
     """``goledger standings --adjusted``: the adjusted-score view of a ledger."""
+    from goledger.replay.scoring.fide_views import adjusted_view
+
     return adjusted_view(state_as_of(db, as_of), round, policy)
