@@ -30,7 +30,7 @@ from goledger.cli.common import (
     run,
     shared_options,
 )
-from goledger.nogc import nogc
+from goledger.nogc import one_shot
 
 RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
 PolicyOpt = Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")]
@@ -365,7 +365,7 @@ def _seqs(text: str) -> list[int]:
     return list(run(lambda: parse_without(text)))
 
 
-@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+@one_shot  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
 @declare_options(VIEW_OPTIONS)
 def diff(
     from_seq: Annotated[int | None, typer.Option("--from", help="Earlier point: as of this event.")] = None,
@@ -384,7 +384,7 @@ def diff(
           view.get("as_json", False), render_diff)
 
 
-@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+@one_shot  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
 def what_if(
     without: Annotated[str | None, typer.Option(
         "--without", help="Leave out these events: SEQ[,SEQ…] or ranges A-B.")] = None,
@@ -422,7 +422,7 @@ def publish(
     recorded(publish_command, round_, note, policy, _criteria(criteria), **shared)
 
 
-@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+@one_shot  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
 @declare_options(VIEW_OPTIONS)
 def history(player: PlayerArg, **view: Unpack[View]) -> None:
     """Every event that changed a player's place or values, with the place and values after it."""
@@ -433,7 +433,7 @@ def history(player: PlayerArg, **view: Unpack[View]) -> None:
           render_history)
 
 
-@nogc  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
+@one_shot  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
 def report(
     html: Annotated[Path, typer.Option("--html", help="Write a self-contained HTML audit report here.")],
     top: Annotated[int, typer.Option("--top", help="Players drawn in the chart of places by round.")] = 10,

@@ -10,18 +10,12 @@ from __future__ import annotations
 import copy
 import importlib
 import sys
+from collections.abc import Iterable
+from functools import cache
+from typing import Final, NamedTuple
 
 import typer
 
-app = typer.Typer(
-    name="goledger",
-    help="An event-sourced ledger for Go tournaments: record every fact, replay any standings, "
-    "exchange OpenGotha, MacMahon, EGD and TRF files.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
 
 def _show_version(value: bool) -> None:
     if value:
@@ -31,18 +25,12 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _main(
     version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
     """An event-sourced ledger for Go tournaments."""
 
-
-import_app = typer.Typer(help="Create a ledger from a file of another program.", no_args_is_help=True)
-export_app = typer.Typer(help="Write the ledger in another program's format.", no_args_is_help=True)
-app.add_typer(import_app, name="import")
-app.add_typer(export_app, name="export")
 
 COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.record",
@@ -70,13 +58,90 @@ COMMAND_MODULES: tuple[str, ...] = (
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
 the library is imported inside the command bodies."""
 
-for _name in COMMAND_MODULES:
-    _module = importlib.import_module(_name)
-    _module.register_commands(app)
-    if hasattr(_module, "register_import"):
-        _module.register_import(import_app)
-    if hasattr(_module, "register_export"):
-        _module.register_export(export_app)
+_MODULE: Final = "goledger.cli."
+COMMAND_MODULE: Final[dict[str, str]] = {
+    **dict.fromkeys(("new", "register", "update-player", "change-rules", "withdraw", "reinstate", "absent", "present",
+                     "bye", "unbye", "pair", "edit-game", "renumber-tables", "unpair", "result", "correct"),
+                    "record"),
+    **dict.fromkeys(("standings", "log", "verify"), "views"),
+    "explain": "explain",
+    **dict.fromkeys(("diff", "what-if", "publish", "history", "report"), "audit"),
+    **dict.fromkeys(("crosstable", "schedule"), "fide"),
+    "validate": "interchange_egd",
+    **dict.fromkeys(("start-scores", "start-groups"), "start_scores"),
+    **dict.fromkeys(("place", "bracket"), "systems"),
+    "serve": "serve", "rating-preview": "rating", "catalog": "catalog", "settings": "settings",
+    **dict.fromkeys(("pairings", "slips", "players", "wall-list", "show-round", "unregister"), "day"),
+    **dict.fromkeys(("pair-round", "unpair-round", "explain-pairing", "forbid", "fix-pairing", "fix-table"), "pairing"),
+    "ratings": "ratings",
+    **dict.fromkeys(("pair-teams", "team"), "teams"),
+}
+"""The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
+imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks
+the table against what the modules register)."""
+
+FORMAT_MODULE: Final[dict[str, dict[str, str]]] = {
+    "import": {"opengotha": "interchange_opengotha", "macmahon": "interchange_macmahon",
+               "macmahon-players": "interchange_macmahon", "egd": "interchange_egd", "trf": "interchange_trf"},
+    "export": {"opengotha": "interchange_opengotha", "macmahon": "interchange_macmahon", "egd": "interchange_egd",
+               "trf": "interchange_trf", "pseudonymised": "privacy"},
+}
+"""The module registering each format of ``import`` and ``export``."""
+
+
+class Apps(NamedTuple):
+    """The command line's app and its two groups."""
+
+    app: typer.Typer
+    import_app: typer.Typer
+    export_app: typer.Typer
+
+
+def built(modules: Iterable[str]) -> Apps:
+    """The app with the commands and formats of ``modules`` (full names) registered."""
+    app = typer.Typer(
+        name="goledger",
+        help="An event-sourced ledger for Go tournaments: record every fact, replay any standings, "
+        "exchange OpenGotha, MacMahon, EGD and TRF files.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    app.callback()(_main)
+    import_app = typer.Typer(help="Create a ledger from a file of another program.", no_args_is_help=True)
+    export_app = typer.Typer(help="Write the ledger in another program's format.", no_args_is_help=True)
+    app.add_typer(import_app, name="import")
+    app.add_typer(export_app, name="export")
+    for name in modules:
+        module = importlib.import_module(name)
+        module.register_commands(app)
+        if hasattr(module, "register_import"):
+            module.register_import(import_app)
+        if hasattr(module, "register_export"):
+            module.register_export(export_app)
+    return Apps(app, import_app, export_app)
+
+
+@cache
+def full() -> Apps:
+    """The app with every command (for ``--help``, listings and suggestions, and tests)."""
+    return built(COMMAND_MODULES)
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``, ``import_app`` and ``export_app``: :func:`full`'s, built on first use."""
+    if name in Apps._fields:
+        return getattr(full(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _modules_for(args: list[str]) -> list[str] | None:
+    """The one module a command line needs (``None``: a name it does not know, or a group
+    without its format)."""
+    found = FORMAT_MODULE.get(args[0], {}).get(args[1]) if len(args) > 1 and args[0] in FORMAT_MODULE else \
+        COMMAND_MODULE.get(args[0])
+    return None if found is None else [_MODULE + found]
 
 
 def _command_name(info: typer.models.CommandInfo) -> str:
@@ -104,14 +169,17 @@ def _only(source: typer.Typer, name: str) -> typer.Typer | None:
 
 
 def invoked_app(args: list[str]) -> typer.Typer:
-    """The app to run for command-line ``args``: ``app`` trimmed to the command (and, for
-    ``import``/``export``, the format) they name, else the whole ``app``."""
+    """The app to run for command-line ``args``: the app of the one module the command (and,
+    for ``import``/``export``, the format) they name is in, trimmed to it; else the whole app
+    (``--help``, no arguments, a name it does not know: complete listings and suggestions)."""
     if args == ["--version"]:  # answered by the eager option before any command is looked at
-        bare = copy.copy(app)
+        bare = copy.copy(built(()).app)
         bare.registered_commands, bare.registered_groups = [], []
         return bare
     if not args or args[0].startswith("-"):
-        return app
+        return full().app
+    modules = _modules_for(args)
+    app = full().app if modules is None else built(modules).app
     trimmed = _only(app, args[0])
     if trimmed is None:
         return app
@@ -138,11 +206,15 @@ def main() -> None:
     A command holds everything it read until it ends (a congress's audit: some 200 MB of
     objects); freeing them one by one at exit costs a tenth of a second and serves nothing,
     since every file was closed and every output written when the command returned. So the
-    process flushes its streams and exits at once (``os._exit``), with the command's code."""
+    process flushes its streams and exits at once (``os._exit``), with the command's code; and
+    a command that pauses the garbage collector for its whole run leaves it paused
+    (:func:`goledger.nogc.exit_follows`), as its last collection would only walk that memory."""
     import os
 
     from goledger.cli.common import json_errors_for
+    from goledger.nogc import exit_follows
 
+    exit_follows()
     json_errors_for(sys.argv[1:])
     code = 0
     try:

@@ -74,3 +74,35 @@ def test_print_json_writes_what_json_dumps_writes(data: object) -> None:
     with redirect_stdout(buffer):
         print_json(data)
     assert buffer.getvalue() == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_the_command_table_names_the_module_of_every_command() -> None:
+    """:data:`~goledger.cli.main.COMMAND_MODULE` and ``FORMAT_MODULE``, which let a run import
+    only its command's module, say what the modules register: each module alone, and the
+    whole app, give the table back."""
+    commands: dict[str, str] = {}
+    formats: dict[str, dict[str, str]] = {"import": {}, "export": {}}
+    for name in cli_main.COMMAND_MODULES:
+        apps = cli_main.built([name])
+        short = name.removeprefix("goledger.cli.")
+        for command in _names(apps.app):
+            if command not in ("import", "export"):
+                assert command not in commands, command
+                commands[command] = short
+        for group, sub in (("import", apps.import_app), ("export", apps.export_app)):
+            for fmt in _names(sub):
+                formats[group][fmt] = short
+    assert commands == cli_main.COMMAND_MODULE
+    assert formats == cli_main.FORMAT_MODULE
+    whole = set(_names(cli_main.app)) - {"import", "export"}
+    assert whole == set(cli_main.COMMAND_MODULE)
+
+
+@pytest.mark.parametrize(("words", "module"), [(["report", "--html", "x.html"], "audit"), (["standings"], "views"),
+                                               (["export", "trf"], "interchange_trf"), (["--version"], None)])
+def test_a_run_imports_only_the_module_of_its_command(words: list[str], module: str | None) -> None:
+    code = (f"import sys; from goledger.cli import main; main.invoked_app({words!r}); "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('goledger.cli.'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
+    commands = set(out.split()) & {*cli_main.COMMAND_MODULES}
+    assert commands == ({f"goledger.cli.{module}"} if module else set()), out
