@@ -6,12 +6,22 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+_CACHE_HOME = tempfile.mkdtemp(prefix="goledger-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+"""The run's own cache folder (the compiled templates, :class:`goledger.render.html.CompiledTemplates`):
+shared by the run's processes, never the user's."""
+
+
+def pytest_sessionfinish() -> None:
+    shutil.rmtree(_CACHE_HOME, ignore_errors=True)
 
 
 def shared_dir() -> Path | None:
