@@ -47,6 +47,7 @@ SECTION = "## Issue 28: whole commands counted in instructions"
 COMMANDS: dict[str, tuple[str, list[str]]] = {
     "version": ("", ["--version"]),
     "standings-sample": ("sample", ["standings"]),
+    "register": ("congress", ["register", "--surname", "Bench", "--first-name", "Mark", "--rank", "3k"]),
     "standings": ("congress", ["standings"]),
     "wall-list": ("congress", ["wall-list", "--format", "html"]),
     "history": ("congress", ["history", "p0001"]),
@@ -172,7 +173,7 @@ def measure(commits: list[str], only: list[str] | None, cpu_runs: int = 0) -> st
                         seconds[tree.full].append(tree.cpu(args, ledgers[which]))
                 medians = [statistics.median(seconds[t.full]) for t in trees]
                 shown = " ".join(a if not a.startswith("{out}") else "FILE" for a in args)
-                timed.append(f"| `goledger {shown}` | " + " | ".join(
+                timed.append(f"| `goledger {shown}` ({which or 'no ledger'}) | " + " | ".join(
                     [*(_cpu_cell(seconds[t.full]) for t in trees), *(f"{m / medians[0]:.2f}" for m in medians[1:])])
                     + " |")
             tables += ["", f"CPU ms, median (min–max) of {cpu_runs} runs each, in turns; load average after: "

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypedDict, TypeVar
+from typing import Annotated, Any, Final, NoReturn, TypedDict, TypeVar
 
 import typer
 
@@ -86,24 +86,45 @@ def shared_options(without: Collection[str] = (), last: Collection[str] = ()) ->
     return declare_options(_SHARED, without, last)
 
 
+_DECLARED: Final = "__goledger_options__"
+"""The attribute a command's declared options wait under until :func:`declared` is asked."""
+
+
 def declare_options(table: OptionTable, without: Collection[str] = (),
                     last: Collection[str] = ()) -> Callable[[Command], Command]:
     """Declare the options of ``table`` once for every command that takes them as ``**kwargs``
     (a ``TypedDict`` of them, unpacked): :func:`shared_options` with another table (the audit
-    views' ``--round``, ``--policy``, ``--criteria``…, ``cli/audit.py``)."""
+    views' ``--round``, ``--policy``, ``--criteria``…, ``cli/audit.py``).
+
+    The signature typer reads is made when the command is about to be built
+    (:func:`declared`, which ``goledger.cli.main`` calls on the commands of the app it runs):
+    it evaluates every annotation of the command, some 0.3 ms each, which a run pays for the
+    one command it runs rather than for all the commands of the module."""
 
     def declare(command: Command) -> Command:
-        signature = inspect.signature(command, eval_str=True)
-        own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-        taken = {p.name for p in own} | set(without)
-        shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
-                  for name, annotation, default in table if name not in taken]
-        after = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own if p.name in last]
-        command.__signature__ = signature.replace(  # type: ignore[attr-defined]
-            parameters=[*(p for p in own if p.name not in last), *shared, *after])
+        setattr(command, _DECLARED, (table, tuple(without), tuple(last)))
         return command
 
     return declare
+
+
+def declared(command: Command) -> Command:
+    """``command`` with the signature its declared options make (:func:`declare_options`), as
+    typer reads it: its own parameters, then the table's that it does not take itself, then its
+    own named ``last``; a command without declared options as it is."""
+    pending = command.__dict__.pop(_DECLARED, None)
+    if pending is None:
+        return command
+    table, without, last = pending
+    signature = inspect.signature(command, eval_str=True)
+    own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    taken = {p.name for p in own} | set(without)
+    shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+              for name, annotation, default in table if name not in taken]
+    after = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own if p.name in last]
+    command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*(p for p in own if p.name not in last), *shared, *after])
+    return command
 
 
 def recorded(command: Callable[..., Any], *args: Any, db: Path | None = None, as_json: bool = False,

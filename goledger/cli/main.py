@@ -123,10 +123,26 @@ def built(modules: Iterable[str]) -> Apps:
     return Apps(app, import_app, export_app)
 
 
+def _declared(app: typer.Typer) -> typer.Typer:
+    """``app`` with the declared options of each of its commands made into the signature typer
+    reads (:func:`goledger.cli.common.declared`)."""
+    from goledger.cli.common import declared
+
+    for command in app.registered_commands:
+        if command.callback is not None:
+            command.callback = declared(command.callback)
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            _declared(group.typer_instance)
+    return app
+
+
 @cache
 def full() -> Apps:
     """The app with every command (for ``--help``, listings and suggestions, and tests)."""
-    return built(COMMAND_MODULES)
+    apps = built(COMMAND_MODULES)
+    _declared(apps.app)
+    return apps
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -193,7 +209,7 @@ def invoked_app(args: list[str]) -> typer.Typer:
     if not trimmed.registered_groups and trimmed.registered_callback is None:
         # A Typer with a single command and no callback would run it without its name.
         trimmed.callback()(_group)
-    return trimmed
+    return _declared(trimmed)
 
 
 def _group() -> None:
