@@ -82,9 +82,9 @@ def change_rules(
     **shared: Unpack[Shared],
 ) -> None:
     """Change tournament settings: rule policy, criteria, bar, bye and absence values…"""
-    from goledger.commands import record
+    from goledger.commands.rules import change_rules as command
 
-    recorded(record.change_rules, parse_settings(settings), from_round, **shared)
+    recorded(command, parse_settings(settings), from_round, **shared)
 
 
 @shared_options(without=("expected_head", "retry"))
@@ -131,11 +131,11 @@ def new(
     **shared: Unpack[Shared],
 ) -> None:
     """Create a new ledger file for a tournament."""
-    from goledger.commands import record
+    from goledger.commands.creation import new as command
 
     crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
     options = system_options(option, boards)
-    recorded(record.new, name, rounds, system, bar, floor, policy, crit, komi, short_name, location, begin_date,
+    recorded(command, name, rounds, system, bar, floor, policy, crit, komi, short_name, location, begin_date,
              end_date, options, time, main_time, byo_yomi, periods, stones, fischer, handicap_correction,
              handicap_ceiling, handicap_threshold, handicap_on, language, **shared)
 
@@ -167,7 +167,7 @@ def register(
     **shared: Unpack[Shared],
 ) -> None:
     """Register a player: typed, by EGD PIN from the rating list, or each row of a CSV file (late: absent)."""
-    from goledger.commands import record
+    from goledger.commands.players import register as command
 
     if from_file is not None:
         from goledger.cli.registration import register_from_file
@@ -176,7 +176,7 @@ def register(
                            shared.get("actor", ""), shared.get("reason", ""), shared.get("expected_head"),
                            shared.get("as_json", False))
         return
-    recorded(record.register, surname, first_name, rank, country, club, egd_pin, rating, grade, mm_correction,
+    recorded(command, surname, first_name, rank, country, club, egd_pin, rating, grade, mm_correction,
              preliminary, force, ratings=ratings, joins_round=joins_round, **shared)
 
 
@@ -199,9 +199,9 @@ def update_player(
     **shared: Unpack[Shared],
 ) -> None:
     """Change a player's attributes, or refresh them from the rating list."""
-    from goledger.commands import record
+    from goledger.commands.players import update_player as command
 
-    recorded(record.update_player, player, surname, first_name, rank, country, club, egd_pin, rating, mm_correction,
+    recorded(command, player, surname, first_name, rank, country, club, egd_pin, rating, mm_correction,
              preliminary, from_ratings=from_ratings, ratings=ratings, **shared)
 
 
@@ -213,9 +213,9 @@ def withdraw(
     **shared: Unpack[Common],
 ) -> None:
     """A player leaves the tournament from a round on."""
-    from goledger.commands import record
+    from goledger.commands.withdrawals import withdraw as command
 
-    recorded(record.withdraw, player, from_round, reason, **shared)
+    recorded(command, player, from_round, reason, **shared)
 
 
 @shared_options()
@@ -225,9 +225,9 @@ def reinstate(
     **shared: Unpack[Shared],
 ) -> None:
     """Undo a withdrawal from a round on."""
-    from goledger.commands import record
+    from goledger.commands.withdrawals import reinstate as command
 
-    recorded(record.reinstate, player, from_round, **shared)
+    recorded(command, player, from_round, **shared)
 
 
 @shared_options()
@@ -238,17 +238,17 @@ def absent(
     **shared: Unpack[Shared],
 ) -> None:
     """Record an announced absence for a round."""
-    from goledger.commands import record
+    from goledger.commands.absences import absent as command
 
-    recorded(record.absent, player, round, points, **shared)
+    recorded(command, player, round, points, **shared)
 
 
 @shared_options()
 def present(player: PlayerArg, round: RoundOption, **shared: Unpack[Shared]) -> None:  # noqa: A002
     """Cancel an announced absence."""
-    from goledger.commands import record
+    from goledger.commands.absences import present as command
 
-    recorded(record.present, player, round, **shared)
+    recorded(command, player, round, **shared)
 
 
 @shared_options()
@@ -260,17 +260,17 @@ def bye(
     **shared: Unpack[Shared],
 ) -> None:
     """Give a player the bye of a round."""
-    from goledger.commands import record
+    from goledger.commands.absences import bye as command
 
-    recorded(record.bye, player, round, force, **shared)
+    recorded(command, player, round, force, **shared)
 
 
 @shared_options()
 def unbye(player: PlayerArg, round: RoundOption, **shared: Unpack[Shared]) -> None:  # noqa: A002
     """Take back a bye."""
-    from goledger.commands import record
+    from goledger.commands.absences import unbye as command
 
-    recorded(record.unbye, player, round, **shared)
+    recorded(command, player, round, **shared)
 
 
 def _pair_json(outcome: Any) -> dict[str, Any]:
@@ -341,9 +341,9 @@ def renumber_tables(
 @shared_options()
 def unpair(round: RoundOption, table: TableOption, **shared: Unpack[Shared]) -> None:  # noqa: A002
     """Remove a pairing."""
-    from goledger.commands import record
+    from goledger.commands.results import unpair as command
 
-    recorded(record.unpair, round, table, **shared)
+    recorded(command, round, table, **shared)
 
 
 @shared_options()
@@ -355,9 +355,9 @@ def result(
     **shared: Unpack[Shared],
 ) -> None:
     """Record the result of a game."""
-    from goledger.commands import record
+    from goledger.commands.results import result as command
 
-    recorded(record.result, round, table, result, by_default, **shared)
+    recorded(command, round, table, result, by_default, **shared)
 
 
 @shared_options()
@@ -370,9 +370,9 @@ def correct(
     **shared: Unpack[Common],
 ) -> None:
     """Correct a recorded result (the old one stays in the log)."""
-    from goledger.commands import record
+    from goledger.commands.results import correct as command
 
-    recorded(record.correct, round, table, result, reason, by_default, **shared)
+    recorded(command, round, table, result, reason, by_default, **shared)
 
 
 COMMANDS = (change_rules, new, register, update_player, withdraw, reinstate, absent, present, bye, unbye, pair,

@@ -10,66 +10,56 @@ commands are thin shells over these functions, with the same names and arguments
 True
 """
 
-from goledger.commands.constraints import fix_pairing, fix_table, forbid
-from goledger.commands.hand import edit_game, pair, renumber_tables
-from goledger.commands.pairing import (
-    PairRoundOutcome,
-    check_pairings,
-    explain_pairing,
-    pair_round,
-    unpair_round,
-)
-from goledger.commands.record import (
-    Outcome,
-    absent,
-    bye,
-    change_rules,
-    correct,
-    find_player,
-    log,
-    new,
-    present,
-    register,
-    reinstate,
-    repair_report,
-    result,
-    unbye,
-    unpair,
-    update_player,
-    verify,
-    withdraw,
-)
-from goledger.commands.unregister import unregister
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = [
-    "Outcome",
-    "PairRoundOutcome",
-    "absent",
-    "bye",
-    "change_rules",
-    "check_pairings",
-    "correct",
-    "edit_game",
-    "explain_pairing",
-    "find_player",
-    "fix_pairing",
-    "fix_table",
-    "forbid",
-    "log",
-    "new",
-    "pair",
-    "pair_round",
-    "present",
-    "register",
-    "reinstate",
-    "renumber_tables",
-    "repair_report",
-    "result",
-    "unbye",
-    "unpair",
-    "unpair_round",
-    "unregister",
-    "update_player",
-    "verify",
-    "withdraw",
+_HOMES: Final[dict[str, str]] = {
+    **dict.fromkeys(("fix_pairing", "fix_table", "forbid"), "constraints"),
+    **dict.fromkeys(("edit_game", "pair", "renumber_tables"), "hand"),
+    **dict.fromkeys(("PairRoundOutcome", "check_pairings", "explain_pairing", "pair_round", "unpair_round"), "pairing"),
+    **dict.fromkeys(("absent", "bye", "present", "unbye"), "absences"),
+    "new": "creation",
+    **dict.fromkeys(("register", "update_player"), "players"),
+    **dict.fromkeys(("log", "repair_report", "verify"), "reading"),
+    "Outcome": "recording",
+    **dict.fromkeys(("correct", "result", "unpair"), "results"),
+    "change_rules": "rules",
+    **dict.fromkeys(("reinstate", "withdraw"), "withdrawals"),
+    "find_player": "record",
+    "unregister": "unregister",
+}
+"""Each command's module: the package imports one when one of its names is first asked for
+(PEP 562), so a run of ``goledger result`` imports the results' deciders, not every command's
+(nor the pairing engines)."""
+
+__all__ = [  # noqa: RUF022 (in the order of _HOMES)
+    "fix_pairing", "fix_table", "forbid", "edit_game", "pair", "renumber_tables", "PairRoundOutcome",
+    "check_pairings", "explain_pairing", "pair_round", "unpair_round", "absent", "bye", "present", "unbye", "new",
+    "register", "update_player", "log", "repair_report", "verify", "Outcome", "correct", "result", "unpair",
+    "change_rules", "reinstate", "withdraw", "find_player", "unregister",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"goledger.commands.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from goledger.commands.absences import absent, bye, present, unbye
+    from goledger.commands.constraints import fix_pairing, fix_table, forbid
+    from goledger.commands.creation import new
+    from goledger.commands.hand import edit_game, pair, renumber_tables
+    from goledger.commands.pairing import PairRoundOutcome, check_pairings, explain_pairing, pair_round, unpair_round
+    from goledger.commands.players import register, update_player
+    from goledger.commands.reading import log, repair_report, verify
+    from goledger.commands.record import find_player
+    from goledger.commands.recording import Outcome
+    from goledger.commands.results import correct, result, unpair
+    from goledger.commands.rules import change_rules
+    from goledger.commands.unregister import unregister
+    from goledger.commands.withdrawals import reinstate, withdraw

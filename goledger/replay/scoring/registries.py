@@ -20,15 +20,18 @@ from __future__ import annotations
 
 from goledger.errors import GoledgerError
 from goledger.ledger.events import TournamentSettings
-from goledger.replay.scoring.criteria import get_criterion
-from goledger.replay.scoring.policies import get_policy
 
 __all__ = ["check_registered"]
 
 
 def check_registered(settings: TournamentSettings) -> None:
     """Raise ``ValueError`` (the registry's reason, up to its list of known names) unless every
-    criterion of ``settings`` is registered and its policy, with its overrides, exists."""
+    criterion of ``settings`` is registered and its policy, with its overrides, exists. The
+    registries are imported when a change is first checked: a command whose log changes no
+    rule since its snapshot (``goledger result`` on the day) never loads them."""
+    from goledger.replay.scoring.criteria import get_criterion
+    from goledger.replay.scoring.policies import get_policy
+
     try:
         for criterion in settings.criteria:
             get_criterion(criterion)
