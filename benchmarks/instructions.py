@@ -82,9 +82,8 @@ class Tree:
             env.pop(name, None)
         return env
 
-    def run(self, args: list[str], db: Path | None, counted: bool) -> int | None:
-        """``python -m goledger ARGS [--db copy of DB]``, under Cachegrind when ``counted``:
-        its instruction count (``None`` uncounted)."""
+    def _words(self, args: list[str], db: Path | None) -> list[str]:
+        """The command line's words, ``--db`` naming a fresh copy of ``db``."""
         words = [a.replace("{out}", str(self.out)) for a in args]
         if db is not None:
             copy = self.out / f"run-{db.name}"
@@ -92,6 +91,12 @@ class Tree:
                 stale.unlink(missing_ok=True)
             shutil.copyfile(db, copy)
             words += ["--db", str(copy)]
+        return words
+
+    def run(self, args: list[str], db: Path | None, counted: bool) -> int | None:
+        """``python -m goledger ARGS [--db copy of DB]``, under Cachegrind when ``counted``:
+        its instruction count (``None`` uncounted)."""
+        words = self._words(args, db)
         prefix = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] if counted \
             else []
         done = subprocess.run([*prefix, sys.executable, "-m", "goledger", *words], env=self.env(), cwd=self.out,
@@ -108,13 +113,7 @@ class Tree:
     def cpu(self, args: list[str], db: Path | None) -> float:
         """CPU seconds (user + system) of one whole ``python -m goledger ARGS`` process, started
         from a small launcher (:data:`benchmarks.timing.LAUNCHER`), on a fresh copy of ``db``."""
-        words = [a.replace("{out}", str(self.out)) for a in args]
-        if db is not None:
-            copy = self.out / f"run-{db.name}"
-            for stale in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
-                stale.unlink(missing_ok=True)
-            shutil.copyfile(db, copy)
-            words += ["--db", str(copy)]
+        words = self._words(args, db)
         done = subprocess.run([sys.executable, "-c", LAUNCHER, sys.executable, "-m", "goledger", *words],
                               env=self.env(), cwd=self.out, capture_output=True, text=True, check=True)
         report = json.loads(done.stdout)

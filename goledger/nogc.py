@@ -38,8 +38,9 @@ _exit_follows = False
 """Whether this process ends (``os._exit``) once its command returns: :func:`exit_follows`."""
 
 
-def nogc(func: Callable[P, R]) -> Callable[P, R]:
-    """``func`` with the garbage collector paused while it runs (left alone when already paused)."""
+def _paused(func: Callable[P, R], resume: Callable[[], bool]) -> Callable[P, R]:
+    """``func`` with the collector paused while it runs (left alone when already paused), and
+    resumed after it when ``resume()`` says so."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -49,9 +50,23 @@ def nogc(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         finally:
-            gc.enable()
+            if resume():
+                gc.enable()
 
     return wrapper
+
+
+def _always() -> bool:
+    return True
+
+
+def _unless_exit_follows() -> bool:
+    return not _exit_follows
+
+
+def nogc(func: Callable[P, R]) -> Callable[P, R]:
+    """``func`` with the garbage collector paused while it runs (left alone when already paused)."""
+    return _paused(func, _always)
 
 
 def exit_follows() -> None:
@@ -74,16 +89,4 @@ def one_shot(func: Callable[P, R]) -> Callable[P, R]:
     >>> report(), gc.isenabled()
     (False, True)
     """
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        if not gc.isenabled():
-            return func(*args, **kwargs)
-        gc.disable()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            if not _exit_follows:
-                gc.enable()
-
-    return wrapper
+    return _paused(func, _unless_exit_follows)
