@@ -1,6 +1,6 @@
 """The director's day (issue 20): printouts (``pairings``, ``players``, ``wall-list``) and
 ``unregister``; thin shells over :mod:`goledger.replay.views`,
-:mod:`goledger.render.printouts` and :mod:`goledger.commands.unregister`."""
+:mod:`goledger.render.printouts` and :mod:`goledger.commands.unregistration`."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def show_round(
 @shared_options()
 def unregister(player: PlayerArg, reason: ReasonOption = "", **shared: Unpack[Common]) -> None:
     """Cancel a mistaken registration (no game, no bye yet): he leaves every view."""
-    from goledger.commands.unregister import unregister as unregister_command
+    from goledger.commands.unregistration import unregister as unregister_command
 
     recorded(unregister_command, player, reason, **shared)
 

@@ -26,11 +26,12 @@ _HOMES: Final[dict[str, str]] = {
     "change_rules": "rules",
     **dict.fromkeys(("reinstate", "withdraw"), "withdrawals"),
     "find_player": "record",
-    "unregister": "unregister",
+    "unregister": "unregistration",
 }
 """Each command's module: the package imports one when one of its names is first asked for
 (PEP 562), so a run of ``goledger result`` imports the results' deciders, not every command's
-(nor the pairing engines)."""
+(nor the pairing engines). No module is named as a command: importing it would bind the
+module, not the command, to the package's name (``unregister`` lives in ``unregistration``)."""
 
 __all__ = [  # noqa: RUF022 (in the order of _HOMES)
     "fix_pairing", "fix_table", "forbid", "edit_game", "pair", "renumber_tables", "PairRoundOutcome",
@@ -61,5 +62,5 @@ if TYPE_CHECKING:
     from goledger.commands.recording import Outcome
     from goledger.commands.results import correct, result, unpair
     from goledger.commands.rules import change_rules
-    from goledger.commands.unregister import unregister
+    from goledger.commands.unregistration import unregister
     from goledger.commands.withdrawals import reinstate, withdraw
