@@ -189,8 +189,8 @@ def invoked_app(args: list[str]) -> typer.Typer:
     for ``import``/``export``, the format) they name is in, trimmed to it; else the whole app
     (``--help``, no arguments, a name it does not know: complete listings and suggestions)."""
     if args == ["--version"]:  # answered by the eager option before any command is looked at
-        bare = copy.copy(built(()).app)
-        bare.registered_commands, bare.registered_groups = [], []
+        bare = built(()).app  # a fresh app: no command, and without its import and export groups
+        bare.registered_groups = []
         return bare
     if not args or args[0].startswith("-"):
         return full().app

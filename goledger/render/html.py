@@ -180,12 +180,10 @@ def written_all(values: tuple[object, ...]) -> Sequence[object]:
     return [written(v) for v in values]
 
 
-_PURE: Final = (Name, Getattr, Getitem, Const)
-"""Expressions that only look a value up (a loop's variable, a field, an index): evaluated a
-little earlier than their place in the output, they give the same value and do nothing else."""
-
-
 def _pure(node: Node) -> bool:
+    """Whether ``node`` only looks a value up (a loop's variable, a field, a constant index):
+    evaluated a little earlier than its place in the output, it gives the same value and does
+    nothing else."""
     if isinstance(node, Name):
         return node.ctx == "load"
     if isinstance(node, Const):
