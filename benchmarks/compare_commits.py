@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.timing import LAUNCHER, REPO, Samples, machine, ms, update_results
+from benchmarks.timing import LAUNCHER, REPO, Samples, checkout, git, machine, ms, remove_checkouts, update_results
 
 SECTION = "## Issue 28: the benchmarks before and after, interleaved"
 
@@ -122,17 +122,9 @@ class Side:
         return Samples([report["wall"]], [report["cpu"]], [report["rss_kb"] / 1024])
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True).stdout.strip()
-
-
 def _checkout(name: str, commit: str, folder: Path) -> Side:
-    full = _git("rev-parse", "--verify", f"{commit}^{{commit}}")
     tree = folder / name
-    _git("worktree", "add", "--detach", str(tree), full)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "goledger")], check=True,
-                   stdout=subprocess.DEVNULL)
-    return Side(name, full, tree)
+    return Side(name, checkout(commit, tree), tree)
 
 
 def _fresh(path: Path) -> None:
@@ -223,15 +215,12 @@ def main() -> None:
         for size in sizes:
             measure_size(sides, size, args.seed, args.repeats, args.runs, folder, not args.no_processes)
     finally:
-        for side in sides:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(side.tree)],
-                           capture_output=True)
-        subprocess.run(["git", "-C", str(REPO), "worktree", "prune"], capture_output=True)
+        remove_checkouts(side.tree for side in sides)
         shutil.rmtree(folder, ignore_errors=True)
     after = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     old, new = sides
     keys = {**IN_PROCESS, **({} if args.no_processes else PROCESSES)}
-    subject = {side.name: _git("log", "-1", "--format=%s", side.commit)[:90] for side in sides}
+    subject = {side.name: git("log", "-1", "--format=%s", side.commit)[:90] for side in sides}
     text = "\n".join([
         SECTION,
         "",

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.timing import LAUNCHER, REPO, machine, update_results
+from benchmarks.timing import LAUNCHER, REPO, checkout, machine, remove_checkouts, update_results
 
 SECTION = "## Issue 28: whole commands counted in instructions"
 
@@ -60,20 +60,15 @@ COMMANDS: dict[str, tuple[str, list[str]]] = {
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True).stdout.strip()
-
-
 class Tree:
     """One commit checked out in a worktree, with its own cache folder."""
 
-    def __init__(self, commit: str, folder: Path) -> None:
+    def __init__(self, commit: str, folder: Path, index: int) -> None:
         self.commit = commit
-        self.full = _git("rev-parse", "--verify", f"{commit}^{{commit}}")
-        self.path = folder / self.full[:12]
-        _git("worktree", "add", "--detach", str(self.path), self.full)
-        self.cache = folder / f"cache-{self.full[:12]}"
-        self.out = folder / f"out-{self.full[:12]}"
+        self.path = folder / f"tree-{index}"
+        self.full = checkout(commit, self.path)
+        self.cache = folder / f"cache-{self.path.name}"
+        self.out = folder / f"out-{self.path.name}"
         self.out.mkdir()
 
     def env(self) -> dict[str, str]:
@@ -135,7 +130,7 @@ def measure(commits: list[str], only: list[str] | None, cpu_runs: int = 0) -> st
     folder = Path(tempfile.mkdtemp(prefix="goledger-instructions-"))
     trees: list[Tree] = []
     try:
-        trees = [Tree(c, folder) for c in commits]
+        trees = [Tree(c, folder, i) for i, c in enumerate(commits)]
         congress = folder / "congress.db"
         subprocess.run([sys.executable, str(trees[0].path / "benchmarks" / "generate.py"), "--players", "1500",
                         "--rounds", "12", "--seed", "1", "--db", str(congress)], env=trees[0].env(), check=True,
@@ -180,8 +175,7 @@ def measure(commits: list[str], only: list[str] | None, cpu_runs: int = 0) -> st
                        header.replace("instructions", "CPU ms"), rule, *timed]
         return "\n".join(tables)
     finally:
-        for tree in trees:
-            _git("worktree", "remove", "--force", str(tree.path))
+        remove_checkouts(tree.path for tree in trees)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -16,7 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,6 +84,29 @@ def compile_bytecode() -> None:
     """Write the ``.pyc`` files of goledger once, so no measured process compiles source."""
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "goledger")], check=True,
                    env=cli_env(), stdout=subprocess.DEVNULL)
+
+
+def git(*args: str) -> str:
+    """What ``git -C REPO ARGS`` prints (stripped); a failure raises."""
+    return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def checkout(commit: str, path: Path) -> str:
+    """Check ``commit`` out, detached, into a new git worktree at ``path``, its modules'
+    bytecode written (a measured process then compiles no source); returns its full hash."""
+    full = git("rev-parse", "--verify", f"{commit}^{{commit}}")
+    git("worktree", "add", "--detach", str(path), full)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(path / "goledger")], check=True,
+                   stdout=subprocess.DEVNULL)
+    return full
+
+
+def remove_checkouts(paths: Iterable[Path]) -> None:
+    """Remove the worktrees :func:`checkout` made (what cannot be removed is left, and pruned
+    from git's list once its folder is gone)."""
+    for path in paths:
+        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(path)], capture_output=True)
+    subprocess.run(["git", "-C", str(REPO), "worktree", "prune"], capture_output=True)
 
 
 LAUNCHER = """
