@@ -49,7 +49,8 @@ from goledger.web import isolate
 from goledger.web.api_routes import api_routes
 from goledger.web.desk_pages import IMPORT_FORMATS, desk_routes
 from goledger.web.guard import GuardLimits
-from goledger.web.live import HeadWatcher, PublicPage, public_page_of
+from goledger.web.live import HeadMark, HeadWatcher, public_page_of
+from goledger.web.page_cache import KeptPage, PageCache, accepts_gzip, keep_form, matches
 from goledger.web.print_pages import print_routes
 from goledger.web.public_pages import public_routes
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, Handler, bearer_token, json_response
@@ -65,8 +66,8 @@ DEFAULT_MAX_UPLOAD = 32 * 1024 * 1024
 """The largest request body the desk reads (the OpenGotha reader's own limit); each format's
 hardened reader applies its own limit after that."""
 
-PUBLIC_PAGES = 256
-"""Public pages kept rendered (per path and query) until the head moves."""
+PUBLIC_VARY = "Accept-Encoding, Accept-Language, Cookie, X-Goledger-Live"
+"""What a public page's bytes depend on besides its address (for caches between desk and phone)."""
 WATCHED_PAGES = 8
 """Public pages rendered again right after a write at the desk (the most recently asked for)."""
 WATCHED_SECONDS = 120.0
@@ -90,6 +91,7 @@ class Desk:
         """The one watcher of the ledger's head (:mod:`goledger.web.live`): every live stream
         waits on it; the desk's own writes wake it at once."""
         self._name: tuple[int, str] = (-1, "")
+        self.marks = HeadMark(db)
         self._view: HeadState | None = None
 
     def is_director(self, headers: Any, path: str) -> bool:
@@ -108,22 +110,12 @@ class Desk:
 
     def head(self) -> int:
         """The ledger's last sequence number (0 when the file does not exist yet)."""
-        from goledger.ledger.store import Ledger
-
-        if not self.db.exists():
-            return 0
-        with Ledger.open(self.db) as ledger:
-            return ledger.head().seq
+        return self.mark()[0]
 
     def mark(self) -> tuple[int, str]:
-        """The ledger's head as (sequence number, hash); ``(0, "")`` when there is no ledger yet."""
-        from goledger.ledger.store import Ledger
-
-        if not self.db.exists():
-            return 0, ""
-        with Ledger.open(self.db) as ledger:
-            head = ledger.head()
-            return head.seq, head.hash
+        """The ledger's head as (sequence number, hash); ``(0, "")`` when there is no ledger yet.
+        Read from SQLite only when the ledger's files changed (:class:`goledger.web.live.HeadMark`)."""
+        return self.marks.current()
 
     def view(self) -> HeadState:
         """The state at the head with its event's hash (:func:`goledger.replay.views.head_state`),
@@ -202,7 +194,12 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     pages = _Pages(desk, templates)
     routes = [*public_routes(pages), *print_routes(pages), *api_routes(pages), *desk_routes(pages),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
-    app = Starlette(routes=routes, exception_handlers={GoledgerError: pages.refused, NeedsDirector: pages.refused})
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+
+    # pages kept gzipped (the public ones) pass through as they are; the rest are compressed here
+    app = Starlette(routes=routes, exception_handlers={GoledgerError: pages.refused, NeedsDirector: pages.refused},
+                    middleware=[Middleware(GZipMiddleware, minimum_size=1024)])
     app.state.desk = desk
     app.state.pages = pages
     from goledger.web.language import LanguageMiddleware
@@ -220,9 +217,10 @@ class _Pages:
     def __init__(self, desk: Desk, templates: Jinja2Templates) -> None:
         self.desk = desk
         self.templates = templates
-        self.public_pages: dict[str, PublicPage] = {}
-        """Public page → its HTML and the head (sequence number and hash) it was rendered at."""
-        self.inflight: dict[str, tuple[int, asyncio.Future[PublicPage | None]]] = {}
+        self.public_pages = PageCache()
+        """Public page → its HTML (also gzipped) and the head (sequence number and hash) it was
+        rendered at (:mod:`goledger.web.page_cache`)."""
+        self.inflight: dict[str, tuple[int, asyncio.Future[KeptPage | None]]] = {}
         """Public page → (the head it is being rendered at, its rendering in flight)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.watched: dict[str, tuple[float, str, Callable[[], dict[str, Any]], Request]] = {}
@@ -337,19 +335,31 @@ class _Pages:
         hash): when a result moves the head, every phone and projector reloads, and they all
         get one rendering."""
         key = self._public_key(request)
-        hit = self.public_pages.get(key) if key else None
-        if hit is None or (hit.seq, hit.hash) != self.desk.mark():
+        if key is None:
             return None
-        return self._served(request, hit)
+        seq, head_hash = self.desk.mark()
+        hit = self.public_pages.hit(key, seq, head_hash)
+        return None if hit is None else self._served(request, hit)
 
     @staticmethod
-    def _served(request: Request, page: PublicPage) -> Response:
+    def _served(request: Request, kept: KeptPage) -> Response:
         """The whole page, or for a live page's own fetch (``X-Goledger-Live: 1``) just what it
-        swaps in (its ``<main>``), with the head it was computed at (``X-Goledger-Head``)."""
-        if request.headers.get("x-goledger-live") == "1":
-            return HTMLResponse(page.main, headers={"X-Goledger-Head": str(page.seq), "Cache-Control": "no-store",
-                                                    "Vary": "X-Goledger-Live"})
-        return HTMLResponse(page.body, headers={"Vary": "X-Goledger-Live"})
+        swaps in (its ``<main>``), with the head it was computed at (``X-Goledger-Head``);
+        gzipped as kept to a client that accepts it, and ``304`` to one that already holds
+        this rendering (its entity tag in ``If-None-Match``)."""
+        live = request.headers.get("x-goledger-live") == "1"
+        headers = {"Vary": PUBLIC_VARY, "Cache-Control": "no-store" if live else "no-cache"}
+        if live:  # fetched once per head by an open page: nothing to revalidate
+            headers["X-Goledger-Head"] = str(kept.page.seq)
+        elif kept.tag:
+            headers["ETag"] = kept.tag
+            if matches(request.headers.get("if-none-match", ""), kept.tag):
+                return Response(status_code=304, headers=headers)
+        raw, packed = (kept.page.main, kept.main_gz) if live else (kept.page.body, kept.body_gz)
+        if accepts_gzip(request.headers.get("accept-encoding", "")):
+            headers["Content-Encoding"] = "gzip"
+            return HTMLResponse(packed, headers=headers)
+        return HTMLResponse(raw, headers=headers)
 
     async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
         """A players' page: refused without a ledger, served from the per-head cache when it
@@ -372,7 +382,7 @@ class _Pages:
         return self._served(request, await self._public_body(key, name, build, request))
 
     async def _public_body(self, key: str, name: str, build: Callable[[], dict[str, Any]],
-                           request: Request, seq: int | None = None) -> PublicPage:
+                           request: Request, seq: int | None = None) -> KeptPage:
         """The page ``key`` rendered at the head (``seq`` when the caller has just read it), or
         the rendering of it already in flight at that head. The page is kept only under the
         hash of the event its state was folded to (:meth:`Desk.hash_of`)."""
@@ -384,30 +394,28 @@ class _Pages:
             done = await asyncio.shield(flight[1])
             if done is not None:
                 return done
-        future: asyncio.Future[PublicPage | None] = loop.create_future()
+        future: asyncio.Future[KeptPage | None] = loop.create_future()
         self.inflight[key] = (seq, future)
 
         @nogc
-        def make() -> PublicPage:
+        def make() -> KeptPage:
             data = build()
-            return public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
+            page = public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
                                   self._render_text(request, name, data))
+            return keep_form(key, page)  # compressed here, off the event loop
 
         try:
-            page = await run_in_threadpool(make)
+            kept = await run_in_threadpool(make)
         except BaseException:
             future.set_result(None)
             raise
         finally:
             if self.inflight.get(key, (0, None))[1] is future:
                 del self.inflight[key]
-        if page.hash:
-            if len(self.public_pages) >= PUBLIC_PAGES:
-                self.public_pages.clear()
-            self.public_pages[key] = page
+        self.public_pages.put(key, kept)  # kept only when rendered at a known head
         if not future.done():
-            future.set_result(page)
-        return page
+            future.set_result(kept)
+        return kept
 
     def _render_text(self, request: Request, name: str, data: dict[str, Any]) -> str:
         """A players' page as text (the same context as :meth:`render` gives an anonymous

@@ -24,12 +24,72 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["HeadWatcher", "PublicPage", "public_page_of"]
+__all__ = ["HeadMark", "HeadWatcher", "PublicPage", "public_page_of"]
 
 KEEPALIVE = 15.0
 """Seconds between comment lines on an idle stream (proxies close silent connections)."""
 FULL_READ = 1.0
 """Seconds after which the head is read even though the files look unchanged."""
+RACY = 0.1
+"""A file signature is trusted only when the files were last changed this many seconds or more
+before the head was read with it (file times are coarse: an append in the same tick as the
+read could otherwise keep the old signature)."""
+
+
+def file_signature(db: Path) -> tuple[tuple[int, int], ...]:
+    """What changes when anything is appended to ledger ``db``: its and its write-ahead log's
+    size and modification time (two ``stat`` calls, no SQLite); ``(-1, -1)`` for a missing file."""
+    out = []
+    for path in (db, db.with_name(db.name + "-wal")):
+        try:
+            st = path.stat()
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((-1, -1))
+    return tuple(out)
+
+
+class HeadMark:
+    """The ledger's head (sequence number and hash) as the desk knows it (issue 45, item 1):
+    read from SQLite only when the ledger's files have changed since the last read.
+
+    Every public request asks whether its kept page is still current; opening the ledger for
+    that (a connection, its meta row, the protection checks) cost most of a cached page's time.
+    Instead the head is read once and kept with the files' signature (:func:`file_signature`);
+    a later call costs two ``stat`` calls while the signature is the same. The kept head is
+    trusted only when the files' last change was :data:`RACY` seconds before it was read
+    (git's "racily clean" rule), so an append that lands in the same tick as a read is never
+    missed. Anything appended changes the signature: the desk's worker processes, the command
+    line, another desk.
+    """
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self._lock = threading.Lock()
+        self._kept: tuple[tuple[tuple[int, int], ...], tuple[int, str]] | None = None
+
+    def _read(self) -> tuple[int, str]:
+        from goledger.ledger.store import Ledger
+
+        with Ledger.open(self.db) as ledger:
+            head = ledger.head()
+            return head.seq, head.hash
+
+    def current(self) -> tuple[int, str]:
+        """``(seq, hash)`` of the head; ``(0, "")`` when there is no ledger yet."""
+        signature = file_signature(self.db)
+        if signature[0] == (-1, -1):
+            return 0, ""
+        kept = self._kept
+        if kept is not None and kept[0] == signature:
+            return kept[1]
+        before = time.time_ns()
+        mark = self._read()
+        newest = max(mtime for _, mtime in signature)
+        if file_signature(self.db) == signature and before - newest >= RACY * 1e9:
+            with self._lock:
+                self._kept = (signature, mark)
+        return mark
 
 
 class PublicPage(NamedTuple):
@@ -84,16 +144,8 @@ class HeadWatcher:
             return ledger.head().seq
 
     def _signature(self) -> tuple[tuple[int, int], ...]:
-        """What changes when anything is appended: the ledger's and its write-ahead log's size
-        and modification time (two ``stat`` calls, no SQLite)."""
-        out = []
-        for path in (self.db, self.db.with_name(self.db.name + "-wal")):
-            try:
-                st = path.stat()
-                out.append((st.st_size, st.st_mtime_ns))
-            except OSError:
-                out.append((-1, -1))
-        return tuple(out)
+        """What changes when anything is appended (:func:`file_signature`)."""
+        return file_signature(self.db)
 
     def _run(self) -> None:
         seen: tuple[tuple[int, int], ...] | None = None

@@ -58,7 +58,7 @@ def test_a_live_fetch_gets_the_main_rendered_at_the_head_it_names(tmp_path: Path
     whole = client.get("/standings").text
     part = client.get("/standings", headers=LIVE)
     assert part.status_code == 200 and part.headers["x-goledger-head"] == str(_head(db))
-    assert part.headers["vary"] == "X-Goledger-Live" and part.headers["cache-control"] == "no-store"
+    assert "X-Goledger-Live" in part.headers["vary"] and part.headers["cache-control"] == "no-store"
     assert "<html" not in part.text and "<main>" not in part.text and part.text in whole
     assert _order(part.text) == [r.player_id for r in standings(db).rows]
     commands.result(db, 1, 1, "white")  # the head moves: the next fetch is for the new head

@@ -1,0 +1,166 @@
+"""The players' pages as rendered, kept per page and language and bounded by bytes (issue 45, item 2).
+
+A hall of phones asks for the same few pages (the round's pairings, the standings) and for
+every player's own page (760 … 3,000 of them). Each page is rendered once per ledger head
+(:mod:`goledger.web.app`), compressed once with gzip, and kept here under its key
+(``language:path?query``) with the head it was rendered at:
+
+* **Bounded by bytes, least recently used first out.** Every page is kept, player pages
+  included, until the kept bytes (the page, its ``<main>`` and both compressed) pass
+  :data:`MAX_BYTES`; then the pages asked for least recently go, one at a time. The cache is
+  never cleared whole, so a hall reading 760 player pages does not evict the standings.
+* **Served as it was kept.** A client that accepts gzip gets the compressed bytes (no
+  compression per request); one that does not gets the page as rendered.
+* **Revalidated, not sent again.** Each page carries an entity tag made of the head's hash and
+  the key, so it changes exactly when the page can have changed: a phone that sends the tag
+  back (``If-None-Match``) gets ``304 Not Modified`` and no body.
+
+The cache vouches for nothing: a page is served only while the head it was rendered at (its
+hash) is the ledger's head as the desk knows it (:class:`goledger.web.live.HeadMark`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from goledger.web.live import PublicPage
+
+__all__ = ["MAX_BYTES", "KeptPage", "PageCache", "accepts_gzip", "entity_tag", "keep_form", "matches"]
+
+MAX_BYTES = 96 * 1024 * 1024
+"""Bytes of kept pages at most (the pages, their ``<main>`` and both compressed)."""
+GZIP_LEVEL = 6
+"""gzip's default level: a 200 KB standings page compresses in about 2 ms, once per head."""
+
+
+class KeptPage(NamedTuple):
+    """A kept page: as rendered, its entity tag, and its whole text and ``<main>`` gzipped."""
+
+    page: PublicPage
+    tag: str
+    body_gz: bytes
+    main_gz: bytes
+
+    @property
+    def size(self) -> int:
+        """The bytes this entry keeps."""
+        return len(self.page.body) + len(self.page.main) + len(self.body_gz) + len(self.main_gz)
+
+
+def keep_form(key: str, page: PublicPage) -> KeptPage:
+    """Page ``key`` as it is kept and served: with its entity tag (none for a page that is not
+    kept, whose hash is ``""``) and gzipped once.
+
+    >>> from goledger.web.live import public_page_of
+    >>> kept = keep_form("en:/?", public_page_of(3, "ab", "<main>hi</main>"))
+    >>> gzip.decompress(kept.main_gz), kept.tag == entity_tag("ab", "en:/?")
+    (b'hi', True)
+    """
+    return KeptPage(page, entity_tag(page.hash, key) if page.hash else "",
+                    gzip.compress(page.body, GZIP_LEVEL, mtime=0), gzip.compress(page.main, GZIP_LEVEL, mtime=0))
+
+
+def entity_tag(head_hash: str, key: str) -> str:
+    """The entity tag of page ``key`` rendered at the head with hash ``head_hash``: it changes
+    when the head moves and differs between pages and languages.
+
+    >>> entity_tag("ab12", "en:/standings?") == entity_tag("ab12", "en:/standings?")
+    True
+    >>> entity_tag("ab12", "en:/standings?") == entity_tag("ab12", "tr:/standings?")
+    False
+    """
+    digest = hashlib.blake2b(f"{head_hash}\0{key}".encode(), digest_size=12).hexdigest()
+    return f'"{digest}"'
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header admits gzip (``q=0`` refuses it).
+
+    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("br"), accepts_gzip("gzip;q=0")
+    (True, False, False)
+    >>> accepts_gzip("*")
+    True
+    """
+    star = False
+    for part in accept_encoding.split(","):
+        name, _, params = part.strip().partition(";")
+        name = name.strip().lower()
+        q = params.strip().lower()
+        refused = q.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+        if name in ("gzip", "x-gzip"):
+            return not refused
+        if name == "*":
+            star = not refused
+    return star
+
+
+def matches(if_none_match: str, tag: str) -> bool:
+    """Whether an ``If-None-Match`` header names ``tag`` (weak or strong, or ``*``).
+
+    >>> matches('W/"x", "y"', '"y"'), matches('"x"', '"y"'), matches("*", '"y"')
+    (True, False, True)
+    """
+    if not if_none_match:
+        return False
+    for part in if_none_match.split(","):
+        part = part.strip()
+        if part == "*" or part.removeprefix("W/") == tag:
+            return True
+    return False
+
+
+class PageCache:
+    """Kept public pages by key, least recently used first out past ``max_bytes``."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._pages: OrderedDict[str, KeptPage] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._pages)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._pages))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._pages
+
+    def __getitem__(self, key: str) -> PublicPage:
+        return self._pages[key].page
+
+    def get(self, key: str, default: object = None) -> PublicPage | object:
+        """The page kept under ``key`` (as rendered), else ``default``; does not count as a use."""
+        kept = self._pages.get(key)
+        return kept.page if kept is not None else default
+
+    def hit(self, key: str, seq: int, head_hash: str) -> KeptPage | None:
+        """The page kept under ``key`` if it was rendered at the head ``(seq, head_hash)``
+        (it is then the most recently used), else ``None``."""
+        kept = self._pages.get(key)
+        if kept is None or kept.page.seq != seq or kept.page.hash != head_hash:
+            return None
+        self._pages.move_to_end(key)
+        return kept
+
+    def put(self, key: str, kept: KeptPage | PublicPage) -> KeptPage:
+        """Keep a page under ``key`` (as :func:`keep_form` made it, or made here), evicting the
+        least recently used pages while the kept bytes pass the bound. A page larger than the
+        whole bound, or rendered at no known head (hash ``""``), is returned but not kept."""
+        if isinstance(kept, PublicPage):
+            kept = keep_form(key, kept)
+        old = self._pages.pop(key, None)
+        if old is not None:
+            self.bytes -= old.size
+        if not kept.page.hash or kept.size > self.max_bytes:  # rendered at no known head, or too big
+            return kept
+        self._pages[key] = kept
+        self.bytes += kept.size
+        while self.bytes > self.max_bytes:
+            _, gone = self._pages.popitem(last=False)
+            self.bytes -= gone.size
+        return kept

@@ -1,0 +1,124 @@
+"""The players' pages under a hall of phones (issue 45, items 1 and 2), through a running
+``goledger serve``: every public page is sent gzipped to a client that accepts gzip, with an
+entity tag that a phone sends back for ``304``; the tag changes when a result moves the head
+(written from outside the desk, as the command line does); every player's page is kept, not
+only the last 256; and a kept page costs no SQLite (the head is known from the files'
+signature, :class:`goledger.web.live.HeadMark`)."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import os
+import time
+from pathlib import Path
+
+from goledger import commands
+from goledger.web.live import PublicPage, public_page_of
+from goledger.web.page_cache import PageCache
+
+from ..desk_server import DeskServer
+
+PUBLIC = ["/", "/standings", "/player/p0001", "/player/p0040", "/?round=1", "/?find=Sur"]
+
+
+def _tournament(db: Path, players: int = 40) -> None:
+    commands.new(db, "Cache Cup", 3, "mcmahon", "3d", "20k", None, None, "7.5")
+    for i in range(players):
+        commands.register(db, f"Sur{i:02d}", f"Given{i:02d}", f"{1 + i % 9}k")
+    for table in range(players // 2):
+        commands.pair(db, 1, f"p{2 * table + 1:04d}", f"p{2 * table + 2:04d}", table + 1, 0)
+
+
+def _get(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers=headers)
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+def test_public_pages_are_gzipped_tagged_and_revalidated(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    _tournament(db)
+    with DeskServer(db) as desk:
+        for path in PUBLIC:
+            _get(desk.port, path, {})  # rendered once
+            status, headers, body = _get(desk.port, path, {"Accept-Encoding": "gzip, br"})
+            assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
+            page = gzip.decompress(body)
+            assert b"<main" in page and "Accept-Encoding" in headers["vary"]
+            plain_status, plain_headers, plain = _get(desk.port, path, {})
+            assert plain_status == 200 and "content-encoding" not in plain_headers and plain == page
+            tag = headers["etag"]
+            status, again, body = _get(desk.port, path, {"Accept-Encoding": "gzip", "If-None-Match": tag})
+            assert (status, body, again["etag"]) == (304, b"", tag), path
+        _, before, _ = _get(desk.port, "/?round=1", {"Accept-Encoding": "gzip"})
+        commands.result(db, 1, 1, "white")  # from outside the desk, as the command line writes
+        deadline = time.monotonic() + 5
+        while True:
+            status, after, body = _get(desk.port, "/?round=1",
+                                       {"Accept-Encoding": "gzip", "If-None-Match": before["etag"]})
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert status == 200 and after["etag"] != before["etag"] and b"1-0" in gzip.decompress(body)
+
+
+def test_every_player_page_stays_kept(tmp_path: Path) -> None:
+    """The old cache was cleared whole at 256 pages: rotating 300 player pages always missed.
+    Now each is kept, and the standings asked for first is still kept after all of them."""
+    cache = PageCache(max_bytes=1 << 30)
+    cache.put("en:/standings?", public_page_of(5, "h", "<main>standings</main>"))
+    for i in range(3000):
+        cache.put(f"en:/player/p{i:04d}?", public_page_of(5, "h", f"<main>player {i}</main>"))
+    assert len(cache) == 3001 and cache.hit("en:/standings?", 5, "h") is not None
+    assert cache.hit("en:/standings?", 6, "h2") is None  # another head: not served
+
+
+def test_the_byte_bound_evicts_least_recently_used_first() -> None:
+    page = public_page_of(1, "h", "<main>" + "x" * 5000 + "</main>")
+    size = PageCache().put("k", page).size
+    cache = PageCache(max_bytes=size * 3)
+    for key in ("a", "b", "c"):
+        cache.put(key, page)
+    assert cache.hit("a", 1, "h") is not None  # a is now the most recently used
+    cache.put("d", page)
+    assert list(cache) == ["c", "a", "d"] and cache.bytes <= cache.max_bytes
+    assert cache.put("huge", public_page_of(1, "h", "y" * size * 4)) is not None and "huge" not in cache
+
+
+def test_a_kept_head_is_read_once_while_the_files_are_unchanged(tmp_path: Path) -> None:
+    from goledger.web.live import HeadMark
+
+    db = tmp_path / "t.db"
+    _tournament(db, 4)
+    past = time.time() - 60
+    for path in (db, db.with_name(db.name + "-wal")):
+        if path.exists():
+            os.utime(path, (past, past))
+    mark = HeadMark(db)
+    reads = []
+    read = mark._read
+
+    def counted() -> tuple[int, str]:
+        reads.append(1)
+        return read()
+
+    mark._read = counted  # type: ignore[method-assign]
+    first = mark.current()
+    assert [mark.current() for _ in range(100)] == [first] * 100 and len(reads) == 1
+    commands.result(db, 1, 1, "white")
+    moved = mark.current()
+    assert moved[0] == first[0] + 1 and moved[1] != first[1] and len(reads) == 2
+    # the files were just written: the head is read again until they are older than RACY
+    mark.current()
+    assert len(reads) == 3
+
+
+def test_a_page_rendered_at_no_kept_head_is_not_kept() -> None:
+    cache = PageCache()
+    kept = cache.put("k", PublicPage(1, "", b"<main>x</main>", b"x"))
+    assert kept.tag == "" and "k" not in cache and len(cache) == 0
