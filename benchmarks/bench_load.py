@@ -13,8 +13,9 @@ The load generator is ``wrk`` (Debian's package) with ``Accept-Encoding: gzip``,
 * ``/standings`` (the 200 KB page every phone opens), ``/`` (the round's pairings), and a small
   page (a player's find-my-table answer);
 * ``/player/ID`` rotating over all 760 players (a wrk script), each page its own cache entry;
-* the director's ``POST /api/results`` timed from a separate client (10 results) while wrk
-  loads ``/standings`` at 200 connections.
+* the director's ``POST /api/results`` timed from a separate client while wrk loads
+  ``/standings`` at 200 connections: on the desk's own port, and with the players' view on a
+  port and process of its own (``goledger serve --public-port``).
 
 Printed: a Markdown table of requests/s and latency p50/p99 for goledger and nginx and their
 ratio, and the director's POST p50/p95. ``--tree PATH`` runs the desk from another checkout
@@ -53,7 +54,7 @@ LAUNCH = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
 from goledger.web.serve import serve
-serve(sys.argv[1], port=int(sys.argv[2]), token=sys.argv[3])
+serve(sys.argv[1], port=int(sys.argv[2]), token=sys.argv[3], public_port=int(sys.argv[4]) if sys.argv[4] else None)
 """
 
 
@@ -63,10 +64,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_port(port: int, proc: subprocess.Popen[str], what: str) -> None:
+def wait_port(port: int, proc: subprocess.Popen[str] | None, what: str) -> None:
     deadline = time.monotonic() + 60
     while True:
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"{what} exited")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -78,11 +79,12 @@ def wait_port(port: int, proc: subprocess.Popen[str], what: str) -> None:
 
 
 @contextmanager
-def desk(db: Path, tree: Path) -> Iterator[int]:
-    """``goledger serve`` over ``db`` (the package of ``tree``) on a free port."""
+def desk(db: Path, tree: Path, public_port: int | None = None) -> Iterator[int]:
+    """``goledger serve`` over ``db`` (the package of ``tree``) on a free port (with the players'
+    view on ``public_port`` too)."""
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(tree), "GOLEDGER_TOKEN": TOKEN}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(db), str(port), TOKEN], env=env,
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(db), str(port), TOKEN, str(public_port or "")], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
     try:
         wait_port(port, proc, "goledger serve")
@@ -213,6 +215,25 @@ def director_posts(port: int, db: Path, results: list[tuple[int, int]]) -> list[
     return times
 
 
+def under_load(desk_port: int, load_port: int, db: Path, results: list[tuple[int, int]]) -> list[float]:
+    """The director's POSTs to ``desk_port`` while wrk loads ``/standings`` at 200 connections on
+    ``load_port``."""
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            wrk(load_port, "/standings", 200, 3)
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    time.sleep(1.0)
+    try:
+        return director_posts(desk_port, db, results)
+    finally:
+        stop.set()
+        thread.join()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--file", type=Path, default=EGC)
@@ -260,20 +281,13 @@ def main() -> None:
                     ours = wrk(port, "/", c, args.seconds, script)
                     theirs = wrk(web, "/", c, args.seconds, script)
                     rows.append(("/player/ID, all 760 in turn", c, ours, theirs))
-            loaded: list[float] = []
-            stop = threading.Event()
-
-            def load() -> None:
-                while not stop.is_set():
-                    wrk(port, "/standings", 200, 5)
-
-            thread = threading.Thread(target=load, daemon=True)
-            thread.start()
-            time.sleep(1.0)
-            loaded = director_posts(port, db, [(last, t) for t in open_tables[1:]])
-            stop.set()
-            thread.join()
             idle = director_posts(port, db, [(last, open_tables[0])])
+            loaded = under_load(port, port, db, [(last, t) for t in open_tables[1:6]])
+        players = free_port()
+        with desk(db, args.tree, players) as port:
+            wait_port(players, None, "the players' view")
+            fetch(players, "/standings")
+            apart = under_load(port, players, db, [(last, t) for t in open_tables[6:]])
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
           f" load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print("| page | connections | goledger req/s | nginx req/s | goledger / nginx | goledger p50 / p99 ms "
@@ -282,9 +296,10 @@ def main() -> None:
     for label, c, (r1, p50, p99), (r2, q50, q99) in rows:
         print(f"| {label} | {c} | {r1:,.0f} | {r2:,.0f} | {r1 / r2:.2f} | {p50:.1f} / {p99:.1f} "
               f"| {q50:.1f} / {q99:.1f} |")
-    print(f"\nDirector's `POST /api/results` while 200 connections load `/standings`: p50 "
-          f"{statistics.median(loaded):.0f} ms, max {max(loaded):.0f} ms ({len(loaded)} results); idle: "
-          f"{idle[0]:.0f} ms.")
+    print(f"\nDirector's `POST /api/results` while 200 connections load `/standings` on the same port: p50 "
+          f"{statistics.median(loaded):.0f} ms, max {max(loaded):.0f} ms ({len(loaded)} results); with the "
+          f"players on `--public-port`: p50 {statistics.median(apart):.0f} ms, max {max(apart):.0f} ms "
+          f"({len(apart)}); idle: {idle[0]:.0f} ms.")
 
 
 if __name__ == "__main__":

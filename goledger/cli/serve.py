@@ -25,8 +25,13 @@ def register_commands(app: typer.Typer) -> None:
         token_file: Annotated[Path | None, typer.Option(
             "--token-file", show_default=False,
             help="Read the director token from the first line of this file (readable by you only).")] = None,
+        public_port: Annotated[int | None, typer.Option(
+            "--public-port", show_default=False,
+            help="Also serve the players' view (standings, pairings, player pages) on this port, in a process "
+                 "of its own, so phones never make the desk wait.")] = None,
     ) -> None:
         """Serve the desk: director pages, the players' view and a JSON API over one ledger."""
         from goledger.web.serve import serve as serve_desk
 
-        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file))
+        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file,
+                               public_port=public_port))

@@ -172,9 +172,12 @@ class NeedsDirector(Exception):
 
 def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFAULT_MAX_UPLOAD,
                secret: bytes | None = None, poll: float = 0.05, lifetime: float = 300.0,
-               work_timeout: float = 120.0, limits: GuardLimits | None = None) -> Any:
+               work_timeout: float = 120.0, limits: GuardLimits | None = None, public_only: bool = False) -> Any:
     """The desk's ASGI application over ledger ``db`` with director ``token``, behind
     :class:`goledger.web.guard.DeskGuard` (``limits``; its upload limit is ``max_upload``).
+    With ``public_only`` it is the players' view alone (``goledger serve --public-port``, a
+    process of its own): the public pages, their live stream, the public JSON reads and the
+    static files; no director page, no login, nothing that writes.
     Writes run in worker processes stopped after ``work_timeout`` seconds
     (:mod:`goledger.web.isolate`). ``poll`` is how often the one head watcher reads the
     ledger's head for writes made elsewhere (the command line); the desk's own writes wake it
@@ -194,6 +197,8 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     pages = _Pages(desk, templates)
     routes = [*public_routes(pages), *print_routes(pages), *api_routes(pages), *desk_routes(pages),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
+    if public_only:
+        routes = [route for route in routes if _is_public(route)]
     from starlette.middleware import Middleware
     from starlette.middleware.gzip import GZipMiddleware
 
@@ -206,6 +211,19 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
 
     return DeskGuard(LanguageMiddleware(app, desk.db), desk.is_director,
                      replace(limits or GuardLimits(), upload=max_upload))
+
+
+PUBLIC_ONLY_PATHS = ("/", "/standings", "/player/{pid}", "/events/head", "/find", "/api/find", "/api/head",
+                     "/api/standings", "/api/pairings", "/static")
+"""What the players' view process serves (``goledger serve --public-port``): reads anyone may make."""
+
+
+def _is_public(route: Any) -> bool:
+    """Whether ``route`` belongs to the players' view alone: a public path, read with GET only
+    (team pages under ``/teams`` included)."""
+    path = getattr(route, "path", "")
+    methods = getattr(route, "methods", None) or {"GET"}
+    return (path in PUBLIC_ONLY_PATHS or path.startswith("/teams")) and methods <= {"GET", "HEAD"}
 
 
 class _Pages:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.process
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
 from goledger.web.guard import GuardLimits
 from goledger.web.security import new_token
 
-__all__ = ["serve"]
+if TYPE_CHECKING:
+    from goledger.web.connections import ConnectionLimits
+
+__all__ = ["serve", "serve_public"]
 
 
 def read_token_file(path: str | os.PathLike[str]) -> str:
@@ -35,7 +41,7 @@ def read_token_file(path: str | os.PathLike[str]) -> str:
 def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
           *, say: Callable[[str], None] = print, token_file: str | os.PathLike[str] | None = None,
           work_timeout: float = 120.0, header_timeout: float = 10.0, max_connections: int | None = None,
-          guard: GuardLimits | None = None) -> None:
+          guard: GuardLimits | None = None, public_port: int | None = None) -> None:
     """Serve the desk over ledger ``db`` on ``host:port`` until interrupted.
 
     The director token is read from ``token_file``, else is ``token``, else
@@ -48,6 +54,11 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     ``header_timeout`` seconds, at most ``max_connections``, by default below the descriptor
     limit), requests by :mod:`goledger.web.guard` (``guard``), writes run in worker processes stopped
     after ``work_timeout`` seconds (:mod:`goledger.web.isolate`).
+
+    With ``public_port``, the players' view (public pages, their live stream, the public JSON
+    reads) is also served on that port by a process of its own (:func:`serve_public`), so a hall
+    of phones loading it never queues the director's pages and writes behind their requests:
+    give the players that address, and keep ``port`` for the desks.
     """
     from goledger.web.app import create_app
     from goledger.web.connections import ConnectionLimits, default_limits
@@ -55,6 +66,8 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
 
     if not 0 < port < 65536:
         raise CommandRejected(f"port {port} is outside 1..65535")
+    if public_port is not None and not (0 < public_port < 65536 and public_port != port):
+        raise CommandRejected(f"the players' port {public_port} must be in 1..65535 and differ from the desk's {port}")
     if token_file is not None and token:
         raise CommandRejected("give the director token once: --token-file or --token, not both")
     given = token_file is not None or bool(token or os.environ.get("GOLEDGER_TOKEN"))
@@ -72,6 +85,7 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     limits = default_limits(header_timeout)
     if max_connections is not None:  # a lower cap (tests); never one past the descriptor limit
         limits = ConnectionLimits(min(max_connections, limits.max_connections), header_timeout)
+    players = _start_public(target, host, public_port, limits, guard) if public_port is not None else None
     app = create_app(target, token, work_timeout=work_timeout, limits=guard)
     from goledger.web.isolate import warm
 
@@ -81,5 +95,58 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     say(f"goledger desk for {target} at http://{shown}:{port}/  (director token: {told})")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say(f"note: listening on {host}: other computers on the network can reach the desk")
-    serve_behind_the_door(app, host, port, limits, log_level="warning", timeout_graceful_shutdown=3,
+    if players is not None:
+        say(f"players' view at http://{shown}:{public_port}/ (a process of its own)")
+    try:
+        serve_behind_the_door(app, host, port, limits, log_level="warning", timeout_graceful_shutdown=3,
+                              timeout_keep_alive=5, lifespan="off")
+    finally:
+        if players is not None:
+            players.terminate()
+            players.join(5)
+
+
+def serve_public(db: str | os.PathLike[str], host: str, port: int, limits: ConnectionLimits,
+                 guard: GuardLimits | None = None) -> None:
+    """Serve the players' view of ledger ``db`` alone on ``host:port`` until stopped
+    (:func:`goledger.web.app.create_app` with ``public_only``): no director token is accepted
+    there, and nothing there writes. Ends with its parent (the desk) on Linux."""
+    from goledger.web.app import create_app
+    from goledger.web.connections import serve as serve_behind_the_door
+
+    _end_with_parent()
+    app = create_app(Path(db), new_token(), limits=guard, public_only=True)
+    serve_behind_the_door(app, host, port, limits, log_level="warning", timeout_graceful_shutdown=1,
                           timeout_keep_alive=5, lifespan="off")
+
+
+def _start_public(db: Path, host: str, port: int, limits: ConnectionLimits,
+                  guard: GuardLimits | None) -> multiprocessing.process.BaseProcess:
+    """The players' view's process, started before the desk has threads (forked)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:  # refused here, in a sentence, rather than in the child
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CommandRejected(f"cannot serve the players' view on port {port}: {exc.strerror}") from None
+    context = multiprocessing.get_context("fork")
+    process = context.Process(target=serve_public, args=(db, host, port, limits, guard), name="goledger-players",
+                              daemon=True)
+    process.start()
+    return process
+
+
+def _end_with_parent() -> None:
+    """Ask Linux to stop this process when its parent dies (``PR_SET_PDEATHSIG``); elsewhere nothing."""
+    import ctypes
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+        except OSError:
+            pass

@@ -122,3 +122,67 @@ def test_a_page_rendered_at_no_kept_head_is_not_kept() -> None:
     cache = PageCache()
     kept = cache.put("k", PublicPage(1, "", b"<main>x</main>", b"x"))
     assert kept.tag == "" and "k" not in cache and len(cache) == 0
+
+
+def test_the_players_view_on_a_port_of_its_own(tmp_path: Path) -> None:
+    """``goledger serve --public-port``: the players' pages on their own port, in a process of
+    their own; no director page, login or write there; the desk's port keeps everything; a
+    result recorded at the desk reaches the players' port; both end with the desk."""
+    import signal
+    import subprocess
+    import sys
+
+    from ..desk_server import TOKEN, free_port
+
+    db = tmp_path / "t.db"
+    _tournament(db, 4)
+    desk_port, players_port = free_port(), free_port()
+    env = {**os.environ, "GOLEDGER_TOKEN": TOKEN}
+    proc = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(desk_port),
+                             "--public-port", str(players_port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if _get(players_port, "/standings", {})[0] == 200 and _get(desk_port, "/", {})[0] == 200:
+                    break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < deadline, "the desk did not start"
+                time.sleep(0.1)
+        for path in ("/", "/standings", "/player/p0001", "/api/standings", "/static/htmx.min.js"):
+            assert _get(players_port, path, {})[0] == 200, path
+        for path in ("/desk", "/login", "/desk/round/1", "/print/players"):
+            assert _get(players_port, path, {})[0] == 404, path
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        assert _get(desk_port, "/desk", auth)[0] == 200
+        from goledger.ledger.store import Ledger
+
+        with Ledger.open(db) as ledger:
+            before = ledger.head().seq
+        conn = http.client.HTTPConnection("127.0.0.1", players_port, timeout=10)
+        conn.request("POST", "/api/results", body=b'{"round": 1, "table": 1, "result": "w", "expected_head": 1}',
+                     headers={**auth, "Content-Type": "application/json"})
+        assert conn.getresponse().status in (401, 404, 405)  # nothing writes on the players' port
+        conn.close()
+        from goledger.ledger.store import Ledger
+
+        with Ledger.open(db) as ledger:
+            assert ledger.head().seq == before
+        commands.result(db, 1, 1, "white")
+        deadline = time.monotonic() + 5
+        while b"1-0" not in _get(players_port, "/?round=1", {})[2]:
+            assert time.monotonic() < deadline, "the result did not reach the players' port"
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            _get(players_port, "/", {})
+        except OSError:
+            break  # the players' process ended with the desk
+        assert time.monotonic() < deadline, "the players' view outlived the desk"
+        time.sleep(0.1)
