@@ -116,7 +116,7 @@ def serve_public(db: str | os.PathLike[str], host: str, port: int, limits: Conne
 
     _end_with_parent()
     app = create_app(Path(db), new_token(), limits=guard, public_only=True)
-    serve_behind_the_door(app, host, port, limits, log_level="warning", timeout_graceful_shutdown=1,
+    serve_behind_the_door(app, host, port, limits, fast=True, log_level="warning", timeout_graceful_shutdown=1,
                           timeout_keep_alive=5, lifespan="off")
 
 
