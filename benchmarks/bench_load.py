@@ -17,8 +17,9 @@ The load generator is ``wrk`` (Debian's package) with ``Accept-Encoding: gzip``,
   ``/standings`` at 200 connections: on the desk's own port, and with the players' view on a
   port and process of its own (``goledger serve --public-port``).
 
-Printed: a Markdown table of requests/s and latency p50/p99 for goledger and nginx and their
-ratio, and the director's POST p50/p95. ``--tree PATH`` runs the desk from another checkout
+Printed: a Markdown table of requests/s and latency p50/p99 for goledger (the desk's own port,
+and the players' port of ``--public-port``, httptools) and nginx and their ratio, and the
+director's POST p50/p95. ``--tree PATH`` runs the desk from another checkout
 (its ``goledger`` package) for a before/after comparison. Run:
 ``python benchmarks/bench_load.py [--seconds 10] [--connections 50,200,800]``.
 """
@@ -261,7 +262,9 @@ def main() -> None:
         find = state.players[ids[0]].surname
         pages = {"/standings": "standings (200 KB)", "/": "round pairings", f"/?find={find}": "find-my-table"}
         rows = []
-        with desk(db, args.tree) as port:
+        players = free_port()
+        with desk(db, args.tree, players) as port:
+            wait_port(players, None, "the players' view")
             root = folder / "www"
             mirror(port, ["/standings", "/"], root)
             (root / "find").mkdir()
@@ -273,28 +276,28 @@ def main() -> None:
             with nginx(root) as web:
                 for path, label in pages.items():
                     static = "/find/" if path.startswith("/?find") else path
+                    fetch(players, path)
                     for c in counts:
-                        ours = wrk(port, path, c, args.seconds)
                         theirs = wrk(web, static, c, args.seconds)
-                        rows.append((label, c, ours, theirs))
+                        for where, at in (("desk", port), ("players' port", players)):
+                            rows.append((label, where, c, wrk(at, path, c, args.seconds), theirs))
+                for pid in ids:
+                    fetch(players, f"/player/{pid}")
                 for c in counts:
-                    ours = wrk(port, "/", c, args.seconds, script)
                     theirs = wrk(web, "/", c, args.seconds, script)
-                    rows.append(("/player/ID, all 760 in turn", c, ours, theirs))
+                    for where, at in (("desk", port), ("players' port", players)):
+                        ours = wrk(at, "/", c, args.seconds, script)
+                        rows.append(("/player/ID, all in turn", where, c, ours, theirs))
             idle = director_posts(port, db, [(last, open_tables[0])])
             loaded = under_load(port, port, db, [(last, t) for t in open_tables[1:6]])
-        players = free_port()
-        with desk(db, args.tree, players) as port:
-            wait_port(players, None, "the players' view")
-            fetch(players, "/standings")
             apart = under_load(port, players, db, [(last, t) for t in open_tables[6:]])
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
           f" load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
-    print("| page | connections | goledger req/s | nginx req/s | goledger / nginx | goledger p50 / p99 ms "
-          "| nginx p50 / p99 ms |")
-    print("|---|---|---|---|---|---|---|")
-    for label, c, (r1, p50, p99), (r2, q50, q99) in rows:
-        print(f"| {label} | {c} | {r1:,.0f} | {r2:,.0f} | {r1 / r2:.2f} | {p50:.1f} / {p99:.1f} "
+    print("| page | served by | connections | goledger req/s | nginx req/s | goledger / nginx "
+          "| goledger p50 / p99 ms | nginx p50 / p99 ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, where, c, (r1, p50, p99), (r2, q50, q99) in rows:
+        print(f"| {label} | {where} | {c} | {r1:,.0f} | {r2:,.0f} | {r1 / r2:.2f} | {p50:.1f} / {p99:.1f} "
               f"| {q50:.1f} / {q99:.1f} |")
     print(f"\nDirector's `POST /api/results` while 200 connections load `/standings` on the same port: p50 "
           f"{statistics.median(loaded):.0f} ms, max {max(loaded):.0f} ms ({len(loaded)} results); with the "
