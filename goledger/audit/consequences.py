@@ -64,9 +64,8 @@ def _corrections(events: Sequence[ev.Event], seq: int, round_: int, table: int) 
 def _player_consequences(events: Sequence[ev.Event], seq: int, player_id: str) -> list[int]:
     out: list[int] = []
     for later, event in enumerate(events[seq:], start=seq + 1):
-        if isinstance(event, ev.GamePaired) and player_id in (event.white, event.black):
-            out.append(later)
-        elif getattr(event, "player_id", None) == player_id:
+        own = getattr(event, "player_id", None) == player_id
+        if own or (isinstance(event, ev.GamePaired) and player_id in (event.white, event.black)):
             out.append(later)
     return out
 

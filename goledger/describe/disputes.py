@@ -15,7 +15,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.values import format_points
 from goledger.replay.scoring.policies import Policy
 
-__all__ = ["changed_values", "place_words", "relation_words", "rule_words", "rounds_words"]
+__all__ = ["changed_values", "place_words", "relation_words", "rounds_words", "rule_words"]
 
 
 def rounds_words(rounds: Sequence[int]) -> str:
