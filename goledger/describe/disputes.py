@@ -15,17 +15,12 @@ from goledger.ledger import events as ev
 from goledger.ledger.values import format_points
 from goledger.replay.scoring.policies import Policy
 
-__all__ = ["changed_values", "place_words", "relation_words", "rounds_words", "rule_words"]
+__all__ = ["changed_values", "relation_words", "rounds_words", "rule_words"]
 
 
 def rounds_words(rounds: Sequence[int]) -> str:
     """``[1, 3]`` → ``"1, 3"``."""
     return ", ".join(str(r) for r in rounds)
-
-
-def place_words(place: int | None) -> str:
-    """A place as a player says it: ``12`` → ``"12."`` (``"–"``: not listed)."""
-    return "–" if place is None else gettext("%(place)d.") % {"place": place}
 
 
 def _points(half_points: int) -> str:

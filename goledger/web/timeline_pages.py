@@ -61,7 +61,6 @@ class TimelinePages:
     async def player_timeline(self, request: Request) -> Response:
         def build() -> dict[str, Any]:
             from goledger.audit.timeline import timeline
-
             from goledger.ledger.values import format_points
             from goledger.render.json_text import json_text
 
