@@ -118,7 +118,7 @@ def test_a_withdrawal_takes_its_reinstatement_with_it(tmp_path: Path, club: tupl
 
 
 def test_the_dispute_sheet_compares_the_standings_around_him(club: tuple[Path, dict[str, int]]) -> None:
-    path, notable = club
+    path, _ = club
     sheet = dispute_sheet(path, "p0003")
     line = timeline(path, "p0003")
     assert sheet.entry.seq == line.entries[-1].seq  # the latest event that moved him
