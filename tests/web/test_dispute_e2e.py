@@ -17,15 +17,15 @@ import pytest
 from .test_web_e2e import ARGS, CHROMIUM, HAS_ENGINE, RANKS, SURNAMES, Server, click, enter_results, login
 
 pytest.importorskip("playwright.async_api")
-from playwright.async_api import Browser, async_playwright  # noqa: E402
+from playwright.async_api import Browser, async_playwright
 
-from goledger import commands  # noqa: E402
-from goledger.audit.timeline import timeline  # noqa: E402
-from goledger.formats.opengotha import import_opengotha  # noqa: E402
-from goledger.ledger import events as ev  # noqa: E402
-from goledger.ledger.store import Ledger  # noqa: E402
+from goledger import commands
+from goledger.audit.timeline import timeline
+from goledger.formats.opengotha import import_opengotha
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger
 
-from ..conftest import SHARED  # noqa: E402
+from ..conftest import SHARED
 
 EGC = "opengotha/lucvannier_opengotha__egc2011.xml"
 
