@@ -20,8 +20,8 @@ import msgspec
 
 from goledger.audit.consequences import consequences
 from goledger.audit.queries import WhatIf, what_if_events
-from goledger.audit.timeline import Timeline, TimelineEntry, noteworthy, timeline_events
-from goledger.describe.disputes import rule_words
+from goledger.audit.timeline import noteworthy, opponent_rounds, subject_of, timeline_events
+from goledger.describe.disputes import relation_words, rule_words
 from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
@@ -78,6 +78,33 @@ def _kept_note(events: list[ev.Event], seq: int, without: tuple[int, ...], names
         "rounds": ", ".join(map(str, rounds)), "player": names.get(event.player_id, event.player_id)}
 
 
+def _local_what_if(events: list[ev.Event], end: TournamentState, without: tuple[int, ...],
+                   round_: int | None) -> WhatIf | None:
+    """:func:`~goledger.audit.queries.what_if_events` without one result or one player's own
+    event, from the final state with that one game or player taken back
+    (:func:`goledger.replay.fold.without.scoring_state_without`, whose round tables derive from
+    the final ones) instead of a refold; ``None`` when the event's effect is not local."""
+    from goledger.audit.queries import compare_tables
+    from goledger.replay.fold.without import PlayerEvents, scoring_state_without
+    from goledger.replay.scoring.rounds import derive_table, round_table
+    from goledger.replay.scoring.standings import check_round, standings
+
+    if len(without) != 1:
+        return None
+    local = scoring_state_without(end, PlayerEvents(events), without[0])
+    if local is None:
+        return None
+    state, touched, own = local
+    shown = check_round(end, round_)
+    policy = resolve_policy(end, None)
+    derive_table(round_table(end, policy, end.settings_for_round(max(shown, 1)), shown), state, touched, own)
+    actual = standings(end, shown)
+    hypothetical = standings(state, shown)
+    return WhatIf(hypothetical=hypothetical, actual=actual, without=without, added=0,
+                  anomalies=[f"event {a.seq}: {a.message}" for a in end.anomalies],
+                  changes=compare_tables(actual, hypothetical))
+
+
 def event_what_if_events(events: list[ev.Event], seq: int, round: int | None = None,  # noqa: A002
                          end: TournamentState | None = None) -> EventWhatIf:
     """:func:`event_what_if` on a decoded log (no envelope: who recorded it is left empty)."""
@@ -95,7 +122,7 @@ def event_what_if_events(events: list[ev.Event], seq: int, round: int | None = N
     late = noteworthy(events).get(seq, (0, None))[1]
     pol = resolve_policy(end, None)
     rule = rule_words(event, pol, end.settings_for_round(getattr(event, "from_round", None) or 1), late, names)
-    result = what_if_events(events, without, None, (), round)
+    result = _local_what_if(events, end, without, round) or what_if_events(events, without, None, (), round)
     return EventWhatIf(seq=seq, type=event.type_name(), what=describe_event(event, lambda p: names.get(p, p)),
                        rule=rule, note=_kept_note(events, seq, without, names), without=without, result=result,
                        names=names)
@@ -144,7 +171,8 @@ class DisputeSheet(msgspec.Struct, kw_only=True):
     place_without: int | None
     round: int
     criteria: tuple[str, ...]
-    entry: TimelineEntry
+    relation: str
+    """How the event concerns him, in one sentence."""
     what_if: EventWhatIf
     real: list[SheetRow]
     without: list[SheetRow]
@@ -156,7 +184,7 @@ class DisputeSheet(msgspec.Struct, kw_only=True):
 
     def to_dict(self) -> dict[str, Any]:
         return msgspec.to_builtins({**{f: getattr(self, f) for f in self.__struct_fields__
-                                       if f not in ("what_if", "entry")},
+                                       if f != "what_if"},
                                     "event": self.what_if.to_dict()["event"], "note": self.what_if.note,
                                     "consequences": list(self.what_if.without)})
 
@@ -192,35 +220,38 @@ def _terms(explained: PlayerExplanation, places: dict[str, int], names: dict[str
 def dispute_sheet(db: PathLike, player: str, seq: int | None = None) -> DisputeSheet:
     """The dispute sheet of ``player`` about event ``seq`` (default: the latest event of his
     timeline; refused when no event moved him). Nothing is written."""
+    from goledger.ledger.values import format_points
+    from goledger.replay.fold.players import find_player
+    from goledger.replay.scoring.standings import check_round
+
     with Ledger.open(db) as ledger:
         events = ledger.events()
         end = fold(events, check=check_registered)
-        line: Timeline = timeline_events(events, player, end=end)
+        if end.settings is None:
+            raise CommandRejected("the ledger has no tournament yet")
+        pid = find_player(end, player).id
         if seq is None:
+            line = timeline_events(events, pid, end=end)
             if not line.entries:
                 raise CommandRejected(f"no event moved {line.name} since round 1: there is nothing to dispute")
             seq = line.entries[-1].seq
         record = _envelope(ledger, seq) if 1 <= seq <= len(events) else None
         head = ledger.head()
-    assert end.settings is not None
-    found = event_what_if_events(events, seq, line.round, end=end)
+    round_ = check_round(end, None)
+    found = event_what_if_events(events, seq, round_, end=end)
     if record is not None:
         found.recorded_at, found.actor, found.reason = record.recorded_at, record.actor, record.reason
-    entry = line.entry(seq) or TimelineEntry(
-        seq=seq, type=found.type, after_round=0, subject=None, what=found.what, rule=found.rule, relation="",
-        before=None, after=None, changed=[], without=found.without)
-    pid = line.player_id
     names = found.names
+    opponents = opponent_rounds(end, pid)
+    relation = relation_words(subject_of(events[seq - 1], end, pid, opponents), pid, names[pid], opponents, names)
     real, hypo = found.result.actual, found.result.hypothetical
-    explained = explain(end, pid, round=line.round)
+    explained = explain(end, pid, round=round_)
     places = {r.player_id: r.place for r in real.rows}
     mine = next((r for r in real.rows if r.player_id == pid), None)
     theirs = next((r for r in hypo.rows if r.player_id == pid), None)
-    from goledger.ledger.values import format_points
-
     return DisputeSheet(
-        tournament=end.settings.name, player_id=pid, name=line.name, place=mine.place if mine else None,
-        place_without=theirs.place if theirs else None, round=line.round, criteria=real.criteria, entry=entry,
+        tournament=end.settings.name, player_id=pid, name=names[pid], place=mine.place if mine else None,
+        place_without=theirs.place if theirs else None, round=round_, criteria=real.criteria, relation=relation,
         what_if=found, real=_around(real, pid, names), without=_around(hypo, pid, names),
         values={c: format_points(mine.values[c], real.scales[c]) or "0" for c in real.criteria} if mine else {},
         terms=_terms(explained, places, names), head_seq=head.seq, head_hash=head.hash,

@@ -41,7 +41,7 @@ from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import check_round, json_number, ranking, resolve_policy
 
-__all__ = ["RoundPoint", "Timeline", "TimelineEntry", "noteworthy", "opponent_rounds", "timeline",
+__all__ = ["RoundPoint", "Timeline", "TimelineEntry", "noteworthy", "opponent_rounds", "subject_of", "timeline",
            "timeline_events"]
 
 PathLike = str | os.PathLike[str]
@@ -156,7 +156,7 @@ class Timeline(msgspec.Struct, kw_only=True):
         }
 
 
-def _subject(event: ev.Event, end: TournamentState, pid: str, opponents: dict[str, list[int]]) -> str | None:
+def subject_of(event: ev.Event, end: TournamentState, pid: str, opponents: dict[str, list[int]]) -> str | None:
     """The player an event is about, as it concerns ``pid``: the player of a player's event;
     for an event about a game, ``pid`` if it is his game, else the player of that game who
     played him (else its white player); ``None`` for a tournament-wide event."""
@@ -199,8 +199,14 @@ def timeline_events(
     from goledger.audit.queries import _evaluator
     from goledger.replay.fold.players import find_player
 
-    if end is None:
-        end = fold(events, check=check_registered)
+    found = noteworthy(events)
+    start = next((i for i, e in enumerate(events, start=1) if isinstance(e, ev.TournamentCreated)), len(events))
+    candidates = sorted(s for s in found if s > start)
+    first = candidates[0] - 1 if candidates else len(events)  # the replay starts just before the first one
+    base = fold(events[:first], check=check_registered) if candidates else None
+    if end is None:  # folded on from the replay's start (which is read, never changed)
+        end = fold(events[first:], start=base, check=check_registered) if base is not None else fold(
+            events, check=check_registered)
     if end.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     pid = find_player(end, player).id
@@ -208,15 +214,11 @@ def timeline_events(
     pol = resolve_policy(end, policy)
     names = {p: s.full_name for p, s in end.players.items()}
     rounds = _rounds(end, round_, pol, criteria, pid)
-    found = noteworthy(events)
-    start = next(i for i, e in enumerate(events, start=1) if isinstance(e, ev.TournamentCreated))
-    candidates = sorted(s for s in found if s > start)
     entries: list[TimelineEntry] = []
     scales: dict[str, int] = {}
     shown_criteria: tuple[str, ...] = ()
-    if candidates:
-        base = fold(events[:start], check=check_registered)
-        tr = trace(base, events[start:], _evaluator(round_, policy, criteria, only=[pid]), isolate=candidates,
+    if base is not None:
+        tr = trace(base, events[first:], _evaluator(round_, policy, criteria, only=[pid]), isolate=candidates,
                    max_replays=0, focus=[pid], view_round=round_)
         for snap in tr.points.values():
             scales.update(snap.scales)
@@ -228,7 +230,7 @@ def timeline_events(
                 continue
             event = events[seq - 1]
             paired, late = found[seq]
-            subject = _subject(event, end, pid, opponents)
+            subject = subject_of(event, end, pid, opponents)
             entries.append(TimelineEntry(
                 seq=seq, type=event.type_name(), after_round=paired, subject=subject,
                 what=describe_event(event, lambda p: names.get(p, p)),

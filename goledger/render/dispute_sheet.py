@@ -40,7 +40,7 @@ def render_text(sheet: DisputeSheet) -> str:
                                                               "actor": shown(w.actor) or "–"}]
     if w.reason:
         lines.append(gettext("Reason given: %(reason)s") % {"reason": shown(w.reason)})
-    lines += [shown(t) for t in (w.rule, sheet.entry.relation, w.note) if t]
+    lines += [shown(t) for t in (w.rule, sheet.relation, w.note) if t]
     head = [gettext("Place"), gettext("Player"), *sheet.criteria]
     lines += ["", gettext("As recorded"), *_table(head, _around(sheet.real, sheet.criteria)),
               "", gettext("Without the event"), *_table(head, _around(sheet.without, sheet.criteria)), "",

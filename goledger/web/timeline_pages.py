@@ -82,7 +82,7 @@ class TimelinePages:
         found = event_what_if(self.desk.db, request.path_params["seq"])
         rows = what_if_rows(found)
         return {"state": state, "head": state.seq, "w": found, "rows": rows, "pid": pid,
-                "name": state.players[pid].full_name if pid else "",
+                "player_name": state.players[pid].full_name if pid else "",
                 "mine": next((r for r in rows if r["player_id"] == pid), None),
                 "raw": json_text(found.to_dict())}
 

@@ -121,7 +121,7 @@ def test_the_dispute_sheet_compares_the_standings_around_him(club: tuple[Path, d
     path, _ = club
     sheet = dispute_sheet(path, "p0003")
     line = timeline(path, "p0003")
-    assert sheet.entry.seq == line.entries[-1].seq  # the latest event that moved him
+    assert sheet.what_if.seq == line.entries[-1].seq  # the latest event that moved him
     events = _events(path)
     kept = [e for s, e in enumerate(events, start=1) if s not in sheet.what_if.without]
     hypo = standings(fold(kept, check=check_registered), ROUND)
