@@ -132,13 +132,15 @@ def _envelope(ledger: Ledger, seq: int) -> Record | None:
     return next(iter(ledger.records(after=seq - 1, upto=seq)), None)
 
 
-def event_what_if(db: PathLike, seq: int, round: int | None = None) -> EventWhatIf:  # noqa: A002
+def event_what_if(db: PathLike, seq: int, round: int | None = None,  # noqa: A002
+                  end: TournamentState | None = None) -> EventWhatIf:
     """The standings without event ``seq`` and its consequences beside the real ones (see the
-    module doc). Nothing is written."""
+    module doc). ``end``: the state the caller holds (the desk's, at its head), read and never
+    changed; the log is then read up to its event. Nothing is written."""
     with Ledger.open(db) as ledger:
-        events = ledger.events()
+        events = ledger.events(upto=end.seq) if end is not None else ledger.events()
         record = _envelope(ledger, seq) if 1 <= seq <= len(events) else None
-    found = event_what_if_events(events, seq, round)
+    found = event_what_if_events(events, seq, round, end=end)
     if record is not None:
         found.recorded_at, found.actor, found.reason = record.recorded_at, record.actor, record.reason
     return found
@@ -217,16 +219,19 @@ def _terms(explained: PlayerExplanation, places: dict[str, int], names: dict[str
     return [by_round[r] for r in sorted(by_round, key=lambda r: -1 if r is None else r)]
 
 
-def dispute_sheet(db: PathLike, player: str, seq: int | None = None) -> DisputeSheet:
+def dispute_sheet(db: PathLike, player: str, seq: int | None = None,
+                  end: TournamentState | None = None) -> DisputeSheet:
     """The dispute sheet of ``player`` about event ``seq`` (default: the latest event of his
-    timeline; refused when no event moved him). Nothing is written."""
+    timeline; refused when no event moved him). ``end``: the state the caller holds, as for
+    :func:`event_what_if`. Nothing is written."""
     from goledger.ledger.values import format_points
     from goledger.replay.fold.players import find_player
     from goledger.replay.scoring.standings import check_round
 
     with Ledger.open(db) as ledger:
-        events = ledger.events()
-        end = fold(events, check=check_registered)
+        events = ledger.events(upto=end.seq) if end is not None else ledger.events()
+        if end is None:
+            end = fold(events, check=check_registered)
         if end.settings is None:
             raise CommandRejected("the ledger has no tournament yet")
         pid = find_player(end, player).id
@@ -236,7 +241,9 @@ def dispute_sheet(db: PathLike, player: str, seq: int | None = None) -> DisputeS
                 raise CommandRejected(f"no event moved {line.name} since round 1: there is nothing to dispute")
             seq = line.entries[-1].seq
         record = _envelope(ledger, seq) if 1 <= seq <= len(events) else None
-        head = ledger.head()
+        head = _envelope(ledger, len(events))  # the head of the log the sheet is computed from
+    if head is None:
+        raise CommandRejected("the ledger has no events")
     round_ = check_round(end, None)
     found = event_what_if_events(events, seq, round_, end=end)
     if record is not None:

@@ -79,7 +79,7 @@ class TimelinePages:
 
         state = self.desk.state()
         pid = find_player(state, player).id if player else None
-        found = event_what_if(self.desk.db, request.path_params["seq"])
+        found = event_what_if(self.desk.db, request.path_params["seq"], end=state)
         rows = what_if_rows(found)
         return {"state": state, "head": state.seq, "w": found, "rows": rows, "pid": pid,
                 "player_name": state.players[pid].full_name if pid else "",
@@ -102,7 +102,8 @@ class TimelinePages:
             from goledger.audit.disputes import dispute_sheet
             from goledger.render.dispute_sheet import render_html
 
-            return render_html(dispute_sheet(self.desk.db, request.path_params["pid"], request.path_params["seq"]))
+            return render_html(dispute_sheet(self.desk.db, request.path_params["pid"], request.path_params["seq"],
+                                             end=self.desk.state()))
 
         data = await self.pages.read(request, make)
         return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
