@@ -133,12 +133,16 @@ def _envelope(ledger: Ledger, seq: int) -> Record | None:
 
 
 def event_what_if(db: PathLike, seq: int, round: int | None = None,  # noqa: A002
-                  end: TournamentState | None = None) -> EventWhatIf:
+                  end: TournamentState | None = None, *, timeline_only: bool = False) -> EventWhatIf:
     """The standings without event ``seq`` and its consequences beside the real ones (see the
     module doc). ``end``: the state the caller holds (the desk's, at its head), read and never
-    changed; the log is then read up to its event. Nothing is written."""
+    changed; the log is then read up to its event. ``timeline_only``: refuse, before any
+    computation, an event no timeline shows (:func:`goledger.audit.timeline.noteworthy`: the
+    players' view links only those). Nothing is written."""
     with Ledger.open(db) as ledger:
         events = ledger.events(upto=end.seq) if end is not None else ledger.events()
+        if timeline_only and seq not in noteworthy(events):
+            raise CommandRejected(f"event {seq} is not one a player's timeline shows")
         record = _envelope(ledger, seq) if 1 <= seq <= len(events) else None
     found = event_what_if_events(events, seq, round, end=end)
     if record is not None:
@@ -220,9 +224,9 @@ def _terms(explained: PlayerExplanation, places: dict[str, int], names: dict[str
 
 
 def dispute_sheet(db: PathLike, player: str, seq: int | None = None,
-                  end: TournamentState | None = None) -> DisputeSheet:
+                  end: TournamentState | None = None, *, timeline_only: bool = False) -> DisputeSheet:
     """The dispute sheet of ``player`` about event ``seq`` (default: the latest event of his
-    timeline; refused when no event moved him). ``end``: the state the caller holds, as for
+    timeline; refused when no event moved him). ``end`` and ``timeline_only`` as for
     :func:`event_what_if`. Nothing is written."""
     from goledger.ledger.values import format_points
     from goledger.replay.fold.players import find_player
@@ -230,6 +234,8 @@ def dispute_sheet(db: PathLike, player: str, seq: int | None = None,
 
     with Ledger.open(db) as ledger:
         events = ledger.events(upto=end.seq) if end is not None else ledger.events()
+        if timeline_only and seq is not None and seq not in noteworthy(events):
+            raise CommandRejected(f"event {seq} is not one a player's timeline shows")
         if end is None:
             end = fold(events, check=check_registered)
         if end.settings is None:

@@ -79,7 +79,8 @@ class TimelinePages:
 
         state = self.desk.state()
         pid = find_player(state, player).id if player else None
-        found = event_what_if(self.desk.db, request.path_params["seq"], end=state)
+        # the players' view links only the events a timeline shows, and computes no other
+        found = event_what_if(self.desk.db, request.path_params["seq"], end=state, timeline_only=pid is not None)
         rows = what_if_rows(found)
         return {"state": state, "head": state.seq, "w": found, "rows": rows, "pid": pid,
                 "player_name": state.players[pid].full_name if pid else "",
@@ -103,7 +104,7 @@ class TimelinePages:
             from goledger.render.dispute_sheet import render_html
 
             return render_html(dispute_sheet(self.desk.db, request.path_params["pid"], request.path_params["seq"],
-                                             end=self.desk.state()))
+                                             end=self.desk.state(), timeline_only=True))
 
         data = await self.pages.read(request, make)
         return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),

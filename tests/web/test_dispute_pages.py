@@ -60,6 +60,12 @@ def test_a_player_reaches_the_what_if_from_his_timeline(club_copy: tuple[Path, d
     assert sheet.content.replace(re.search(rb'<p class="no-print">.*?</script>\n?', sheet.content, re.S)
                                  .group(0), b"") == cli_bytes  # type: ignore[union-attr]
     assert anon.get("/player/nobody/timeline").status_code in (400, 404)
+    # the players' view computes the what-if of no event a timeline does not show
+    for url in ("/player/p0002/what-if/5", "/print/dispute-sheet/p0002/5", "/player/p0002/what-if/0",
+                "/player/p0002/what-if/99999999999999999999999", "/player/p0002/what-if/" + "9" * 5000):
+        refused = anon.get(url)
+        assert refused.status_code == 400, url
+        assert any(why in refused.text for why in ("timeline shows", "outside", "whole number")), url
     assert anon.get(f"/desk/what-if/{seq}").status_code == 401
 
 
