@@ -11,6 +11,9 @@ sheet as a printout.
 * ``/print/dispute-sheet/{pid}/{seq}`` — the bytes of ``goledger dispute-sheet PID --event SEQ
   --format html``, with the print button.
 
+Who recorded an event and why are the director's free texts: the players' view leaves them out
+(:func:`without_free_texts`); a director's own requests show them.
+
 No event number is typed: every one of these is reached by a link.
 """
 
@@ -24,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.web.routing import DeskPages
 
-__all__ = ["routes", "what_if_rows"]
+__all__ = ["routes", "what_if_rows", "without_free_texts"]
 
 
 def what_if_rows(found: Any) -> list[dict[str, Any]]:
@@ -51,6 +54,13 @@ def what_if_rows(found: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def without_free_texts(found: Any) -> None:
+    """Clear who recorded an event and why (``actor``, ``reason``) for the players' view: a
+    director's free text may say why a player withdrew (SECURITY.md, personal data); the
+    director sees them on his own requests, never cached for anyone else."""
+    found.actor = found.reason = ""
+
+
 class TimelinePages:
     """The handlers (one method per route)."""
 
@@ -66,6 +76,9 @@ class TimelinePages:
 
             state = self.desk.state()
             line = timeline(self.desk.db, request.path_params["pid"])
+            if not self.pages.is_director(request):
+                for entry in line.entries:
+                    without_free_texts(entry)
             cells = {p.round: {c: format_points(p.values[c], line.scales.get(c, 1)) or "0" if c in p.values else "–"
                                for c in line.criteria} for p in line.rounds}
             return {"state": state, "head": state.seq, "t": line, "cells": cells, "raw": json_text(line.to_dict())}
@@ -81,6 +94,8 @@ class TimelinePages:
         pid = find_player(state, player).id if player else None
         # the players' view links only the events a timeline shows, and computes no other
         found = event_what_if(self.desk.db, request.path_params["seq"], end=state, timeline_only=pid is not None)
+        if not self.pages.is_director(request):
+            without_free_texts(found)
         rows = what_if_rows(found)
         return {"state": state, "head": state.seq, "w": found, "rows": rows, "pid": pid,
                 "player_name": state.players[pid].full_name if pid else "",
@@ -99,12 +114,17 @@ class TimelinePages:
         """``goledger dispute-sheet PID --event SEQ --format html`` with the print button."""
         from goledger.web.print_pages import PRINT_CSP, print_button
 
+        director = self.pages.is_director(request)
+
         def make() -> bytes:
             from goledger.audit.disputes import dispute_sheet
             from goledger.render.dispute_sheet import render_html
 
-            return render_html(dispute_sheet(self.desk.db, request.path_params["pid"], request.path_params["seq"],
-                                             end=self.desk.state(), timeline_only=True))
+            sheet = dispute_sheet(self.desk.db, request.path_params["pid"], request.path_params["seq"],
+                                  end=self.desk.state(), timeline_only=True)
+            if not director:
+                without_free_texts(sheet.what_if)
+            return render_html(sheet)
 
         data = await self.pages.read(request, make)
         return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),

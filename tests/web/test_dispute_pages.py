@@ -21,6 +21,7 @@ from goledger.audit.disputes import dispute_sheet
 from goledger.i18n import use_language
 from goledger.render.dispute_sheet import render_html
 from goledger.web import create_app
+from goledger.web.timeline_pages import without_free_texts
 
 from .test_web import TOKEN, Desk
 
@@ -56,9 +57,14 @@ def test_a_player_reaches_the_what_if_from_his_timeline(club_copy: tuple[Path, d
     sheet = anon.get(f"/print/dispute-sheet/p0002/{seq}?lang=hu")
     assert sheet.status_code == 200 and "data-print" in sheet.text
     with use_language("hu"):
-        cli_bytes = render_html(dispute_sheet(db, "p0002", seq))
+        cli_sheet = dispute_sheet(db, "p0002", seq)
+        assert cli_sheet.what_if.reason == "called away"
+        without_free_texts(cli_sheet.what_if)  # the players' view shows no director's free text
+        cli_bytes = render_html(cli_sheet)
     assert sheet.content.replace(re.search(rb'<p class="no-print">.*?</script>\n?', sheet.content, re.S)
                                  .group(0), b"") == cli_bytes  # type: ignore[union-attr]
+    for text in (line.text, what.text, tr.text, sheet.text):
+        assert "called away" not in text and "test" not in re.sub(r"<[^>]*>", "", text).split()
     assert anon.get("/player/nobody/timeline").status_code in (400, 404)
     # the players' view computes the what-if of no event a timeline does not show
     for url in ("/player/p0002/what-if/5", "/print/dispute-sheet/p0002/5", "/player/p0002/what-if/0",
@@ -81,6 +87,7 @@ def test_the_director_has_a_what_if_on_every_log_row_and_audit_page(club_copy: t
     assert "<details open" not in history and "Szűcs" in history.split('id="audit-json"')[1]
     diff = desk.page(f"/desk/audit?view=diff&from={notable['withdrawal'] - 1}").text
     assert f'href="/desk/what-if/{notable["withdrawal"]}"' in diff
-    # a director's own requests of the public pages are computed for him, not cached
-    assert desk.page(f"/player/p0002/what-if/{notable['withdrawal']}").status_code == 200
-    assert desk.page("/player/p0002/timeline").status_code == 200
+    # a director's own requests of the public pages are computed for him, with who and why
+    assert "called away" in desk.page(f"/player/p0002/what-if/{notable['withdrawal']}").text
+    assert "called away" in desk.page("/player/p0002/timeline").text
+    assert "called away" in desk.page(f"/print/dispute-sheet/p0002/{notable['withdrawal']}").text
