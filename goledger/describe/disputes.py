@@ -15,7 +15,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.values import format_points
 from goledger.replay.scoring.policies import Policy
 
-__all__ = ["changed_values", "relation_words", "rounds_words", "rule_words"]
+__all__ = ["changed_values", "policy_words", "relation_words", "rounds_words", "rule_words"]
 
 
 def rounds_words(rounds: Sequence[int]) -> str:
@@ -27,8 +27,21 @@ def _points(half_points: int) -> str:
     return format_points(half_points, 2) or "0"
 
 
+_POLICY_NAMES = {"opengotha": "OpenGotha", "egf": "EGF", "macmahon": "MacMahon", "pairgoth": "pairgoth"}
+"""How a player knows the rules a policy follows (any other policy by its own name)."""
+
+
+def policy_words(name: str) -> str:
+    """A policy's name as a player knows it.
+
+    >>> policy_words("opengotha"), policy_words("fide-2023"), policy_words("club-rules")
+    ('OpenGotha', 'FIDE', 'club-rules')
+    """
+    return "FIDE" if name.startswith("fide") else _POLICY_NAMES.get(name, name)
+
+
 def _withdrawal_rule(policy: Policy, settings: ev.TournamentSettings) -> str:
-    names = {"policy": policy.name}
+    names = {"policy": policy_words(policy.name)}
     if policy.name.startswith("fide"):
         return gettext("under the %(policy)s rules each round a withdrawn player misses is a lost round with no "
                        "opponent (0 points)") % names
