@@ -394,18 +394,48 @@ def what_if(
                       "events in their own JSON form).")] = None,
     round_: RoundOpt = None,
     criteria: CriteriaOpt = None,
+    event: Annotated[int | None, typer.Option(
+        "--event", help="Leave out this event and its consequences (what exists only because of it), "
+                        "with the event and its rule in words.")] = None,
     db: DbOption = None,  # type: ignore[assignment]
     as_json: JsonOption = False,
 ) -> None:
     """Standings from a filtered, re-ruled or extended event list, beside the real ones (nothing is written)."""
     from goledger.audit.queries import what_if as what_if_view
 
+    if event is not None:
+        if without or policy or add or criteria:
+            fail("--event leaves out one event and its consequences: give it alone (with --round)", 2)
+        _what_if_event(db or default_db(), event, round_, as_json)
+        return
     seqs = _seqs(without) if without else []
     result = run(lambda: what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria)))
     if as_json:
         print_json(result.to_dict())
     else:
         render_what_if(result)
+
+
+def _what_if_event(db: Path, event: int, round_: int | None, as_json: bool) -> None:
+    """``what-if --event SEQ`` (:func:`goledger.audit.disputes.event_what_if`)."""
+    from goledger.audit.disputes import event_what_if
+
+    result = run(lambda: event_what_if(db, event, round_))
+    if as_json:
+        print_json(result.to_dict())
+        return
+    from goledger.outputs import shown
+
+    echo(f"Event {result.seq}: {shown(result.what)}")
+    if result.actor or result.reason:
+        echo(f"recorded at {result.recorded_at[:19].replace('T', ' ')} by {shown(result.actor)}"
+             + (f"; reason: {shown(result.reason)}" if result.reason else ""))
+    for text in (result.rule, result.note):
+        if text:
+            echo(shown(text))
+    if len(result.without) > 1:
+        echo("left out with it (its consequences): events " + ", ".join(map(str, result.without[1:])))
+    render_what_if(result.result)
 
 
 @shared_options()

@@ -248,7 +248,10 @@ class DirectorPages:
                                          q.get("policy") or None)
             elif view:
                 raise CommandRejected(f"{view!r} is not an audit view: use diff, what-if or history")
-            return {"view": view, "data": result.to_dict() if result is not None else None, "q": q}
+            from goledger.render.json_text import json_text
+
+            data = result.to_dict() if result is not None else None
+            return {"view": view, "data": data, "q": q, "raw": json_text(data) if data is not None else ""}
 
         data = await self.pages.read(request, build)
         return self.pages.render(request, "audit.html", **data)

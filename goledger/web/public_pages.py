@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected
 from goledger.render.html import gettext
-from goledger.web import players_view
+from goledger.web import players_view, timeline_pages
 from goledger.web.guard import query_seconds
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, DeskPages, int_param, round_or
 from goledger.web.teams import team_routes
@@ -124,6 +124,7 @@ def public_routes(pages: DeskPages) -> list[BaseRoute]:
         Route("/player/{pid}", public.public_player),
         Route("/events/head", public.head_events),
         *players_view.routes(pages),  # /find, /api/find (issue 32)
+        *timeline_pages.routes(pages),  # a player's timeline, what-if, the dispute sheet (issue 42)
         *team_routes(pages),
         Route("/login", public.login_form),
         Route("/login", public.login, methods=["POST"]),
