@@ -54,7 +54,7 @@ import msgspec
 
 from goledger.commands.checks import check_available, check_round
 from goledger.commands.recording import PathLike, first_event, record
-from goledger.errors import CommandRejected, EventDecided, LedgerError
+from goledger.errors import CommandRejected, EventDecided, GoledgerError, LedgerError
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
@@ -64,6 +64,7 @@ from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
 from goledger.replay.fold.state import TournamentState
 
 __all__ = [
+    "EngineFailed",
     "GameExplanation",
     "PairRoundOutcome",
     "PairingCheck",
@@ -72,6 +73,7 @@ __all__ = [
     "RoundCheck",
     "RoundOutOfOrder",
     "check_pairings",
+    "engines_for",
     "explain_pairing",
     "order_problem",
     "pair_round",
@@ -85,6 +87,28 @@ class RoundOutOfOrder(CommandRejected):
     ``force`` pairs it all the same."""
 
     code = "out-of-order"
+
+
+class EngineFailed(CommandRejected):
+    """An engine broke on a round (a bug, not a refusal): nothing was written; the message
+    names the engine, the round and the engines that can pair it instead (:func:`engines_for`)."""
+
+    code = "engine-failed"
+
+
+def engines_for(state: TournamentState) -> list[str]:
+    """The engines that can pair this tournament's rounds, its system's default first: for the
+    McMahon and Swiss family ``opengotha`` and ``egf``; for any other system its own engine."""
+    from goledger.pairing import known_engines
+    from goledger.systems import DEFAULT_ENGINE
+
+    system = state.settings.system if state.settings is not None else ""
+    default = DEFAULT_ENGINE.get(system)
+    if default is None:
+        return []
+    if default not in known_engines():
+        return [default]
+    return [default, *(name for name in known_engines() if name != default)]
 
 
 UNORDERED_SYSTEMS = frozenset({"continuous-handicap"})
@@ -305,7 +329,15 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
     # An engine that chooses whom it places (the team engine: whole teams) makes its own request.
     own_request = getattr(chosen, "request", None)
     request = own_request(state, round_, players, seed) if own_request else _request(state, round_, players, seed)
-    pairing = chosen.pair(state, request)
+    try:
+        pairing = chosen.pair(state, request)
+    except GoledgerError:
+        raise
+    except Exception as exc:  # a bug in an engine: a sentence, never a traceback or a 500
+        others = [name for name in engines_for(state) if name != chosen.name]
+        offer = f"; pair it with another engine ({', '.join(others)})" if others else ""
+        raise EngineFailed(f"the {chosen.name} engine failed on round {round_} ({type(exc).__name__}: {exc}); "
+                           f"nothing was written{offer}") from exc
     _check_output(request, pairing, state)
     if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
         pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
