@@ -167,8 +167,8 @@ class DirectorPages:
         """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
         + pair), the bye, and the pairing engine's preview (a dry run, ``?engine=E`` for
         another engine; a refusal or an engine's failure is a sentence in the page, with the
-        other engines offered) with the reason for every player it leaves out. Why the engine paired as it did is the pairing report's
-        page (``?explain=P`` leads there)."""
+        other engines offered) with the reason for every player it leaves out. Why the engine
+        paired as it did is the pairing report's page (``?explain=P`` leads there)."""
         round_ = request.path_params["round"]
         if "explain" in request.query_params:
             who = request.query_params.get("explain", "").strip()
