@@ -51,12 +51,18 @@ def _print_check(report: Any) -> None:
         echo("no RoundPaired event to check")
     for r in report.rounds:
         state = "in force" if r.in_force else "superseded"
-        if r.ok:
+        repeats = sum(r.in_force and r.round in (x.round, x.earlier_round) for x in report.repeats)
+        if r.ok and repeats:
+            echo(f"round {r.round} (event {r.seq}, {r.engine}, {state}): re-derived, but {repeats} of its games "
+                 "repeat a game of another round")
+        elif r.ok:
             echo(f"round {r.round} (event {r.seq}, {r.engine}, {state}): re-derived exactly")
         else:
             echo(f"round {r.round} (event {r.seq}, {r.engine}, {state}): {len(r.differences)} difference(s)")
             for d in r.differences:
                 echo(f"  - {d}")
+    for repeat in report.repeats:
+        echo(f"repeated game: {repeat.sentence}")
 
 
 def _print_outcome(outcome: Any) -> None:
@@ -88,6 +94,9 @@ def pair_round(
     check: Annotated[bool, typer.Option(
         "--check", help="Re-derive every stored pairing of the round (0: all rounds) and report differences.")
     ] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Pair even though an earlier round is not paired or has a game without a result.")
+    ] = False,
     **shared: Unpack[Shared],
 ) -> None:
     """Pair a round automatically: games, colours, handicap, komi, tables and the bye."""
@@ -97,7 +106,7 @@ def pair_round(
         _check(round_, shared.get("db"), shared.get("as_json", False))
         return
     chosen = [p.strip() for p in players.split(",") if p.strip()] if players is not None else None
-    recorded(commands.pair_round, round_, dry_run=dry_run, engine=engine, seed=seed, players=chosen,
+    recorded(commands.pair_round, round_, dry_run=dry_run, engine=engine, seed=seed, players=chosen, force=force,
              show=lambda outcome: outcome.to_dict(), text=_print_outcome, **shared)
 
 

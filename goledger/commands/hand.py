@@ -378,7 +378,13 @@ def _parse_skip(skip: str | Sequence[int] | None) -> set[int]:
 def best_score_order(state: TournamentState, round_: int) -> list[GameState]:
     """The games of ``round_`` in OpenGotha's ``renumberTablesByBestScoreThenRating`` order,
     compared on the placement before round ``round_`` is played (its games taken out), with
-    the current table order as the order the sort starts from."""
+    the current table order as the order the sort starts from (where OpenGotha's sort fails,
+    the fallback order of :mod:`goledger.pairing.opengotha.tables`)."""
+    return _best_score_numbering(state, round_)[0]
+
+
+def _best_score_numbering(state: TournamentState, round_: int) -> tuple[list[GameState], str]:
+    """:func:`best_score_order` and the table numbering's note (empty, or the fallback's)."""
     from goledger.pairing.opengotha.tables import number_tables
     from goledger.replay.fold.state import fold
 
@@ -387,9 +393,9 @@ def best_score_order(state: TournamentState, round_: int) -> list[GameState]:
     before.games.pop(round_, None)
     before.table_of.pop(round_, None)
     facts = GameRule(before, round_).facts()
-    numbered = number_tables([(g.white, g.black) for g in games], facts.placement_now(), facts.rating)
+    numbered, note = number_tables([(g.white, g.black) for g in games], facts.placement_now(), facts.rating)
     by_pair = {(g.white, g.black): g for g in games}
-    return [by_pair[(w, b)] for _, w, b in numbered]
+    return [by_pair[(w, b)] for _, w, b in numbered], note
 
 
 def decide_renumber_tables(
@@ -411,7 +417,7 @@ def decide_renumber_tables(
     games = state.games_of_round(round_)
     if not games:
         raise CommandRejected(f"round {round_} is not paired yet")
-    ordered = games if keep_order else best_score_order(state, round_)
+    ordered, note = (games, "") if keep_order else _best_score_numbering(state, round_)
     pinned: dict[int, int] = {}  # game's table now → its fixed table
     for g in ordered:
         fixed = [t for pid in (g.white, g.black) if (t := state.fixed_table(pid, round_)) is not None]
@@ -435,6 +441,8 @@ def decide_renumber_tables(
     if not moves:
         raise CommandRejected(f"the tables of round {round_} are already numbered this way; nothing to change")
     order = "kept" if keep_order else "best score, then rating"
+    if note:
+        order += " (equal games in their current order: OpenGotha's table sort fails on this round)"
     return [ev.TablesRenumbered(round=round_, tables=tuple(moves), order=order)]
 
 

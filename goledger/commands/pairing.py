@@ -23,15 +23,26 @@ follows from its entrants (:func:`goledger.systems.rounds_needed`) gets it at th
 tournament created without ``--rounds`` records it with a ``RulesChanged`` in the draw's
 transaction, and an explicit count too small for the entrants is refused then.
 
+Rounds in order (issue 40, item 2; ``docs/pairing-rounds.md``): round R is refused, with
+:class:`RoundOutOfOrder` (code ``out-of-order``) and one sentence naming the round or the
+tables, while an earlier round is not paired at all or a game of an earlier round has no
+result (:func:`order_problem`); ``force`` (``--force``, the desk's "pair anyway") pairs it
+all the same. A continuous handicap tournament, whose rounds are only slots, is exempt. The
+engines count the games of every other round as already played, later rounds included, and
+:func:`check_pairings` reports every game repeated between rounds.
+
 The JSON of an outcome (``PairRoundOutcome.to_dict``, also with ``--dry-run``)::
 
     {"round": 3, "engine": "egf", "total_weight": "1500223…", "bye": PLAYER | null,
      "games": [{"table": 1, "white": PLAYER, "black": PLAYER, "handicap": 0, "komi": "7.5"}],
      "not_paired": [{"player": PLAYER, "why": "eliminated: lost in round 1 to p0001 …"}],
-     "rounds": 4}
+     "rounds": 4, "note": ""}
 
-where PLAYER is ``{"id": "p0001", "surname": "…", "first_name": "…"}`` and ``rounds`` the
-tournament's round count after this pairing (set at the draw for a knockout without ``--rounds``).
+where PLAYER is ``{"id": "p0001", "surname": "…", "first_name": "…"}``, ``rounds`` the
+tournament's round count after this pairing (set at the draw for a knockout without ``--rounds``)
+and ``note`` the engine's note (:attr:`goledger.pairing.engine.Pairing.note`; empty, or e.g.
+that the tables were numbered by the fallback rule because OpenGotha's table sort fails on
+this round), also appended to the message.
 """
 
 from __future__ import annotations
@@ -43,7 +54,7 @@ import msgspec
 
 from goledger.commands.checks import check_available, check_round
 from goledger.commands.recording import PathLike, first_event, record
-from goledger.errors import CommandRejected, EventDecided, LedgerError
+from goledger.errors import CommandRejected, EventDecided, GoledgerError, LedgerError
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
@@ -53,16 +64,77 @@ from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
 from goledger.replay.fold.state import TournamentState
 
 __all__ = [
+    "EngineFailed",
     "GameExplanation",
     "PairRoundOutcome",
     "PairingCheck",
     "PairingExplanation",
+    "RepeatedGame",
     "RoundCheck",
+    "RoundOutOfOrder",
     "check_pairings",
+    "engines_for",
     "explain_pairing",
+    "order_problem",
     "pair_round",
+    "repeated_games",
     "unpair_round",
 ]
+
+
+class RoundOutOfOrder(CommandRejected):
+    """A round paired before an earlier one is paired or fully played (:func:`order_problem`);
+    ``force`` pairs it all the same."""
+
+    code = "out-of-order"
+
+
+class EngineFailed(CommandRejected):
+    """An engine broke on a round (a bug, not a refusal): nothing was written; the message
+    names the engine, the round and the engines that can pair it instead (:func:`engines_for`)."""
+
+    code = "engine-failed"
+
+
+def engines_for(state: TournamentState) -> list[str]:
+    """The engines that can pair this tournament's rounds, its system's default first: for the
+    McMahon and Swiss family ``opengotha`` and ``egf``; for any other system its own engine."""
+    from goledger.pairing import known_engines
+    from goledger.systems import DEFAULT_ENGINE
+
+    system = state.settings.system if state.settings is not None else ""
+    default = DEFAULT_ENGINE.get(system)
+    if default is None:
+        return []
+    if default not in known_engines():
+        return [default]
+    return [default, *(name for name in known_engines() if name != default)]
+
+
+UNORDERED_SYSTEMS = frozenset({"continuous-handicap"})
+"""Systems whose round numbers are only slots of the log: no order rule applies."""
+
+
+def order_problem(state: TournamentState, round_: int) -> str:
+    """Why round ``round_`` cannot be paired yet, in one sentence, or ``""``: an earlier round
+    with no game and no bye (the lowest is named), else the tables of earlier rounds with no
+    result (the first round that has any, up to five tables named)."""
+    from goledger.ledger.values import Result
+
+    if state.settings is None or state.settings.system in UNORDERED_SYSTEMS:
+        return ""
+    for r in range(1, round_):
+        if not state.games.get(r) and not state.byes.get(r):
+            return (f"round {round_} cannot be paired before round {r}: round {r} is not paired yet "
+                    "(pair the rounds in order, or force it)")
+    for r in range(1, round_):
+        open_tables = [g.table for g in state.games_of_round(r) if g.result is Result.UNKNOWN]
+        if open_tables:
+            shown = ", ".join(str(t) for t in open_tables[:5]) + (" …" if len(open_tables) > 5 else "")
+            what = f"table {shown} has" if len(open_tables) == 1 else f"{len(open_tables)} tables ({shown}) have"
+            return (f"round {round_} cannot be paired yet: in round {r}, {what} no result "
+                    "(record the results first, or force it)")
+    return ""
 
 
 def _player_json(state: TournamentState, pid: str) -> dict[str, str]:
@@ -106,6 +178,7 @@ class PairRoundOutcome(msgspec.Struct, frozen=True, kw_only=True):
             ],
             "not_paired": [{"player": self.names[pid], "why": why} for pid, why in self.not_paired],
             "rounds": self.rounds,
+            "note": self.pairing.note,
         }
 
 
@@ -233,7 +306,7 @@ def _over(state: TournamentState, round_: int, rounds: int) -> str:
 
 
 def plan_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
-               players: Sequence[str] | None = None) -> tuple[PairRoundOutcome, list[ev.Event]]:
+               players: Sequence[str] | None = None, force: bool = False) -> tuple[PairRoundOutcome, list[ev.Event]]:
     """What ``pair-round`` decides for ``round_`` (:func:`decide_pair_round`) with the outcome
     it reports (nothing appended yet)."""
     from goledger.systems import decided, engine_for
@@ -249,10 +322,22 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
         raise EventDecided(over)
     if not 1 <= round_ <= rounds:
         raise CommandRejected(f"round {round_} is outside 1..{rounds} of this tournament")
+    if not force:
+        problem = order_problem(state, round_)
+        if problem:
+            raise RoundOutOfOrder(problem)
     # An engine that chooses whom it places (the team engine: whole teams) makes its own request.
     own_request = getattr(chosen, "request", None)
     request = own_request(state, round_, players, seed) if own_request else _request(state, round_, players, seed)
-    pairing = chosen.pair(state, request)
+    try:
+        pairing = chosen.pair(state, request)
+    except GoledgerError:
+        raise
+    except Exception as exc:  # a bug in an engine: a sentence, never a traceback or a 500
+        others = [name for name in engines_for(state) if name != chosen.name]
+        offer = f"; pair it with another engine ({', '.join(others)})" if others else ""
+        raise EngineFailed(f"the {chosen.name} engine failed on round {round_} ({type(exc).__name__}: {exc}); "
+                           f"nothing was written{offer}") from exc
     _check_output(request, pairing, state)
     if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
         pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
@@ -266,21 +351,23 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
     bye = f", bye {pairing.bye.player}" if pairing.bye else ""
     out = f", {len(not_paired)} not paired" if not_paired else ""
     drawn = f"; {before[0].changes['rounds']} rounds set at the draw" if before else ""  # type: ignore[attr-defined]
+    note = f"; note: {pairing.note}" if pairing.note else ""
     message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}{out}, "
-               f"total weight {pairing.total_weight}{drawn}")
+               f"total weight {pairing.total_weight}{drawn}{note}")
     planned = PairRoundOutcome(round=round_, pairing=pairing, names=names, komi=state.settings_for_round(round_).komi,
                                not_paired=not_paired, rounds=rounds, message=message)
     return planned, [*before, *_events(request, pairing, not_paired)]
 
 
 def decide_pair_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
-                      players: Sequence[str] | None = None) -> list[ev.Event]:
+                      players: Sequence[str] | None = None, force: bool = False) -> list[ev.Event]:
     """``RoundPaired`` (engine, parameters, seed, weight, who was not paired and why) followed
     by the ``GamePaired``/``ByeAssigned`` of round ``round_`` by the tournament's engine (or
     ``engine``), after the round count set at the draw (:func:`_draw`). Refuses a round out of
-    range, nobody to pair, an unknown engine, and whatever the engine refuses; refuses with
+    range, a round out of order unless ``force`` (:func:`order_problem`), nobody to pair, an
+    unknown engine, and whatever the engine refuses; refuses with
     :class:`~goledger.errors.EventDecided` once the system has decided the event."""
-    return plan_round(state, round_, engine, seed, players)[1]
+    return plan_round(state, round_, engine, seed, players, force)[1]
 
 
 def pair_round(
@@ -291,17 +378,19 @@ def pair_round(
     engine: str | None = None,
     seed: int | None = None,
     players: Sequence[str] | None = None,
+    force: bool = False,
     expected_head: int | None = None,
     actor: str = "",
     reason: str = "",
 ) -> PairRoundOutcome:
     """Pair round ``round_`` (:func:`decide_pair_round`) and append its events in one
     transaction; ``dry_run`` writes nothing. ``players`` (references) pairs only these;
-    ``seed`` (default 0) seeds every random choice."""
+    ``seed`` (default 0) seeds every random choice; ``force`` pairs a round out of order
+    (:func:`order_problem`)."""
     found: list[PairRoundOutcome] = []
 
     def decide(state: TournamentState) -> list[ev.Event]:
-        planned, events = plan_round(state, round_, engine, seed, players)
+        planned, events = plan_round(state, round_, engine, seed, players, force)
         found[:] = [planned]
         return events
 
@@ -380,19 +469,76 @@ class RoundCheck(msgspec.Struct, frozen=True, kw_only=True):
         return not self.differences
 
 
+class RepeatedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A game at ``round``/``table`` between two players who already met at
+    ``earlier_round``/``earlier_table``."""
+
+    round: int
+    table: int
+    white: str
+    black: str
+    earlier_round: int
+    earlier_table: int
+
+    @property
+    def sentence(self) -> str:
+        """"round 4 table 2 (p0001–p0003) repeats the game of round 3 table 1"."""
+        return (f"round {self.round} table {self.table} ({self.white}–{self.black}) repeats the game of round "
+                f"{self.earlier_round} table {self.earlier_table}")
+
+
 class PairingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    """Every stored ``RoundPaired`` re-derived from the log before it."""
+    """Every stored ``RoundPaired`` re-derived from the log before it, and every game the log
+    now holds that repeats a game of another round (``repeats``, one sentence each; see
+    :func:`repeated_games`)."""
 
     rounds: tuple[RoundCheck, ...] = ()
+    repeats: tuple[RepeatedGame, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return all(r.ok for r in self.rounds)
+        return all(r.ok for r in self.rounds) and not self.repeats
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "rounds": [
             {"round": r.round, "seq": r.seq, "engine": r.engine, "in_force": r.in_force, "ok": r.ok,
-             "differences": list(r.differences)} for r in self.rounds]}
+             "differences": list(r.differences)} for r in self.rounds],
+            "repeats": [r.sentence for r in self.repeats]}
+
+
+def _repeats_allowed(state: TournamentState) -> bool:
+    """Systems in which two players meet again by design: a match, a continuous handicap
+    tournament (up to its cap), a double knockout (the grand final), a round robin of more
+    than one cycle."""
+    settings = state.settings
+    if settings is None:
+        return True
+    if settings.system in ("match", "continuous-handicap", "double-knockout"):
+        return True
+    return settings.system == "round-robin" and int(settings.system_options.get("cycles", 1)) > 1
+
+
+def repeated_games(state: TournamentState, round_: int | None = None) -> list[RepeatedGame]:
+    """Each game of ``state`` (of round ``round_`` and any other round, or of all rounds) whose
+    two players already met in an earlier round ("round 4 table 2 (p0001–p0003) repeats the
+    game of round 3 table 1"). Empty in a system where players meet again by design
+    (:func:`_repeats_allowed`)."""
+    if _repeats_allowed(state):
+        return []
+    first: dict[frozenset[str], tuple[int, int]] = {}
+    out: list[RepeatedGame] = []
+    for r in sorted(state.games):
+        for g in state.games_of_round(r):
+            if g.white == g.black:
+                continue
+            pair = frozenset((g.white, g.black))
+            earlier = first.get(pair)
+            if earlier is None:
+                first[pair] = (r, g.table)
+            elif round_ is None or round_ in (r, earlier[0]):
+                out.append(RepeatedGame(round=r, table=g.table, white=g.white, black=g.black,
+                                        earlier_round=earlier[0], earlier_table=earlier[1]))
+    return out
 
 
 def _games_text(game: tuple[int, str, str, int, str | None]) -> str:
@@ -439,7 +585,8 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     """Re-derive every stored ``RoundPaired`` (of ``round_``, or all) from the log before it
     with the engine and seed it names, and compare the parameters, total weight, chunks and
     bye it recorded, the games that followed it, and — while it is in force — the round's
-    current games of its players (a game swapped by hand after it shows here)."""
+    current games of its players (a game swapped by hand after it shows here); and report
+    every game now in the log that repeats a game of another round (:func:`repeated_games`)."""
     from goledger.replay.fold.state import apply, fold
     from goledger.replay.scoring.registries import check_registered
     from goledger.systems import engine_for
@@ -499,7 +646,7 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
                       if d not in diffs]
         checks.append(RoundCheck(round=stored.round, seq=seq, engine=stored.engine, in_force=in_force,
                                  differences=tuple(diffs)))
-    return PairingCheck(rounds=tuple(checks))
+    return PairingCheck(rounds=tuple(checks), repeats=tuple(repeated_games(final, round_)))
 
 
 # --------------------------------------------------------------------------- explain

@@ -79,6 +79,11 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     words (a tournament system's eliminated players, a knockout bye that is a walk-over into
     the next round, a Paramus's waiting players). ``pair-round`` checks that every requested
     player is placed once or listed here, and records the list in ``RoundPaired``."""
+    note: str = ""
+    """What the director should know about how this pairing was made, in one sentence
+    (empty: nothing): e.g. that the tables were numbered by the fallback rule because
+    OpenGotha's own table sort fails on the round. Shown by ``pair-round``, never recorded
+    (it follows from the log, as the pairing does)."""
 
     def players(self) -> tuple[str, ...]:
         """Every player the pairing places: game by game, white first, then the bye."""

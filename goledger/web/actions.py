@@ -264,15 +264,38 @@ def _show_round(db: Path, form: Form, **kw: Any) -> Any:
     return show_round(db, _int(form, "round", "round"), **kw)
 
 
+class ConfirmPairing(CommandRejected):
+    """The desk's "Pair round R" on a round that already has games: asked first (issue 43.4)."""
+
+    code = "confirm"
+
+
 def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
-    """``pair-round R`` (the colleagues' :func:`goledger.commands.pairing.pair_round`)."""
-    try:
-        from goledger.commands import pairing  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        raise CommandRejected("this goledger has no pairing engine yet; pair the round by hand") from None
+    """``pair-round R`` (:func:`goledger.commands.pairing.pair_round`) with the form's
+    ``engine`` (empty: the system's) and ``force`` (an out-of-order round). A round that
+    already has games or byes is paired only with ``confirm``: else the desk asks first,
+    saying how many games it has and how many players are still to pair."""
+    from goledger.commands import pairing
+
+    round_ = _int(form, "round", "round")
+    if not _flag(form, "confirm"):
+        from goledger.ledger.store import Ledger
+        from goledger.ledger.values import Result
+        from goledger.pairing.participants import players_to_pair
+        from goledger.replay.loading.load import load_state
+
+        with Ledger.open(db) as ledger:
+            state = load_state(ledger)
+        games = state.games_of_round(round_) if 1 <= round_ <= state.rounds else []
+        if games or state.byes.get(round_):
+            played = sum(g.result is not Result.UNKNOWN for g in games)
+            left = len(players_to_pair(state, round_))
+            raise ConfirmPairing(f"round {round_} already has {len(games)} games ({played} played); pairing it "
+                                 f"again pairs only the {left} players still without a game or bye: confirm to "
+                                 "go on")
     kw.pop("retry", None)
-    return pairing.pair_round(db, _int(form, "round", "round"), expected_head=kw.pop("expected_head"),
-                              actor=kw.pop("actor"), reason=kw.pop("reason"))
+    return pairing.pair_round(db, round_, engine=_opt(form, "engine"), force=_flag(form, "force"),
+                              expected_head=kw.pop("expected_head"), actor=kw.pop("actor"), reason=kw.pop("reason"))
 
 
 def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
 from goledger.web import isolate, pairing_page
 from goledger.web.actions import ACTIONS
@@ -165,9 +165,10 @@ class DirectorPages:
 
     async def round_page(self, request: Request) -> Response:
         """A round: its games and bye, who is still unpaired, manual pairing and swaps (unpair
-        + pair), the bye, and the pairing engine's preview (a dry run) with the reason for
-        every player it leaves out. Why the engine paired as it did is the pairing report's
-        page (``?explain=P`` leads there)."""
+        + pair), the bye, and the pairing engine's preview (a dry run, ``?engine=E`` for
+        another engine; a refusal or an engine's failure is a sentence in the page, with the
+        other engines offered) with the reason for every player it leaves out. Why the engine
+        paired as it did is the pairing report's page (``?explain=P`` leads there)."""
         round_ = request.path_params["round"]
         if "explain" in request.query_params:
             who = request.query_params.get("explain", "").strip()
@@ -185,8 +186,14 @@ class DirectorPages:
             data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(state, round_),
                                     "byes": byes, "free": unassigned(state, round_), "head": state.seq,
                                     "preview": None}
+            data["engines"] = pairing.engines_for(state)
+            data["engine"] = request.query_params.get("engine", "").strip()
             if request.query_params.get("preview"):
-                data["preview"] = pairing.pair_round(self.desk.db, round_, dry_run=True).to_dict()
+                try:
+                    data["preview"] = pairing.pair_round(self.desk.db, round_, dry_run=True,
+                                                         engine=data["engine"] or None).to_dict()
+                except GoledgerError as exc:  # a sentence in the page, and the other engines offered
+                    data["preview_error"] = exc.message
             return data
 
         data = await self.pages.read(request, build)
@@ -357,8 +364,24 @@ class DirectorPages:
                                entry=fields.get("entry", "") if status != 200 else "", **data)
         if status == 200:
             return self.pages.done(request, back, message)
+        offer = await self._pair_offer(request, fields, done.extra.get("code", ""), back) if (
+            name == "pair-round" and status == 400) else None
         return self.pages.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
-                           back=back, conflict=conflict)
+                           back=back, conflict=conflict, pair_offer=offer)
+
+    async def _pair_offer(self, request: Request, fields: dict[str, str], code: str, back: str) -> dict[str, Any]:
+        """What a refused "Pair round R" offers (issue 43.4, ``_pair_offer.html``): to go on
+        (``confirm``: the round already has games), to pair anyway (``out-of-order``), or the
+        other engines (any other refusal or an engine failure)."""
+        from goledger.commands.pairing import engines_for
+
+        state = await self.pages.read(request, self.desk.state)
+        engine = fields.get("engine", "").strip()
+        engines = engines_for(state)
+        failed = engine or (engines[0] if engines else "")
+        return {"code": code, "round": fields.get("round", ""), "engine": engine, "back": back,
+                "force": fields.get("force", "") == "1", "confirm": fields.get("confirm", "") == "1",
+                "others": [e for e in engines if e != failed]}
 
 
 def desk_routes(pages: DeskPages) -> list[BaseRoute]:

@@ -234,7 +234,7 @@ def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str,
     except StaleHeadError as exc:
         return Done(409, stale_words(exc), retry_ok=not conflicts(chosen.subjects(fields), exc.since))
     except GoledgerError as exc:
-        return Done(400, exc.message)
+        return Done(400, exc.message, extra={"code": exc.code})
     return Done(200, outcome.message)
 
 

@@ -47,7 +47,7 @@ def test_a_whole_tournament_with_pair_round(db: Path) -> None:
     for round_ in range(1, 6):
         outcome = commands.pair_round(db, round_, engine="egf")
         data = outcome.to_dict()
-        assert list(data) == ["round", "engine", "total_weight", "bye", "games", "not_paired", "rounds"]
+        assert list(data) == ["round", "engine", "total_weight", "bye", "games", "not_paired", "rounds", "note"]
         assert data["round"] == round_ and data["engine"] == "egf" and int(data["total_weight"]) > 0
         assert isinstance(data["total_weight"], str)
         assert len(data["games"]) == 5 and data["bye"] is not None
@@ -144,7 +144,7 @@ def test_cli_json_and_text_and_unpair_round(db: Path, cli) -> None:
     res = cli("pair-round", "1", "--engine", "egf", "--dry-run", "--json", "--db", db)
     assert res.code == 0, res
     data = json.loads(res.out)
-    assert list(data) == ["round", "engine", "total_weight", "bye", "games", "not_paired", "rounds"]
+    assert list(data) == ["round", "engine", "total_weight", "bye", "games", "not_paired", "rounds", "note"]
     assert len(data["games"]) == 5
     res = cli("pair-round", "1", "--engine", "egf", "--db", db)
     assert res.code == 0 and "round 1 paired by egf: 5 games" in res.out and "bye: " in res.out
@@ -209,14 +209,15 @@ def test_explain_pairing(db: Path, cli) -> None:
 
 
 def test_forbidden_pairs_fixed_pairs_and_fixed_tables(db: Path) -> None:
-    free = commands.pair_round(db, 2, engine="egf", dry_run=True).pairing
+    # round 2 of an unpaired tournament: the constraints' rules, out of order on purpose
+    free = commands.pair_round(db, 2, engine="egf", dry_run=True, force=True).pairing
     a, b = free.games[0].white, free.games[0].black
     commands.forbid(db, a, b)
     with pytest.raises(CommandRejected, match="already forbidden"):
         commands.forbid(db, a, b)
     commands.fix_pairing(db, "p0001", "p0011", 2, table=4)
     commands.fix_table(db, "p0005", 1, from_round=2)
-    pairing = commands.pair_round(db, 2, engine="egf").pairing
+    pairing = commands.pair_round(db, 2, engine="egf", force=True).pairing
     pairs = {frozenset((g.white, g.black)): g.table for g in pairing.games}
     assert frozenset((a, b)) not in pairs
     assert pairs[frozenset(("p0001", "p0011"))] == 4
@@ -292,7 +293,7 @@ def test_handicap_tournament_gives_egf_handicaps(tmp_path: Path) -> None:
         assert g.handicap == max(0, gap - 2)
         if g.handicap:
             assert int(white[:-1]) < int(black[:-1]) and g.komi == "0.5", "the stronger takes White"
-    assert commands.pair_round(path, 2, engine="egf", dry_run=True).to_dict()["engine"] == "egf"
+    assert commands.pair_round(path, 2, engine="egf", dry_run=True, force=True).to_dict()["engine"] == "egf"
 
 
 @pytest.mark.parametrize("stem", ["cdfo-2020.r3", "toulouse-2024.r4", "juvisy-2019.r2", "notsosimpleswiss.r5"])

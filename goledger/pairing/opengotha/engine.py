@@ -28,6 +28,10 @@ without any constraint is paired exactly as OpenGotha pairs it:
 * **tables**: a fixed pairing's table, else a fixed table of one of its players, is given
   first (when free); every other game keeps OpenGotha's order (best score, then rating)
   and takes the lowest free number.
+
+Where OpenGotha's table sort would throw (Java's "Comparison method violates its general
+contract!", big fields with many equal ratings), the tables follow the documented fallback
+of :mod:`.tables` and the pairing's ``note`` says so (``docs/pairing-rounds.md``).
 """
 
 from __future__ import annotations
@@ -220,7 +224,7 @@ class OpenGothaEngine:
                     wanted[(white, black)] = table
         placement = facts.placement_now()
         used = state.games.get(r, {}).keys()
-        numbered = number_tables([(w, b) for w, b, _, _ in raw], placement, facts.rating, used)
+        numbered, note = number_tables([(w, b) for w, b, _, _ in raw], placement, facts.rating, used)
         if any(t is not None for t in wanted.values()):
             numbered = _tables(state, r, numbered, wanted)
         details = {(w, b): (h, c) for w, b, h, c in raw}
@@ -241,7 +245,7 @@ class OpenGothaEngine:
         return Pairing(
             engine=self.name, version=self.version, round=r, games=games, bye=bye,
             total_weight=wrap(sum(g.weight for g in games)), chunks=tuple(len(p) for p in parts),
-            parameters=parameters, seed=request.seed,
+            parameters=parameters, seed=request.seed, note=note,
         )
 
     def pair_terms(self, state: TournamentState, request: PairingRequest, first: str, second: str) -> PairTerms:

@@ -209,6 +209,13 @@ class RoundFacts:
                 elif lw > lb:
                     self.dd[g.white] += 1
                     self.du[g.black] += 1
+        # "Already played" counts the games of every other round, later ones included (issue 40:
+        # a round paired after a later one must not repeat its games); only the history above
+        # (colours, draw-ups and -downs, byes) stays that of the rounds before R.
+        for q in sorted(r for r in state.games if r > rn):
+            for g in state.games_of_round(q):
+                if g.white in self.wb and g.black in self.wb:
+                    self.played.add(frozenset((g.white, g.black)))
 
     # ------------------------------------------------------------------ queries
 

@@ -21,7 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-__all__ = ["java_sort"]
+__all__ = ["JavaContractError", "java_sort"]
+
+
+class JavaContractError(ValueError):
+    """Where Java's TimSort throws ``IllegalArgumentException("Comparison method violates its
+    general contract!")``: a merge found the comparator inconsistent (it answered "after"
+    both ways for two elements and a gallop ran past the end of a run)."""
 
 T = TypeVar("T")
 Compare = Callable[[T, T], int]
@@ -281,7 +287,7 @@ class _TimSort:
             a[dest:dest + len2] = a[cur2:cur2 + len2]
             a[dest + len2] = tmp[cur1]
         elif len1 == 0:
-            raise ValueError("Comparison method violates its general contract!")
+            raise JavaContractError("Comparison method violates its general contract!")
         else:
             a[dest:dest + len1] = tmp[cur1:cur1 + len1]
 
@@ -377,6 +383,6 @@ class _TimSort:
             a[dest + 1:dest + 1 + len1] = a[cur1 + 1:cur1 + 1 + len1]
             a[dest] = tmp[cur2]
         elif len2 == 0:
-            raise ValueError("Comparison method violates its general contract!")
+            raise JavaContractError("Comparison method violates its general contract!")
         else:
             a[dest - (len2 - 1):dest + 1] = tmp[0:len2]
