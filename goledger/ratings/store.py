@@ -46,6 +46,7 @@ __all__ = [
     "Match",
     "RatingsStore",
     "SearchResult",
+    "check_not_a_ledger",
     "default_path",
     "import_json",
     "info_json",
@@ -160,17 +161,106 @@ def _vocab_rows(list_id: int, keys: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) -> ImportOutcome:
-    """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
-    replacement, refusal of an older list)."""
+_OWN_TABLES: Final = frozenset({"lists", "players", "vocab", "players_fts", "players_fts_data", "players_fts_idx",
+                                 "players_fts_docsize", "players_fts_config", "players_fts_content",
+                                 "sqlite_stat1", "sqlite_stat4", "sqlite_sequence"})
+"""The tables a ratings store holds: a file with any other table is not one (a ledger has
+``meta`` and ``events``), and nothing is written into it."""
 
-    target = ratings_path(path)
-    ref = parsed.ref
+_COMPANIONS: Final = ("-wal", "-shm", "-journal")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: by name, through a symbolic link, or as one
+    inode (a hard link): ``st_dev`` and ``st_ino``."""
+    try:
+        sa, sb = a.stat(), b.stat()
+    except (OSError, RuntimeError):
+        return os.path.abspath(a) == os.path.abspath(b)
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def _is_ledger(path: Path) -> bool:
+    """Whether ``path`` is a goledger ledger by its content (a ``meta`` and an ``events``
+    table), opened read-only."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                return False
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return False
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+    return {"meta", "events"} <= names
+
+
+def check_not_a_ledger(target: Path) -> None:
+    """Refuse, in one sentence, to write a ratings store at ``target`` when it is a ledger or
+    a ledger's SQLite companion, however named: the ledger named by ``$GOLEDGER_DB`` (the same
+    file by name, link or inode), a file that is a ledger by content (through any symbolic or
+    hard link: ``--ratings``, ``$GOLEDGER_RATINGS``, a ``ratings.db`` link in the data folder),
+    or the ``-wal``/``-shm``/``-journal`` of one."""
+    ledger = os.environ.get("GOLEDGER_DB")
+    if ledger:
+        for name in (ledger, *(ledger + suffix for suffix in _COMPANIONS)):
+            if _same_file(target, Path(name)):
+                raise CommandRejected(f"{target} is the ledger {ledger} (or one of its files), not a ratings store; "
+                                      "nothing was written")
+    if _is_ledger(target):
+        raise CommandRejected(f"{target} is a goledger ledger, not a ratings store; nothing was written")
+    for suffix in _COMPANIONS:
+        if target.name.endswith(suffix):
+            base = target.with_name(target.name[:-len(suffix)])
+            if _is_ledger(base):
+                raise CommandRejected(f"{target} is a file SQLite keeps beside the ledger {base}, not a ratings "
+                                      "store; nothing was written")
+
+
+def _check_tables(conn: sqlite3.Connection, target: Path) -> None:
+    """Refuse a file (as opened: whatever link led there) holding a table a ratings store
+    has not, before anything is written into it."""
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if {"meta", "events"} <= names:
+        raise CommandRejected(f"{target} is a goledger ledger, not a ratings store; nothing was written")
+    if names - _OWN_TABLES:
+        raise CommandRejected(f"{target} is another SQLite database (it holds the table "
+                              f"{sorted(names - _OWN_TABLES)[0]!r}), not a ratings store; nothing was written")
+
+
+def _open_for_writing(target: Path) -> sqlite3.Connection:
+    """A connection to the store at ``target``, checked not to be a ledger or another
+    database (:func:`check_not_a_ledger`, then the tables of the file as opened) before any
+    write, a pragma included."""
+    check_not_a_ledger(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(target, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
         raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+    try:
+        _check_tables(conn, target)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise CommandRejected(f"{target} is not a ratings store ({exc}); nothing was written") from None
+    except CommandRejected:
+        conn.close()
+        raise
+    return conn
+
+
+def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) -> ImportOutcome:
+    """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
+    replacement, refusal of an older list). The store is never a ledger
+    (:func:`check_not_a_ledger`)."""
+
+    target = ratings_path(path)
+    ref = parsed.ref
+    conn = _open_for_writing(target)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA busy_timeout=10000")
