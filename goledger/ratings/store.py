@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from goledger.errors import CommandRejected
-from goledger.ratings.model import ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
+from goledger.ratings.model import DuplicatePin, ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
 from goledger.ratings.names import collapse, name_key, tokens
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "SearchResult",
     "check_not_a_ledger",
     "default_path",
+    "drop_list",
     "import_json",
     "info_json",
     "list_info",
@@ -253,9 +254,9 @@ def _open_for_writing(target: Path) -> sqlite3.Connection:
     return conn
 
 
-def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) -> ImportOutcome:
+def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None, replace: bool = False) -> ImportOutcome:
     """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
-    replacement, refusal of an older list). The store is never a ledger
+    replacement, refusal of an older list unless ``replace``). The store is never a ledger
     (:func:`check_not_a_ledger`)."""
 
     target = ratings_path(path)
@@ -271,9 +272,10 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
         previous = ListRef(source=ref.source, date=row[1], sha256=row[2]) if row else None
         if previous is not None and previous.sha256 == ref.sha256:
             return ImportOutcome(status="unchanged", info=_info(conn, ref.source), path=str(target), previous=previous)
-        if previous is not None and previous.date > ref.date:
+        if previous is not None and previous.date > ref.date and not replace:
             raise CommandRejected(f"the store already holds a newer {ref.source} list ({previous.date}) than this one "
-                                  f"({ref.date}); nothing was imported")
+                                  f"({ref.date}); nothing was imported (give --replace to put this one in its place, "
+                                  f"or 'goledger ratings drop --source {ref.source}' first)")
         keys = [_key(f"{r[1]} {r[2]}") for r in parsed.rows]
         # One transaction: a reader sees the old list until the commit, then the new one.
         conn.execute("BEGIN IMMEDIATE")
@@ -287,7 +289,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
             "INSERT INTO lists (source, date, sha256, players, unparsed, file, imported_at, current) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
             (ref.source, ref.date, ref.sha256, len(parsed.rows),
-             json.dumps(unparsed_json(parsed.unparsed), ensure_ascii=False), file_name, _now()))
+             json.dumps(_unparsed_record(parsed), ensure_ascii=False), file_name, _now()))
         list_id = int(cursor.lastrowid or 0)
         conn.executemany(
             "INSERT INTO players (list, pin, surname, first_name, country, club, grade, promotion, gor, nt, "
@@ -308,15 +310,59 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
         conn.close()
 
 
+def _unparsed_record(parsed: ParsedList) -> dict[str, Any]:
+    """What ``lists.unparsed`` holds: the unparsed lines kept, how many there are, and the
+    duplicate PINs (a store written before issue 41 holds the list of lines alone)."""
+    return {"lines": parsed.unparsed_lines or len(parsed.unparsed), "kept": unparsed_json(parsed.unparsed),
+            "duplicate_pins": [{"pin": d.pin, "lines": list(d.lines)} for d in parsed.duplicate_pins]}
+
+
 def _info(conn: sqlite3.Connection, source: str) -> ListInfo:
     row = conn.execute("SELECT source, date, sha256, players, unparsed, file, imported_at FROM lists "
                        "WHERE source = ? AND current = 1", (source,)).fetchone()
     if row is None:
         raise CommandRejected(f"the ratings store holds no {source} list; import one with "
                               f"'goledger ratings import FILE --source {source}'")
+    record = json.loads(row[4])
+    if isinstance(record, list):  # written before issue 41
+        record = {"lines": len(record), "kept": record, "duplicate_pins": []}
     return ListInfo(ref=ListRef(source=row[0], date=row[1], sha256=row[2]), players=row[3],
-                    unparsed=[Unparsed(line=u["line"], text=u["text"], why=u["why"]) for u in json.loads(row[4])],
-                    file=row[5], imported_at=row[6])
+                    unparsed=[Unparsed(line=u["line"], text=u["text"], why=u["why"]) for u in record["kept"]],
+                    file=row[5], imported_at=row[6], unparsed_lines=int(record["lines"]),
+                    duplicate_pins=tuple(DuplicatePin(pin=d["pin"], lines=tuple(d["lines"]))
+                                         for d in record["duplicate_pins"]))
+
+
+def drop_list(source: str = "egd", path: PathLike | None = None) -> ListInfo:
+    """``goledger ratings drop``: remove the current list of ``source`` from the store (one
+    transaction: its players, words and row), returning what it was; refuses a store holding
+    no such list, and a path that is not a ratings store (:func:`check_not_a_ledger`)."""
+    target = ratings_path(path)
+    if not target.is_file():
+        raise CommandRejected(f"no ratings store at {target}; nothing to drop")
+    conn = _open_for_writing(target)
+    try:
+        conn.execute("PRAGMA busy_timeout=10000")
+        if "lists" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}:
+            raise CommandRejected(f"the ratings store {target} holds no {source} list; nothing was dropped")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            info = _info(conn, source)
+        except CommandRejected:
+            raise CommandRejected(f"the ratings store {target} holds no {source} list; nothing was dropped") from None
+        for (old_id,) in conn.execute("SELECT id FROM lists WHERE source = ?", (source,)).fetchall():
+            conn.execute("DELETE FROM players WHERE list = ?", (old_id,))
+            conn.execute("DELETE FROM vocab WHERE list = ?", (old_id,))
+            conn.execute("DELETE FROM lists WHERE id = ?", (old_id,))
+        conn.execute("INSERT INTO players_fts(players_fts) VALUES ('rebuild')")
+        conn.execute("COMMIT")
+        return info
+    except sqlite3.Error as exc:
+        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
 
 
 _COLUMNS: Final = ("pin, surname, first_name, country, club, grade, promotion, gor, nt, last_tournament, "
@@ -429,11 +475,17 @@ class RatingsStore:
         self._conn.execute("BEGIN")
         try:
             list_id, ref = self._current(source)
-            row = self._conn.execute(f"SELECT {_COLUMNS} FROM players WHERE list = ? AND pin = ?",
-                                     (list_id, pin)).fetchone()
+            rows = self._conn.execute(f"SELECT {_COLUMNS} FROM players WHERE list = ? AND pin = ? ORDER BY line",
+                                      (list_id, pin)).fetchall()
         finally:
             self._conn.execute("COMMIT")
-        return ref, (_player_of(row) if row else None)
+        if len(rows) > 1:
+            lines = [str(r[11]) for r in rows]
+            raise CommandRejected(f"PIN {pin} is on {len(rows)} lines of the {ref.source} list of {ref.date} "
+                                  f"(lines {', '.join(lines[:-1])} and {lines[-1]}: "
+                                  f"{' / '.join(_player_of(r).full_name for r in rows)}); the list cannot say who he "
+                                  "is, so give the names, rank and rating without --egd-pin, or ask the EGD")
+        return ref, (_player_of(rows[0]) if rows else None)
 
     def search(self, query: str, limit: int = 10, country: str | None = None, source: str = "egd",
                prefix: bool = True) -> SearchResult:
@@ -595,13 +647,20 @@ def unparsed_json(unparsed: list[Unparsed]) -> list[dict[str, Any]]:
     return [{"line": u.line, "text": u.text, "why": u.why} for u in unparsed]
 
 
+def duplicates_json(info: ListInfo) -> list[dict[str, Any]]:
+    return [{"pin": d.pin, "lines": list(d.lines)} for d in info.duplicate_pins]
+
+
 def import_json(outcome: ImportOutcome) -> dict[str, Any]:
-    """``ratings import --json``: the list's identity, its player count and every unparsed line."""
+    """``ratings import --json``: the list's identity, its player count, the unparsed lines
+    kept and their count, and the duplicate PINs."""
     info = outcome.info
     return {**ref_json(info.ref), "players": info.players, "unparsed": unparsed_json(info.unparsed),
-            "status": outcome.status, "store": outcome.path}
+            "status": outcome.status, "store": outcome.path, "unparsed_lines": info.unparsed_lines,
+            "duplicate_pins": duplicates_json(info)}
 
 
 def info_json(info: ListInfo, path: str) -> dict[str, Any]:
-    return {**ref_json(info.ref), "players": info.players, "unparsed": len(info.unparsed), "file": info.file,
-            "imported_at": info.imported_at, "store": path}
+    return {**ref_json(info.ref), "players": info.players, "unparsed": info.unparsed_lines, "file": info.file,
+            "imported_at": info.imported_at, "store": path, "unparsed_lines": info.unparsed_lines,
+            "duplicate_pins": duplicates_json(info)}

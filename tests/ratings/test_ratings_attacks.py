@@ -9,8 +9,10 @@ import os
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from ..conftest import run_cli
-from ..ratings_support import write_list
+from ..ratings_support import PLAYERS, egd_line, write_list
 
 
 def _ledger(tmp_path: Path) -> Path:
@@ -78,3 +80,108 @@ def test_another_database_is_not_taken_for_a_ratings_store(tmp_path: Path) -> No
     empty.touch()
     assert run_cli("ratings", "import", tmp_path / "list.txt", "--ratings", empty).code == 0
     assert "lists" in _tables(empty)
+
+
+def _junk(count: int) -> tuple[str, ...]:
+    return tuple(f" {10000000 + i}  junk line {i} with no columns" for i in range(count))
+
+
+def test_junk_lines_are_capped_and_counted(tmp_path: Path) -> None:
+    from goledger.formats.ratinglists import MAX_UNPARSED_KEPT
+
+    store = tmp_path / "r.db"
+    listed = write_list(tmp_path / "list.txt", extra=_junk(MAX_UNPARSED_KEPT + 500))
+    result = run_cli("ratings", "import", listed, "--ratings", store, "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["players"] == len(PLAYERS)
+    assert data["unparsed_lines"] == MAX_UNPARSED_KEPT + 500
+    assert len(data["unparsed"]) == MAX_UNPARSED_KEPT
+    info = json.loads(run_cli("ratings", "info", "--ratings", store, "--json").out)
+    assert info["unparsed_lines"] == info["unparsed"] == MAX_UNPARSED_KEPT + 500
+    text = run_cli("ratings", "info", "--ratings", store).out
+    assert f"unparsed lines: {MAX_UNPARSED_KEPT + 500} (the first {MAX_UNPARSED_KEPT} kept)" in text
+
+
+def test_a_last_appearance_after_today_does_not_date_the_list(tmp_path: Path) -> None:
+    store = tmp_path / "r.db"
+    future = egd_line("19990001", "Future Fred", "DE", "Berl", "3k", 1800, "T680101A")
+    result = run_cli("ratings", "import", write_list(tmp_path / "a.txt", extra=(future,)), "--ratings", store,
+                     "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["date"] == "2019-02-17"  # not 2068
+    assert [u["why"] for u in data["unparsed"]] == ["last appearance 'T680101A' (2068-01-01) is after today"]
+    # a newer real list is then accepted
+    newer = [*PLAYERS, ("19999999", "Newman Nora", "DE", "Hamb", "4k", 1700, "T200301A")]
+    assert run_cli("ratings", "import", write_list(tmp_path / "b.txt", newer), "--ratings", store).code == 0
+
+
+def test_a_list_can_be_dropped_or_replaced_by_an_older_one(tmp_path: Path) -> None:
+    store = tmp_path / "r.db"
+    newer = [*PLAYERS, ("19999999", "Newman Nora", "DE", "Hamb", "4k", 1700, "T200301A")]
+    assert run_cli("ratings", "import", write_list(tmp_path / "new.txt", newer), "--ratings", store).code == 0
+    older = write_list(tmp_path / "old.txt")
+    refused = run_cli("ratings", "import", older, "--ratings", store)
+    assert refused.code == 1 and "--replace" in refused.err
+    replaced = run_cli("ratings", "import", older, "--replace", "--ratings", store, "--json")
+    assert replaced.code == 0, replaced.err
+    assert json.loads(replaced.out)["date"] == "2019-02-17"
+    dropped = run_cli("ratings", "drop", "--ratings", store, "--json")
+    assert dropped.code == 0, dropped.err
+    assert json.loads(dropped.out)["dropped"]["date"] == "2019-02-17"
+    gone = run_cli("ratings", "info", "--ratings", store)
+    assert gone.code == 1 and "holds no egd list" in gone.err
+    again = run_cli("ratings", "drop", "--ratings", store)
+    assert again.code == 1 and "holds no egd list" in again.err
+    db = _ledger(tmp_path)
+    digest = _digest(db)
+    assert run_cli("ratings", "drop", "--ratings", db).code == 1
+    assert _digest(db) == digest
+
+
+def test_duplicate_pins_are_reported_and_never_picked_silently(tmp_path: Path) -> None:
+    store = tmp_path / "r.db"
+    twin = egd_line("13701534", "Other Osman", "TR", "Ank", "5k", 1500, "T180101A")
+    result = run_cli("ratings", "import", write_list(tmp_path / "l.txt", extra=(twin,)), "--ratings", store, "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["duplicate_pins"] == [{"pin": "13701534", "lines": [10, 22]}]
+    assert "duplicate PIN 13701534 on lines 10 and 22" in run_cli(
+        "ratings", "import", tmp_path / "l.txt", "--ratings", tmp_path / "r2.db").out
+    db = _ledger(tmp_path)
+    refused = run_cli("register", "--egd-pin", "13701534", "--db", db, "--ratings", store, "--json")
+    assert refused.code == 1
+    error = json.loads(refused.err)["error"]
+    assert "13701534" in error and "lines 10 and 22" in error, error
+    assert "Celebican" not in run_cli("players", "--db", db).out
+    assert run_cli("register", "--egd-pin", "12525931", "--db", db, "--ratings", store).code == 0
+
+
+def test_the_desk_never_searches_a_deleted_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import urllib.parse
+
+    from ..desk_server import TOKEN, DeskServer
+
+    store = tmp_path / "r.db"
+    assert run_cli("ratings", "import", write_list(tmp_path / "list.txt"), "--ratings", store).code == 0
+    monkeypatch.setenv("GOLEDGER_RATINGS", str(store))
+    db = _ledger(tmp_path)
+    director = {"Authorization": f"Bearer {TOKEN}"}
+
+    def search(desk: DeskServer, query: str) -> tuple[int, str]:
+        status, body, _ = desk.get(f"/api/ratings/search?q={urllib.parse.quote(query)}", headers=director)
+        return status, body
+
+    with DeskServer(db) as desk:
+        status, body = search(desk, "kovacs")
+        assert status == 200 and "Kovacs" in body, body
+        for path in tmp_path.glob("r.db*"):
+            path.unlink()
+        status, body = search(desk, "kovacs")
+        assert status == 400 and "no ratings store" in json.loads(body)["error"], body
+        other = [("19999999", "Newman Nora", "DE", "Hamb", "4k", 1700, "T200301A")]
+        assert run_cli("ratings", "import", write_list(tmp_path / "other.txt", other), "--ratings", store).code == 0
+        status, body = search(desk, "kovacs")
+        assert status == 200 and json.loads(body)["matches"] == [], body
+        assert json.loads(search(desk, "newman")[1])["matches"][0]["pin"] == "19999999"
