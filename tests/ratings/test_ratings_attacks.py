@@ -185,3 +185,41 @@ def test_the_desk_never_searches_a_deleted_store(tmp_path: Path, monkeypatch: py
         status, body = search(desk, "kovacs")
         assert status == 200 and json.loads(body)["matches"] == [], body
         assert json.loads(search(desk, "newman")[1])["matches"][0]["pin"] == "19999999"
+
+
+@pytest.mark.parametrize("bad", ["²", "--5", "٣", "1e3", "9" * 40])
+def test_register_from_file_takes_ascii_digits_only(tmp_path: Path, bad: str) -> None:
+    db = _ledger(tmp_path)
+    before = run_cli("log", "--db", db, "--json").out
+    sheet = tmp_path / "players.csv"
+    sheet.write_text(f"surname,first_name,rank,rating\nBea,B,2k,1900\nCem,C,3k,{bad}\n", encoding="utf-8")
+    result = run_cli("register", "--from-file", sheet, "--db", db, "--json")
+    assert result.code == 1 and "Traceback" not in result.err, result.err
+    assert json.loads(result.err)["error"] == "1 of 2 rows refused (line 3); nothing was written"
+    rows = json.loads(result.out)["rows"]
+    assert rows[1]["line"] == 3 and rows[1]["decision"] == "refused"
+    assert rows[1]["message"].startswith("rating ") and "ASCII digits" in rows[1]["message"]
+    assert run_cli("log", "--db", db, "--json").out == before
+
+
+def test_register_from_file_decides_3000_rows_in_linear_time(tmp_path: Path) -> None:
+    """3,000 rows each scanned every player before them (137 s on the attacker's machine,
+    holding the write lock); decided against one index of the players, they take seconds."""
+    import time
+
+    from benchmarks.bench_register_file import write_sheet
+
+    db = tmp_path / "big.db"
+    assert run_cli("new", "--name", "Big", "--rounds", "5", "--db", db).code == 0
+    sheet = write_sheet(tmp_path / "players.csv", 3000)
+    started = time.monotonic()
+    result = run_cli("register", "--from-file", sheet, "--db", db, "--json", timeout=300)
+    took = time.monotonic() - started
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["written"] and len(report["seqs"]) == 3000
+    assert took < 40, f"3,000 rows took {took:.1f} s"
+    twin = tmp_path / "twin.csv"
+    twin.write_text("surname,first_name,rank\nXa,Ali0,3k\n", encoding="utf-8")  # row 0's name, as the index finds
+    refused = run_cli("register", "--from-file", twin, "--db", db, "--json")
+    assert refused.code == 1 and "already registered as p0001" in json.loads(refused.out)["rows"][0]["message"]
