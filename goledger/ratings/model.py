@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ListInfo", "ListRef", "ParsedList", "RatedPlayer", "Row", "Unparsed"]
+__all__ = ["MAX_UNPARSED_KEPT", "DuplicatePin", "ListInfo", "ListRef", "ParsedList", "RatedPlayer", "Row", "Unparsed"]
+
+MAX_UNPARSED_KEPT = 1000
+"""The most unparsed lines (and duplicate PINs) a list keeps with their text: the rest are
+counted only, so a list of junk costs no more than a list (issue 41, item 6)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,6 +70,15 @@ class Unparsed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicatePin:
+    """A PIN that more than one player line of a list gives: ``lines`` (1-based). Both are
+    stored; registering by that PIN is refused, naming the lines."""
+
+    pin: str
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ListRef:
     """The identity of one rating list: its source (``egd``), its date (the newest "last
     appearance" it holds, ``YYYY-MM-DD``) and the SHA-256 of the file's bytes. A
@@ -90,6 +103,10 @@ class ParsedList:
     player_lines: int
     declared_players: int | None = None
     """The count the file states of itself (EGD: ``Number of players: 45524``), if any."""
+    unparsed_lines: int = 0
+    """How many lines are unparsed: ``unparsed`` keeps the first :data:`MAX_UNPARSED_KEPT`."""
+    duplicate_pins: tuple[DuplicatePin, ...] = ()
+    """The PINs given by more than one line (the first :data:`MAX_UNPARSED_KEPT`)."""
 
     @property
     def players(self) -> list[RatedPlayer]:
@@ -105,3 +122,6 @@ class ListInfo:
     unparsed: list[Unparsed]
     file: str
     imported_at: str
+    unparsed_lines: int = 0
+    """How many lines are unparsed (``unparsed`` keeps the first :data:`MAX_UNPARSED_KEPT`)."""
+    duplicate_pins: tuple[DuplicatePin, ...] = ()

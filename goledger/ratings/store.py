@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from goledger.errors import CommandRejected
-from goledger.ratings.model import ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
+from goledger.ratings.model import DuplicatePin, ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
 from goledger.ratings.names import collapse, name_key, tokens
 
 __all__ = [
@@ -46,7 +46,9 @@ __all__ = [
     "Match",
     "RatingsStore",
     "SearchResult",
+    "check_not_a_ledger",
     "default_path",
+    "drop_list",
     "import_json",
     "info_json",
     "list_info",
@@ -160,17 +162,106 @@ def _vocab_rows(list_id: int, keys: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) -> ImportOutcome:
-    """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
-    replacement, refusal of an older list)."""
+_OWN_TABLES: Final = frozenset({"lists", "players", "vocab", "players_fts", "players_fts_data", "players_fts_idx",
+                                 "players_fts_docsize", "players_fts_config", "players_fts_content",
+                                 "sqlite_stat1", "sqlite_stat4", "sqlite_sequence"})
+"""The tables a ratings store holds: a file with any other table is not one (a ledger has
+``meta`` and ``events``), and nothing is written into it."""
 
-    target = ratings_path(path)
-    ref = parsed.ref
+_COMPANIONS: Final = ("-wal", "-shm", "-journal")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: by name, through a symbolic link, or as one
+    inode (a hard link): ``st_dev`` and ``st_ino``."""
+    try:
+        sa, sb = a.stat(), b.stat()
+    except (OSError, RuntimeError):
+        return os.path.abspath(a) == os.path.abspath(b)
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def _is_ledger(path: Path) -> bool:
+    """Whether ``path`` is a goledger ledger by its content (a ``meta`` and an ``events``
+    table), opened read-only."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                return False
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return False
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+    return {"meta", "events"} <= names
+
+
+def check_not_a_ledger(target: Path) -> None:
+    """Refuse, in one sentence, to write a ratings store at ``target`` when it is a ledger or
+    a ledger's SQLite companion, however named: the ledger named by ``$GOLEDGER_DB`` (the same
+    file by name, link or inode), a file that is a ledger by content (through any symbolic or
+    hard link: ``--ratings``, ``$GOLEDGER_RATINGS``, a ``ratings.db`` link in the data folder),
+    or the ``-wal``/``-shm``/``-journal`` of one."""
+    ledger = os.environ.get("GOLEDGER_DB")
+    if ledger:
+        for name in (ledger, *(ledger + suffix for suffix in _COMPANIONS)):
+            if _same_file(target, Path(name)):
+                raise CommandRejected(f"{target} is the ledger {ledger} (or one of its files), not a ratings store; "
+                                      "nothing was written")
+    if _is_ledger(target):
+        raise CommandRejected(f"{target} is a goledger ledger, not a ratings store; nothing was written")
+    for suffix in _COMPANIONS:
+        if target.name.endswith(suffix):
+            base = target.with_name(target.name[:-len(suffix)])
+            if _is_ledger(base):
+                raise CommandRejected(f"{target} is a file SQLite keeps beside the ledger {base}, not a ratings "
+                                      "store; nothing was written")
+
+
+def _check_tables(conn: sqlite3.Connection, target: Path) -> None:
+    """Refuse a file (as opened: whatever link led there) holding a table a ratings store
+    has not, before anything is written into it."""
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if {"meta", "events"} <= names:
+        raise CommandRejected(f"{target} is a goledger ledger, not a ratings store; nothing was written")
+    if names - _OWN_TABLES:
+        raise CommandRejected(f"{target} is another SQLite database (it holds the table "
+                              f"{sorted(names - _OWN_TABLES)[0]!r}), not a ratings store; nothing was written")
+
+
+def _open_for_writing(target: Path) -> sqlite3.Connection:
+    """A connection to the store at ``target``, checked not to be a ledger or another
+    database (:func:`check_not_a_ledger`, then the tables of the file as opened) before any
+    write, a pragma included."""
+    check_not_a_ledger(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(target, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
         raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+    try:
+        _check_tables(conn, target)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise CommandRejected(f"{target} is not a ratings store ({exc}); nothing was written") from None
+    except CommandRejected:
+        conn.close()
+        raise
+    return conn
+
+
+def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None, replace: bool = False) -> ImportOutcome:
+    """Store ``parsed`` as the current list of its source (module docstring: no-op, atomic
+    replacement, refusal of an older list unless ``replace``). The store is never a ledger
+    (:func:`check_not_a_ledger`)."""
+
+    target = ratings_path(path)
+    ref = parsed.ref
+    conn = _open_for_writing(target)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA busy_timeout=10000")
@@ -181,9 +272,10 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
         previous = ListRef(source=ref.source, date=row[1], sha256=row[2]) if row else None
         if previous is not None and previous.sha256 == ref.sha256:
             return ImportOutcome(status="unchanged", info=_info(conn, ref.source), path=str(target), previous=previous)
-        if previous is not None and previous.date > ref.date:
+        if previous is not None and previous.date > ref.date and not replace:
             raise CommandRejected(f"the store already holds a newer {ref.source} list ({previous.date}) than this one "
-                                  f"({ref.date}); nothing was imported")
+                                  f"({ref.date}); nothing was imported (give --replace to put this one in its place, "
+                                  f"or 'goledger ratings drop --source {ref.source}' first)")
         keys = [_key(f"{r[1]} {r[2]}") for r in parsed.rows]
         # One transaction: a reader sees the old list until the commit, then the new one.
         conn.execute("BEGIN IMMEDIATE")
@@ -197,7 +289,7 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
             "INSERT INTO lists (source, date, sha256, players, unparsed, file, imported_at, current) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
             (ref.source, ref.date, ref.sha256, len(parsed.rows),
-             json.dumps(unparsed_json(parsed.unparsed), ensure_ascii=False), file_name, _now()))
+             json.dumps(_unparsed_record(parsed), ensure_ascii=False), file_name, _now()))
         list_id = int(cursor.lastrowid or 0)
         conn.executemany(
             "INSERT INTO players (list, pin, surname, first_name, country, club, grade, promotion, gor, nt, "
@@ -218,15 +310,59 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None) 
         conn.close()
 
 
+def _unparsed_record(parsed: ParsedList) -> dict[str, Any]:
+    """What ``lists.unparsed`` holds: the unparsed lines kept, how many there are, and the
+    duplicate PINs (a store written before issue 41 holds the list of lines alone)."""
+    return {"lines": parsed.unparsed_lines or len(parsed.unparsed), "kept": unparsed_json(parsed.unparsed),
+            "duplicate_pins": [{"pin": d.pin, "lines": list(d.lines)} for d in parsed.duplicate_pins]}
+
+
 def _info(conn: sqlite3.Connection, source: str) -> ListInfo:
     row = conn.execute("SELECT source, date, sha256, players, unparsed, file, imported_at FROM lists "
                        "WHERE source = ? AND current = 1", (source,)).fetchone()
     if row is None:
         raise CommandRejected(f"the ratings store holds no {source} list; import one with "
                               f"'goledger ratings import FILE --source {source}'")
+    record = json.loads(row[4])
+    if isinstance(record, list):  # written before issue 41
+        record = {"lines": len(record), "kept": record, "duplicate_pins": []}
     return ListInfo(ref=ListRef(source=row[0], date=row[1], sha256=row[2]), players=row[3],
-                    unparsed=[Unparsed(line=u["line"], text=u["text"], why=u["why"]) for u in json.loads(row[4])],
-                    file=row[5], imported_at=row[6])
+                    unparsed=[Unparsed(line=u["line"], text=u["text"], why=u["why"]) for u in record["kept"]],
+                    file=row[5], imported_at=row[6], unparsed_lines=int(record["lines"]),
+                    duplicate_pins=tuple(DuplicatePin(pin=d["pin"], lines=tuple(d["lines"]))
+                                         for d in record["duplicate_pins"]))
+
+
+def drop_list(source: str = "egd", path: PathLike | None = None) -> ListInfo:
+    """``goledger ratings drop``: remove the current list of ``source`` from the store (one
+    transaction: its players, words and row), returning what it was; refuses a store holding
+    no such list, and a path that is not a ratings store (:func:`check_not_a_ledger`)."""
+    target = ratings_path(path)
+    if not target.is_file():
+        raise CommandRejected(f"no ratings store at {target}; nothing to drop")
+    conn = _open_for_writing(target)
+    try:
+        conn.execute("PRAGMA busy_timeout=10000")
+        if "lists" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}:
+            raise CommandRejected(f"the ratings store {target} holds no {source} list; nothing was dropped")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            info = _info(conn, source)
+        except CommandRejected:
+            raise CommandRejected(f"the ratings store {target} holds no {source} list; nothing was dropped") from None
+        for (old_id,) in conn.execute("SELECT id FROM lists WHERE source = ?", (source,)).fetchall():
+            conn.execute("DELETE FROM players WHERE list = ?", (old_id,))
+            conn.execute("DELETE FROM vocab WHERE list = ?", (old_id,))
+            conn.execute("DELETE FROM lists WHERE id = ?", (old_id,))
+        conn.execute("INSERT INTO players_fts(players_fts) VALUES ('rebuild')")
+        conn.execute("COMMIT")
+        return info
+    except sqlite3.Error as exc:
+        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
 
 
 _COLUMNS: Final = ("pin, surname, first_name, country, club, grade, promotion, gor, nt, last_tournament, "
@@ -339,11 +475,17 @@ class RatingsStore:
         self._conn.execute("BEGIN")
         try:
             list_id, ref = self._current(source)
-            row = self._conn.execute(f"SELECT {_COLUMNS} FROM players WHERE list = ? AND pin = ?",
-                                     (list_id, pin)).fetchone()
+            rows = self._conn.execute(f"SELECT {_COLUMNS} FROM players WHERE list = ? AND pin = ? ORDER BY line",
+                                      (list_id, pin)).fetchall()
         finally:
             self._conn.execute("COMMIT")
-        return ref, (_player_of(row) if row else None)
+        if len(rows) > 1:
+            lines = [str(r[11]) for r in rows]
+            raise CommandRejected(f"PIN {pin} is on {len(rows)} lines of the {ref.source} list of {ref.date} "
+                                  f"(lines {', '.join(lines[:-1])} and {lines[-1]}: "
+                                  f"{' / '.join(_player_of(r).full_name for r in rows)}); the list cannot say who he "
+                                  "is, so give the names, rank and rating without --egd-pin, or ask the EGD")
+        return ref, (_player_of(rows[0]) if rows else None)
 
     def search(self, query: str, limit: int = 10, country: str | None = None, source: str = "egd",
                prefix: bool = True) -> SearchResult:
@@ -505,13 +647,20 @@ def unparsed_json(unparsed: list[Unparsed]) -> list[dict[str, Any]]:
     return [{"line": u.line, "text": u.text, "why": u.why} for u in unparsed]
 
 
+def duplicates_json(info: ListInfo) -> list[dict[str, Any]]:
+    return [{"pin": d.pin, "lines": list(d.lines)} for d in info.duplicate_pins]
+
+
 def import_json(outcome: ImportOutcome) -> dict[str, Any]:
-    """``ratings import --json``: the list's identity, its player count and every unparsed line."""
+    """``ratings import --json``: the list's identity, its player count, the unparsed lines
+    kept and their count, and the duplicate PINs."""
     info = outcome.info
     return {**ref_json(info.ref), "players": info.players, "unparsed": unparsed_json(info.unparsed),
-            "status": outcome.status, "store": outcome.path}
+            "status": outcome.status, "store": outcome.path, "unparsed_lines": info.unparsed_lines,
+            "duplicate_pins": duplicates_json(info)}
 
 
 def info_json(info: ListInfo, path: str) -> dict[str, Any]:
-    return {**ref_json(info.ref), "players": info.players, "unparsed": len(info.unparsed), "file": info.file,
-            "imported_at": info.imported_at, "store": path}
+    return {**ref_json(info.ref), "players": info.players, "unparsed": info.unparsed_lines, "file": info.file,
+            "imported_at": info.imported_at, "store": path, "unparsed_lines": info.unparsed_lines,
+            "duplicate_pins": duplicates_json(info)}

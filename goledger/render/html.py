@@ -20,13 +20,12 @@ is). Filters ``decimal`` and ``date`` write numbers and ISO dates as the languag
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from jinja2 import BytecodeCache, Environment, FileSystemLoader, pass_context, select_autoescape
-from jinja2.bccache import Bucket
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.nodes import Const, Expr, Filter, Getattr, Getitem, Name, Node, Output, TemplateData
 from markupsafe import Markup, escape
@@ -43,12 +42,15 @@ from goledger.i18n import (
     translations,
     use_language,
 )
+from goledger.render.compiled import CompiledTemplates, compiled_templates
 
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "N_",
     "TEMPLATES",
+    "CompiledTemplates",
+    "compiled_templates",
     "current_language",
     "environment",
     "gettext",
@@ -303,55 +305,6 @@ def _shown_variables(translate: Callable[..., Any]) -> Callable[..., Any]:
 _EXTENSIONS: Final = ("jinja2.ext.i18n",)
 
 
-class CompiledTemplates(BytecodeCache):
-    """Templates compiled once and kept, as Jinja2's bytecode, in ``folder`` (the user's cache
-    folder: :func:`compiled_templates`), so a command does not compile its page's templates
-    again in every process (a congress's audit report: 40 ms of its second).
-
-    A kept template is never trusted: Jinja2 uses it only when its header names this Python and
-    bytecode format and its checksum is that of the template's source as it is now, else it
-    compiles the template again; the folder's name is a fingerprint of what else the code
-    depends on (this module, which compiles ``{{ }}`` its own way, Jinja2's version and the
-    extensions). Each file is written as every file goledger writes (:mod:`goledger.outputs`);
-    a folder that cannot be read or written only means compiling every time."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        try:
-            data = (self.folder / f"{bucket.key}.jinja").read_bytes()
-        except OSError:
-            return
-        bucket.bytecode_from_string(data)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        from goledger.errors import GoledgerError
-        from goledger.outputs import write_output
-
-        try:
-            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_output(bucket.bytecode_to_string(), self.folder / f"{bucket.key}.jinja", force=True,
-                         what="compiled template")
-        except (OSError, GoledgerError):  # a read-only or full disk: compiled again next time
-            return
-
-
-def compiled_templates(extensions: Iterable[str]) -> CompiledTemplates:
-    """The templates' cache in the user's cache folder (``platformdirs.user_cache_path``:
-    ``~/.cache/goledger/templates-…`` on Linux), under a fingerprint of this module, Jinja2's
-    version and ``extensions``."""
-    import hashlib
-
-    import jinja2
-    import platformdirs
-
-    fingerprint = hashlib.sha256(Path(__file__).read_bytes())
-    fingerprint.update(f"|{jinja2.__version__}|{'|'.join(sorted(extensions))}".encode())
-    folder = platformdirs.user_cache_path("goledger", appauthor=False) / f"templates-{fingerprint.hexdigest()[:16]}"
-    return CompiledTemplates(folder)
-
-
 def make_environment(*folders: Path) -> Environment:
     """An environment whose templates are looked up in ``folders`` first, then in
     :data:`TEMPLATES`; HTML is autoescaped, every text written shown safe (:func:`shown_text`),
@@ -361,7 +314,7 @@ def make_environment(*folders: Path) -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         finalize=shown_text,
         extensions=list(_EXTENSIONS),
-        bytecode_cache=compiled_templates(_EXTENSIONS),
+        bytecode_cache=compiled_templates(_EXTENSIONS, Path(__file__)),
     )
     env.code_generator_class = _Compiler
     # what _Compiler's code calls, as ``environment.written``

@@ -10,7 +10,9 @@
 The store is the machine's (``$GOLEDGER_RATINGS``, else the user data directory), opened
 once and kept: its list's words stay loaded, so a search costs only its own queries
 (milliseconds on the whole EGD list). A newer list imported meanwhile is seen at once (the
-store reads the current list at every search).
+store reads the current list at every search); a store deleted meanwhile answers "no ratings
+store", and one replaced by another file is opened again (its identity is checked at every
+search: issue 41, item 6).
 """
 
 from __future__ import annotations
@@ -48,12 +50,28 @@ class _Searcher:
             raise CommandRejected(f"the query is {len(query)} characters long; at most {MAX_QUERY} are read")
         with self._lock:
             path = default_path()
-            if self._store is None or self._path != path:
+            identity = _identity(path)
+            if self._store is None or self._path != (path, identity):
                 if self._store is not None:
                     self._store.close()
                     self._store = None
-                self._store, self._path = RatingsStore(path), path
+                if identity is None:
+                    raise CommandRejected(f"no ratings store at {path}; import a list first with "
+                                          "'goledger ratings import FILE'")
+                self._store, self._path = RatingsStore(path), (path, identity)
             return self._store.search(query, limit, country)
+
+
+def _identity(path: Any) -> tuple[int, int] | None:
+    """The file's identity (``st_dev``, ``st_ino``), ``None`` when it is gone: a store deleted
+    or replaced by another file is closed, never searched from what the old file still holds."""
+    import os
+
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _limit(request: Request) -> int:

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Final
 
 from goledger.errors import CommandRejected
-from goledger.ratings.model import ParsedList
+from goledger.ratings.model import MAX_UNPARSED_KEPT, ParsedList
 from goledger.ratings.store import ImportOutcome, save_list
 
-__all__ = ["MAX_LIST_BYTES", "READERS", "import_list", "read_list"]
+__all__ = ["MAX_LIST_BYTES", "MAX_UNPARSED_KEPT", "READERS", "import_list", "read_list"]
 
 MAX_LIST_BYTES: Final = 64 * 1024 * 1024
 """The largest list file read (the EGD's whole world list is 4.2 MB)."""
@@ -64,8 +64,9 @@ def read_list(path: str | os.PathLike[str], source: str = "egd") -> ParsedList:
 
 
 def import_list(path: str | os.PathLike[str], source: str = "egd",
-                ratings: str | os.PathLike[str] | None = None) -> ImportOutcome:
+                ratings: str | os.PathLike[str] | None = None, replace: bool = False) -> ImportOutcome:
     """``goledger ratings import``: read the list and store it (a no-op for the same file,
-    an atomic replacement of an older list of the same source)."""
+    an atomic replacement of an older list of the same source; a newer list is replaced only
+    with ``replace``)."""
     parsed = read_list(path, source)
-    return save_list(parsed, Path(path).name, ratings)
+    return save_list(parsed, Path(path).name, ratings, replace)

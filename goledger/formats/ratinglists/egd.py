@@ -37,7 +37,7 @@ import re
 from typing import Final
 
 from goledger.errors import CommandRejected
-from goledger.ratings.model import ListRef, ParsedList, RatedPlayer, Row, Unparsed
+from goledger.ratings.model import MAX_UNPARSED_KEPT, DuplicatePin, ListRef, ParsedList, RatedPlayer, Row, Unparsed
 
 __all__ = ["read"]
 
@@ -63,7 +63,8 @@ def _titles_line(lines: list[str]) -> int:
 
 @functools.lru_cache(maxsize=8192)
 def last_date(code: str) -> str:
-    """``T190217A`` → ``2019-02-17`` (years 70–99 are 19xx); ``""`` when not a date.
+    """``T190217A`` → ``2019-02-17`` (years 70–99 are 19xx, 00–69 20xx); ``""`` when not a
+    date. (A date after today is no last appearance: :func:`read` lists its line as unparsed.)
 
     >>> last_date("T190217A"), last_date("G970705"), last_date("T191317A")
     ('2019-02-17', '1997-07-05', '')
@@ -119,9 +120,16 @@ def _player(line: str, number: int) -> RatedPlayer | str:
                        last_tournament=last, last_date=date, line=number)
 
 
-def read(data: bytes) -> ParsedList:
+def read(data: bytes, today: str | None = None) -> ParsedList:
     """Read the EGD list's bytes (UTF-8; a file that is not UTF-8 is read as Latin-1, the
-    EGD's older encoding). Refuses a file with no player line or no dated one."""
+    EGD's older encoding). Refuses a file with no player line or no dated one.
+
+    The list's date is its newest last appearance no later than ``today`` (default: today's
+    date): a line whose last appearance is after today (``T680101`` read as 2068) is unparsed,
+    so it can neither date the list nor make every real list "older". Unparsed lines are
+    counted; the first :data:`~goledger.ratings.model.MAX_UNPARSED_KEPT` are kept with their
+    text and reason. A PIN given by more than one line is reported (:attr:`ParsedList.duplicate_pins`)."""
+    today = today or datetime.date.today().isoformat()
     sha = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8-sig")
@@ -131,6 +139,7 @@ def read(data: bytes) -> ParsedList:
     start = _titles_line(lines) + 1
     players: list[Row] = []
     unparsed: list[Unparsed] = []
+    unparsed_lines = 0
     declared: int | None = None
     count = 0
     fast = _WELL_FORMED.fullmatch
@@ -150,14 +159,19 @@ def read(data: bytes) -> ParsedList:
         if m is not None:
             pin, surname, first, country, club, grade, pd, gor, nt, last = m.groups()
             date = last_date(last) if last else ""
-            if grade in _GRADES and (pd == "--" or pd in _GRADES) and (date or not last) and "_" not in surname:
+            if grade in _GRADES and (pd == "--" or pd in _GRADES) and (date or not last) and "_" not in surname \
+                    and date <= today:
                 players.append((pin, surname, "" if not first else " ".join(first.replace("_", " ").split())
                                 if "_" in first else first, country, club, grade, "" if pd == "--" else pd,
                                 int(gor), int(nt), last or "", date, index + 1))
                 continue
         got = _player(line, index + 1)
+        if not isinstance(got, str) and got.last_date > today:
+            got = f"last appearance {got.last_tournament!r} ({got.last_date}) is after today"
         if isinstance(got, str):
-            unparsed.append(Unparsed(line=index + 1, text=line[:200], why=got))
+            unparsed_lines += 1
+            if len(unparsed) < MAX_UNPARSED_KEPT:
+                unparsed.append(Unparsed(line=index + 1, text=line[:200], why=got))
         else:
             players.append(got.row())
     if not players:
@@ -167,4 +181,19 @@ def read(data: bytes) -> ParsedList:
     if not date:
         raise CommandRejected("the list has no dated last appearance, so it has no date")
     return ParsedList(ref=ListRef(source="egd", date=date, sha256=sha), rows=players, unparsed=unparsed,
-                      player_lines=count, declared_players=declared)
+                      player_lines=count, declared_players=declared, unparsed_lines=unparsed_lines,
+                      duplicate_pins=duplicate_pins(players))
+
+
+def duplicate_pins(rows: list[Row]) -> tuple[DuplicatePin, ...]:
+    """The PINs more than one row gives, with their lines, in the order of their first line
+    (the first :data:`~goledger.ratings.model.MAX_UNPARSED_KEPT`).
+
+    >>> duplicate_pins([("1", "A", *("",) * 5, 0, 0, "", "", 3), ("1", "B", *("",) * 5, 0, 0, "", "", 9)])
+    (DuplicatePin(pin='1', lines=(3, 9)),)
+    """
+    lines: dict[str, list[int]] = {}
+    for row in rows:
+        lines.setdefault(row[0], []).append(row[11])
+    found = [DuplicatePin(pin=pin, lines=tuple(at)) for pin, at in lines.items() if len(at) > 1]
+    return tuple(found[:MAX_UNPARSED_KEPT])

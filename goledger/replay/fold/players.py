@@ -22,7 +22,7 @@ from typing import Any
 from goledger.errors import CommandRejected
 from goledger.replay.fold.state import PlayerState, TournamentState
 
-__all__ = ["find_player", "fold_name", "match_key", "name_matches", "short_reference_clash"]
+__all__ = ["NameIndex", "find_player", "fold_name", "match_key", "name_matches", "short_reference_clash"]
 
 _NOT_DECOMPOSED = str.maketrans({
     "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ß": "ss", "æ": "ae", "Æ": "ae",
@@ -94,10 +94,45 @@ def find_player(state: TournamentState, ref: str) -> PlayerState:
     raise CommandRejected(f"no player matches {ref!r} (use an id such as p0001, an EGD PIN or a unique name)")
 
 
-def short_reference_clash(players: Iterable[Any], surname: str, first_name: str) -> str:
-    """The warning for registering ``surname first_name`` beside ``players``: the reference
-    (the surname alone, or the full name for a namesake) that designated exactly one player
-    before and becomes ambiguous, with the player it meant; ``""`` when none does.
+class NameIndex:
+    """The players' names as :func:`name_matches` compares them, kept in dictionaries so that
+    a reference is looked up at once instead of by folding every player's name (registering
+    3,000 rows of a file, each against the players before it: issue 41, item 7). Players are
+    added in the order of the pool; :meth:`matches` gives what :func:`name_matches` gives."""
+
+    def __init__(self, players: Iterable[Any] = ()) -> None:
+        self._exact: list[dict[str, list[Any]]] = [{}, {}, {}]
+        self._loose: list[dict[str, list[Any]]] = [{}, {}, {}]
+        for p in players:
+            self.add(p)
+
+    def add(self, player: Any) -> None:
+        for form, text in enumerate(_forms(player)):
+            self._exact[form].setdefault(fold_name(text), []).append(player)
+            self._loose[form].setdefault(match_key(text), []).append(player)
+
+    def matches(self, ref: str, extra: Any = None) -> list[Any]:
+        """:func:`name_matches` of the indexed players (and ``extra``, one more player after
+        them, when given) for ``ref``."""
+        text = ref.replace(",", " ")
+        exact, loose = fold_name(text), match_key(text)
+        forms = _forms(extra) if extra is not None else None
+        for form in range(3):
+            for table, key, fold in ((self._exact, exact, fold_name), (self._loose, loose, match_key)):
+                found = list(table[form].get(key, ()))
+                if forms is not None and fold(forms[form]) == key:
+                    found.append(extra)
+                if found:
+                    return found
+        return []
+
+
+def short_reference_clash(players: Iterable[Any], surname: str, first_name: str,
+                          index: NameIndex | None = None) -> str:
+    """The warning for registering ``surname first_name`` beside ``players`` (looked up in
+    ``index`` when given: a :class:`NameIndex` of them): the reference (the surname alone, or
+    the full name for a namesake) that designated exactly one player before and becomes
+    ambiguous, with the player it meant; ``""`` when none does.
 
     >>> from types import SimpleNamespace as P
     >>> old = [P(id="p0001", surname="Sato", first_name="Ken")]
@@ -106,11 +141,11 @@ def short_reference_clash(players: Iterable[Any], surname: str, first_name: str)
     >>> short_reference_clash(old, "Ito", "Mai"), short_reference_clash(old, "Satō", "Aki")
     ('', '')
     """
-    pool = list(players)
+    names = index if index is not None else NameIndex(players)
     new = _NewPlayer(surname, first_name)
     for ref, use in ((f"{surname} {first_name}", "an id"), (surname, "an id or the full name")):
-        before = name_matches(pool, ref)
-        after = name_matches([*pool, new], ref)
+        before = names.matches(ref)
+        after = names.matches(ref, new)
         if len(before) == 1 and len(after) > 1:
             return f"{ref!r} now matches {len(after)} players ({_candidates(before)} and the new one): use {use}"
     return ""
