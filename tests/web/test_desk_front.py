@@ -1,0 +1,95 @@
+"""The desk's front after the third attack (issue 41, items 4, 5 and 8), each break made the way
+the attacker made it: against a real ``goledger serve`` (uvicorn in a subprocess on 127.0.0.1),
+with raw sockets where the attack needs them."""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from goledger import commands
+from goledger.i18n import LANGUAGE_NAMES
+from goledger.ledger.store import Ledger
+
+from ..conftest import run_cli
+from ..desk_server import DeskServer, read_response
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def head(db: Path) -> int:
+    with Ledger.open(db) as ledger:
+        return ledger.head().seq
+
+
+@pytest.fixture
+def paired(tmp_path: Path) -> Path:
+    db = tmp_path / "t.db"
+    commands.new(db, "Front Cup", 3, "mcmahon", "3d", "20k", None, None, "7.5")
+    for surname, rank in (("Sato", "2d"), ("Ito", "1k"), ("Abe", "4k"), ("Mori", "5k")):
+        commands.register(db, surname, "", rank)
+    commands.pair(db, 1, "p0001", "p0002", 1, 0)
+    commands.pair(db, 1, "p0003", "p0004", 2, 0)
+    return db
+
+
+def raw_get(port: int, path: str, host: str) -> str:
+    """``GET path`` sent with ``Host: host`` on a raw socket: the response's text."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        return read_response(sock, 10).decode("utf-8", "replace")
+
+
+def read_until(sock: socket.socket, wanted: bytes, timeout: float = 10) -> bytes:
+    """What ``sock`` sends until ``wanted`` is among it (within ``timeout`` seconds)."""
+    sock.settimeout(timeout)
+    seen = b""
+    while wanted not in seen:
+        chunk = sock.recv(4096)
+        assert chunk, f"the connection closed before {wanted!r}"
+        seen += chunk
+    return seen
+
+
+def language_links(page: str) -> list[str]:
+    nav = re.search(r'<nav class="languages".*?</nav>', page, re.S)
+    assert nav, "the page has no language switcher"
+    return re.findall(r'href="([^"]*)"', nav.group(0))
+
+
+# ---------------------------------------------------------------------------- item 4: Host
+
+
+def test_a_host_header_never_reaches_the_players_pages(paired: Path) -> None:
+    """One anonymous request with ``Host: evil.example`` for each players' page (the page is
+    then kept for everyone at this head, and watched: the head watcher renders it again with
+    the request it kept when a result moves the head). Every phone's page afterwards, at this
+    head and at the next, has relative language links and no trace of the attacker's host."""
+    pages = ("/", "/standings", "/standings?round=1", "/player/p0001")
+    with DeskServer(paired) as desk:
+        stream = socket.create_connection(("127.0.0.1", desk.port), timeout=20)  # the head watcher runs
+        stream.sendall(b"GET /events/head HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        read_until(stream, b"event: head")
+        for path in pages:
+            poisoned = raw_get(desk.port, path, "evil.example")
+            assert " 200 " in poisoned.split("\r\n")[0] and "evil.example" not in poisoned
+        for path in pages:
+            status, page, _ = desk.get(path)
+            assert status == 200 and "evil.example" not in page, path
+            links = language_links(page)
+            assert len(links) == 5 and all(link.startswith("?") and link.endswith("lang=" + code)
+                                           for link, code in zip(links, LANGUAGE_NAMES, strict=True)), links
+        assert "?round=1&amp;lang=de" in desk.get("/standings?round=1")[1]
+        before = head(paired)
+        assert run_cli("result", "--db", paired, "-r", "1", "-t", "1", "white").code == 0
+        read_until(stream, f"data: {before + 1}".encode())  # the watcher saw it: the pages were rendered again
+        stream.close()
+        for path in pages:
+            status, page, _ = desk.get(path)
+            assert status == 200 and "evil.example" not in page, path
+            assert all(link.startswith("?") for link in language_links(page))
