@@ -14,7 +14,10 @@ failure), first undisturbed, then under each attack:
     wait; one the server closes is opened again a second later; (b') the same, reopened at
     once (a flood of connections from the sampling client's own address);
 (c) **one director request carrying a hostile number**: a logged-in director records an
-    absence worth ``1e999999999`` points (``Fraction()`` of it would compute 10**999999999).
+    absence worth ``1e999999999`` points (``Fraction()`` of it would compute 10**999999999);
+(d) **900 slow login bodies at a 1,024-descriptor limit** (issue 41, item 5): 900 anonymous
+    ``POST /login`` whose headers are whole and whose 16,000-byte body never comes (above the
+    824 connections the desk may hold), each reopened at once when the desk closes it.
 
 Each line is measured beside the undisturbed line of the same run, on the same machine, and
 carries the load average (1 minute) when it ended: on a shared machine the load is part of the
@@ -24,7 +27,7 @@ queue 64, no connection door) at the same descriptor limit: what the desk's door
 
 Printed: a Markdown table (samples, failures, median and worst latency of each page) for
 ``benchmarks/RESULTS.md``. Run: ``python benchmarks/bench_desk_attack.py [--seconds 10]
-[--players 200] [--rounds 6] [--only a,b,b',c] [--repeat N] [--reference]``.
+[--players 200] [--rounds 6] [--only a,b,b',c,d] [--repeat N] [--reference]``.
 """
 
 from __future__ import annotations
@@ -197,10 +200,16 @@ def big_bodies(port: int, clients: int = 20) -> Callable[[Stop], None]:
     return run
 
 
-def half_open(port: int, count: int = 1100, reopen_after: float = 1.0) -> Callable[[Stop], None]:
-    """``count`` connections with half a request's headers; one the server closes is opened
-    again ``reopen_after`` seconds later (0: at once, a flood of connections)."""
-    partial = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
+HALF_HEADERS = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
+SLOW_LOGIN = (b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+              b"Content-Length: 16000\r\n\r\ncsrf=")
+
+
+def half_open(port: int, count: int = 1100, reopen_after: float = 1.0,
+              partial: bytes = HALF_HEADERS) -> Callable[[Stop], None]:
+    """``count`` connections with half a request's headers (or ``partial``: :data:`SLOW_LOGIN`,
+    a login whose body never comes); one the server closes is opened again ``reopen_after``
+    seconds later (0: at once, a flood of connections)."""
 
     def run(stop: Stop) -> None:
         selector = selectors.DefaultSelector()
@@ -295,8 +304,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--only", default="a,b,b',c", help="the attacks to run, among a, b, b', c")
-    parser.add_argument("--repeat", type=int, default=1, help="how many times to measure (b) and (b')")
+    parser.add_argument("--only", default="a,b,b',c,d", help="the attacks to run, among a, b, b', c, d")
+    parser.add_argument("--repeat", type=int, default=1, help="how many times to measure (b), (b') and (d)")
     parser.add_argument("--reference", action="store_true", help="also (b) and (b') against plain uvicorn")
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -319,7 +328,8 @@ def main() -> None:
             server.stop()
         floods = [("b", "(b) 1,100 half-open connections, `RLIMIT_NOFILE` 1,024 (each reopened 1 s after "
                         "the desk closes it)", 1.0),
-                  ("b'", "(b') the same, each reopened at once (a flood of connections)", 0.0)]
+                  ("b'", "(b') the same, each reopened at once (a flood of connections)", 0.0),
+                  ("d", "(d) 900 slow login bodies, `RLIMIT_NOFILE` 1,024 (each reopened at once)", 0.0)]
         for reference in (False, True) if args.reference else (False,):
             for _ in range(1 if reference else args.repeat):
                 server = Server(db, nofile=1024, reference=reference)
@@ -330,8 +340,9 @@ def main() -> None:
                     for key, name, reopen in floods:
                         if key in only:
                             shown = f"reference: plain uvicorn, {name[name.index(' ') + 1:]}" if reference else name
-                            rows.append(row(shown, under(half_open(server.port, reopen_after=reopen), server.url,
-                                                         args.seconds, warmup=3.0)))
+                            attack = (half_open(server.port, 900, reopen, SLOW_LOGIN) if key == "d"
+                                      else half_open(server.port, reopen_after=reopen))
+                            rows.append(row(shown, under(attack, server.url, args.seconds, warmup=3.0)))
                 finally:
                     server.stop()
     print(f"{args.players} players × {args.rounds} rounds, {args.seconds:g} s of samples per line "

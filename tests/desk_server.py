@@ -127,14 +127,21 @@ def read_response(sock: socket.socket, timeout: float) -> bytes:
     return data
 
 
-def flood(port: int, stop: Any, count: int = 1100, reopen_after: float = 0.0) -> None:
-    """Hold ``count`` connections to ``port``, each having sent half a request's headers;
-    one the server closes is opened again ``reopen_after`` seconds later (0: at once, a
-    connection flood), until ``stop`` (an event) is set. Run it in a process of its own
-    (:func:`flooding`): in the test's own interpreter it would slow the test's client."""
+HALF_HEADERS = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
+"""Half a request's headers (slowloris)."""
+SLOW_LOGIN = (b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+              b"Content-Length: 16000\r\n\r\ncsrf=")
+"""A login's whole headers and the first bytes of a body that never comes (issue 41)."""
+
+
+def flood(port: int, stop: Any, count: int = 1100, reopen_after: float = 0.0, partial: bytes = HALF_HEADERS) -> None:
+    """Hold ``count`` connections to ``port``, each having sent ``partial`` (half a request's
+    headers, or :data:`SLOW_LOGIN`); one the server closes is opened again ``reopen_after``
+    seconds later (0: at once, a connection flood), until ``stop`` (an event) is set. Run it
+    in a process of its own (:func:`flooding`): in the test's own interpreter it would slow
+    the test's client."""
     import selectors
 
-    partial = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"
     selector = selectors.DefaultSelector()
     due: list[float] = [0.0] * count
     while not stop.is_set():

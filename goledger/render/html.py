@@ -305,6 +305,20 @@ def _shown_variables(translate: Callable[..., Any]) -> Callable[..., Any]:
 _EXTENSIONS: Final = ("jinja2.ext.i18n",)
 
 
+def language_link(query: str, code: str) -> str:
+    """The language switcher's link to this page in language ``code``: relative (``?…``, the
+    page's own query with ``lang`` replaced), never built from the request's ``Host`` or any
+    other header, so a page kept for every visitor cannot carry an address an attacker named.
+
+    >>> language_link("round=2&lang=fr", "de"), language_link("", "tr")
+    ('?round=2&lang=de', '?lang=tr')
+    """
+    from urllib.parse import parse_qsl, urlencode
+
+    kept = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True) if name != "lang"]
+    return "?" + urlencode([*kept, ("lang", code)])
+
+
 def make_environment(*folders: Path) -> Environment:
     """An environment whose templates are looked up in ``folders`` first, then in
     :data:`TEMPLATES`; HTML is autoescaped, every text written shown safe (:func:`shown_text`),
@@ -329,6 +343,7 @@ def make_environment(*folders: Path) -> Environment:
             env.globals[name] = _shown_variables(env.globals[name])  # type: ignore[arg-type]
     env.globals["current_language"] = current_language
     env.globals["LANGUAGE_NAMES"] = LANGUAGE_NAMES
+    env.globals["language_link"] = language_link
     from goledger.i18n import numbers
 
     env.filters["decimal"] = numbers.decimal

@@ -22,37 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.web.forms import flag as _flag
+from goledger.web.forms import number as _int
+from goledger.web.forms import number_or_none
+from goledger.web.forms import optional as _opt
+from goledger.web.forms import optional_number as _opt_int
+from goledger.web.forms import text as _text
 
 __all__ = ["ACTIONS", "Action", "parse_entry", "table_subject"]
 
 Form = Mapping[str, Any]
 Runner = Callable[..., Any]
-
-
-def _text(form: Form, name: str) -> str:
-    value = form.get(name, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _opt(form: Form, name: str) -> str | None:
-    return _text(form, name) or None
-
-
-def _int(form: Form, name: str, label: str | None = None) -> int:
-    text = _text(form, name)
-    try:
-        return int(text)
-    except ValueError:
-        raise CommandRejected(f"{label or name} {text!r} is not a whole number" if text else
-                              f"give the {label or name}") from None
-
-
-def _opt_int(form: Form, name: str, label: str | None = None) -> int | None:
-    return _int(form, name, label) if _text(form, name) else None
-
-
-def _flag(form: Form, name: str) -> bool:
-    return _text(form, name).lower() in ("1", "on", "true", "yes")
 
 
 _ENTRY = re.compile(r"^\s*(\d{1,5})(?:\s*[.:/]\s*|\s+|(?=[^\d\s]))(\S.{0,30}?)\s*(!?)\s*$")
@@ -93,10 +73,11 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
 def table_subject(form: Form) -> set[tuple[Any, ...]]:
     """The ``("table", round, table)`` a result form is about (empty when it names none)."""
     try:
-        table = parse_entry(_text(form, "entry"))[0] if _text(form, "entry") else int(_text(form, "table"))
-        return {("table", int(_text(form, "round")), table)}
-    except (ValueError, CommandRejected):
+        table = parse_entry(_text(form, "entry"))[0] if _text(form, "entry") else number_or_none(form, "table")
+    except CommandRejected:
         return set()
+    round_ = number_or_none(form, "round")
+    return {("table", round_, table)} if round_ is not None and table is not None else set()
 
 
 @dataclass(frozen=True)
@@ -320,8 +301,8 @@ ACTIONS: dict[str, Action] = {
     "pair": Action(_pair),
     "unpair": Action(_unpair, table_subject),
     "edit-game": Action(_edit_game, table_subject),
-    "renumber-tables": Action(_renumber_tables, lambda form: {("round", int(form.get("round", 0) or 0))}
-                              if str(form.get("round", "")).isdigit() else set()),
+    "renumber-tables": Action(_renumber_tables, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
+                              is not None else set()),
     "result": Action(_result, table_subject),
     "correct": Action(_correct, table_subject),
     "change-rules": Action(_change_rules, lambda form: {("rules",)}),

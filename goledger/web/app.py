@@ -276,7 +276,7 @@ class _Pages:
         director = self.is_director(request)
         message = context.get("message") or (self.desk.flash.pop(session) if director and not fresh else "")
         context.update(csrf=self.desk.keys.csrf_for(session), director=director, message=message,
-                       refused=status >= 400,
+                       refused=status >= 400, language_query=request.url.query,
                        db_name=self.desk.db.name, tournament_name=self.desk.name())
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
         if fresh:
@@ -419,7 +419,7 @@ class _Pages:
         def make() -> KeptPage:
             data = build()
             page = public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
-                                  self._render_text(request, name, data))
+                                  self._render_text(request.url.query, name, data))
             return keep_form(key, page)  # compressed here, off the event loop
 
         try:
@@ -435,15 +435,17 @@ class _Pages:
             future.set_result(kept)
         return kept
 
-    def _render_text(self, request: Request, name: str, data: dict[str, Any]) -> str:
+    def _render_text(self, query: str, name: str, data: dict[str, Any]) -> str:
         """A players' page as text (the same context as :meth:`render` gives an anonymous
         visitor; the page carries no form that needs his session). Its head and the tournament's
-        name are the state's own: the page claims the head it was computed at."""
+        name are the state's own: the page claims the head it was computed at. It is kept for
+        every visitor, so nothing of the request but its cache key's ``query`` goes in: no
+        header (``Host`` named the language links' site, issue 41)."""
         state = data.get("state")
         settings = state.settings if isinstance(state, TournamentState) else None
         context = {"csrf": "", "director": False, "message": "", "refused": False, "db_name": self.desk.db.name,
                    "tournament_name": settings.name if settings is not None else self.desk.name(),
-                   "public": True, "request": request, **data}
+                   "public": True, "language_query": query, **data}
         return self.templates.get_template(name).render(context)
 
     def _listen(self) -> None:

@@ -54,8 +54,9 @@ def _text(form: Form, name: str) -> str:
 
 
 def _int(form: Form, name: str) -> int | None:
-    text = _text(form, name)
-    return int(text) if text.isdigit() and len(text) <= 6 else None
+    from goledger.web.forms import number_or_none
+
+    return number_or_none(form, name)
 
 
 def _table_of(form: Form) -> int | None:

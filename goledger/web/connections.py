@@ -23,6 +23,14 @@ are closed (a connection flood). The desk stays reachable because:
   second after ``EMFILE``; should it happen here, a descriptor is freed and accepting goes
   on). A client that sends its request at once is handed over at once, so it is never the
   one chosen. Only when every connection is busy is the newcomer refused.
+* **An anonymous body counts as waiting** (issue 41): a connection whose request is an
+  anonymous write (``POST /login``, ``/logout``: :data:`goledger.web.guard.ANONYMOUS_WRITES`)
+  and whose body is not all in yet is, for making room, like one still sending its headers:
+  after the half-sent connections, the oldest of them is closed for a newcomer (a phone
+  sends its few hundred bytes of login with its headers, so it is never among them), and
+  :class:`goledger.web.guard.DeskGuard` refuses such a body that takes more than a few
+  seconds in all (408). Slow logins reopened as fast as they are closed cannot keep a
+  player's page out.
 * **One address cannot push the others out**: at the cap, a newcomer from an address
   holding more than its share of the waiting connections closes that address's own oldest
   one; a newcomer from elsewhere closes the oldest of all.
@@ -54,6 +62,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from goledger.web.guard import ANONYMOUS_WRITES, SAFE_METHODS
 
 __all__ = ["BURST", "LINGER_BYTES", "LINGER_SECONDS", "ConnectionLimits", "Door", "LingeringTransport",
            "default_limits", "fast_protocol_class", "protocol_class", "serve"]
@@ -126,6 +136,7 @@ class Door:
         self.waiting: OrderedDict[socket.socket, _Waiting] = OrderedDict()
         self.by_address: dict[str, OrderedDict[socket.socket, None]] = {}
         self.idle: OrderedDict[Any, None] = OrderedDict()  # protocols between requests
+        self.bodies: OrderedDict[Any, None] = OrderedDict()  # protocols awaiting an anonymous body
         self.protocols = 0  # connections handed to the protocol and not lost yet
         self.handing = 0  # handed over, the protocol not made yet
         self.closed = 0  # connections closed to make room (for tests and the benchmark)
@@ -214,7 +225,8 @@ class Door:
 
         A newcomer from ``address`` holding more than its share of the waiting connections
         closes that address's oldest; otherwise the oldest waiting connection of all goes,
-        else the oldest idle keep-alive connection."""
+        else the oldest still sending an anonymous body, else the oldest idle keep-alive
+        connection."""
         if self.waiting:
             own = self.by_address.get(address) if address is not None else None
             if own and len(own) * len(self.by_address) > len(self.waiting):
@@ -224,6 +236,13 @@ class Door:
             self._drop(victim)
             self.closed += 1
             return True
+        while self.bodies:
+            protocol, _ = self.bodies.popitem(last=False)
+            transport = protocol.transport
+            if transport is not None and not transport.is_closing():
+                transport.abort()
+                self.closed += 1
+                return True
         while self.idle:
             protocol, _ = self.idle.popitem(last=False)
             transport = protocol.transport
@@ -443,6 +462,16 @@ def protocol_class(door: Door, base: type[H11Protocol] | None = None) -> type[H1
                 if not self.transport.is_closing():
                     self.transport.abort()
 
+        def _body_awaited(self) -> None:
+            """Whether this connection's request is an anonymous write whose body is still
+            coming in: then the door may close it to make room (:meth:`Door._make_room`)."""
+            cycle = self.cycle
+            if (cycle is not None and cycle.more_body and not cycle.response_complete
+                    and cycle.scope["path"] in ANONYMOUS_WRITES and cycle.scope["method"] not in SAFE_METHODS):
+                door.bodies[self] = None
+            else:
+                door.bodies.pop(self, None)
+
         def _lingers(self) -> None:
             """Closing after a response: no request can follow, and the door may close this
             connection at once to make room (it waits for nothing)."""
@@ -459,9 +488,11 @@ def protocol_class(door: Door, base: type[H11Protocol] | None = None) -> type[H1
                 self._busy()  # the headers of a new request are in
             elif (self.cycle is None or self.cycle.response_complete) and self._header_timer is None:
                 self._idle()
+            self._body_awaited()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            door.bodies.pop(self, None)
             if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
                 self._idle()  # between requests: the next one's headers are due in time
 
@@ -472,6 +503,7 @@ def protocol_class(door: Door, base: type[H11Protocol] | None = None) -> type[H1
             if self._counted:
                 door.protocols -= 1
                 self._counted = False
+            door.bodies.pop(self, None)
             self._busy()
             super().connection_lost(exc)
 

@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
-from goledger.web import isolate, pairing_page
+from goledger.web import forms, isolate, pairing_page
 from goledger.web.actions import ACTIONS
 from goledger.web.routing import DeskPages, criteria_list, int_param, round_or
 
@@ -97,11 +97,9 @@ class DirectorPages:
 
     async def new(self, request: Request) -> Response:
         form = await self.pages.checked_form(request)
-        rounds = str(form.get("rounds", "")).strip()
-        if not rounds.isdigit() or len(rounds) > 2:
-            return self.pages.refusal(request, f"rounds {rounds[:20]!r} is not a whole number of rounds (1 to 99)")
+        rounds = forms.number(form, "rounds", "rounds", signed=False, low=1, high=99)
         text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi", "language")}
-        done = await self.pages.work(isolate.new_tournament, self.desk.db, text, int(rounds), self.pages.actor(request))
+        done = await self.pages.work(isolate.new_tournament, self.desk.db, text, rounds, self.pages.actor(request))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk/players", done.message)
@@ -140,11 +138,11 @@ class DirectorPages:
         """Register the players of an uploaded MacMahon participant list
         (:func:`~goledger.formats.macmahon.players.import_macmahon_players`)."""
         form = await self.pages.checked_form(request)
-        expected = str(form.get("expected_head", "")).strip()
         done = await self._with_upload(form, "list.txt", "choose the participant list to upload",
                                        lambda source: self.pages.work(
                                            isolate.players_file, source, self.desk.db, self.pages.actor(request),
-                                           int(expected) if expected.isdigit() and len(expected) <= 18 else None))
+                                           forms.optional_number(form, "expected_head", "form's ledger head",
+                                                                 signed=False)))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk/players", f"registered {done.data} player(s)")
@@ -338,13 +336,15 @@ class DirectorPages:
         action = ACTIONS.get(name)
         if action is None:
             return self.pages.refusal(request, f"{name!r} is not an action of the desk", 404)
-        head_text = str(form.get("expected_head", "")).strip()
-        if not head_text.isdigit():
+        head_text = forms.text(form, "expected_head")
+        if not head_text:
             return self.pages.refusal(request, "the form does not say which ledger head it was rendered against; "
                                 "reload the page")
-        if len(head_text) > 18:
+        try:
+            expected_head = forms.whole(head_text, "the form's ledger head", signed=False)
+        except CommandRejected:
             return self.pages.refusal(request, "the form's ledger head is not an event number; reload the page")
-        expected_head, retry = int(head_text), str(form.get("retry", "")) == "1"
+        retry = str(form.get("retry", "")) == "1"
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         fragment = fields.get("fragment", "")
         retry_fields = None
@@ -357,8 +357,9 @@ class DirectorPages:
         back = fields.get("back", "/desk")
         if not back.startswith("/") or back.startswith("//"):
             back = "/desk"
-        if fragment == "results" and request.headers.get("hx-request"):
-            data = await self._round_data(request, int(fields.get("round", "0") or 0))
+        shown_round = forms.number_or_none(fields, "round")  # not a number: the write said so, as a page
+        if fragment == "results" and request.headers.get("hx-request") and shown_round is not None:
+            data = await self._round_data(request, shown_round)
             return self.pages.render(request, "results_entry.html", status, message=message, ok=status == 200,
                                retry=retry_fields, action=name, conflict=conflict,
                                entry=fields.get("entry", "") if status != 200 else "", **data)

@@ -17,8 +17,12 @@ For every HTTP request, before the application sees it:
 * **Bodies are bounded per route** (:meth:`GuardLimits.body_limit`: 16 KB for the login and
   logout forms, the upload limit for the two upload forms, 1 MB for every other write) and
   must arrive in time: each chunk within ``body_idle`` seconds, the whole within ``body_idle``
-  plus one second per ``body_rate`` bytes. Too large: 413; too slow: 408; both close the
-  connection.
+  plus one second per ``body_rate`` bytes, and an anonymous body (the login and logout forms,
+  a few hundred bytes a phone sends with its headers) within ``anonymous_body`` seconds in
+  all (issue 41: 900 logins trickling a byte every few seconds held every connection the
+  desk may open). Too large: 413; too slow: 408; both close the connection. Until its
+  anonymous body is in, a connection is also one the door may close to make room
+  (:mod:`goledger.web.connections`), as one still sending its headers.
 * **Query strings** are at most ``max_query`` bytes (414); each route checks its own
   parameters (:func:`query_int`, :func:`query_seconds`). A number in the address itself (the
   round of ``/desk/round/N``) has at most 18 digits (400).
@@ -42,7 +46,7 @@ from urllib.parse import urlsplit
 
 from goledger.errors import CommandRejected
 
-__all__ = ["CSP", "DeskGuard", "GuardLimits", "query_int", "query_seconds"]
+__all__ = ["ANONYMOUS_WRITES", "CSP", "SAFE_METHODS", "DeskGuard", "GuardLimits", "query_int", "query_seconds"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -74,6 +78,7 @@ class GuardLimits:
     login: int = 16 * 1024
     body_idle: float = 10.0
     body_rate: int = 64 * 1024
+    anonymous_body: float = 5.0
     max_query: int = 4096
     max_streams: int = 256
 
@@ -157,6 +162,8 @@ class DeskGuard:
             return None
         expected = int(length) if length is not None else limit
         deadline = time.monotonic() + self.limits.body_idle + expected / self.limits.body_rate
+        if path in ANONYMOUS_WRITES:
+            deadline = min(deadline, time.monotonic() + self.limits.anonymous_body)
         chunks: list[bytes] = []
         size = 0
         while True:

@@ -9,7 +9,6 @@ page (``GET /desk/round/R/game?table=T``) and the action runners.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,35 +17,13 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import CommandRejected
+from goledger.web.forms import Form, whole
+from goledger.web.forms import flag as _flag
+from goledger.web.forms import number as _int
+from goledger.web.forms import optional_number as _opt_int
+from goledger.web.forms import text as _text
 
 __all__ = ["edit_game_action", "pair_action", "renumber_action", "routes"]
-
-Form = Mapping[str, Any]
-
-
-def _text(form: Form, name: str) -> str:
-    value = form.get(name, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _opt_int(form: Form, name: str, label: str) -> int | None:
-    text = _text(form, name)
-    if not text:
-        return None
-    if not (text.isascii() and text.lstrip("-").isdigit() and len(text) <= 6):
-        raise CommandRejected(f"{label} {text!r} is not a whole number")
-    return int(text)
-
-
-def _int(form: Form, name: str, label: str) -> int:
-    value = _opt_int(form, name, label)
-    if value is None:
-        raise CommandRejected(f"give the {label}")
-    return value
-
-
-def _flag(form: Form, name: str) -> bool:
-    return _text(form, name).lower() in ("1", "on", "true", "yes")
 
 
 def pair_action(db: Path, form: Form, **kw: Any) -> Any:
@@ -93,10 +70,7 @@ def routes(pages: Any) -> list[Route]:
             from goledger.ledger.values import Result, effective_komi
 
             state = pages.desk.state()
-            text = request.query_params.get("table", "").strip()
-            if not (text.isascii() and text.isdigit() and len(text) <= 5):
-                raise CommandRejected(f"table {text!r} is not a table number")
-            table = int(text)
+            table = whole(request.query_params.get("table", ""), "table", signed=False)
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
             games = state.games.get(round_, {})

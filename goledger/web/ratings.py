@@ -75,12 +75,9 @@ def _identity(path: Any) -> tuple[int, int] | None:
 
 
 def _limit(request: Request) -> int:
-    from goledger.errors import CommandRejected
+    from goledger.web.forms import whole
 
-    text = request.query_params.get("limit", "10").strip()
-    if not (text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000):
-        raise CommandRejected(f"limit {text[:20]!r} is not a whole number in 1..1000")
-    return int(text)
+    return whole(request.query_params.get("limit", "10"), "limit", signed=False, low=1, high=1000)
 
 
 def _country(request: Request) -> str | None:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from goledger.web.routing import Pages
+from goledger.web.routing import Pages, int_param
 
 __all__ = ["team_routes"]
 
@@ -28,8 +28,7 @@ def team_routes(pages: Pages) -> list[Route]:
             from goledger.teams.standings import team_standings
 
             state = pages.desk.state()
-            r = request.query_params.get("round", "").strip()
-            table = team_standings(state, int(r) if r.isdigit() and len(r) < 3 else None)
+            table = team_standings(state, int_param(request, "round"))
             printout = standings_sections(table, {}, state.settings.name if state.settings else "")
             return {"state": state, "printout": printout, "head": state.seq}
 
