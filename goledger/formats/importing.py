@@ -158,6 +158,9 @@ def import_file(
         write_report(refused, report, protect=protect, force=force)
         raise
     import_report = result.report
+    from goledger.formats.places import compare_places, stated_places
+
+    compare_places(result.events, stated_places(result.events), import_report)
     try:
         records = write_new_ledger(result.events, target, import_report, strict=strict, allow_errors=allow_errors,
                                    actor=actor, reason=reason or f"import {format} {source.name}")

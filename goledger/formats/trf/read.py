@@ -510,7 +510,8 @@ def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: I
 def _registration(pid: str, player: TrfPlayer) -> ev.PlayerRegistered:
     surname, _, first = player.name.partition(",")
     extras = {f"trf.{k}": v for k, v in (("sex", player.sex), ("title", player.title),
-                                         ("federation", player.federation), ("birth", player.birth)) if v}
+                                         ("federation", player.federation), ("birth", player.birth),
+                                         ("rank", player.rank)) if v}
     ids = {"fide_id": player.fide_id} if player.fide_id else {}
     return ev.PlayerRegistered(
         player_id=pid, surname=surname.strip() or player.name or f"Player {player.number}",
