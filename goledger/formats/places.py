@@ -30,14 +30,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from goledger.errors import GoledgerError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 
 __all__ = ["PLACE_EXTRAS", "compare_places", "ordinal", "stated_places", "stated_runs"]
 
-PLACE_EXTRAS = ("egd.place", "trf.rank", "goledger.place")
-"""The player extras in which a reader keeps the place its file states: an EGD table's place
-column, a TRF's rank column, the places line of goledger's own XML files."""
+PLACE_EXTRAS = ("egd.place",)
+"""The player extras in which a reader keeps the place its file states (an EGD table's place
+column); the other readers give their places beside the events (``ReadResult.places``)."""
 
 
 def stated_places(events: Sequence[ev.Event]) -> dict[str, int]:
@@ -103,7 +104,7 @@ def compare_places(events: Sequence[ev.Event], stated: Mapping[str, int], report
     try:
         state = fold(events, check=check_registered)
         table = standings(state)
-    except (ValueError, KeyError) as exc:
+    except (ValueError, KeyError, GoledgerError) as exc:
         report.warning("places", f"goledger's standings could not be computed to compare with the places {what} "
                        f"states ({exc})")
         return 0
