@@ -14,7 +14,7 @@ report is returned (or attached to the raised error) either way.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -47,6 +47,11 @@ class ReadResult(Protocol):
 
     @property
     def report(self) -> InterchangeReport: ...
+
+    @property
+    def places(self) -> Mapping[str, int]:
+        """Player id → the place the file states (empty when it states none)."""
+        ...
 
 
 Reader = Callable[[bytes, str], ReadResult]
@@ -158,6 +163,9 @@ def import_file(
         write_report(refused, report, protect=protect, force=force)
         raise
     import_report = result.report
+    from goledger.formats.places import compare_places
+
+    compare_places(result.events, result.places, import_report)
     try:
         records = write_new_ledger(result.events, target, import_report, strict=strict, allow_errors=allow_errors,
                                    actor=actor, reason=reason or f"import {format} {source.name}")

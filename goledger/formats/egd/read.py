@@ -67,6 +67,13 @@ class ReadResult(NamedTuple):
     events: list[ev.Event]
     report: InterchangeReport
 
+    @property
+    def places(self) -> dict[str, int]:
+        """Player id → the place of the table's place column (the import compares it with goledger's)."""
+        from goledger.formats.places import stated_places
+
+        return stated_places(self.events)
+
 
 def read_egd(data: bytes, source: str = "") -> ReadResult:
     """Read an EGD file's bytes into ledger events and an import report.
@@ -111,7 +118,20 @@ class _Reader:
         game_events = self._game_events(games)
         free_events = self._free_rounds(games)
         self._lost_information()
-        return [ev.TournamentCreated(settings=settings), *players, *game_events, *free_events], self.report
+        events: list[ev.Event] = [ev.TournamentCreated(settings=settings), *players, *game_events, *free_events]
+        self._carried(events)
+        return events, self.report
+
+    def _carried(self, events: list[ev.Event]) -> None:
+        """The rules goledger wrote in a comment line replace those guessed from the column
+        header (:mod:`goledger.formats.carried`)."""
+        from goledger.formats.carried import apply_carried, parse_carried
+
+        lines = [(n, text.lstrip(";").strip()) for n, text in self.table.comments]
+        found = [n for n, text in lines if text.startswith("goledger ")]
+        if found:
+            where = f"line {found[0]}"
+            apply_carried(events, parse_carried((text for _, text in lines), self.report, where), self.report, where)
 
     # ------------------------------------------------------------------ tournament
 

@@ -93,6 +93,8 @@ _TOLERATED_RESULTS: Final = {
 class ReadResult:
     events: list[ev.Event]
     report: InterchangeReport
+    places: dict[str, int] = field(default_factory=dict)
+    """Player id → the place goledger's own file states (:mod:`goledger.formats.carried`)."""
 
 
 @dataclass
@@ -823,4 +825,11 @@ def read_macmahon(data: bytes, *, source: str = "tournament.xml") -> ReadResult:
     assert isinstance(imported, ev.SourceImported)
     events[1] = ev.SourceImported(format=imported.format, filename=imported.filename,
                                   sha256=hashlib.sha256(data).hexdigest(), summary=imported.summary)
-    return ReadResult(events=events, report=report)
+    from goledger.formats.carried import apply_carried, parse_carried, xml_carried
+
+    carried = xml_carried(data)
+    places: dict[str, int] = {}
+    if carried:  # goledger's own file: its rules and places (issue 40, item 5)
+        places = apply_carried(events, parse_carried(carried, report, "after </Tournament>"), report,
+                               "after </Tournament>")
+    return ReadResult(events=events, report=report, places=places)

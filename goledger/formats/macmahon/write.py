@@ -230,6 +230,18 @@ class _Writer:
                     and tag not in _SPECIAL_EXTRAS:
                 out.leaf(tag, value, "Tournament")
 
+    def carried_lines(self) -> list[str]:
+        """The rules behind the places and each participant's place, in the order the file
+        lists them, as comments after the root (:mod:`goledger.formats.carried`): MacMahon
+        computes its own standings, and reading the file back compares with these places."""
+        from goledger.formats.carried import carried_lines, export_places, xml_comments
+
+        order = sorted(self.state.players, key=lambda k: self.ids[k])
+        lines = carried_lines(self.settings, places=export_places(self.state, order))
+        self.out.report.info("carried", "goledger's places and the rules behind them written in comments after "
+                             "</Tournament>, which MacMahon skips and goledger reads back")
+        return xml_comments(lines).splitlines()
+
     def write_walllist(self) -> None:
         out = self.out
         out.open("Walllist")
@@ -564,6 +576,7 @@ class _Writer:
         self.out.report_trimmed()
         self.out.depth = 0
         self.out.lines.append("</Tournament>")
+        self.out.lines.extend(self.carried_lines())
         return self.out.bytes()
 
 

@@ -112,6 +112,8 @@ class ReadResult(msgspec.Struct, kw_only=True):
 
     events: list[ev.Event]
     report: InterchangeReport
+    places: dict[str, int] = msgspec.field(default_factory=dict)
+    """Player id → the place goledger's own file states (:mod:`goledger.formats.carried`)."""
 
 
 def extra_key(element: str, attribute: str) -> str:
@@ -542,6 +544,10 @@ class _Reader:
             if "rank" not in attrs:
                 self.report.info("default", "player without rank: 30K recorded (reader default)", where)
             grade = attrs.get("grade")
+            pro = _professional(grade, rank_value)
+            if pro:
+                self.tally.add("info", "normalised", f"grade {grade} read as the professional rank {pro} (OpenGotha "
+                               f"ranks it {ogv.rank_text(rank_value)}, as goledger does)", where)
             if not grade:
                 grade = ogv.rank_text(rank_value)
                 self.tally.add("info", "default", "no grade: the rank recorded as grade, as OpenGotha does", where)
@@ -587,7 +593,7 @@ class _Reader:
             self.players.append({
                 "el": el, "where": where, "participating": attrs.get("participating"),
                 "event": dict(
-                    player_id=player_id, surname=name, first_name=first, rank=ogv.canonical_rank(rank_value),
+                    player_id=player_id, surname=name, first_name=first, rank=pro or ogv.canonical_rank(rank_value),
                     grade=grade, rating=rating, rating_origin=origin, country=attrs.get("country", ""), club=club,
                     egd_pin=attrs.get("egfPin", ""), status=status, mm_correction=correction, ids=ids,
                     start_number=number, extras=extras,
@@ -766,14 +772,27 @@ class _Reader:
                     self.report.error("invalid", f"board {board_el.get('boardNumber')!r} of round {round_raw!r} "
                                       "cannot be recorded", b_where)
                     continue
-                player_id = self._resolve(board_el.get("player", ""), b_where, "team member")
-                members.append(dict(player_id=player_id, board=board, round=round_ or None))
+                player_id = self._member(board_el.get("player", ""), name, board, round_, b_where)
+                if player_id is not None:
+                    members.append(dict(player_id=player_id, board=board, round=round_ or None))
             members.sort(key=lambda m: (m["round"] or 0, m["board"]))
             teams.append(dict(team_id=f"t{index:03d}", name=name, number=number, members=members, where=where))
         stray = [b for b in self.root.iter("Board") if b.getparent() is None or b.getparent().tag != "Team"]
         for board_el in stray:
             self.report.warning("unmapped", "<Board> outside a <Team> not mapped", _where(board_el))
         return teams
+
+    def _member(self, ref: str, team: str, board: int, round_: int, where: str) -> str | None:
+        """The player a team board names, or ``None``: a reference that matches no player (nor
+        the placeholder of a game) is dropped with a warning, and the team keeps that board
+        empty, as OpenGotha loads such a file and shows it (issue 40, item 7)."""
+        if self.keys.resolve(ref) is not None or ref in self.placeholders:
+            return self._resolve(ref, where, "team member")
+        reason = "matches several players" if self.keys.is_ambiguous(ref) else "matches no player"
+        rounds = f"round {round_}" if round_ else "every round"
+        self.report.warning("dropped", f"team {team!r} board {board} ({rounds}): member {ref!r} {reason}; the "
+                            "board is left empty, as OpenGotha shows it", where)
+        return None
 
     def _rounds(self, declared: int, games: list[dict[str, Any]], byes: list[dict[str, Any]]) -> int:
         """OpenGotha grows ``numberOfRounds`` to the last round with a game or a bye (team
@@ -939,4 +958,31 @@ def read_opengotha(data: bytes, *, source: str = "tournament.xml") -> ReadResult
     imported = events[1]
     assert isinstance(imported, ev.SourceImported)
     events[1] = msgspec.structs.replace(imported, sha256=hashlib.sha256(data).hexdigest())
-    return ReadResult(events=events, report=report)
+    from goledger.formats.carried import apply_carried, parse_carried, xml_carried
+
+    carried = xml_carried(data)
+    places: dict[str, int] = {}
+    if carried:  # goledger's own file: its rules and places (issue 40, item 5)
+        places = apply_carried(events, parse_carried(carried, report, "after </Tournament>"), report,
+                               "after </Tournament>")
+    return ReadResult(events=events, report=report, places=places)
+
+
+def _professional(grade: str | None, rank_value: int) -> str:
+    """The professional rank a player's grade names when OpenGotha's rank is the one it maps
+    it to (``1P``–``3P`` → 7D, ``4P``–``6P`` → 8D, ``7P``–``9P`` → 9D), else ``""``: the
+    pairing and McMahon values stay OpenGotha's, and a 3p stays a 3p (issue 40, item 5).
+
+    >>> _professional("3P", 6), _professional(" 8p", 7), _professional("3P", 5), _professional("2D", 1)
+    ('3p', '', '', '')
+    """
+    from goledger.ledger.values import Rank, RankError
+
+    text = (grade or "").strip().lower()
+    if not text.endswith("p"):
+        return ""
+    try:
+        rank = Rank.parse(text)
+    except RankError:
+        return ""
+    return str(rank) if rank.value == rank_value else ""

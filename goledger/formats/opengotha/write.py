@@ -139,7 +139,19 @@ class _Writer:
         self._team_parameters(_container(root, "TeamTournamentParameterSet"))
         self._clubs_groups(root)
         root.tail = "\n"
-        return DECLARATION + etree.tostring(root, encoding="UTF-8", xml_declaration=False)
+        return DECLARATION + etree.tostring(root, encoding="UTF-8", xml_declaration=False) + self._carried()
+
+    def _carried(self) -> bytes:
+        """The rules behind the places and each player's place, in the order the file lists
+        them, as comments after the root (:mod:`goledger.formats.carried`): OpenGotha files
+        state no places, and reading the file back compares with these."""
+        from goledger.formats.carried import carried_lines, export_places, xml_comments
+
+        assert self.state.settings is not None
+        lines = carried_lines(self.state.settings, places=export_places(self.state, list(self.state.players)))
+        self.report.info("carried", "goledger's places and the rules behind them written in comments after "
+                         "</Tournament>, which OpenGotha skips and goledger reads back")
+        return xml_comments(lines).encode("utf-8")
 
     def _check_extras(self) -> None:
         foreign = sorted(k for k in self.extras if not k.startswith("opengotha."))
@@ -184,7 +196,8 @@ class _Writer:
             if raw_rank is not None and _means_rank(raw_rank, value):
                 rank = raw_rank
             elif player.rank.endswith("p"):
-                self.report.info("normalised", f"professional rank {player.rank} written as {rank}", player.id)
+                self.report.info("normalised", f"professional rank {player.rank} written as {rank} (OpenGotha's "
+                                 f"rank for it), grade {player.grade or player.rank.upper()}", player.id)
             absent = sorted(r for r in player.absences if r <= rounds)
             if player.withdrawn_from is not None:
                 absent = sorted(set(absent) | set(range(player.withdrawn_from, rounds + 1)))
@@ -203,7 +216,7 @@ class _Writer:
                 "ffgLicence": player.ids.get("ffg_licence", ""),
                 "ffgLicenceStatus": player.ids.get("ffg_licence_status", ""),
                 "firstName": player.first_name,
-                "grade": player.grade or ogv.rank_text(value),
+                "grade": player.grade or (player.rank.upper() if player.rank.endswith("p") else ogv.rank_text(value)),
                 "name": player.surname,
                 "participating": participating_text(absent, rounds, extras.get(PLAYER_EXTRA + "participating")),
                 "rank": rank,

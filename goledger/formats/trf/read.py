@@ -125,10 +125,13 @@ class TrfDocument:
 
 
 class ReadResult:
-    def __init__(self, events: list[ev.Event], report: InterchangeReport, document: TrfDocument) -> None:
+    def __init__(self, events: list[ev.Event], report: InterchangeReport, document: TrfDocument,
+                 places: dict[str, int] | None = None) -> None:
         self.events = events
         self.report = report
         self.document = document
+        self.places = places or {}
+        """Player id → the place of the file's rank column (the import compares it with goledger's)."""
 
 
 # --------------------------------------------------------------------------- parsing
@@ -384,9 +387,22 @@ def read_trf(data: bytes, source: str = "", policy: str = "fide-2024") -> ReadRe
         extras = dict(settings.extras)
         extras["trf.unrated"] = " ".join(unrated)
         events[0] = ev.TournamentCreated(settings=_with_extras(settings, extras))
+    carried = [(n, text) for n, text in doc.comments if _carried_line(text)]
+    if carried:
+        from goledger.formats.carried import apply_carried, parse_carried
+
+        where = f"line {carried[0][0]}"
+        apply_carried(events, parse_carried((text[3:] for _, text in carried), report, where), report, where)
+    places = {ids[p.number]: int(p.rank) for p in players if p.rank.isascii() and p.rank.isdigit() and int(p.rank) > 0}
     _check_points(events, players, ids, last_round, report)
     _check_counts(doc, players, report)
-    return ReadResult(events, report, doc)
+    return ReadResult(events, report, doc, places)
+
+
+def _carried_line(text: str) -> bool:
+    """Whether a comment line is one goledger wrote for itself (``### goledger …``,
+    :mod:`goledger.formats.carried`): read back, not kept for the export."""
+    return text[3:].strip().startswith("goledger ")
 
 
 def _with_extras(settings: ev.TournamentSettings, extras: dict[str, str]) -> ev.TournamentSettings:
@@ -497,9 +513,10 @@ def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: I
         for number, text in doc.unknown:
             report.warning("unmapped", f"record {text[:3]!r} is not used by goledger (kept verbatim for the export)",
                            f"line {number}")
-    if doc.comments:
-        extras["trf.comments"] = "\n".join(text for _, text in doc.comments)
-        report.info("kept", f"{len(doc.comments)} comment line(s) kept for the export")
+    kept = [(n, text) for n, text in doc.comments if not _carried_line(text)]
+    if kept:
+        extras["trf.comments"] = "\n".join(text for _, text in kept)
+        report.info("kept", f"{len(kept)} comment line(s) kept for the export")
     return ev.TournamentSettings(
         name=name, location=doc.text("022"), director=doc.text("102"), rounds=rounds, system=system,
         mm_bar="9d", mm_floor="30k", nbw2_bye=2, nbw2_absent=0, mms2_bye=2, mms2_absent=0, round_down=False,

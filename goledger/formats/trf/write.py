@@ -105,6 +105,7 @@ def write_trf(
 
     lines = _header_lines(state, players, pol, report, write_ratings)
     player_lines, non_fide, non_ascii = _player_lines(players, data, by_id, place, report, write_ratings, extras)
+    lines.extend(_carried(state, players, report))
     lines.extend(player_lines)
     lines.extend(_lines_240(state, data, by_id, last))
     if lossless:
@@ -116,6 +117,22 @@ def write_trf(
     _go_report(state, non_fide, non_ascii, report)
     eol = "\r\n" if crlf else "\n"
     return (eol.join(lines) + eol).encode("utf-8"), report
+
+
+def _carried(state: TournamentState, players: Sequence[PlayerState], report: InterchangeReport) -> list[str]:
+    """The Go ranks (in pairing-number order) and the rules behind the places as TRF-2026
+    comment lines (``### goledger …``, :mod:`goledger.formats.carried`): a TRF has no rank
+    column and no McMahon rules, so reading it back would rebuild other standings (issue 40)."""
+    from goledger.formats.carried import carried_lines
+
+    assert state.settings is not None
+    settings = state.settings
+    ranks = [p.rank for p in players]
+    lines = carried_lines(settings, ranks=None if all(r == "30k" for r in ranks) else ranks, state=state,
+                          order=[p.id for p in players])
+    report.info("carried", "the rules behind the places (and the Go ranks) written in '### goledger' comment lines, "
+                "which other programs skip and goledger reads back")
+    return [f"### {line}" for line in lines]
 
 
 def _header_lines(state: TournamentState, players: Sequence[PlayerState], pol: Policy, report: InterchangeReport,
@@ -263,7 +280,8 @@ def _go_report(state: TournamentState, non_fide: int, non_ascii: int, report: In
                        "may show wrongly")
     ranks = sum(1 for p in state.players.values() if p.rank != "30k")
     if ranks:
-        report.info("lossy", f"Go ranks of {ranks} player(s) have no TRF column and were not written")
+        report.info("lossy", f"Go ranks of {ranks} player(s) have no TRF column: written in a '### goledger ranks' "
+                    "comment line, which other programs skip")
     if handicap:
         report.info("lossy", f"{handicap} handicap game(s): TRF has no handicap; written as even games")
     if komi:

@@ -1,0 +1,338 @@
+"""What a goledger export carries beyond its format, so that reading it back keeps the winner.
+
+An EGD table has no McMahon bar, a TRF has no Go rank and no McMahon rules, an OpenGotha or
+MacMahon file states no places: a round trip through them used to rebuild other standings
+(issue 40, item 5: an EGD table set the bar to 9d, a TRF made every rank 30k). Every format
+has a comment syntax its own readers skip (``;`` in an EGD table, ``###`` in a TRF-2026 file,
+``<!-- -->`` after an XML file's root element), so goledger writes what the format cannot hold there, as lines of text
+that start with ``goledger``:
+
+``goledger rules {json}``
+    the settings that decide the standings (:data:`RULE_FIELDS`): system, bar, floor, point
+    values, criteria and policy always, the others (overrides, groups…) when not the default
+``goledger ranks 3p 5d 1d …``
+    each player's Go rank, in the order the file lists its players (a TRF has no rank column)
+``goledger places 2 1 3 …``
+    each player's place in goledger's standings at the export, in the order the file lists
+    its players (``-`` for a player without one): the places the import compares its own
+    standings with (:mod:`goledger.formats.places`) when the format has no place column
+``goledger status 6w2 4a3 5a1=1 …``
+    every withdrawal (player 6 from round 2) and announced absence (player 4 in round 3 at
+    the policy's value, player 5 in round 1 worth 1 half point), players numbered in the
+    order the file lists them: a TRF writes both as ``Z`` and its reader infers a withdrawal
+    from zeros up to the last round, so an absence in the last round came back a withdrawal
+``goledger handicaps 1.3=5 2.1=1 …``
+    the handicap of each game that has one, by round and white player's number (a TRF has
+    no handicap, and SOSM counts it)
+
+Reading them back (:func:`apply_carried`) replaces what the reader inferred, each change said
+in the import report; a line that cannot be read is ignored with a warning, and the values
+go through the ledger's domain checks like every other imported value.
+
+>>> lines = carried_lines(TournamentSettings(name="T", rounds=3, mm_bar="1d", policy_overrides={"a": 1}),
+...                       ranks=["3p", "1k"])
+>>> print(lines[0][:80])
+goledger rules {"system":"mcmahon","mm_bar":"1d","mm_floor":"30k","nbw2_bye":2,"
+>>> lines[1]
+'goledger ranks 3p 1k'
+>>> carried = parse_carried(lines, InterchangeReport(format="egd"))
+>>> carried.rules["mm_bar"], carried.rules["policy_overrides"], carried.ranks
+('1d', {'a': 1}, ['3p', '1k'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+
+from goledger.formats.report import InterchangeReport
+from goledger.ledger import events as ev
+from goledger.ledger.events import TournamentSettings
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
+
+__all__ = ["PREFIX", "RULE_FIELDS", "Carried", "apply_carried", "carried_lines", "export_places", "parse_carried",
+           "xml_carried", "xml_comments"]
+
+PREFIX: Final = "goledger "
+"""Every carried line starts with it (after the format's own comment marker)."""
+
+RULE_FIELDS: Final = ("system", "mm_bar", "mm_floor", "mm_zero", "nbw2_bye", "nbw2_absent", "mms2_bye",
+                      "mms2_absent", "round_down", "not_played_as_half", "mm_groups", "mm_super_group",
+                      "category_limits", "criteria", "policy", "policy_overrides", "system_options")
+"""The settings that decide who is placed where: a round trip keeps them."""
+
+_DEFAULTS: Final = TournamentSettings(name="-", rounds=1)
+_ALWAYS: Final = ("system", "mm_bar", "mm_floor", "nbw2_bye", "nbw2_absent", "mms2_bye", "mms2_absent", "round_down",
+                  "criteria", "policy")
+"""Written even at their default values: a format's reader sets its own (a TRF is read as
+FIDE's, an EGD table's system comes from its column header)."""
+
+
+@dataclass
+class Carried:
+    """What the carried lines of a file said (empty when it has none)."""
+
+    rules: dict[str, Any] = field(default_factory=dict)
+    ranks: list[str] | None = None
+    places: list[int | None] | None = None
+    status: list[tuple[int, str, int, int | None]] | None = None
+    """(player number, ``w`` or ``a``, round, half points of an absence or ``None``)."""
+    handicaps: dict[tuple[int, int], int] | None = None
+    """(round, white player's number) → handicap stones."""
+
+
+def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None = None,
+                  places: Sequence[int | None] | None = None, state: TournamentState | None = None,
+                  order: Sequence[str] = ()) -> list[str]:
+    """The carried lines of an export: the rules that differ from the defaults (always the
+    system, policy and criteria when a format may guess them otherwise), then the ranks and
+    places when given, each list in the order the file writes its players; with ``state``,
+    the withdrawals, absences and handicaps of the players of ``order`` (the file's order)."""
+    rules = {name: getattr(settings, name) for name in RULE_FIELDS
+             if name in _ALWAYS or getattr(settings, name) != getattr(_DEFAULTS, name)}
+    lines = [PREFIX + "rules " + msgspec.json.encode(rules).decode()]
+    if ranks is not None:
+        lines.append(PREFIX + "ranks " + " ".join(ranks))
+    if places is not None:
+        lines.append(PREFIX + "places " + " ".join("-" if p is None else str(p) for p in places))
+    if state is not None:
+        number = {pid: n for n, pid in enumerate(order, start=1)}
+        status: list[str] = []
+        for pid, n in number.items():
+            player = state.players[pid]
+            if player.withdrawn_from is not None:
+                status.append(f"{n}w{player.withdrawn_from}")
+            status += [f"{n}a{r}" + ("" if v is None else f"={v}") for r, v in sorted(player.absences.items())]
+        lines.append(PREFIX + "status " + " ".join(status))
+        stones = [f"{g.round}.{number[g.white]}={g.handicap}" for r in sorted(state.games)
+                  for g in state.games_of_round(r) if g.handicap and g.white in number]
+        if stones:
+            lines.append(PREFIX + "handicaps " + " ".join(stones))
+    return lines
+
+
+def export_places(state: TournamentState, order: Sequence[str]) -> list[int | None]:
+    """Each player's place in the standings of ``state`` (its policy and criteria, after the
+    last paired round), in ``order``; ``None`` for a player the standings do not list."""
+    from goledger.replay.scoring.standings import standings
+
+    placed = {row.player_id: row.place for row in standings(state).rows}
+    return [placed.get(pid) for pid in order]
+
+
+def xml_comments(lines: Sequence[str]) -> str:
+    """Carried lines as XML comments, one a line (``--``, which a comment may not hold, can only
+    stand inside a JSON string, where ``-\\u002d`` means the same).
+
+    >>> print(xml_comments(["goledger places 2 1", 'goledger rules {"a":"x--y"}']), end="")
+    <!-- goledger places 2 1 -->
+    <!-- goledger rules {"a":"x-\\u002dy"} -->
+    """
+    safe = "-" + chr(92) + "u002d"
+    return "".join(f"<!-- {line.replace('--', safe)} -->\n" for line in lines)
+
+
+_XML_CARRIED = re.compile(rb"<!--\s*(goledger [^\n]*?)\s*-->")
+
+
+def xml_carried(data: bytes) -> list[str]:
+    """The carried lines of an XML file: goledger's comments after its root element (where
+    OpenGotha and MacMahon skip them and a file still starts as theirs do), in file order.
+
+    >>> xml_carried(b'<?xml version="1.0"?>\\n<T><!-- goledger x --></T>\\n<!-- goledger places 2 1 -->\\n')
+    ['goledger places 2 1']
+    """
+    lines: list[str] = []
+    rest = data.rstrip()
+    while rest.endswith(b"-->"):
+        start = rest.rfind(b"<!--")
+        if start < 0:
+            break
+        match = _XML_CARRIED.fullmatch(rest[start:])
+        if match:
+            lines.append(match.group(1).decode("utf-8", "replace"))
+        rest = rest[:start].rstrip()
+    return lines[::-1]
+
+
+def parse_carried(lines: Iterable[str], report: InterchangeReport, where: str = "") -> Carried:
+    """The carried lines among ``lines`` (comment texts with the format's marker removed;
+    other lines are skipped); a line that cannot be read gets a warning and is ignored."""
+    carried = Carried()
+    for line in lines:
+        text = line.strip()
+        if not text.startswith(PREFIX):
+            continue
+        kind, _, value = text[len(PREFIX):].partition(" ")
+        try:
+            if kind == "rules":
+                rules = msgspec.json.decode(value)
+                if not isinstance(rules, dict) or set(rules) - set(RULE_FIELDS):
+                    raise ValueError(f"only {', '.join(RULE_FIELDS)} may be carried")
+                msgspec.convert({"name": "-", "rounds": 1, **rules}, TournamentSettings)
+                carried.rules = rules
+            elif kind == "ranks":
+                carried.ranks = value.split()
+            elif kind == "status":
+                carried.status = [_status(token) for token in value.split()]
+            elif kind == "handicaps":
+                carried.handicaps = dict(_stones(token) for token in value.split())
+            elif kind == "places":
+                carried.places = [None if p == "-" else int(p) for p in value.split()]
+                if any(p is not None and not 1 <= p <= 100_000 for p in carried.places):
+                    raise ValueError("a place is out of range")
+            else:
+                raise ValueError(f"unknown kind {kind!r}")
+        except (ValueError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            report.warning("carried", f"goledger's line {text[:60]!r} cannot be read ({exc}); ignored", where)
+    return carried
+
+
+def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeReport,
+                  where: str = "") -> dict[str, int]:
+    """Put what ``carried`` says into ``events`` (in place): the rules into the tournament's
+    settings, the ranks into the players' registrations in file order; each change named in
+    the report. Returns the places the file states (player id → place). A list whose length
+    is not the number of players is refused with a warning."""
+    if carried.rules and events and isinstance(events[0], ev.TournamentCreated):
+        settings = events[0].settings
+        changed = {k: v for k, v in _rules_of(carried.rules).items() if getattr(settings, k) != v}
+        if changed:
+            events[0] = ev.TournamentCreated(settings=msgspec.structs.replace(settings, **changed))
+            report.info("carried", "rules written by goledger read back: " + ", ".join(
+                f"{k} {_shown(v)}" for k, v in changed.items()), where)
+    players = [i for i, e in enumerate(events) if isinstance(e, ev.PlayerRegistered)]
+    ids = [e.player_id for e in events if isinstance(e, ev.PlayerRegistered)]
+    if carried.status is not None:
+        _apply_status(events, carried.status, ids, report, where)
+    if carried.handicaps:
+        _apply_stones(events, carried.handicaps, ids, report, where)
+    places: dict[str, int] = {}
+    if carried.places is not None:
+        if len(carried.places) != len(players):
+            report.warning("carried", f"goledger's places line lists {len(carried.places)} places for {len(players)} "
+                           "players; ignored", where)
+        else:
+            for index, place in zip(players, carried.places, strict=True):
+                player = events[index]
+                assert isinstance(player, ev.PlayerRegistered)
+                if place is not None:
+                    places[player.player_id] = place
+    if carried.ranks is not None:
+        if len(carried.ranks) != len(players):
+            report.warning("carried", f"goledger's ranks line lists {len(carried.ranks)} ranks for {len(players)} "
+                           "players; ignored", where)
+            return places
+        from goledger.ledger.values import Rank, RankError
+
+        try:
+            ranks = [str(Rank.parse(r)) for r in carried.ranks]
+        except RankError as exc:
+            report.warning("carried", f"goledger's ranks line: {exc}; ignored", where)
+            return places
+        moved = 0
+        for index, rank in zip(players, ranks, strict=True):
+            player = events[index]
+            assert isinstance(player, ev.PlayerRegistered)
+            if player.rank != rank:
+                events[index] = msgspec.structs.replace(player, rank=rank, grade=player.grade or rank)
+                moved += 1
+        if moved:
+            report.info("carried", f"{moved} Go rank(s) written by goledger read back", where)
+    return places
+
+
+_STATUS = re.compile(r"([1-9][0-9]{0,5})([wa])([1-9][0-9]{0,3})(?:=([0-9]{1,2}))?")
+_STONES = re.compile(r"([1-9][0-9]{0,3})\.([1-9][0-9]{0,5})=([0-9])")
+
+
+def _status(token: str) -> tuple[int, str, int, int | None]:
+    """``6w2`` → (6, "w", 2, None); ``5a1=1`` → (5, "a", 1, 1)."""
+    match = _STATUS.fullmatch(token)
+    if match is None or (match.group(2) == "w" and match.group(4) is not None):
+        raise ValueError(f"{token!r} is not a withdrawal (6w2) or an absence (4a3, 4a3=1)")
+    points = match.group(4)
+    return int(match.group(1)), match.group(2), int(match.group(3)), None if points is None else int(points)
+
+
+def _stones(token: str) -> tuple[tuple[int, int], int]:
+    """``2.1=5`` → ((2, 1), 5): round 2, white player 1, five stones."""
+    match = _STONES.fullmatch(token)
+    if match is None:
+        raise ValueError(f"{token!r} is not a handicap (round.white=stones)")
+    return (int(match.group(1)), int(match.group(2))), int(match.group(3))
+
+
+def _apply_status(events: list[ev.Event], status: list[tuple[int, str, int, int | None]], ids: list[str],
+                  report: InterchangeReport, where: str) -> None:
+    """Make the withdrawals and absences those goledger wrote: a withdrawal or absence the
+    reader inferred that goledger wrote too stays where it is; the others are removed, and
+    the missing ones added at the end (so a file read twice gives the same events)."""
+    if any(n > len(ids) for n, *_ in status):
+        report.warning("carried", "goledger's status line names a player the file does not list; ignored", where)
+        return
+    wanted = {(kind, ids[n - 1], round_, points) for n, kind, round_, points in status}
+
+    def key(event: ev.Event) -> tuple[str, str, int, int | None] | None:
+        if isinstance(event, ev.PlayerWithdrew):
+            return ("w", event.player_id, event.from_round, None)
+        if isinstance(event, ev.ParticipationChanged) and not event.participating:
+            return ("a", event.player_id, event.round, event.points2)
+        return None
+
+    read = [key(e) for e in events]
+    dropped = sum(1 for k in read if k is not None and k not in wanted)
+    events[:] = [e for e, k in zip(events, read, strict=True) if k is None or k in wanted]
+    added = [k for n, kind, round_, points in status
+             if (k := (kind, ids[n - 1], round_, points)) not in read]
+    for kind, pid, round_, points in added:
+        if kind == "w":
+            events.append(ev.PlayerWithdrew(player_id=pid, from_round=round_, reason="written by goledger"))
+        else:
+            events.append(ev.ParticipationChanged(player_id=pid, round=round_, participating=False, points2=points))
+    withdrawn = sum(1 for _, kind, *_ in status if kind == "w")
+    if dropped or added:
+        report.info("carried", f"withdrawals and absences as goledger wrote them: {withdrawn} withdrawal(s), "
+                    f"{len(status) - withdrawn} absence(s) ({dropped} read from the rounds replaced, {len(added)} "
+                    "added)", where)
+    for name in ("withdrawals", "zero-point byes", "half-point byes", "full-point byes"):
+        report.counts.pop(name, None)
+    if withdrawn:
+        report.counts["withdrawals"] = {"read": withdrawn, "recorded": withdrawn}
+    if len(status) > withdrawn:
+        report.counts["absences"] = {"read": len(status) - withdrawn, "recorded": len(status) - withdrawn}
+
+
+def _apply_stones(events: list[ev.Event], stones: dict[tuple[int, int], int], ids: list[str],
+                  report: InterchangeReport, where: str) -> None:
+    """Give each game goledger wrote a handicap for its stones."""
+    number = {pid: n for n, pid in enumerate(ids, start=1)}
+    given = 0
+    for index, event in enumerate(events):
+        if isinstance(event, ev.GamePaired):
+            stones_ = stones.get((event.round, number.get(event.white, 0)))
+            if stones_ is not None and stones_ != event.handicap:
+                events[index] = msgspec.structs.replace(event, handicap=stones_)
+                given += 1
+    if given:
+        report.info("carried", f"the handicap of {given} game(s) written by goledger read back", where)
+
+
+def _rules_of(rules: dict[str, Any]) -> dict[str, Any]:
+    """The carried rules as the settings' own typed values (tuples, start groups)."""
+    typed = msgspec.convert({"name": "-", "rounds": 1, **rules}, TournamentSettings)
+    return {k: getattr(typed, k) for k in rules}
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple | list):
+        return ", ".join(map(str, value)) or "(none)"
+    if isinstance(value, dict):
+        return msgspec.json.encode(value).decode()
+    return str(value)
