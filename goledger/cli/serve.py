@@ -25,8 +25,11 @@ def register_commands(app: typer.Typer) -> None:
         token_file: Annotated[Path | None, typer.Option(
             "--token-file", show_default=False,
             help="Read the director token from the first line of this file (readable by you only).")] = None,
+        new: Annotated[bool, typer.Option(
+            "--new", help="The ledger does not exist yet: start a desk that creates it (a new tournament or an "
+                          "import).")] = False,
     ) -> None:
         """Serve the desk: director pages, the players' view and a JSON API over one ledger."""
         from goledger.web.serve import serve as serve_desk
 
-        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file))
+        run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file, new=new))
