@@ -155,8 +155,9 @@ def register(
     grade: Annotated[str, typer.Option(help="Grade as professed, verbatim.")] = "",
     mm_correction: Annotated[int, typer.Option("--mm-correction", help="McMahon correction -1..2.")] = 0,
     preliminary: Annotated[bool, typer.Option(help="Preliminary registration.")] = False,
-    force: Annotated[bool, typer.Option(help="Register a namesake of a registered player, or a PIN under "
-                                             "a name that differs from the list's.")] = False,
+    force: Annotated[bool, typer.Option(help="Register a namesake of a registered player, a PIN under "
+                                             "a name that differs from the list's, or a player once the last "
+                                             "round is paired.")] = False,
     from_file: Annotated[Path | None, typer.Option(
         "--from-file", help="Register every row of a CSV file (columns pin, surname, first_name, rank, "
                             "country, club, rating, grade): all or nothing, with each row's decision.")] = None,

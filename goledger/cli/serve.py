@@ -29,9 +29,12 @@ def register_commands(app: typer.Typer) -> None:
             "--public-port", show_default=False,
             help="Also serve the players' view (standings, pairings, player pages) on this port, in a process "
                  "of its own, so phones never make the desk wait.")] = None,
+        new: Annotated[bool, typer.Option(
+            "--new", help="The ledger does not exist yet: start a desk that creates it (a new tournament or an "
+                          "import).")] = False,
     ) -> None:
         """Serve the desk: director pages, the players' view and a JSON API over one ledger."""
         from goledger.web.serve import serve as serve_desk
 
         run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file,
-                               public_port=public_port))
+                               public_port=public_port, new=new))

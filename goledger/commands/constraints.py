@@ -83,7 +83,8 @@ def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, rou
                        lift: bool = False) -> list[ev.Event]:
     """The ``PairingFixed`` of the pair in ``round_`` (at ``table`` if given) for
     ``pair-round`` to place first, or its lifting (``lift``). Refuses a forbidden pair, a round
-    already holding a game of either player, and a table below 1."""
+    already holding a game of either player, a table below 1, and a pairing that would undo
+    another fixed pairing or fixed table (:func:`_check_fixed_elsewhere`)."""
     check_round(state, round_)
     a, b = find_player(state, player_a), find_player(state, player_b)
     if a.id == b.id:
@@ -100,7 +101,32 @@ def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, rou
         game = state.game_of(p.id, round_)
         if game is not None:
             raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
+    _check_fixed_elsewhere(state, round_, x, y, table)
     return [ev.PairingFixed(round=round_, player_a=x, player_b=y, table=table)]
+
+
+def _check_fixed_elsewhere(state: TournamentState, round_: int, x: str, y: str, table: int | None) -> None:
+    """Refuse a fixed pairing that would quietly undo another (issue 40, item 6): the same pair
+    fixed as it is, a player already fixed against someone else in the round, the table of
+    another fixed pair, or a table fixed for another player (``fix-table``)."""
+    fixed = state.fixed_pairs.get(round_, {})
+    if fixed.get(x) == (y, table):
+        where = f" at table {table}" if table is not None else ""
+        raise CommandRejected(f"round {round_}: {x} and {y} are already fixed to play{where}")
+    for a, (b, at) in sorted(fixed.items()):
+        if {a, b} == {x, y}:
+            continue
+        if {a, b} & {x, y}:
+            raise CommandRejected(f"round {round_}: {a} and {b} are already fixed to play; lift that first "
+                                  f"(goledger fix-pairing {a} {b} --round {round_} --lift)")
+        if table is not None and at == table:
+            raise CommandRejected(f"round {round_} table {table} is already fixed for {a} and {b}; choose another "
+                                  f"table or lift that first (goledger fix-pairing {a} {b} --round {round_} --lift)")
+    if table is not None:
+        for other in sorted(state.fixed_tables):
+            if other not in (x, y) and state.fixed_table(other, round_) == table:
+                raise CommandRejected(f"round {round_} table {table} is fixed for {other} (goledger fix-table); "
+                                      "choose another table")
 
 
 def fix_pairing(
@@ -127,8 +153,8 @@ def fix_pairing(
 
 def decide_fix_table(state: TournamentState, player: str, table: int | None, from_round: int = 1) -> list[ev.Event]:
     """The ``TableFixed`` of ``player`` at ``table`` from ``from_round`` on (``None`` lifts it).
-    Refuses a table below 1, another player fixed to that table, and a change that changes
-    nothing."""
+    Refuses a table below 1, another player or a fixed pair of a later round fixed to that
+    table, and a change that changes nothing."""
     check_round(state, from_round)
     p = find_player(state, player)
     check_table(table)
@@ -139,6 +165,11 @@ def decide_fix_table(state: TournamentState, player: str, table: int | None, fro
         for other in state.fixed_tables:
             if other != p.id and state.fixed_table(other, from_round) == table:
                 raise CommandRejected(f"table {table} is already fixed for {other} from round {from_round}")
+        for round_, pairs in sorted(state.fixed_pairs.items()):
+            for a, (b, at) in sorted(pairs.items()):
+                if round_ >= from_round and at == table and p.id not in (a, b):
+                    raise CommandRejected(f"round {round_} table {table} is already fixed for {a} and {b} "
+                                          "(goledger fix-pairing); choose another table")
     return [ev.TableFixed(player_id=p.id, table=table, from_round=from_round)]
 
 

@@ -80,7 +80,8 @@ def decide_register(
     """The ``PlayerRegistered`` of one player whose fields were checked (:func:`register`),
     against ``state`` (its players looked up in ``registered`` when given, a
     :class:`Registered` of them): refuses a PIN already registered, a list newer than the
-    ratings freeze, and a namesake unless ``force``."""
+    ratings freeze, and unless ``force`` a namesake or a registration once the last round is
+    paired (:func:`_check_rounds_left`)."""
     from goledger.commands.registration import check_freeze
 
     if provenance is not None:
@@ -91,6 +92,7 @@ def decide_register(
         p = known.pins[egd_pin]
         raise CommandRejected(f"EGD PIN {egd_pin} is already registered for {p.id} {p.full_name}")
     if not force:
+        _check_rounds_left(state)
         p = known.namesake(surname, first_name)
         if p is not None:
             raise CommandRejected(
@@ -102,6 +104,16 @@ def decide_register(
         status="preliminary" if preliminary else "final", mm_correction=mm_correction,
         start_number=len(state.players) + 1, rating_list=provenance,
     )]
+
+
+def _check_rounds_left(state: TournamentState) -> None:
+    """Refuse a registration once the last round has a game or a bye (issue 40, item 6): the
+    player could play no game and would be placed on absences alone (``force`` registers him
+    anyway, e.g. to correct the list of a finished tournament)."""
+    last = state.rounds
+    if last and (state.games.get(last) or state.byes.get(last)):
+        raise CommandRejected(f"round {last}, the last round, is already paired: a player registered now plays no "
+                              "game and would be placed on absences alone; use --force to register him anyway")
 
 
 def register_message(state: TournamentState, events: list[ev.Event], note: str = "",

@@ -11,7 +11,10 @@ comment in the ``Policy`` source cites (spec ``scoring.md`` §7).
 
 A policy field is set by its name (``withdrawn=zero``) or, where a tournament setting has the
 same name (``round_down``), as ``policy.round_down``; it is kept in the tournament's
-``policy_overrides``.
+``policy_overrides``. A change touches only what it names (issue 40, item 3):
+``policy_overrides='{"withdrawn":"zero"}'`` sets that one field as ``withdrawn=zero`` does and
+keeps every other override; a field given ``null`` there drops its override (the policy's
+value again), and only the empty object ``{}`` drops them all.
 
 >>> info = {s.name: s for s in catalogue()}
 >>> info["withdrawn"].domain
@@ -260,23 +263,38 @@ def _json_or_text(value: Any) -> Any:
 def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Turn ``FIELD=VALUE`` changes (tournament settings and policy fields by name) into the
     ``RulesChanged.changes`` they mean, validated against the catalogue's domains, with one
-    ``"name old → new"`` phrase per changed setting. Refuses the first value outside its domain
-    in one sentence."""
+    ``"name old → new"`` phrase per changed setting (a policy field's phrase too when it changes
+    because another setting did). A partial ``policy_overrides`` is merged into the overrides
+    in force, never replaces them. Refuses the first value outside its domain in one sentence."""
     from goledger.replay.scoring.policies import get_policy
 
     settings_now = state.settings
     assert settings_now is not None
     tournament: dict[str, Any] = {}
     policy_changes: dict[str, Any] = {}
+    dropped: set[str] = set()
+    cleared = False
     for name, value in changes.items():
         info = _lookup(name)
-        if info.kind == "tournament":
+        if info.field == "policy_overrides" and isinstance(value, dict):
+            cleared = cleared or not value
+            for field, part in value.items():
+                if part is None:
+                    dropped.add(field)
+                    policy_changes.pop(field, None)
+                else:
+                    policy_changes[field] = _policy_value(_policy_info(field), part)
+                    dropped.discard(field)
+        elif info.kind == "tournament":
             tournament[info.field] = value
         else:
             policy_changes[info.field] = _policy_value(info, value)
+            dropped.discard(info.field)
     current = msgspec.to_builtins(settings_now)
-    if policy_changes:
-        overrides = dict(tournament.get("policy_overrides", settings_now.policy_overrides))
+    if policy_changes or dropped or cleared:
+        overrides = {} if cleared else dict(settings_now.policy_overrides)
+        for field in dropped:
+            overrides.pop(field, None)
         overrides.update(policy_changes)
         tournament["policy_overrides"] = overrides
     if "criteria" in tournament:
@@ -310,18 +328,59 @@ def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple
         if _policy_ok(settings_now) else {}
     new_policy = msgspec.to_builtins(effective_policy)
     for name, value in tournament.items():
-        if name == "policy_overrides" and policy_changes:
+        if name == "policy_overrides" and old_policy:
             continue
         if name in effective:
             phrases.append(f"{name} {_shown(current.get(name))} → {_shown(msgspec.to_builtins(value))}")
-    for field in policy_changes:
-        if old_policy.get(field) != new_policy.get(field) or "policy_overrides" in effective:
-            label = next(s.name for s in catalogue() if s.kind == "policy" and s.field == field)
-            if old_policy.get(field) != new_policy.get(field):
-                old, new = (_TOURNAMENTS if v is None else _shown(v) for v in (old_policy.get(field),
-                                                                                new_policy.get(field)))
-                phrases.append(f"{label} {old} → {new} (policy {merged.policy})")
+    if old_policy:
+        phrases += _policy_phrases(old_policy, new_policy, settings_now.policy_overrides, merged)
     return effective, phrases
+
+
+def _policy_phrases(old_policy: dict[str, Any], new_policy: dict[str, Any], old_overrides: Mapping[str, Any],
+                    merged: ev.TournamentSettings) -> list[str]:
+    """One phrase per policy field the change touches, in the catalogue's order: every field
+    whose value in force changed (``withdrawn absent → zero (policy egf)``), whether it was
+    named or follows from another change (a new policy, an override dropped), and every field
+    that became or stopped being the tournament's own choice at the same value. The fields a
+    new policy changes by itself (no override of theirs changed) are named in one phrase
+    (``with policy egf 18 rules change: …``); ``goledger settings`` shows their values."""
+    phrases: list[str] = []
+    by_policy: list[str] = []
+    new_overrides = merged.policy_overrides
+    for info in catalogue():
+        if info.kind != "policy":
+            continue
+        field = info.field
+        before, after = old_policy.get(field), new_policy.get(field)
+        touched = old_overrides.get(field, _ABSENT) != new_overrides.get(field, _ABSENT)
+        if before != after and not touched and old_policy.get("name") != new_policy.get("name"):
+            by_policy.append(info.name)
+        elif before != after:
+            old, new = (_TOURNAMENTS if v is None else _shown(v) for v in (before, after))
+            phrases.append(f"{info.name} {old} → {new} (policy {merged.policy})")
+        elif (field in old_overrides) != (field in new_overrides):
+            kept = _TOURNAMENTS if after is None else _shown(after)
+            how = "now set by the tournament" if field in new_overrides else f"now the policy {merged.policy}'s"
+            phrases.append(f"{info.name} stays {kept} ({how})")
+    if by_policy:
+        phrases.append(f"with policy {merged.policy} {len(by_policy)} rule{'s' if len(by_policy) > 1 else ''} "
+                       f"change{'' if len(by_policy) > 1 else 's'}: {', '.join(by_policy)} (goledger settings "
+                       "shows their values)")
+    return phrases
+
+
+_ABSENT = object()
+"""Marks a field without an override (an override may hold ``None``: the tournament's value)."""
+
+
+def _policy_info(field: str) -> SettingInfo:
+    """The catalogue entry of the policy field ``field`` (a key of ``policy_overrides``)."""
+    info = next((s for s in catalogue() if s.kind == "policy" and s.field == field), None)
+    if info is None:
+        raise CommandRejected(f"policy_overrides names {field!r}, which is no policy setting; "
+                              "`goledger settings` lists every setting and its values")
+    return info
 
 
 def _policy_ok(settings_now: Any) -> bool:

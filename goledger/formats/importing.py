@@ -20,7 +20,7 @@ from typing import Protocol
 
 import msgspec
 
-from goledger.errors import FormatError
+from goledger.errors import FormatError, GoledgerError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import Event
 from goledger.ledger.store import Ledger, Record
@@ -87,7 +87,6 @@ def write_report(report: InterchangeReport, path: PathLike | None, *, protect: S
     of ``protect`` (a ledger, its companions, the input) and over an existing file only with
     ``force`` (:func:`goledger.outputs.write_output`)."""
     if path is not None:
-        from goledger.errors import GoledgerError
         from goledger.outputs import write_output
 
         try:
@@ -135,20 +134,22 @@ def import_file(
     actor: str = "import",
     reason: str = "",
     force: bool = False,
+    report_refusals: bool = False,
 ) -> ImportOutcome:
     """Read ``file`` with ``read`` and create the new ledger ``db`` (default
     ``<file stem>.db``) from its events, all or nothing (see the module's refusal rules).
 
-    ``report``, when given, receives the import report as JSON whatever happens: the
-    reader's report, or a one-entry report saying why the file was refused. It may not be
-    the ledger, the input or an existing file (unless ``force``): checked before anything
-    is read or written.
+    ``report``, when given, receives the import report as JSON when the ledger is written.
+    A refused import writes nothing, not even the report (issue 40, item 6: a retry with the
+    same ``--report`` must not find it taken; the CLI prints a refusal's report on stderr),
+    unless ``report_refusals`` (a folder migration keeps each file's reason beside it). The
+    report may not be the ledger, the input or an existing file (unless ``force``): checked
+    before anything is read or written.
     """
     source = Path(file)
     target = Path(db) if db is not None else default_ledger_path(source)
     protect = [target, source]
     if report is not None:  # the report may be neither the ledger nor the input, nor replace a file
-        from goledger.errors import GoledgerError
         from goledger.outputs import check_output
 
         try:
@@ -160,7 +161,8 @@ def import_file(
     except FormatError as exc:
         refused = InterchangeReport(format=format, source=str(source))
         refused.error("refused", exc.message)
-        write_report(refused, report, protect=protect, force=force)
+        if report_refusals:
+            write_report(refused, report, protect=protect, force=force)
         raise
     import_report = result.report
     from goledger.formats.places import compare_places
@@ -169,8 +171,11 @@ def import_file(
     try:
         records = write_new_ledger(result.events, target, import_report, strict=strict, allow_errors=allow_errors,
                                    actor=actor, reason=reason or f"import {format} {source.name}")
-    finally:
-        write_report(import_report, report, protect=protect, force=force)
+    except GoledgerError:
+        if report_refusals:
+            write_report(import_report, report, protect=protect, force=force)
+        raise
+    write_report(import_report, report, protect=protect, force=force)
     return ImportOutcome(db=str(target), events=len(records), report=import_report)
 
 

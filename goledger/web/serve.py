@@ -41,14 +41,16 @@ def read_token_file(path: str | os.PathLike[str]) -> str:
 def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
           *, say: Callable[[str], None] = print, token_file: str | os.PathLike[str] | None = None,
           work_timeout: float = 120.0, header_timeout: float = 10.0, max_connections: int | None = None,
-          guard: GuardLimits | None = None, public_port: int | None = None) -> None:
+          guard: GuardLimits | None = None, public_port: int | None = None, new: bool = False) -> None:
     """Serve the desk over ledger ``db`` on ``host:port`` until interrupted.
 
     The director token is read from ``token_file``, else is ``token``, else
     ``$GOLEDGER_TOKEN``, else a new random one (printed, ``say``, with the address at
-    start-up; a token given is never printed). A ledger that does not exist yet is created
-    from the desk (a new tournament or an import); one that exists is read once first, so
-    that a damaged, foreign or newer file is refused with its sentence.
+    start-up; a token given is never printed). A ledger that does not exist yet is served only
+    when asked with ``new`` (``serve --new``), to be created from the desk (a new tournament or
+    an import): a mistyped path is refused in one sentence instead of an empty desk (issue 40,
+    item 6), and ``new`` on a file that exists is refused too. One that exists is read once
+    first, so that a damaged, foreign or newer file is refused with its sentence.
 
     Connections are guarded by :mod:`goledger.web.connections` (headers within
     ``header_timeout`` seconds, at most ``max_connections``, by default below the descriptor
@@ -78,6 +80,11 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     target = Path(db)
     if not target.parent.exists():
         raise CommandRejected(f"cannot serve {target}: folder {target.parent} does not exist")
+    if new and target.exists():
+        raise CommandRejected(f"{target} already exists; serve it without --new")
+    if not new and not target.exists():
+        raise CommandRejected(f"{target} does not exist; check the path, or give serve --new to start a desk that "
+                              "creates this tournament")
     if target.exists():
         from goledger.replay.views import state_as_of
 

@@ -270,11 +270,12 @@ def test_an_unknown_participant_id_refuses_the_import_and_writes_nothing(tmp_pat
     bad = MINIMAL.replace("<Black>2</Black><White>1</White>", "<Black>9</Black><White>1</White>")
     source = tmp_path / "bad.xml"
     source.write_text(bad, encoding="utf-8")
-    with pytest.raises(ImportRefused, match="no participant's Id"):
+    with pytest.raises(ImportRefused, match="no participant's Id") as caught:
         import_macmahon(source, tmp_path / "bad.db", tmp_path / "report.json")
-    assert not (tmp_path / "bad.db").exists()
+    assert not (tmp_path / "bad.db").exists() and not (tmp_path / "report.json").exists()
+    assert "no participant's Id" in caught.value.report.to_json().decode()
+    outcome = import_macmahon(source, tmp_path / "bad.db", tmp_path / "report.json", allow_errors=True)
     assert b"no participant's Id" in (tmp_path / "report.json").read_bytes()
-    outcome = import_macmahon(source, tmp_path / "bad.db", allow_errors=True)
     assert outcome.report.counts["games"] == {"read": 2, "recorded": 1}
 
 

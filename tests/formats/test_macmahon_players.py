@@ -80,8 +80,9 @@ def test_a_bad_line_refuses_the_whole_list(tmp_path: Path) -> None:
     assert "illegal Kyu Go rank '40'" in messages[0] and "two-letter code" in messages[1]
     assert "not an integer" in messages[2] and "round flag '?'" in messages[3] and messages[4] == "no surname"
     assert state_as_of(db).seq == head  # nothing written
+    assert not (tmp_path / "report.json").exists()  # a refusal writes nothing, its report neither
+    outcome = import_macmahon_players(source, db, tmp_path / "report.json", allow_errors=True)
     assert (tmp_path / "report.json").exists()
-    outcome = import_macmahon_players(source, db, allow_errors=True)
     assert [p.surname for p in state_as_of(db).players.values()] == ["Already", "Good"]
     assert outcome.report.counts["players"] == {"read": 6, "recorded": 1}
 

@@ -67,6 +67,9 @@ def test_strict_refuses_a_file_with_warnings(shared: Path, tmp_path: Path) -> No
     assert result.code == 1 and "refused by --strict" in result.err and "nothing was written" in result.err
     assert "round 1 has 2 bye players" in result.err
     assert not (tmp_path / "m.db").exists()
+    assert not (tmp_path / "r.json").exists(), "a refused import writes no report (issue 40, item 6)"
+    retry = run_cli("import", "opengotha", source, "--db", "m.db", "--report", "r.json", cwd=tmp_path)
+    assert retry.code == 0, retry
     assert json.loads((tmp_path / "r.json").read_text())["dialect"] == "pairgoth export"
 
 

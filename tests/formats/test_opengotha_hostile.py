@@ -68,6 +68,10 @@ def test_library_refuses_quickly(name: str, tmp_path: Path) -> None:
         import_opengotha(source, tmp_path / "t.db", report=tmp_path / "report.json")
     assert time.process_time() - start < 1.0
     assert_nothing_written(tmp_path)
+    assert not (tmp_path / "report.json").exists()  # a refusal writes no report (issue 40, item 6)…
+    with pytest.raises(FormatError, match=message):  # …unless asked, as a folder migration does
+        import_opengotha(source, tmp_path / "t.db", report=tmp_path / "report.json", report_refusals=True)
+    assert_nothing_written(tmp_path)
     assert message in (tmp_path / "report.json").read_text()
 
 

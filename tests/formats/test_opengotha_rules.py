@@ -222,10 +222,10 @@ def test_teams_clubs_groups_and_categories_round_trip() -> None:
 
 def test_strict_refuses_on_warnings(tmp_path: Path) -> None:
     (tmp_path / "t.xml").write_bytes(sample())
-    with pytest.raises(ImportRefused, match="refused by --strict"):
+    with pytest.raises(ImportRefused, match="refused by --strict") as caught:
         import_opengotha(tmp_path / "t.xml", tmp_path / "t.db", report=tmp_path / "r.json", strict=True)
-    assert not (tmp_path / "t.db").exists()
-    report = json.loads((tmp_path / "r.json").read_text())
+    assert not (tmp_path / "t.db").exists() and not (tmp_path / "r.json").exists()
+    report = json.loads(caught.value.report.to_json())
     assert report["counts"]["games"] == {"read": 4, "recorded": 4}
     assert any(e["kind"] == "inconsistency" for e in report["entries"])
 

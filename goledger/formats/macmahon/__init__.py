@@ -36,7 +36,7 @@ def import_macmahon(
     """Create a new ledger from a MacMahon XML file, in one transaction.
 
     ``db`` defaults to ``<file stem>.db`` in the current folder. ``report``, when given,
-    receives the import report as JSON — also when the import is refused. With ``strict``
+    receives the import report as JSON when the ledger is written (not on a refusal). With ``strict``
     any warning refuses the import; unless ``allow_errors``, any error (an unknown
     participant Id, a participant without level…) refuses it. Nothing is written then.
     """

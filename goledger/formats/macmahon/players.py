@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Final
 
 from goledger.errors import FormatError
-from goledger.formats.importing import ImportRefused, check_domains, check_report, read_input, write_report
+from goledger.formats.importing import check_domains, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
@@ -248,23 +248,19 @@ def import_macmahon_players(
     if not target.exists():
         raise FormatError(f"{target} does not exist; create the tournament first (goledger new) and import the "
                           "list into it")
-    try:
-        with Ledger.open(target) as ledger, ledger.writing(expected_head) as tx:
-            state = load_state(tx)
-            if state.settings is None:
-                raise FormatError(f"{target} has no tournament")
-            listed = read_player_list(data, state.rounds, rep)
-            body = _events(state, listed, force, rep)
-            check_domains(body, rep)
-            check_report(rep, strict=strict, allow_errors=allow_errors)
-            if not body:
-                return PlayersOutcome(db=str(target), records=[], report=rep)
-            summary = {kind: c["recorded"] for kind, c in sorted(rep.counts.items())}
-            head = ev.SourceImported(format=FORMAT, filename=source.name, sha256=hashlib.sha256(data).hexdigest(),
-                                     summary=summary)
-            records = tx.append([head, *body], actor=actor, reason=reason or f"import {FORMAT} {source.name}")
-    except ImportRefused:
-        write_report(rep, report, protect=[db, source])
-        raise
+    with Ledger.open(target) as ledger, ledger.writing(expected_head) as tx:
+        state = load_state(tx)
+        if state.settings is None:
+            raise FormatError(f"{target} has no tournament")
+        listed = read_player_list(data, state.rounds, rep)
+        body = _events(state, listed, force, rep)
+        check_domains(body, rep)
+        check_report(rep, strict=strict, allow_errors=allow_errors)
+        if not body:
+            return PlayersOutcome(db=str(target), records=[], report=rep)
+        summary = {kind: c["recorded"] for kind, c in sorted(rep.counts.items())}
+        head = ev.SourceImported(format=FORMAT, filename=source.name, sha256=hashlib.sha256(data).hexdigest(),
+                                 summary=summary)
+        records = tx.append([head, *body], actor=actor, reason=reason or f"import {FORMAT} {source.name}")
     write_report(rep, report, protect=[db, source])
     return PlayersOutcome(db=str(target), records=records, report=rep)

@@ -46,11 +46,13 @@ def import_opengotha(
     actor: str = "import",
     reason: str = "",
     force: bool = False,
+    report_refusals: bool = False,
 ) -> ImportOutcome:
     """Create a new ledger from an OpenGotha save file, in one transaction.
 
     ``db`` defaults to ``<file stem>.db`` in the current folder. ``report``, when given,
-    receives the import report as JSON — also when the import is refused. With
+    receives the import report as JSON when the ledger is written (a refusal writes it only
+    with ``report_refusals``, as a folder migration asks). With
     ``strict`` any warning refuses the import; unless ``allow_errors``, any error (an
     unresolvable player reference, an unreadable round number) refuses it. A refusal
     raises :class:`~goledger.errors.FormatError` (``ImportRefused`` carries the report)
@@ -66,7 +68,8 @@ def import_opengotha(
     return import_file(file, db, report, format="opengotha", read=read,
                        max_bytes=MAX_FILE_BYTES, kind=FILE_KIND,
                        folder_hint="; to import every file in it use --into DIR", strict=strict,
-                       allow_errors=allow_errors, actor=actor, reason=reason, force=force)
+                       allow_errors=allow_errors, actor=actor, reason=reason, force=force,
+                       report_refusals=report_refusals)
 
 
 def _with_hash(event: Any, data: bytes) -> Any:
@@ -182,7 +185,8 @@ def migrate_opengotha(
                 os.replace(db, backup)
             # The folder's <stem>.report.json belongs to this migration: a new or replaced ledger
             # writes its report over the one a failed or older import left.
-            outcome = import_opengotha(file, db, report_path, strict, allow_errors, actor=actor, force=True)
+            outcome = import_opengotha(file, db, report_path, strict, allow_errors, actor=actor, force=True,
+                                       report_refusals=True)
         except GoledgerError as exc:
             if backup is not None and not db.exists():
                 os.replace(backup, db)

@@ -3,8 +3,9 @@
 Under the Go policies a round at or after a withdrawal is scored by the policy field
 ``withdrawn`` (spec ``scoring.md`` §7.1–7.3): ``"absent"`` gives it the value of an announced
 absence (the policy's ``nbw2_absent``/``mms2_absent``, else the tournament's), ``"zero"``
-gives nothing. The FIDE policies score it as a zero-point bye (C.02 §16). :func:`withdrawal_rule`
-says which applies, with the values in force, and how to change it; ``explain`` prints it
+gives nothing; the advice names that one setting (``change-rules withdrawn=zero``), which
+changes nothing else (issue 40, item 3). The FIDE policies score it as a zero-point bye (C.02
+§16). :func:`withdrawal_rule` says which applies, with the values in force, and how to change it; ``explain`` prints it
 for a withdrawn player and ``goledger unregister`` is the fix for an entry that never played.
 
 >>> from goledger.replay.scoring.policies import get_policy
@@ -13,8 +14,8 @@ for a withdrawn player and ``goledger unregister`` is the fix for an entry that 
 under policy egf each round from the withdrawal on counts as an announced absence: ½ point in NBW and
 ½ in MMS (the policy's value), the total rounded down; this is the EGF's rule (EGF Tournament
 System Rules: an allowed absence scores ½); change it with the setting withdrawn (change-rules
-policy_overrides='{"withdrawn":"zero"}' makes those rounds worth 0); an entry that never played
-is cancelled with goledger unregister
+withdrawn=zero makes those rounds worth 0); an entry that never played is cancelled with goledger
+unregister
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from goledger.replay.scoring.policies import Policy
 
 __all__ = ["CHANGE_HINT", "absence_rule", "withdrawal_rule"]
 
-CHANGE_HINT = N_("change it with the setting withdrawn (change-rules policy_overrides='{\"withdrawn\":\"zero\"}' "
+CHANGE_HINT = N_("change it with the setting withdrawn (change-rules withdrawn=zero "
                  "makes those rounds worth 0)")
 UNREGISTER_HINT = N_("an entry that never played is cancelled with goledger unregister")
 
