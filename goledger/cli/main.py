@@ -53,6 +53,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.pairing",
     "goledger.cli.ratings",
     "goledger.cli.teams",
+    "goledger.cli.units",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
@@ -75,6 +76,7 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     **dict.fromkeys(("pair-round", "unpair-round", "explain-pairing", "forbid", "fix-pairing", "fix-table"), "pairing"),
     "ratings": "ratings",
     **dict.fromkeys(("pair-teams", "team"), "teams"),
+    "unit": "units",
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks
