@@ -27,6 +27,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.pairing import get_engine
 from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
+from goledger.pairing.participants import players_to_pair
 from goledger.replay.fold.state import TournamentState, UnitState
 from goledger.replay.scoring.units import unit_state
 
@@ -47,22 +48,23 @@ def _representatives(state: TournamentState) -> dict[str, UnitState]:
 
 
 def _split(state: TournamentState, request: PairingRequest) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """The representatives of the units free in the round, and every other requested player
-    with the reason he is not paired."""
-    free = set(request.players)
+    """The representatives of the units to pair (the representative asked for, every other
+    member free in the round: asked for too, or free as ``pair-round`` counts it), and every
+    other requested player with the reason he is not paired."""
+    asked = set(request.players)
+    free = asked | set(players_to_pair(state, request.round))
     reps: list[str] = []
     unpaired: list[tuple[str, str]] = []
     placed: set[str] = set()
     for unit in state.units.values():
-        away = [p for p in unit.members if p not in free]
+        away = [p for p in unit.members if p not in (asked if p == unit.representative else free)]
         if not away:
             reps.append(unit.representative)
-            placed.update(unit.members)
-            unpaired.extend((p, f"plays in unit {unit.id} {unit.name}'s game") for p in unit.members[1:])
+            unpaired.extend((p, f"plays in unit {unit.id} {unit.name}'s game") for p in unit.members[1:] if p in asked)
         else:
             why = f"unit {unit.id} {unit.name} does not play: {away[0]} is not free in round {request.round}"
-            unpaired.extend((p, why) for p in unit.members if p in free)
-            placed.update(unit.members)
+            unpaired.extend((p, why) for p in unit.members if p in asked)
+        placed.update(unit.members)
     unpaired.extend((p, "in no unit") for p in request.players if p not in placed)
     order = {p: i for i, p in enumerate(request.players)}
     return tuple(sorted(reps, key=order.__getitem__)), tuple(unpaired)

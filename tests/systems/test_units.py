@@ -196,16 +196,34 @@ def _base_events(system: str) -> list[ev.Event]:
             *(ev.PlayerRegistered(player_id=f"p{i:04d}", surname=f"S{i}", rank=f"{i}k") for i in range(1, 5))]
 
 
-def test_a_hand_pairing_must_be_between_two_units(tmp_path: Path) -> None:
+def test_a_hand_pairing_is_between_two_units_with_the_units_handicap(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     commands.new(db, "R", 2, "rengo2")
-    for i in range(4):
-        commands.register(db, f"S{i}", "", "3k")
-    unit_add(db, "A", ["p0001", "p0002"])
-    unit_add(db, "B", ["p0003", "p0004"])
+    for i, rank in enumerate(("1d", "9k", "5k", "5k")):
+        commands.register(db, f"S{i}", "", rank)
+    unit_add(db, "A", ["p0001", "p0002"])   # 1d and 9k: 5k as a unit (−4.5, the half to the weaker)
+    unit_add(db, "B", ["p0003", "p0004"])   # 5k
     refused = goledger(db, "pair", "--round", "1", "p0002", "p0004", ok=False)
     assert refused.returncode == 1 and "does not stand for a unit" in refused.stderr
     goledger(db, "pair", "--round", "1", "p0001", "p0003")
+    game = state_of(db).game_of("p0001", 1)
+    assert game.handicap == 0    # 1d against 5k alone would be a handicap game
+
+
+def test_a_unit_with_an_absent_member_sits_the_round_out(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    commands.new(db, "R", 2, "rengo2")
+    for i in range(6):
+        commands.register(db, f"S{i}", "", "3k")
+    for k, name in enumerate("ABC"):
+        unit_add(db, name, [f"p{2 * k + 1:04d}", f"p{2 * k + 2:04d}"])
+    commands.absent(db, "p0004", 1)
+    answer = json.loads(goledger(db, "pair-round", "1", "--json").stdout)
+    assert answer["bye"] is None and len(answer["games"]) == 1
+    assert {answer["games"][0]["white"]["id"], answer["games"][0]["black"]["id"]} == {"p0001", "p0005"}
+    why = {p["player"]["id"]: p["why"] for p in answer["not_paired"]}
+    assert why["p0003"] == "unit u002 B does not play: p0004 is not free in round 1"
+    assert why["p0002"] == "plays in unit u001 A's game"
 
 
 def test_unit_state_is_the_units_as_players() -> None:
