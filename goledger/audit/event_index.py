@@ -60,6 +60,8 @@ _KIND: Final[dict[str, str]] = {
     "TeamMemberAssigned": "team",
     "TeamMemberRemoved": "team",
     "TeamRemoved": "team",
+    "UnitFormed": "unit",
+    "UnitDissolved": "unit",
     "SourceImported": "import",
     "Checkpoint": "checkpoint",
 }

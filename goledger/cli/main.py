@@ -54,6 +54,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.ratings",
     "goledger.cli.teams",
     "goledger.cli.timeline",
+    "goledger.cli.units",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
@@ -77,6 +78,7 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     "ratings": "ratings",
     **dict.fromkeys(("pair-teams", "team"), "teams"),
     **dict.fromkeys(("timeline", "dispute-sheet"), "timeline"),
+    "unit": "units",
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks

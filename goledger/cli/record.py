@@ -95,7 +95,7 @@ def new(
         "at the draw when not given)."))] = None,
     system: Annotated[str, typer.Option(help="mcmahon, swiss, swisscat, cup, round-robin, knockout, "
                                         "double-knockout, paramus, match, handicap, continuous-handicap, "
-                                        "team-swiss or team-mcmahon.")]
+                                        "team-swiss, team-mcmahon, pairgo, rengo2 or rengo3.")]
     = "mcmahon",
     bar: Annotated[str | None, typer.Option(help="McMahon bar (e.g. 4d).")] = None,
     floor: Annotated[str | None, typer.Option(help="McMahon floor (e.g. 20k).")] = None,

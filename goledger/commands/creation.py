@@ -31,6 +31,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "team-mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
     **{s: {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 2, "mms2_bye": 2, "criteria": ("NBW", "SOSW", "SOSOSW")}
        for s in ("knockout", "double-knockout", "paramus", "match", "handicap", "continuous-handicap")},
+    **{s: {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")}
+       for s in ("pairgo", "rengo2", "rengo3")},
 }
 
 
@@ -92,7 +94,8 @@ def new(
     if not name.strip():
         raise CommandRejected("a tournament needs a name")
     rounds, options = _rounds_of(system, rounds, options)
-    preset = _preset(system, bar, floor)
+    unit_swiss = system in ("pairgo", "rengo2", "rengo3") and str((options or {}).get("pairing", "")) == "swiss"
+    preset = _preset("swiss" if unit_swiss else system, bar, floor)
     policy_name = policy or "opengotha"
     preset["criteria"] = _criteria(policy_name, criteria) or preset["criteria"]
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):

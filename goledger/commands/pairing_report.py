@@ -27,6 +27,7 @@ from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
 from goledger.ledger.values import format_points
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.units import unit_state
 
 __all__ = ["TERM_WORDS", "GameReport", "PairingReport", "PlayerInGame", "pairing_report", "report_lines"]
 
@@ -233,7 +234,8 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
     explanation = _engine_explanation(db, state, round_)
     engine = explanation.engine if explanation is not None else gettext("by hand")
     explained: dict[int, Any] = {g.table: g for g in explanation.games} if explanation is not None else {}
-    name_of = {pid: p.full_name for pid, p in state.players.items()}
+    shown = unit_state(state)  # a Pair Go or Rengo round: the units' names and ranks
+    name_of = {pid: p.full_name for pid, p in shown.players.items()}
     komi_default = state.settings_for_round(round_).komi
     reports = []
     summary = dict.fromkeys(("games", "draw_ups", "same_club", "same_country", "handicap_games",
@@ -241,7 +243,7 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
     for g in games:
         people = []
         for pid, other in ((g.white, g.black), (g.black, g.white)):
-            p = state.players[pid]
+            p = shown.players[pid]
             colours, balance = _colour_history(state, pid, round_)
             mine, theirs = score.get(pid), score.get(other)
             drawn = "" if mine is None or theirs is None or mine == theirs else ("up" if mine < theirs else "down")

@@ -115,6 +115,11 @@ def _player_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
                 r, start)
         case ev.TeamRemoved(team_id=tid):
             return gettext("team %(team)s removed") % {"team": tid}
+        case ev.UnitFormed(unit_id=uid, name=name, members=members):
+            return gettext("unit %(unit)s %(name)s formed: %(members)s") % {
+                "unit": uid, "name": name, "members": ", ".join(who(p) for p in members)}
+        case ev.UnitDissolved(unit_id=uid):
+            return gettext("unit %(unit)s dissolved") % {"unit": uid}
     return None
 
 

@@ -69,6 +69,8 @@ __all__ = [
     "TimeSettings",
     "TournamentCreated",
     "TournamentSettings",
+    "UnitDissolved",
+    "UnitFormed",
     "canonical_bytes",
     "decode_event",
     "decode_rows",
@@ -77,7 +79,8 @@ __all__ = [
 ]
 
 System = Literal["mcmahon", "swiss", "swisscat", "cup", "round-robin", "knockout", "double-knockout", "paramus",
-                 "match", "handicap", "continuous-handicap", "team-swiss", "team-mcmahon"]
+                 "match", "handicap", "continuous-handicap", "team-swiss", "team-mcmahon",
+                 "pairgo", "rengo2", "rengo3"]
 RegistrationStatus = Literal["final", "preliminary"]
 Language = Literal["en", "tr", "hu", "fr", "de"]
 """The languages printouts and pages are written in (``goledger.i18n.LANGUAGES``)."""
@@ -587,6 +590,27 @@ class TeamRemoved(Event, frozen=True, kw_only=True, tag="TeamRemoved"):
     reason: str = ""
 
 
+class UnitFormed(Event, frozen=True, kw_only=True, tag="UnitFormed"):
+    """A unit of a Pair Go or Rengo tournament (``goledger unit add``; docs/pairgo.md): the
+    registered players ``members`` play one game together as one side, in that order of play
+    (Pair Go: the woman first). ``sexes`` gives each member's sex (``F`` or ``M``) where the
+    rules need it (Pair Go), else is empty. The unit is paired as one player: its first
+    member stands for it in the games the ledger records."""
+
+    unit_id: str
+    name: str
+    members: tuple[str, ...]
+    sexes: tuple[str, ...] = ()
+
+
+class UnitDissolved(Event, frozen=True, kw_only=True, tag="UnitDissolved"):
+    """A unit is dissolved (formed by mistake); its players stay registered
+    (``goledger unit remove UNIT``). Commands accept it only while the unit has no game."""
+
+    unit_id: str
+    reason: str = ""
+
+
 # --------------------------------------------------------------------------- provenance
 
 
@@ -674,6 +698,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     PlayerUnregistered,
     TeamMemberRemoved,
     TeamRemoved,
+    UnitFormed,
+    UnitDissolved,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""
 

@@ -55,6 +55,8 @@ def subjects(event: ev.Event) -> set[Subject]:
             team_id=tid
         ) | ev.TeamRemoved(team_id=tid):
             return {("team", tid)}
+        case ev.UnitFormed(unit_id=uid) | ev.UnitDissolved(unit_id=uid):
+            return {("unit", uid)}
         case ev.PairingAnnotated(round=r, table=t, bye=bye):
             return {("player in round", bye, r)} if bye else {("table", r, t)}
         case ev.PairingConstraintSet(player_a=a, player_b=b):

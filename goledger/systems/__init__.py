@@ -14,6 +14,7 @@ match                  the two players, alternating     who reached the target s
 handicap               score groups, rank-difference    the standings (criteria)
 continuous-handicap    players choose; or a proposal    a named ranking function
 round-robin            Berger tables                    the standings (criteria)
+pairgo, rengo2/3       units (``opengotha`` engine)     the units' standings (criteria)
 =====================  ===============================  ==========================================
 
 Each system module has an options struct (stored in ``TournamentSettings.system_options``),
@@ -61,6 +62,9 @@ DEFAULT_ENGINE: dict[str, str] = {
     "round-robin": "round-robin",
     "team-swiss": "teams",
     "team-mcmahon": "teams",
+    "pairgo": "units",
+    "rengo2": "units",
+    "rengo3": "units",
 }
 """System → the pairing engine ``pair-round`` uses when ``--engine`` is not given."""
 
@@ -74,6 +78,9 @@ SYSTEM_MODULES: dict[str, str] = {
     "round-robin": "goledger.systems.round_robin",
     "team-swiss": "goledger.systems.teams",
     "team-mcmahon": "goledger.systems.teams",
+    "pairgo": "goledger.systems.units",
+    "rengo2": "goledger.systems.units",
+    "rengo3": "goledger.systems.units",
 }
 """System → its module (imported on first use); systems not listed have no rules of their own."""
 
@@ -86,6 +93,7 @@ _ENGINE_MODULES: dict[str, str] = {
     "continuous-handicap": "goledger.systems.continuous",
     "round-robin": "goledger.systems.round_robin",
     "teams": "goledger.systems.teams",
+    "units": "goledger.systems.units",
 }
 
 

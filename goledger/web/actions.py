@@ -288,6 +288,22 @@ def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
                                 expected_head=kw["expected_head"])
 
 
+def _unit_add(db: Path, form: Form, **kw: Any) -> Any:
+    """``unit add``: the name, the members ``member1`` … ``member3`` filled in, their sexes
+    ``sex1`` … where the form has them (Pair Go)."""
+    from goledger.commands.units import unit_add
+
+    members = [_text(form, f"member{i}") for i in range(1, 4) if _text(form, f"member{i}")]
+    sexes = [_text(form, f"sex{i}") for i in range(1, 4) if _text(form, f"sex{i}")]
+    return unit_add(db, _text(form, "name"), members, sexes, **kw)
+
+
+def _unit_remove(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.commands.units import unit_remove
+
+    return unit_remove(db, _text(form, "unit"), **kw)
+
+
 _PLAYER_ACTIONS: dict[str, Runner] = {
     "withdraw": _withdraw, "reinstate": _reinstate, "absent": _player_round("absent"),
     "present": _player_round("present"), "bye": _player_round("bye"), "unbye": _player_round("unbye"),
@@ -310,6 +326,8 @@ ACTIONS: dict[str, Action] = {
     "pair-round": Action(_pair_round),
     "show-round": Action(_show_round),
     "unpair-round": Action(_unpair_round),
+    "unit-add": Action(_unit_add),
+    "unit-remove": Action(_unit_remove),
     **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
 }
 """Form name (``POST /desk/do/NAME``) → action."""

@@ -73,13 +73,14 @@ class DirectorPages:
 
     async def _round_data(self, request: Request, round_: int) -> Any:
         def build() -> dict[str, Any]:
+            from goledger.systems.unit_views import as_units
             from goledger.web.data import game_rows
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
-            return {"state": state, "round": round_, "games": game_rows(state, round_), "byes": byes,
+            return {"state": state, "round": round_, "games": game_rows(as_units(state), round_), "byes": byes,
                     "head": state.seq}
 
         return await self.pages.read(request, build)
@@ -175,13 +176,14 @@ class DirectorPages:
 
         def build() -> dict[str, Any]:
             from goledger.commands import pairing
+            from goledger.systems.unit_views import as_units
             from goledger.web.data import game_rows, unassigned
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
-            data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(state, round_),
+            data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(as_units(state), round_),
                                     "byes": byes, "free": unassigned(state, round_), "head": state.seq,
                                     "preview": None}
             data["engines"] = pairing.engines_for(state)

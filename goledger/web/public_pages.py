@@ -19,6 +19,7 @@ from goledger.web import players_view, timeline_pages
 from goledger.web.guard import query_seconds
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, DeskPages, int_param, round_or
 from goledger.web.teams import team_routes
+from goledger.web.units import unit_routes
 
 __all__ = ["public_routes"]
 
@@ -126,6 +127,7 @@ def public_routes(pages: DeskPages) -> list[BaseRoute]:
         *players_view.routes(pages),  # /find, /api/find (issue 32)
         *timeline_pages.routes(pages),  # a player's timeline, what-if, the dispute sheet (issue 42)
         *team_routes(pages),
+        *unit_routes(pages),
         Route("/login", public.login_form),
         Route("/login", public.login, methods=["POST"]),
         Route("/logout", public.logout, methods=["POST"]),

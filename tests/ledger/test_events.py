@@ -44,6 +44,8 @@ SAMPLES: list[ev.Event] = [
     ev.TeamMemberAssigned(team_id="t01", player_id="p0001", board=1, round=2),
     ev.TeamMemberRemoved(team_id="t01", player_id="p0001", from_round=3),
     ev.TeamRemoved(team_id="t01", reason="entered twice"),
+    ev.UnitFormed(unit_id="u001", name="Ito/Sato", members=("p0002", "p0001"), sexes=("F", "M")),
+    ev.UnitDissolved(unit_id="u001", reason="formed by mistake"),
     ev.SourceImported(format="opengotha", filename="x.xml", sha256="0" * 64, summary={"games": 3}),
     ev.Checkpoint(label="published", round=2, event_count=14, head="ab" * 32, digest="cd" * 32),
     ev.PseudonymisedCopy(original_head="ef" * 32, original_events=14, key_check="0" * 16,

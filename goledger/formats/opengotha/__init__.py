@@ -286,7 +286,15 @@ def export_opengotha(
     temporary file renamed into place); ``report`` receives the export report as JSON.
     """
     from goledger.formats.opengotha.write import write_opengotha
+    from goledger.replay.scoring.units import is_unit_tournament, unit_state
 
-    data, export_report = write_opengotha(state_to_export(db, upto), source=str(db))
+    state = state_to_export(db, upto)
+    data, export_report = write_opengotha(unit_state(state), source=str(db))
+    if is_unit_tournament(state):
+        assert state.settings is not None
+        export_report.warning(
+            "units", f"OpenGotha has no {state.settings.system} tournament: each unit is written as one player "
+            "named after it (first name: its members' surnames), with its rank and rating (the members' "
+            "mean), as a McMahon or Swiss tournament; the members' own registrations and sexes are not in the file")
     return finish_export(data, export_report, output, report, db=db, force=force)
 

@@ -41,6 +41,7 @@ __all__ = [
     "RulesCheck",
     "TeamState",
     "TournamentState",
+    "UnitState",
     "apply",
     "fold",
 ]
@@ -165,6 +166,22 @@ class Anomaly(msgspec.Struct, frozen=True):
     message: str
 
 
+class UnitState(msgspec.Struct, kw_only=True):
+    """A unit of a Pair Go or Rengo tournament (``UnitFormed``): its members in their order
+    of play (the first stands for the unit in the recorded games) and their sexes when given."""
+
+    id: str
+    name: str
+    members: tuple[str, ...]
+    sexes: tuple[str, ...] = ()
+    registered_seq: int = 0
+
+    @property
+    def representative(self) -> str:
+        """The member whose id the unit's games and byes are recorded under."""
+        return self.members[0]
+
+
 class TournamentState(msgspec.Struct, kw_only=True):
     """Everything known after ``seq`` events. Rounds and tables are 1-based."""
 
@@ -189,6 +206,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     shown_rounds: dict[int, int] = msgspec.field(default_factory=dict)
     """round → sequence number of the ``RoundShown`` that showed its pairing to the players."""
     teams: dict[str, TeamState] = msgspec.field(default_factory=dict)
+    units: dict[str, UnitState] = msgspec.field(default_factory=dict)
+    """Pair Go and Rengo units by id (``UnitFormed``), in the order they were formed."""
     table_of: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
     """round → player id → table of his (first) game in that round: an index over ``games``."""
     checkpoints: list[tuple[int, ev.Checkpoint]] = msgspec.field(default_factory=list)
@@ -729,6 +748,19 @@ def _on_team_removed(state: TournamentState, e: ev.TeamRemoved) -> None:
         _anomaly(state, f"TeamRemoved refers to unknown team {e.team_id}")
 
 
+def _on_unit(state: TournamentState, e: ev.UnitFormed) -> None:
+    missing = [p for p in e.members if _player(state, p, "UnitFormed") is None]
+    if missing:
+        return
+    state.units[e.unit_id] = UnitState(id=e.unit_id, name=e.name, members=tuple(e.members), sexes=tuple(e.sexes),
+                                       registered_seq=state.seq)
+
+
+def _on_unit_dissolved(state: TournamentState, e: ev.UnitDissolved) -> None:
+    if state.units.pop(e.unit_id, None) is None:
+        _anomaly(state, f"UnitDissolved refers to unknown unit {e.unit_id}")
+
+
 def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
     state.checkpoints.append((state.seq, e))
 
@@ -761,5 +793,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.TeamMemberAssigned: _on_team_member,
     ev.TeamMemberRemoved: _on_team_member_removed,
     ev.TeamRemoved: _on_team_removed,
+    ev.UnitFormed: _on_unit,
+    ev.UnitDissolved: _on_unit_dissolved,
     ev.Checkpoint: _on_checkpoint,
 }

@@ -35,6 +35,7 @@ from goledger.replay.scoring.standings import (
     resolve_criteria,
     resolve_policy,
 )
+from goledger.replay.scoring.units import unit_state
 
 __all__ = ["LEGEND", "CrossRow", "Crosstable", "crosstable_of"]
 
@@ -124,7 +125,9 @@ def crosstable_of(
     state: TournamentState, round: int | None = None, policy: Any = None,  # noqa: A002
     criteria: Sequence[str] | None = None,
 ) -> Crosstable:
-    """The crosstable of a state after ``round`` (default: the latest paired round)."""
+    """The crosstable of a state after ``round`` (default: the latest paired round); a Pair Go or
+    Rengo tournament's is that of its units."""
+    state = unit_state(state)
     round_ = check_round(state, round)
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)

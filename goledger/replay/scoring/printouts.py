@@ -39,6 +39,7 @@ from goledger.i18n.collation import sorted_by_name
 from goledger.ledger.values import Result, effective_komi
 from goledger.replay.fold.state import GameState, TournamentState
 from goledger.replay.scoring.standings import Standings, check_round, json_number, standings
+from goledger.replay.scoring.units import unit_state
 
 __all__ = [
     "PAIRING_LEGEND",
@@ -180,6 +181,8 @@ def pairing_list_of(state: TournamentState, round: int) -> PairingList:  # noqa:
         raise CommandRejected("the ledger has no tournament yet")
     if not 1 <= round <= state.rounds:
         raise CommandRejected(f"round {round} is outside 1..{state.rounds} of this tournament")
+    state = unit_state(state)
+    assert state.settings is not None
     rows = [
         PairingRow(
             table=g.table, white_id=g.white, white=_name(state, g.white), white_rank=_rank(state, g.white),
@@ -358,6 +361,8 @@ def wall_list_of(state: TournamentState, round: int | None = None, policy: str |
     Places, values and order are those of :func:`~goledger.replay.scoring.standings.standings`."""
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
+    state = unit_state(state)
+    assert state.settings is not None
     round_ = check_round(state, round)
     table = standings(state, round_, policy, criteria)
     number = {row.player_id: i for i, row in enumerate(table.rows, start=1)}

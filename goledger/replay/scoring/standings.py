@@ -30,6 +30,7 @@ from goledger.replay.scoring.choices import check_round, main_score, resolve_cri
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, known_policies
 from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.units import unit_state
 
 __all__ = [
     "Ranking",
@@ -206,6 +207,7 @@ def _context(state: TournamentState, round_: int | None, policy: str | Policy | 
     game was paired in count as such), not refused."""
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
+    state = unit_state(state)
     checked = round_ if past_count and round_ is not None and round_ > state.rounds else check_round(state, round_)
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)
