@@ -43,6 +43,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.interchange_egd",
     "goledger.cli.interchange_trf",
     "goledger.cli.interchange_ffg",
+    "goledger.cli.freezing",
     "goledger.cli.start_scores",
     "goledger.cli.privacy",
     "goledger.cli.systems",
@@ -76,6 +77,7 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     **dict.fromkeys(("pair-round", "unpair-round", "explain-pairing", "forbid", "fix-pairing", "fix-table"), "pairing"),
     "ratings": "ratings",
     **dict.fromkeys(("pair-teams", "team"), "teams"),
+    **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks

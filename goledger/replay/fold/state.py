@@ -195,6 +195,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     unregistered: dict[str, PlayerState] = msgspec.field(default_factory=dict)
     """Players whose registration was cancelled (``PlayerUnregistered``): out of every view."""
     anomalies: list[Anomaly] = msgspec.field(default_factory=list)
+    frozen: tuple[int, str] | None = None
+    """The ``StandingsFrozen`` in force: its sequence number and reason (``None``: not frozen)."""
     seq: int = 0
 
     # ----------------------------------------------------------------- queries
@@ -729,6 +731,14 @@ def _on_team_removed(state: TournamentState, e: ev.TeamRemoved) -> None:
         _anomaly(state, f"TeamRemoved refers to unknown team {e.team_id}")
 
 
+def _on_frozen(state: TournamentState, e: ev.StandingsFrozen) -> None:
+    state.frozen = (state.seq, e.reason)
+
+
+def _on_unfrozen(state: TournamentState, e: ev.StandingsUnfrozen) -> None:
+    state.frozen = None
+
+
 def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
     state.checkpoints.append((state.seq, e))
 
@@ -762,4 +772,6 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.TeamMemberRemoved: _on_team_member_removed,
     ev.TeamRemoved: _on_team_removed,
     ev.Checkpoint: _on_checkpoint,
+    ev.StandingsFrozen: _on_frozen,
+    ev.StandingsUnfrozen: _on_unfrozen,
 }
