@@ -24,8 +24,12 @@ from goledger.cli.interchange import (
 validate_app = typer.Typer(help="Check a file of another program against its format's rules.", no_args_is_help=True)
 
 def register_commands(app: typer.Typer) -> None:
-    """Add the ``validate`` command group (with ``validate egd``)."""
+    """Add the ``validate`` command group (with ``validate egd``, and ``validate ffg`` and
+    ``validate aga`` from :mod:`goledger.cli.interchange_ffg`)."""
+    from goledger.cli.interchange_ffg import register_validate
+
     app.add_typer(validate_app, name="validate")
+    register_validate(validate_app)
 
     @validate_app.command("egd")
     def validate_egd(

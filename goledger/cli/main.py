@@ -42,6 +42,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.fide",
     "goledger.cli.interchange_egd",
     "goledger.cli.interchange_trf",
+    "goledger.cli.interchange_ffg",
+    "goledger.cli.freezing",
     "goledger.cli.start_scores",
     "goledger.cli.privacy",
     "goledger.cli.systems",
@@ -79,6 +81,7 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     **dict.fromkeys(("pair-teams", "team"), "teams"),
     **dict.fromkeys(("timeline", "dispute-sheet"), "timeline"),
     "unit": "units",
+    **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks
@@ -86,9 +89,11 @@ the table against what the modules register)."""
 
 FORMAT_MODULE: Final[dict[str, dict[str, str]]] = {
     "import": {"opengotha": "interchange_opengotha", "macmahon": "interchange_macmahon",
-               "macmahon-players": "interchange_macmahon", "egd": "interchange_egd", "trf": "interchange_trf"},
+               "macmahon-players": "interchange_macmahon", "egd": "interchange_egd", "trf": "interchange_trf",
+               "ffg": "interchange_ffg"},
     "export": {"opengotha": "interchange_opengotha", "macmahon": "interchange_macmahon", "egd": "interchange_egd",
-               "trf": "interchange_trf", "pseudonymised": "privacy"},
+               "trf": "interchange_trf", "pseudonymised": "privacy", "ffg": "interchange_ffg",
+               "aga": "interchange_ffg"},
 }
 """The module registering each format of ``import`` and ``export``."""
 

@@ -27,6 +27,7 @@ _HOMES: Final[dict[str, str]] = {
     **dict.fromkeys(("reinstate", "withdraw"), "withdrawals"),
     "find_player": "record",
     "unregister": "unregistration",
+    **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
 }
 """Each command's module: the package imports one when one of its names is first asked for
 (PEP 562), so a run of ``goledger result`` imports the results' deciders, not every command's
@@ -37,7 +38,7 @@ __all__ = [  # noqa: RUF022 (in the order of _HOMES)
     "fix_pairing", "fix_table", "forbid", "edit_game", "pair", "renumber_tables", "PairRoundOutcome",
     "check_pairings", "explain_pairing", "pair_round", "unpair_round", "absent", "bye", "present", "unbye", "new",
     "register", "update_player", "log", "repair_report", "verify", "Outcome", "correct", "result", "unpair",
-    "change_rules", "reinstate", "withdraw", "find_player", "unregister",
+    "change_rules", "reinstate", "withdraw", "find_player", "unregister", "freeze", "unfreeze",
 ]
 
 
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from goledger.commands.absences import absent, bye, present, unbye
     from goledger.commands.constraints import fix_pairing, fix_table, forbid
     from goledger.commands.creation import new
+    from goledger.commands.freezing import freeze, unfreeze
     from goledger.commands.hand import edit_game, pair, renumber_tables
     from goledger.commands.pairing import PairRoundOutcome, check_pairings, explain_pairing, pair_round, unpair_round
     from goledger.commands.players import register, update_player

@@ -100,6 +100,7 @@ def record(
     if dry_run:
         state = _current_state(db)
         events = decide(state)
+        _check_frozen(state, events)
         return Outcome(DRY_RUN + describe(state, events), [])
     return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
 
@@ -111,6 +112,14 @@ def _current_state(db: PathLike) -> TournamentState:
         state = load_state(ledger)
     _check_tournament(db, state)
     return state
+
+
+def _check_frozen(state: TournamentState, events: list[ev.Event]) -> None:
+    """Frozen standings refuse what would change them (:func:`goledger.commands.frozen.check_frozen`)."""
+    if state.frozen is not None:
+        from goledger.commands.frozen import check_frozen
+
+        check_frozen(state, events)
 
 
 def _check_tournament(db: PathLike, state: TournamentState) -> None:
@@ -142,6 +151,7 @@ def _append(
                     raise CommandRejected(
                         f"{exc.message} (recorded since event {expected_head}: {_since_text(since, name_of)})"
                     ) from None
+                _check_frozen(state, events)
                 for event in events:  # the declared domains: nothing outside them is appended
                     problem = event_problem(event)
                     if problem:

@@ -173,6 +173,10 @@ def _game_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
             return gettext("round %(round)d: pairing withdrawn") % {"round": r}
         case ev.RoundShown(round=r):
             return gettext("round %(round)d: pairing shown to the players") % {"round": r}
+        case ev.StandingsFrozen(reason=why):
+            return gettext("standings frozen: %(reason)s") % {"reason": why}
+        case ev.StandingsUnfrozen(reason=why):
+            return gettext("standings unfrozen: %(reason)s") % {"reason": why}
     return None
 
 

@@ -77,10 +77,23 @@ def _write_trf(db: Path) -> Any:
     return export_trf(db)
 
 
+def _read_ffg(source: Path, db: Path, *, actor: str = "") -> Any:
+    from goledger.formats.ffg import import_ffg
+
+    return import_ffg(source, db, actor=actor)
+
+
+def _write_ffg(db: Path) -> Any:
+    from goledger.formats.ffg import export_ffg
+
+    return export_ffg(db)
+
+
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("opengotha", "application/xml", "xml", _read_opengotha, _write_opengotha),
     Format("macmahon", "application/xml", "xml", _read_macmahon, _write_macmahon),
     Format("egd", "text/plain; charset=utf-8", "h9", _read_egd, _write_egd),
     Format("trf", "text/plain; charset=utf-8", "trf", _read_trf, _write_trf),
+    Format("ffg", "text/plain; charset=iso-8859-15", "tou", _read_ffg, _write_ffg),
 )}
 """Every format the desk imports and exports, in the order its pages list them."""

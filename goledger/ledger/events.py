@@ -59,6 +59,8 @@ __all__ = [
     "RoundUnpaired",
     "RulesChanged",
     "SourceImported",
+    "StandingsFrozen",
+    "StandingsUnfrozen",
     "StartGroup",
     "TableFixed",
     "TablesRenumbered",
@@ -537,6 +539,20 @@ class RoundShown(Event, frozen=True, kw_only=True, tag="RoundShown"):
     round: int
 
 
+class StandingsFrozen(Event, frozen=True, kw_only=True, tag="StandingsFrozen"):
+    """The director froze the standings (``goledger freeze``, issue 47, pairgoth's "freeze"):
+    from here on a correction of a name, club, country, PIN or other identifier is recorded,
+    and anything that would change a standing is refused until ``StandingsUnfrozen``."""
+
+    reason: str
+
+
+class StandingsUnfrozen(Event, frozen=True, kw_only=True, tag="StandingsUnfrozen"):
+    """The director unfroze the standings (``goledger unfreeze``), saying why."""
+
+    reason: str
+
+
 # --------------------------------------------------------------------------- teams
 
 
@@ -700,6 +716,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TeamRemoved,
     UnitFormed,
     UnitDissolved,
+    StandingsFrozen,
+    StandingsUnfrozen,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""
 

@@ -71,6 +71,8 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("round", r)}
         case ev.RoundShown(round=r):
             return {("round shown", r)}
+        case ev.StandingsFrozen() | ev.StandingsUnfrozen():
+            return {("standings frozen",)}
     return set()
 
 

@@ -97,6 +97,10 @@ COMMANDS: list[list[str]] = [
     ["team", "sheets", "--round", "1"],
     ["team", "crosstable"],
     ["pair-teams", "1", "Lions", "Tigers"],
+    ["export", "ffg", "-o", "OUT"],
+    ["export", "aga", "-o", "OUT"],
+    ["freeze", "--reason", "final"],
+    ["unfreeze", "--reason", "appeal"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 
@@ -121,7 +125,7 @@ def test_every_command_is_in_the_table() -> None:
     """A command added later is refused on a damaged ledger too: list it in COMMANDS."""
     covered = {tuple(c[:2]) if c[0] in ("export", "import", "team") else (c[0],) for c in COMMANDS}
     special = {("new",), ("verify",)}  # creates a ledger / has its own tests below
-    creating = {("import", name) for name in ("opengotha", "macmahon", "egd", "trf")}  # write a new ledger
+    creating = {("import", name) for name in ("opengotha", "macmahon", "egd", "trf", "ffg")}  # write a new ledger
     missing = [" ".join(c) for c in _registered()
                if tuple(c) not in covered | special | creating and c[0] != "validate"]
     assert not missing, f"add these commands to COMMANDS in tests/ledger/test_damaged_ledgers.py: {missing}"

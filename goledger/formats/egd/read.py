@@ -48,7 +48,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.replay.scoring.criteria.names import EGD_HEADER_NAMES
 
-__all__ = ["ReadResult", "read_egd", "read_egd_table"]
+__all__ = ["ReadResult", "TableReader", "read_egd", "read_egd_table"]
 
 _SYSTEM_BY_MAIN = {"MMS": "mcmahon", "NBW": "swiss", "CAT": "swisscat", "CPS": "cup"}
 
@@ -482,6 +482,11 @@ class _Reader:
             report.info("normalised", "cells marked '!' are recorded as results by default (forfeits)")
         report.info("not-in-format", "printed places and tie-break columns are kept in player extras "
                                      "(egd.place, egd.columns); the ledger recomputes standings")
+
+
+TableReader = _Reader
+"""The reading rules of a tokenised table, for a format whose lines are an EGD table's
+(:mod:`goledger.formats.ffg.read` reads a ``.tou`` with them)."""
 
 
 def _header_criteria(text: str) -> list[str]:

@@ -214,6 +214,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     unregistered: dict[str, PlayerState] = msgspec.field(default_factory=dict)
     """Players whose registration was cancelled (``PlayerUnregistered``): out of every view."""
     anomalies: list[Anomaly] = msgspec.field(default_factory=list)
+    frozen: tuple[int, str] | None = None
+    """The ``StandingsFrozen`` in force: its sequence number and reason (``None``: not frozen)."""
     seq: int = 0
 
     # ----------------------------------------------------------------- queries
@@ -761,6 +763,14 @@ def _on_unit_dissolved(state: TournamentState, e: ev.UnitDissolved) -> None:
         _anomaly(state, f"UnitDissolved refers to unknown unit {e.unit_id}")
 
 
+def _on_frozen(state: TournamentState, e: ev.StandingsFrozen) -> None:
+    state.frozen = (state.seq, e.reason)
+
+
+def _on_unfrozen(state: TournamentState, e: ev.StandingsUnfrozen) -> None:
+    state.frozen = None
+
+
 def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
     state.checkpoints.append((state.seq, e))
 
@@ -796,4 +806,6 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.UnitFormed: _on_unit,
     ev.UnitDissolved: _on_unit_dissolved,
     ev.Checkpoint: _on_checkpoint,
+    ev.StandingsFrozen: _on_frozen,
+    ev.StandingsUnfrozen: _on_unfrozen,
 }

@@ -324,6 +324,30 @@ def _cat(ctx: ScoringContext) -> dict[str, int]:
     return {pid: -category_index(p.rank, limits) for pid, p in ctx.state.players.items()}
 
 
+FILE_PLACE_KEY = "file.place"
+"""The player extra holding the place printed in the file a tournament was imported from."""
+_UNPLACED = -(10**6)
+
+
+def _file_place(ctx: ScoringContext) -> dict[str, int]:
+    """Minus the place the imported file printed (``extras["file.place"]``), so that place 1
+    ranks first and players the file placed equal stay equal; a player without one (never
+    in the file) ranks after everyone placed."""
+    values: dict[str, int] = {}
+    for pid, p in ctx.state.players.items():
+        text = p.extras.get(FILE_PLACE_KEY, "")
+        values[pid] = -int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else _UNPLACED
+    return values
+
+
+def _explain_file_place(ctx: ScoringContext, player_id: str) -> Explanation:
+    value = ctx.value("FilePlace")[player_id]
+    rule = gettext(_FILE_PLACE_RULE)
+    text = (gettext("not placed by the imported file") if value == _UNPLACED
+            else gettext("place %(place)s in the imported file") % {"place": -value})
+    return Explanation("FilePlace", player_id, ctx.round, value, 1, rule, (Term(None, value, text, rule=rule),))
+
+
 def _explain_attribute(name: str, rule: str):
     def explain(ctx: ScoringContext, player_id: str) -> Explanation:
         value = ctx.value(name)[player_id]
@@ -351,6 +375,8 @@ register(Criterion("Rank", 1, _rank, _explain_attribute("Rank", N_("declared ran
 _RATING_RULE = N_("rating as registered (0 when none), clamped to the policy's rating range")
 register(Criterion("Rating", 1, _rating, _explain_attribute("Rating", _RATING_RULE), _RATING_RULE,
                    aliases=("RATING",)))
+_FILE_PLACE_RULE = N_("the place printed in the imported file (an FFG .tou lists its final standings), negated")
+register(Criterion("FilePlace", 1, _file_place, _explain_file_place, _FILE_PLACE_RULE, aliases=("FILEPLACE",)))
 register(Criterion("CAT", 1, _cat,
                    _explain_attribute("CAT", N_("minus the 0-based category index, categories by lower rank limits")),
                    "category (stored negated: category 1 = 0, category 2 = −1 …)", aliases=("CATEGORY",)))

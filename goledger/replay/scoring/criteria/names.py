@@ -98,6 +98,7 @@ NAMES: Final[tuple[CriterionNames, ...]] = (
     _og("Rating", "RATING", egd=("RATIN", "RATING")),
     _og("CUSSW", either=("CUSS",)),
     _og("CUSSM", either=("CUSS",)),
+    CriterionNames("FilePlace"),
     CriterionNames("NBWvirtual"),
     CriterionNames("MMSvirtual"),
     _og("EXT"),
