@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -50,7 +50,7 @@ from goledger.web.api_routes import api_routes
 from goledger.web.desk_pages import IMPORT_FORMATS, desk_routes
 from goledger.web.guard import GuardLimits
 from goledger.web.live import HeadMark, HeadWatcher, public_page_of
-from goledger.web.page_cache import KeptPage, PageCache, accepts_gzip, keep_form, matches
+from goledger.web.page_cache import KeptPage, PageCache, keep_form, served
 from goledger.web.print_pages import print_routes
 from goledger.web.public_pages import public_routes
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, Handler, bearer_token, json_response
@@ -66,8 +66,6 @@ DEFAULT_MAX_UPLOAD = 32 * 1024 * 1024
 """The largest request body the desk reads (the OpenGotha reader's own limit); each format's
 hardened reader applies its own limit after that."""
 
-PUBLIC_VARY = "Accept-Encoding, Accept-Language, Cookie, X-Goledger-Live"
-"""What a public page's bytes depend on besides its address (for caches between desk and phone)."""
 WATCHED_PAGES = 8
 """Public pages rendered again right after a write at the desk (the most recently asked for)."""
 WATCHED_SECONDS = 120.0
@@ -207,10 +205,11 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
                     middleware=[Middleware(GZipMiddleware, minimum_size=1024)])
     app.state.desk = desk
     app.state.pages = pages
+    from goledger.web.cached_front import CachedFront
     from goledger.web.language import LanguageMiddleware
 
-    return DeskGuard(LanguageMiddleware(app, desk.db), desk.is_director,
-                     replace(limits or GuardLimits(), upload=max_upload))
+    front = CachedFront(LanguageMiddleware(app, desk.db), desk, pages.public_pages, public_only=public_only)
+    return DeskGuard(front, desk.is_director, replace(limits or GuardLimits(), upload=max_upload))
 
 
 PUBLIC_ONLY_PATHS = ("/", "/standings", "/player/{pid}", "/events/head", "/find", "/api/find", "/api/head",
@@ -361,23 +360,12 @@ class _Pages:
 
     @staticmethod
     def _served(request: Request, kept: KeptPage) -> Response:
-        """The whole page, or for a live page's own fetch (``X-Goledger-Live: 1``) just what it
-        swaps in (its ``<main>``), with the head it was computed at (``X-Goledger-Head``);
-        gzipped as kept to a client that accepts it, and ``304`` to one that already holds
-        this rendering (its entity tag in ``If-None-Match``)."""
-        live = request.headers.get("x-goledger-live") == "1"
-        headers = {"Vary": PUBLIC_VARY, "Cache-Control": "no-store" if live else "no-cache"}
-        if live:  # fetched once per head by an open page: nothing to revalidate
-            headers["X-Goledger-Head"] = str(kept.page.seq)
-        elif kept.tag:
-            headers["ETag"] = kept.tag
-            if matches(request.headers.get("if-none-match", ""), kept.tag):
-                return Response(status_code=304, headers=headers)
-        raw, packed = (kept.page.main, kept.main_gz) if live else (kept.page.body, kept.body_gz)
-        if accepts_gzip(request.headers.get("accept-encoding", "")):
-            headers["Content-Encoding"] = "gzip"
-            return HTMLResponse(packed, headers=headers)
-        return HTMLResponse(raw, headers=headers)
+        """A kept page as :func:`goledger.web.page_cache.served` answers it."""
+        h = request.headers
+        status, headers, body = served(kept, h.get("x-goledger-live") == "1", h.get("if-none-match", ""),
+                                       h.get("accept-encoding", ""))
+        media = headers.pop("Content-Type", None)
+        return Response(body, status, headers, media_type=media)
 
     async def public_page(self, request: Request, name: str, build: Callable[[], dict[str, Any]]) -> Response:
         """A players' page: refused without a ledger, served from the per-head cache when it

@@ -528,10 +528,9 @@ def fast_protocol_class(door: Door) -> type[H11Protocol]:
         def data_received(self, data: bytes) -> None:
             if not self._in_body:
                 self._header_bytes += len(data)
-                if self._header_bytes > HEAD_LIMIT + len(data):
-                    self.send_400_response("Request headers too large.")
-                    return
             super().data_received(data)
+            if not self._in_body and self._header_bytes > HEAD_LIMIT and not self.transport.is_closing():
+                self.send_400_response("Request headers too large.")
 
         def on_headers_complete(self) -> None:
             self._in_body, self._header_bytes = True, 0

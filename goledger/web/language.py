@@ -28,14 +28,19 @@ from urllib.parse import parse_qs
 
 from goledger.i18n import DEFAULT_LANGUAGE, LANGUAGES, negotiate, use_language
 
-__all__ = ["COOKIE", "PUBLIC_PREFIXES", "LanguageMiddleware", "choose_language"]
+__all__ = ["COOKIE", "PUBLIC_PREFIXES", "LanguageMiddleware", "choose_language", "is_public_path"]
 
 COOKIE: Final = "goledger_lang"
 PUBLIC_PREFIXES: Final = ("/standings", "/player/")
 """The players' view (with ``/`` itself): these follow the browser's languages."""
 
 
-def _public(path: str) -> bool:
+def is_public_path(path: str) -> bool:
+    """Whether ``path`` is one of the players' pages (which follow the browser's languages).
+
+    >>> is_public_path("/"), is_public_path("/player/p0001"), is_public_path("/desk")
+    (True, True, False)
+    """
     return path == "/" or path.startswith(PUBLIC_PREFIXES)
 
 
@@ -59,7 +64,7 @@ def choose_language(path: str, query: str, cookie: str | None, accept_language: 
         return asked, True
     if cookie in LANGUAGES:
         return str(cookie), False
-    if _public(path):
+    if is_public_path(path):
         found = negotiate(accept_language)
         if found is not None:
             return found, False

@@ -29,7 +29,11 @@ from typing import NamedTuple
 
 from goledger.web.live import PublicPage
 
-__all__ = ["MAX_BYTES", "KeptPage", "PageCache", "accepts_gzip", "entity_tag", "keep_form", "matches"]
+__all__ = ["MAX_BYTES", "PUBLIC_VARY", "KeptPage", "PageCache", "accepts_gzip", "entity_tag", "keep_form", "matches",
+           "served"]
+
+PUBLIC_VARY = "Accept-Encoding, Accept-Language, Cookie, X-Goledger-Live"
+"""What a public page's bytes depend on besides its address (for caches between desk and phone)."""
 
 MAX_BYTES = 96 * 1024 * 1024
 """Bytes of kept pages at most (the pages, their ``<main>`` and both compressed)."""
@@ -164,3 +168,32 @@ class PageCache:
             _, gone = self._pages.popitem(last=False)
             self.bytes -= gone.size
         return kept
+
+
+def served(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers, body) of a kept page: the whole page, or for a live page's own fetch
+    (``live``: ``X-Goledger-Live: 1``) just what it swaps in (its ``<main>``, with the head it
+    was computed at in ``X-Goledger-Head``, not to be stored); gzipped as kept when
+    ``accept_encoding`` admits it; ``304`` with no body when ``if_none_match`` names its tag.
+
+    >>> from goledger.web.live import public_page_of
+    >>> kept = keep_form("en:/?", public_page_of(3, "ab", "<main>hi</main>"))
+    >>> served(kept, False, kept.tag, "gzip")[0], served(kept, True, "", "")[1]["X-Goledger-Head"]
+    (304, '3')
+    >>> served(kept, False, "", "gzip")[1]["Content-Encoding"]
+    'gzip'
+    """
+    headers = {"Vary": PUBLIC_VARY, "Cache-Control": "no-store" if live else "no-cache",
+               "Content-Type": "text/html; charset=utf-8"}
+    if live:  # fetched once per head by an open page: nothing to revalidate
+        headers["X-Goledger-Head"] = str(kept.page.seq)
+    elif kept.tag:
+        headers["ETag"] = kept.tag
+        if matches(if_none_match, kept.tag):
+            del headers["Content-Type"]
+            return 304, headers, b""
+    raw, packed = (kept.page.main, kept.main_gz) if live else (kept.page.body, kept.body_gz)
+    if accepts_gzip(accept_encoding):
+        headers["Content-Encoding"] = "gzip"
+        return 200, headers, packed
+    return 200, headers, raw
