@@ -127,7 +127,8 @@ class _Waiting:
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 _REQUEST_LINE = re.compile(rb"[ \t\r\n]*POST[ \t]+(/[^ \t?]*)(?:\?[^ \t]*)?[ \t]+HTTP/1\.[01][ \t]*\r?\n")
 _CONTENT_LENGTH = re.compile(rb"^content-length[ \t]*:[ \t]*([0-9]{1,18})[ \t]*\r?$", re.I | re.M)
-_TRANSFER_ENCODING = re.compile(rb"^transfer-encoding[ \t]*:", re.I | re.M)
+_TRANSFER_ENCODING = re.compile(rb"^(transfer-encoding|expect)[ \t]*:", re.I | re.M)
+"""A body in chunks, or one sent only after ``100 Continue``: handed over with the headers."""
 
 
 def _complete(data: bytes) -> bool:

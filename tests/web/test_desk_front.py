@@ -176,6 +176,10 @@ def test_every_desk_form_reads_its_numbers_with_one_parser(paired: Path) -> None
                 r = client.post(f"/desk/do/{action}", data=data, follow_redirects=False)
                 assert r.status_code == 400, (action, bad[:20], r.status_code, r.text[-300:])
                 assert f"{label} " in r.text and "not a whole number" in r.text, (action, bad[:20])
+        for entry in ("٣ w", "١٢ b"):  # the keyboard entry's table: ASCII digits too
+            data = {"csrf": csrf, "expected_head": str(start), "round": "1", "entry": entry}
+            r = client.post("/desk/do/result", data=data, follow_redirects=False)
+            assert r.status_code == 400 and "not a whole number" in r.text, (entry, r.status_code)
         for bad in HOSTILE:
             data = {"csrf": csrf, "expected_head": bad, "round": "1", "table": "1", "result": "white"}
             r = client.post("/desk/do/result", data=data, follow_redirects=False)
