@@ -138,6 +138,33 @@ def test_slow_login_bodies_cannot_keep_a_page_out(paired: Path) -> None:
         assert fds < 1000, fds
 
 
+def test_at_the_cap_a_login_still_sending_its_chunks_makes_room(paired: Path) -> None:
+    """A login whose body comes in chunks is handed to the HTTP protocol with its headers; at
+    the cap (here 12 connections), twelve of them still sending leave room: the oldest is
+    closed for a player's page, which is answered."""
+    chunked = SLOW_LOGIN.replace(b"Content-Length: 16000", b"Transfer-Encoding: chunked").replace(
+        b"csrf=", b"5\r\ncsrf=\r\n")
+    with DeskServer(paired, max_connections=12) as desk:
+        socks = [desk.raw(chunked) for _ in range(12)]
+        try:
+            time.sleep(0.5)
+            status, _, seconds = desk.get("/", timeout=10)
+            assert status == 200 and seconds < 2, (status, seconds)
+            closed = 0
+            for s in socks:
+                s.settimeout(0.2)
+                try:
+                    closed += s.recv(100) == b""
+                except TimeoutError:
+                    pass
+                except OSError:
+                    closed += 1
+            assert closed >= 1
+        finally:
+            for s in socks:
+                s.close()
+
+
 # ---------------------------------------------------------------------------- item 8: numbers in forms
 
 HOSTILE = ("--5", "²", "٣", "1_0", "+-1", "9" * 5000)
