@@ -62,6 +62,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -142,13 +143,15 @@ def _complete(data: bytes) -> bool:
     >>> login = b"POST /login HTTP/1.1\\r\\nHost: h\\r\\nContent-Length: 9\\r\\n\\r\\n"
     >>> _complete(login + b"csrf="), _complete(login + b"csrf=1234")
     (False, True)
+    >>> _complete(login.replace(b"/login", b"/log%69n") + b"csrf=")  # the path as uvicorn reads it
+    False
     """
     blank = _BLANK_LINE.search(data)
     if blank is None:
         return len(data) >= HEAD_LIMIT
     head, body = data[:blank.end()], data[blank.end():]
     line = _REQUEST_LINE.match(head)
-    if line is None or line.group(1) not in _ANONYMOUS_PATHS or _TRANSFER_ENCODING.search(head):
+    if line is None or unquote_to_bytes(line.group(1)) not in _ANONYMOUS_PATHS or _TRANSFER_ENCODING.search(head):
         return True
     length = _CONTENT_LENGTH.search(head)
     if length is None or int(length.group(1)) > LOGIN_BODY:
@@ -492,8 +495,8 @@ def protocol_class(door: Door) -> type[H11Protocol]:
                     self.transport.abort()
 
         def _body_awaited(self) -> None:
-            """Whether this connection's request is an anonymous write whose body is still
-            coming in: then the door may close it to make room (:meth:`Door._make_room`)."""
+            """Tell the door whether this connection's request is an anonymous write whose
+            body is still coming in: then it may close it to make room (:meth:`Door._make_room`)."""
             cycle = self.cycle
             if (cycle is not None and cycle.more_body and not cycle.response_complete
                     and cycle.scope["path"] in ANONYMOUS_WRITES and cycle.scope["method"] not in SAFE_METHODS):
