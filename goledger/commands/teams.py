@@ -3,7 +3,9 @@
 Each is a pure decider ``decide_team_*(state, …) -> list[Event]`` that refuses in one sentence
 what the rules forbid, and a thin wrapper that appends its events. The rules:
 
-* a team's name is unique (ignoring case); its boards are 1 … the team size (at most 10);
+* a team's name is unique, compared as player names are (case, Unicode twins: composed or
+  decomposed accents, full-width letters, variation selectors and other invisible
+  characters; :func:`goledger.ledger.domains.name_key`); its boards are 1 … the team size (at most 10);
 * a player is on one board of one team in any round (OpenGotha's ``getTeamOfPlayer`` would
   otherwise pick one of the two silently);
 * only a final (not preliminary) registration goes on a board (OpenGotha's "Pair" refuses a
@@ -28,7 +30,7 @@ from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.ledger.domains import check_text
+from goledger.ledger.domains import check_text, name_key
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TeamState, TournamentState
 from goledger.teams.model import MAX_BOARDS, roster, team_size
@@ -54,8 +56,9 @@ def decide_team_add(state: TournamentState, name: str, short_name: str = "", boa
     if len(text) > 80:
         raise CommandRejected("a team name has at most 80 characters")
     short = check_text(short_name.strip(), "short name")
-    taken = [t for t in state.teams.values() if t.name.casefold() == text.casefold()
-             or (short and t.short_name.casefold() == short.casefold())]
+    key, short_key = name_key(text), name_key(short)
+    taken = [t for t in state.teams.values() if name_key(t.name) == key
+             or (short and name_key(t.short_name) == short_key)]
     if taken:
         raise CommandRejected(f"team {taken[0].id} is already called {taken[0].name!r}")
     size = team_size(state)

@@ -56,6 +56,7 @@ __all__ = [
     "identity_key",
     "int_problem",
     "komi_problem",
+    "name_key",
     "range_problem",
     "rank_problem",
     "setting_problem",
@@ -176,6 +177,20 @@ def identity_key(surname: str, first_name: str = "") -> tuple[str, str]:
         return " ".join(DEFAULT_IGNORABLE.sub("", unicodedata.normalize("NFKC", kept)).casefold().split())
 
     return key(surname), key(first_name)
+
+
+def name_key(name: str) -> str:
+    """The form in which two names of one thing (a team, its short name) are the same name:
+    compared as player names are (:func:`identity_key`), so ``Lions`` with a variation
+    selector, full-width ``Ｌｉｏｎｓ`` and ``LIONS`` are one team, and ``Léo`` composed or
+    decomposed.
+
+    >>> name_key("Lions\ufe0e") == name_key("Ｌｉｏｎｓ") == name_key("LIONS") == name_key("Lions\U000e0100")
+    True
+    >>> name_key("Le\u0301o") == name_key("Léo") != name_key("Leo")
+    True
+    """
+    return identity_key(name)[0]
 
 
 def int_problem(value: Any, what: str, bounds: tuple[int, int] | None = None) -> str | None:

@@ -34,6 +34,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
+from goledger.ledger.domains import name_key
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, TournamentState
 from goledger.teams.model import MAX_BOARDS, Roster, roster, team_criteria
@@ -454,11 +455,12 @@ def _find_team(state: TournamentState, ro: Roster, ref: str) -> str:
     exact = [t for t in ro.ids if ro.name[t] == ref or state.teams[t].name == ref or state.teams[t].short_name == ref]
     if len(exact) == 1:
         return exact[0]
-    if ref.isdigit():
+    if ref.isascii() and ref.isdigit() and len(ref) <= 18:
         numbered = [t for t in ro.ids if ro.number[t] == int(ref)]
         if len(numbered) == 1:
             return numbered[0]
-    folded = [t for t in ro.ids if ro.name[t].casefold() == ref.casefold()]
+    key = name_key(ref)  # as player names are compared: case, Unicode twins, invisible characters
+    folded = [t for t in ro.ids if key and (name_key(ro.name[t]) == key or name_key(state.teams[t].short_name) == key)]
     if len(folded) == 1:
         return folded[0]
     if len(exact) > 1 or len(folded) > 1:

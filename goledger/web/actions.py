@@ -24,7 +24,7 @@ from typing import Any
 from goledger.errors import CommandRejected
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
-from goledger.web.forms import number_or_none
+from goledger.web.forms import number_or_none, whole
 from goledger.web.forms import optional as _opt
 from goledger.web.forms import optional_number as _opt_int
 from goledger.web.forms import text as _text
@@ -67,7 +67,7 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
         parse_result_notation(word)
     except ValueError:
         raise CommandRejected(f"{word!r} is not a result: use {RESULT_HELP}") from None
-    return int(found.group(1)), word, bool(found.group(3))
+    return whole(found.group(1), "table", signed=False), word, bool(found.group(3))  # ASCII digits only
 
 
 def table_subject(form: Form) -> set[tuple[Any, ...]]:

@@ -23,14 +23,15 @@ are closed (a connection flood). The desk stays reachable because:
   second after ``EMFILE``; should it happen here, a descriptor is freed and accepting goes
   on). A client that sends its request at once is handed over at once, so it is never the
   one chosen. Only when every connection is busy is the newcomer refused.
-* **An anonymous body counts as waiting** (issue 41): a connection whose request is an
-  anonymous write (``POST /login``, ``/logout``: :data:`goledger.web.guard.ANONYMOUS_WRITES`)
-  and whose body is not all in yet is, for making room, like one still sending its headers:
-  after the half-sent connections, the oldest of them is closed for a newcomer (a phone
-  sends its few hundred bytes of login with its headers, so it is never among them), and
-  :class:`goledger.web.guard.DeskGuard` refuses such a body that takes more than a few
-  seconds in all (408). Slow logins reopened as fast as they are closed cannot keep a
-  player's page out.
+* **An anonymous body is waited for like headers** (issue 41): an anonymous write (``POST
+  /login``, ``/logout``: :data:`goledger.web.guard.ANONYMOUS_WRITES`) declaring a
+  ``Content-Length`` within the login limit is held bare until its body is in too, within
+  the same ``header_timeout`` (a phone sends its few hundred bytes with its headers, so it is
+  handed over at once), and is shed like a half-sent request. Any other such request whose
+  body is not all in yet (sent in chunks) is, for making room, the next to go after the
+  half-sent ones, and :class:`goledger.web.guard.DeskGuard` refuses an anonymous body that
+  takes more than a few seconds in all (408). Slow logins reopened as fast as they are
+  closed cannot keep a player's page out.
 * **One address cannot push the others out**: at the cap, a newcomer from an address
   holding more than its share of the waiting connections closes that address's own oldest
   one; a newcomer from elsewhere closes the oldest of all.
@@ -54,16 +55,18 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import re
 import resource
 import socket
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from goledger.web.guard import ANONYMOUS_WRITES, SAFE_METHODS
+from goledger.web.guard import ANONYMOUS_WRITES, LOGIN_BODY, SAFE_METHODS
 
 __all__ = ["BURST", "LINGER_BYTES", "LINGER_SECONDS", "ConnectionLimits", "Door", "LingeringTransport",
            "default_limits", "fast_protocol_class", "protocol_class", "serve"]
@@ -83,6 +86,7 @@ LINGER_SECONDS = 2.0
 """How long a closing connection keeps reading (and dropping) what its client still sends."""
 LINGER_BYTES = 64 * 1024 * 1024
 """Bytes a closing connection reads and drops at most before it is closed anyway."""
+_ANONYMOUS_PATHS = frozenset(path.encode() for path in ANONYMOUS_WRITES)
 _OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
@@ -121,9 +125,38 @@ class _Waiting:
         self.sock, self.address, self.data, self.deadline = sock, address, data, deadline
 
 
+_BLANK_LINE = re.compile(rb"\n\r?\n")
+_REQUEST_LINE = re.compile(rb"[ \t\r\n]*POST[ \t]+(/[^ \t?]*)(?:\?[^ \t]*)?[ \t]+HTTP/1\.[01][ \t]*\r?\n")
+_CONTENT_LENGTH = re.compile(rb"^content-length[ \t]*:[ \t]*([0-9]{1,18})[ \t]*\r?$", re.I | re.M)
+_TRANSFER_ENCODING = re.compile(rb"^(transfer-encoding|expect)[ \t]*:", re.I | re.M)
+"""A body in chunks, or one sent only after ``100 Continue``: handed over with the headers."""
+
+
 def _complete(data: bytes) -> bool:
-    """Whether ``data`` holds a whole header block (a blank line; h11 takes bare ``\\n`` too)."""
-    return b"\n\r\n" in data or b"\n\n" in data or len(data) >= HEAD_LIMIT
+    """Whether ``data`` holds what the door waits for: a whole header block (a blank line;
+    h11 takes bare ``\\n`` too) and, for an anonymous write (``POST /login``, ``/logout``)
+    declaring a ``Content-Length`` within the login limit, its whole body too (issue 41: a
+    body that never comes then costs a bare socket, timed and shed as half-sent headers are).
+
+    >>> _complete(b"GET / HTTP/1.1\\r\\nHost: h\\r\\n\\r\\n"), _complete(b"GET / HTTP/1.1\\r\\nHost: h\\r\\n")
+    (True, False)
+    >>> login = b"POST /login HTTP/1.1\\r\\nHost: h\\r\\nContent-Length: 9\\r\\n\\r\\n"
+    >>> _complete(login + b"csrf="), _complete(login + b"csrf=1234")
+    (False, True)
+    >>> _complete(login.replace(b"/login", b"/log%69n") + b"csrf=")  # the path as uvicorn reads it
+    False
+    """
+    blank = _BLANK_LINE.search(data)
+    if blank is None:
+        return len(data) >= HEAD_LIMIT
+    head, body = data[:blank.end()], data[blank.end():]
+    line = _REQUEST_LINE.match(head)
+    if line is None or unquote_to_bytes(line.group(1)) not in _ANONYMOUS_PATHS or _TRANSFER_ENCODING.search(head):
+        return True
+    length = _CONTENT_LENGTH.search(head)
+    if length is None or int(length.group(1)) > LOGIN_BODY:
+        return True  # no body, or one the guard refuses at once (413)
+    return len(body) >= int(length.group(1))
 
 
 class Door:
@@ -330,7 +363,7 @@ class Door:
 def _read(sock: socket.socket, data: bytes) -> bytes | None:
     """``data`` and what ``sock`` has to read now; ``None`` when it was closed."""
     try:
-        more = sock.recv(HEAD_LIMIT)
+        more = sock.recv(HEAD_LIMIT + LOGIN_BODY)
     except (BlockingIOError, InterruptedError):
         return data
     except OSError:
@@ -463,8 +496,8 @@ def protocol_class(door: Door, base: type[H11Protocol] | None = None) -> type[H1
                     self.transport.abort()
 
         def _body_awaited(self) -> None:
-            """Whether this connection's request is an anonymous write whose body is still
-            coming in: then the door may close it to make room (:meth:`Door._make_room`)."""
+            """Tell the door whether this connection's request is an anonymous write whose
+            body is still coming in: then it may close it to make room (:meth:`Door._make_room`)."""
             cycle = self.cycle
             if (cycle is not None and cycle.more_body and not cycle.response_complete
                     and cycle.scope["path"] in ANONYMOUS_WRITES and cycle.scope["method"] not in SAFE_METHODS):

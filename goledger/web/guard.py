@@ -46,7 +46,8 @@ from urllib.parse import urlsplit
 
 from goledger.errors import CommandRejected
 
-__all__ = ["ANONYMOUS_WRITES", "CSP", "SAFE_METHODS", "DeskGuard", "GuardLimits", "query_int", "query_seconds"]
+__all__ = ["ANONYMOUS_WRITES", "CSP", "LOGIN_BODY", "SAFE_METHODS", "DeskGuard", "GuardLimits", "query_int",
+           "query_seconds"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -67,6 +68,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ANONYMOUS_WRITES = frozenset({"/login", "/logout"})
 """The only paths a client without the director may post to (each checks its CSRF token)."""
 UPLOAD_PATHS = frozenset({"/desk/import", "/desk/players/upload"})
+LOGIN_BODY = 16 * 1024
+"""The largest body of an anonymous write (the login and logout forms)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class GuardLimits:
 
     upload: int = 32 * 1024 * 1024
     form: int = 1024 * 1024
-    login: int = 16 * 1024
+    login: int = LOGIN_BODY
     body_idle: float = 10.0
     body_rate: int = 64 * 1024
     anonymous_body: float = 5.0

@@ -50,6 +50,7 @@ from goledger.formats.opengotha.keys import KeyIndex
 from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
+from goledger.ledger.domains import name_key
 from goledger.ledger.values import Result
 from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES, PAIRGOTH_NAMES
 
@@ -756,11 +757,19 @@ class _Reader:
 
     def _teams(self) -> list[dict[str, Any]]:
         teams: list[dict[str, Any]] = []
+        names: dict[str, str] = {}
         for index, el in enumerate(self.root.iter("Team"), start=1):
             self.report.count_read("teams")
             number = ogv.parse_int(el.get("teamNumber", "1"))
             name = el.get("teamName", "Unnamed team")
             where = _where(el, f"team {name}")
+            key = name_key(name)
+            if key in names:  # compared as player names are: one team printed twice
+                self.report.error("duplicate", f"team {name!r} has the name of team {names[key]!r} (they differ "
+                                  "only in case, accents' encoding, letter width or invisible characters); not "
+                                  "recorded", where)
+                continue
+            names[key] = name
             members: list[dict[str, Any]] = []
             for board_el in el.iter("Board"):
                 self.report.count_read("team_boards")
