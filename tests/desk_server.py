@@ -50,11 +50,14 @@ class DeskServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": str(REPO), "GOLEDGER_TOKEN": TOKEN}
+        new = not db.exists()  # a desk that creates its ledger is asked for (serve --new)
         if options:
             args = [sys.executable, "-c", LAUNCH,
-                    json.dumps({"db": str(db), "port": self.port, "token": TOKEN, **options})]
+                    json.dumps({"db": str(db), "port": self.port, "token": TOKEN, **({"new": True} if new else {}),
+                                **options})]
         else:
-            args = [sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(self.port)]
+            args = [sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(self.port),
+                    *(["--new"] if new else [])]
         self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def __enter__(self) -> DeskServer:
