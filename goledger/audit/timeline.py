@@ -38,6 +38,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.nogc import nogc
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import check_round, json_number, ranking, resolve_policy
 
@@ -173,7 +174,7 @@ def subject_of(event: ev.Event, end: TournamentState, pid: str, opponents: dict[
     return next((p for p in players if p in opponents), game.white)
 
 
-def _rounds(state: TournamentState, round_: int, policy: Any, criteria: Sequence[str] | None,
+def _rounds(state: TournamentState, round_: int, policy: Policy, criteria: Sequence[str] | None,
             pid: str) -> list[RoundPoint]:
     points = []
     for r in range(1, round_ + 1):
