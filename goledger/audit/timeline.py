@@ -225,6 +225,7 @@ def timeline_events(
             scales.update(snap.scales)
         shown_criteria = tr.after.criteria
         opponents = opponent_rounds(end, pid)
+        places = {who: place for place, who, _ in ranking(end, round_, pol, criteria, list(opponents)).placed}
         for seq in candidates:
             before, after = tr.points[seq - 1].view(pid), tr.points[seq].view(pid)
             if before == after:
@@ -237,7 +238,7 @@ def timeline_events(
                 what=describe_event(event, lambda p: names.get(p, p)),
                 rule=rule_words(event, pol, end.settings_for_round(getattr(event, "from_round", None) or 1),
                                 late, names),
-                relation=relation_words(subject, pid, names[pid], opponents, names),
+                relation=relation_words(subject, pid, names[pid], opponents, names, places),
                 before=before, after=after,
                 changed=changed_values(before.values if before else None, after.values if after else None, scales),
                 without=consequences(events, seq)))
