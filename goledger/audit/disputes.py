@@ -256,10 +256,11 @@ def dispute_sheet(db: PathLike, player: str, seq: int | None = None,
         found.recorded_at, found.actor, found.reason = record.recorded_at, record.actor, record.reason
     names = found.names
     opponents = opponent_rounds(end, pid)
-    relation = relation_words(subject_of(events[seq - 1], end, pid, opponents), pid, names[pid], opponents, names)
     real, hypo = found.result.actual, found.result.hypothetical
-    explained = explain(end, pid, round=round_)
     places = {r.player_id: r.place for r in real.rows}
+    relation = relation_words(subject_of(events[seq - 1], end, pid, opponents), pid, names[pid], opponents, names,
+                              places)
+    explained = explain(end, pid, round=round_)
     mine = next((r for r in real.rows if r.player_id == pid), None)
     theirs = next((r for r in hypo.rows if r.player_id == pid), None)
     return DisputeSheet(

@@ -38,6 +38,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.nogc import nogc
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import check_round, json_number, ranking, resolve_policy
 
@@ -173,7 +174,7 @@ def subject_of(event: ev.Event, end: TournamentState, pid: str, opponents: dict[
     return next((p for p in players if p in opponents), game.white)
 
 
-def _rounds(state: TournamentState, round_: int, policy: Any, criteria: Sequence[str] | None,
+def _rounds(state: TournamentState, round_: int, policy: Policy, criteria: Sequence[str] | None,
             pid: str) -> list[RoundPoint]:
     points = []
     for r in range(1, round_ + 1):
@@ -224,6 +225,7 @@ def timeline_events(
             scales.update(snap.scales)
         shown_criteria = tr.after.criteria
         opponents = opponent_rounds(end, pid)
+        places = {who: place for place, who, _ in ranking(end, round_, pol, criteria, list(opponents)).placed}
         for seq in candidates:
             before, after = tr.points[seq - 1].view(pid), tr.points[seq].view(pid)
             if before == after:
@@ -236,7 +238,7 @@ def timeline_events(
                 what=describe_event(event, lambda p: names.get(p, p)),
                 rule=rule_words(event, pol, end.settings_for_round(getattr(event, "from_round", None) or 1),
                                 late, names),
-                relation=relation_words(subject, pid, names[pid], opponents, names),
+                relation=relation_words(subject, pid, names[pid], opponents, names, places),
                 before=before, after=after,
                 changed=changed_values(before.values if before else None, after.values if after else None, scales),
                 without=consequences(events, seq)))

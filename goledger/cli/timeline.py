@@ -6,7 +6,7 @@ dispute-sheet PLAYER`` (thin shells over :func:`goledger.audit.timeline.timeline
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,12 +25,15 @@ from goledger.cli.common import (
 )
 from goledger.nogc import one_shot
 
+if TYPE_CHECKING:
+    from goledger.audit.timeline import Timeline
+
 __all__ = ["dispute_sheet", "register_commands", "render_timeline", "timeline"]
 
 RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
 
 
-def render_timeline(result: Any) -> None:
+def render_timeline(result: Timeline) -> None:
     """Print ``goledger timeline``: a row per round, then each event that moved him, in words."""
     from goledger.i18n import gettext
     from goledger.ledger.values import format_points

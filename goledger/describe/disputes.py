@@ -96,14 +96,19 @@ def rule_words(event: ev.Event, policy: Policy, settings: ev.TournamentSettings 
 
 
 def relation_words(subject: str | None, player_id: str, name: str, opponent_rounds: Mapping[str, Sequence[int]],
-                   name_of: Mapping[str, str]) -> str:
+                   name_of: Mapping[str, str], places: Mapping[str, int] | None = None) -> str:
     """How an event about ``subject`` concerns the player ``player_id`` (``name``), in one
-    sentence (``""`` for a tournament-wide event)."""
+    sentence (``""`` for a tournament-wide event); an opponent is named with his place now
+    when ``places`` has it."""
     if subject is None:
         return ""
     if subject == player_id:
         return gettext("The event is about %(player)s himself.") % {"player": name}
     rounds = opponent_rounds.get(subject, ())
+    place = (places or {}).get(subject)
+    if rounds and place is not None:
+        name_of = {**name_of, subject: gettext("%(name)s (place %(place)d)") % {
+            "name": name_of.get(subject, subject), "place": place}}
     if rounds:
         return ngettext("%(other)s was the opponent of %(player)s in round %(rounds)s, so his score is part of "
                         "the SOS of %(player)s.",

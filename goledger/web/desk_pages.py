@@ -227,7 +227,10 @@ class DirectorPages:
             q = request.query_params
             result = explain(self.desk.db, q.get("player", ""), q.get("criterion") or None,
                              int_param(request, "round"), int_param(request, "as_of"), q.get("policy") or None)
-            return {"result": result, "data": result.to_dict(), "q": q}
+            from goledger.render.json_text import json_text
+
+            data = result.to_dict()
+            return {"result": result, "data": data, "q": q, "raw": json_text(data)}
 
         data = await self.pages.read(request, build)
         return self.pages.render(request, "explain.html", **data)

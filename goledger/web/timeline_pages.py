@@ -19,7 +19,7 @@ No event number is typed: every one of these is reached by a link.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -27,10 +27,14 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.web.routing import DeskPages
 
+if TYPE_CHECKING:
+    from goledger.audit.disputes import EventWhatIf
+    from goledger.audit.timeline import TimelineEntry
+
 __all__ = ["routes", "what_if_rows", "without_free_texts"]
 
 
-def what_if_rows(found: Any) -> list[dict[str, Any]]:
+def what_if_rows(found: EventWhatIf) -> list[dict[str, Any]]:
     """The players whose place or values differ, each with ``(criterion, real, what-if,
     changed)`` cells, real standings order first."""
     from goledger.ledger.values import format_points
@@ -54,7 +58,7 @@ def what_if_rows(found: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def without_free_texts(found: Any) -> None:
+def without_free_texts(found: EventWhatIf | TimelineEntry) -> None:
     """Clear who recorded an event and why (``actor``, ``reason``) for the players' view: a
     director's free text may say why a player withdrew (SECURITY.md, personal data); the
     director sees them on his own requests, never cached for anyone else."""

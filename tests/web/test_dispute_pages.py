@@ -87,7 +87,14 @@ def test_the_director_has_a_what_if_on_every_log_row_and_audit_page(club_copy: t
     assert "<details open" not in history and "Szűcs" in history.split('id="audit-json"')[1]
     diff = desk.page(f"/desk/audit?view=diff&from={notable['withdrawal'] - 1}").text
     assert f'href="/desk/what-if/{notable["withdrawal"]}"' in diff
-    # a director's own requests of the public pages are computed for him, with who and why
+    # the desk's explain page: his name in the question, opponents by name, no formula or spec
+    # reference on the page, its JSON closed and with names as they are
+    explained = desk.page("/desk/explain?player=p0002").text
+    assert re.search(r"<h1>Why is Szűcs Róbert at place \d+\?</h1>", explained)
+    shown = explained.split('id="explain-json"')[0]
+    assert "§" not in shown and "clamp(" not in shown and "<td>Abe Jo</td>" in shown
+    assert "Szűcs" in explained.split('id="explain-json"')[1] and "\\u0171" not in explained
+        # a director's own requests of the public pages are computed for him, with who and why
     assert "called away" in desk.page(f"/player/p0002/what-if/{notable['withdrawal']}").text
     assert "called away" in desk.page("/player/p0002/timeline").text
     assert "called away" in desk.page(f"/print/dispute-sheet/p0002/{notable['withdrawal']}").text
