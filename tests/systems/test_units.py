@@ -63,11 +63,12 @@ def play(db: Path, rounds: int, units: int) -> list[dict[str, Any]]:
         answer = json.loads(goledger(db, "pair-round", str(r), "--json").stdout)
         answers.append(answer)
         state = state_of(db)
-        reps = {u.representative for u in state.units.values()}
+        reps = {u.representative: u.name for u in state.units.values()}
         games = answer["games"]
         assert len(games) == units // 2
         for g in games:
-            assert {g["white"]["id"], g["black"]["id"]} <= reps
+            assert {g["white"]["id"], g["black"]["id"]} <= set(reps)
+            assert g["white"]["surname"] == reps[g["white"]["id"]], g   # named as units
             winner = "white" if g["table"] % 2 else "black"
             goledger(db, "result", "--round", str(r), "--table", str(g["table"]), winner)
     return answers
