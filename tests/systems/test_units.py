@@ -125,6 +125,9 @@ def test_pair_go_export_to_opengotha_reimports_with_the_same_standings(tmp_path:
     theirs = json.loads(goledger(back, "standings", "--json").stdout)["rows"]
     assert [(r["surname"], r["place"], r["values"]) for r in ours] == [(r["surname"], r["place"], r["values"])
                                                                      for r in theirs]
+    egd = goledger(db, "export", "egd", "-o", str(tmp_path / "pg.txt"), ok=False)   # the EGD rates no Pair Go
+    assert egd.returncode == 1 and "the EGD rates no pairgo games" in egd.stderr
+    assert not (tmp_path / "pg.txt").exists()
 
 
 def test_rengo_three_plays_four_rounds_swiss_with_a_bye(tmp_path: Path) -> None:
