@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,10 @@ def test_a_member_finds_his_units_table_on_a_running_desk(tmp_path: Path) -> Non
     commands.pair(db, 1, "p0001", "p0003", 1, 0)
     with Server(db) as server:
         found = server.get_json("/api/find?q=Member01")["players"]
+        with urllib.request.urlopen(f"{server.url}/player/p0002", timeout=10) as r:
+            page = r.read().decode()
     assert [f["id"] for f in found] == ["p0002"]
     now = found[0]["now"]
     assert (now["table"], now["colour"], now["opponent"]["name"]) == (1, "white", "Beta Member02/Member03"), now
+    # his player page is his unit's, with the game against the other unit
+    assert "Alpha" in page and "Beta" in page and "Member02/Member03" in page
