@@ -34,6 +34,7 @@ from goledger.ledger.values import Rank, RankError
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import standings
+from goledger.replay.scoring.units import unit_state
 
 __all__ = ["BuildSummary", "build", "check_targets", "ledger_files", "name_key", "tournament_rows"]
 
@@ -222,6 +223,7 @@ def tournament_rows(path: Path, records: Sequence[Any], events: Sequence[ev.Even
     settings = state.settings
     if settings is None:
         raise GoledgerError("the ledger holds no tournament yet")
+    state = unit_state(state)  # a Pair Go or Rengo tournament's players are its units (docs/pairgo.md)
     ids = {pid: first_player + i for i, pid in enumerate(state.players)}
     key = ids.__getitem__
     corrected = {(e.round, e.table) for e in events if isinstance(e, ev.ResultCorrected)}

@@ -347,7 +347,11 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
         pid, why = pairing.unpaired[0]
         raise CommandRejected(f"{pid} {state.players[pid].full_name} is not paired in round {round_}: {why}")
     not_paired = _not_paired(state, request, pairing)
-    names = {pid: _player_json(state, pid) for pid in [*pairing.players(), *(p for p, _ in not_paired)]}
+    from goledger.replay.scoring.units import unit_state
+
+    shown = unit_state(state)  # a Pair Go or Rengo round: the placed players are units, named as such
+    names = {**{pid: _player_json(state, pid) for pid, _ in not_paired},
+             **{pid: _player_json(shown, pid) for pid in pairing.players()}}
     bye = f", bye {pairing.bye.player}" if pairing.bye else ""
     out = f", {len(not_paired)} not paired" if not_paired else ""
     drawn = f"; {before[0].changes['rounds']} rounds set at the draw" if before else ""  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from typing import Any
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.units import UNIT_SIZE, unit_of_player, unit_player, unit_state
 
-__all__ = ["as_units", "unit_list", "unit_page", "unit_rows"]
+__all__ = ["as_units", "plays_as", "unit_list", "unit_page", "unit_rows"]
 
 PathLike = str | os.PathLike[str]
 
@@ -44,6 +44,13 @@ def as_units(state: TournamentState) -> TournamentState:
     """The state as the desk's round pages show it: a Pair Go or Rengo tournament's units as its
     players (:func:`goledger.replay.scoring.units.unit_state`), any other tournament as it is."""
     return unit_state(state)
+
+
+def plays_as(state: TournamentState, player_id: str) -> str:
+    """The id ``player_id``'s games are recorded under: his unit's first member's in a Pair Go or
+    Rengo tournament, else his own."""
+    unit = unit_of_player(state, player_id)
+    return unit.representative if unit is not None else player_id
 
 
 def unit_list(db: PathLike, as_of: int | None = None) -> dict[str, Any]:

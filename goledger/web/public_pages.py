@@ -65,10 +65,13 @@ class PublicPages:
 
             state = self.desk.state()
             player = find_player(state, request.path_params["pid"])
+            from goledger.systems.unit_views import as_units, plays_as
             from goledger.teams.desk import player_team
             from goledger.web.data import current_round
 
-            games = [g for g in player_games(state, player.id) if state.round_visible(g["round"])]
+            shown, plays = as_units(state), plays_as(state, player.id)   # a unit's member: his unit's page
+            player = shown.players.get(plays, player)
+            games = [g for g in player_games(shown, plays) if state.round_visible(g["round"])]
             return {"state": state, "player": player, "games": games, "head": state.seq,
                     "team": player_team(state, player.id, current_round(state))}
 

@@ -63,11 +63,12 @@ def play(db: Path, rounds: int, units: int) -> list[dict[str, Any]]:
         answer = json.loads(goledger(db, "pair-round", str(r), "--json").stdout)
         answers.append(answer)
         state = state_of(db)
-        reps = {u.representative for u in state.units.values()}
+        reps = {u.representative: u.name for u in state.units.values()}
         games = answer["games"]
         assert len(games) == units // 2
         for g in games:
-            assert {g["white"]["id"], g["black"]["id"]} <= reps
+            assert {g["white"]["id"], g["black"]["id"]} <= set(reps)
+            assert g["white"]["surname"] == reps[g["white"]["id"]], g   # named as units
             winner = "white" if g["table"] % 2 else "black"
             goledger(db, "result", "--round", str(r), "--table", str(g["table"]), winner)
     return answers
@@ -124,6 +125,9 @@ def test_pair_go_export_to_opengotha_reimports_with_the_same_standings(tmp_path:
     theirs = json.loads(goledger(back, "standings", "--json").stdout)["rows"]
     assert [(r["surname"], r["place"], r["values"]) for r in ours] == [(r["surname"], r["place"], r["values"])
                                                                      for r in theirs]
+    egd = goledger(db, "export", "egd", "-o", str(tmp_path / "pg.txt"), ok=False)   # the EGD rates no Pair Go
+    assert egd.returncode == 1 and "the EGD rates no pairgo games" in egd.stderr
+    assert not (tmp_path / "pg.txt").exists()
 
 
 def test_rengo_three_plays_four_rounds_swiss_with_a_bye(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,27 @@ def test_a_rengo_three_through_the_desk(tmp_path: Path) -> None:
     pairs = {frozenset((g.white, g.black)) for g in games}
     assert len(pairs) == 12   # no two units met twice in four rounds
     assert all(f"Unit {k}" in standings for k in range(1, 7))
+
+
+def test_a_member_finds_his_units_table_on_a_running_desk(tmp_path: Path) -> None:
+    """The players' "find my table" (``GET /api/find``): a unit's second member (not the one its
+    games are recorded under) finds his unit's table, colour and the opposing unit."""
+    from goledger import commands
+    from goledger.commands.units import unit_add
+
+    db = tmp_path / "find.db"
+    commands.new(db, "Find", 2, "pairgo")
+    for i in range(4):
+        commands.register(db, f"Member{i:02d}", "X", RANKS[i])
+    unit_add(db, "Alpha", ["p0001", "p0002"], ["F", "M"])
+    unit_add(db, "Beta", ["p0003", "p0004"], ["F", "M"])
+    commands.pair(db, 1, "p0001", "p0003", 1, 0)
+    with Server(db) as server:
+        found = server.get_json("/api/find?q=Member01")["players"]
+        with urllib.request.urlopen(f"{server.url}/player/p0002", timeout=10) as r:
+            page = r.read().decode()
+    assert [f["id"] for f in found] == ["p0002"]
+    now = found[0]["now"]
+    assert (now["table"], now["colour"], now["opponent"]["name"]) == (1, "white", "Beta Member02/Member03"), now
+    # his player page is his unit's, with the game against the other unit
+    assert "Alpha" in page and "Beta" in page and "Member02/Member03" in page

@@ -48,12 +48,16 @@ def export_egd(
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules.
     ``with_preview`` adds each player's expected rating change to the report
     (:func:`goledger.formats.egd.preview.add_rating_preview`)."""
+    from goledger.errors import CommandRejected
     from goledger.formats.egd.write import write_egd
     from goledger.ledger.store import Ledger
     from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger:
         state = fresh_state(ledger)  # sent to the rating list: from the log, never from a cache
+    if state.settings is not None and state.settings.system in ("pairgo", "rengo2", "rengo3"):
+        raise CommandRejected(f"the EGD rates no {state.settings.system} games: a game of two units is not one "
+                              "player's game, so a Pair Go or Rengo tournament is not exported to the EGD")
     data, export_report = write_egd(state, round, encoding, forfeits, egd_class, country, source=str(db))
     if with_preview:
         from goledger.formats.egd.preview import add_rating_preview

@@ -18,6 +18,7 @@ from typing import Any, Final
 from goledger.ledger.values import Result, effective_komi
 from goledger.replay.fold.players import match_key
 from goledger.replay.fold.state import PlayerState, TournamentState
+from goledger.replay.scoring.units import unit_of_player, unit_state
 
 __all__ = ["LIMIT", "MAX_QUERY", "Found", "FoundGame", "NameIndex", "find_players"]
 
@@ -114,13 +115,15 @@ class NameIndex:
         return out[:limit]
 
 
-def _game(state: TournamentState, player_id: str, round_: int) -> FoundGame:
+def _game(state: TournamentState, player_id: str, round_: int, shown: TournamentState | None = None) -> FoundGame:
+    """``player_id``'s game of ``round_``; the opponent named as in ``shown`` (a Pair Go or
+    Rengo tournament's units, :func:`~goledger.replay.scoring.units.unit_state`)."""
     game = state.game_of(player_id, round_)
     status = state.status(player_id, round_)
     if game is None:
         return FoundGame(round_, None, "", "", "", "", 0, "", "", status)
     white = game.white == player_id
-    opponent = state.players[game.black if white else game.white]
+    opponent = (shown or state).players[game.black if white else game.white]
     mine, theirs = game.result.points2()
     if not white:
         mine, theirs = theirs, mine
@@ -152,9 +155,12 @@ def find_players(state: TournamentState, query: str, round_: int, index: NameInd
     (['p0002'], [])
     """
     index = index if index is not None and index.seq == state.seq else NameIndex(state)
+    shown = unit_state(state)
     found = []
     for pid in index.search(query, limit):
-        now = _game(state, pid, round_) if 1 <= round_ <= state.rounds else None
-        results = tuple(_game(state, pid, r) for r in range(1, min(round_, state.rounds + 1)))
+        unit = unit_of_player(state, pid)   # a unit's member plays in his unit's game
+        plays = unit.representative if unit is not None else pid
+        now = _game(state, plays, round_, shown) if 1 <= round_ <= state.rounds else None
+        results = tuple(_game(state, plays, r, shown) for r in range(1, min(round_, state.rounds + 1)))
         found.append(Found(state.players[pid], round_, now, results))
     return found
