@@ -155,3 +155,7 @@ def test_a_full_disk_gives_one_sentence_and_leaves_nothing(tmp_path: Path, free_
                     if leftover.name not in ("filler",):
                         leftover.unlink()
         assert run_cli("verify", "--db", source).code == 0
+        if free_kb == 0:  # a migration's new federation archive is not left behind either
+            result = run_cli("import", "opengotha", inputs["opengotha"], "--into", disk / "archive",
+                             "--catalog", disk / "cat.db")
+            assert "Traceback" not in result.err and not (disk / "cat.db").exists(), result.err
