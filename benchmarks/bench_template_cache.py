@@ -8,7 +8,7 @@ Measured (median, min and max of ``--runs``):
   from Jinja2's own ``FileSystemBytecodeCache`` (the unsealed pickle format goledger used before);
 * whole process ``goledger report --html`` and ``goledger wall-list --format html`` on a generated
   ledger, with the cache in the user's own folder (warm) and in a folder others may write in
-  (refused: every template compiled on start).
+  (refused: every template compiled on start), the two in turns.
 
 Run: ``python benchmarks/bench_template_cache.py [--players 200] [--rounds 5] [--runs 7]``; the
 table is appended to ``benchmarks/RESULTS.md``.
@@ -72,12 +72,19 @@ def main(argv: list[str] | None = None) -> int:
         own, loose = root / "own-cache", root / "loose-cache"
         (loose / "goledger").mkdir(parents=True)
         os.chmod(loose / "goledger", 0o777)
-        for label, home in (("own folder, warm", own), ("folder others may write in: compiled on start", loose)):
-            os.environ["XDG_CACHE_HOME"] = str(home)
-            report = process_runs(lambda i: ["report", "--html", root / "r.html", "--force", "--db", db], args.runs)
-            wall = process_runs(lambda i: ["wall-list", "--format", "html", "--db", db], args.runs)
-            rows.append(_row(f"whole process `report --html` ({label})", report))
-            rows.append(_row(f"whole process `wall-list --format html` ({label})", wall))
+        homes = (("own folder, warm", own), ("folder others may write in: compiled on start", loose))
+        commands = (("report --html", ["report", "--html", root / "r.html", "--force", "--db", db]),
+                    ("wall-list --format html", ["wall-list", "--format", "html", "--db", db]))
+        samples = {(c, h): Samples() for c, _ in commands for h, _ in homes}
+        for turn in range(args.runs + 1):  # the two folders in turns (the load changes); the first turn warms
+            for home_label, home in homes:
+                os.environ["XDG_CACHE_HOME"] = str(home)
+                for command_label, command in commands:
+                    sample = process_runs(lambda i, command=command: command, 1, warmup=0)  # type: ignore[misc]
+                    if turn:
+                        samples[command_label, home_label].add(sample)
+        for (command_label, home_label), sample in samples.items():
+            rows.append(_row(f"whole process `{command_label}` ({home_label})", sample))
         assert not any(loose.rglob("*.jinja")), "a refused folder was written in"
     text = "\n".join([
         SECTION, "",

@@ -326,14 +326,22 @@ def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | No
         raise GoledgerError(f"cannot write {target}: folder {target.parent} does not exist")
     target, meta_path, replace_metadata = check_targets(sources, target, metadata)
     files = ledger_files(sources, exclude=target)
-    if not target.exists():
+    created = not target.exists()
+    if created:
         _create_archive(target)
+    db: Any = None
     try:
         db = sqlite_utils.Database(target)
         db.execute("PRAGMA foreign_keys=ON")
         with db.atomic():
             _ensure_schema(db)
     except sqlite3.DatabaseError as exc:
+        if created:  # a new archive that could not be written (a full disk): nothing is left behind
+            if db is not None:
+                db.close()
+            for leftover in (target, *(Path(f"{target}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
+                leftover.unlink(missing_ok=True)
+            raise GoledgerError(f"cannot create the archive {target}: {exc}; nothing was written") from None
         raise GoledgerError(f"{target} is not an archive this command can write: {exc}") from None
     heads = _heads(db)
     refreshed = unchanged = 0

@@ -51,7 +51,8 @@ class Registered:
     def __init__(self, players: Any = ()) -> None:
         self.pins: dict[str, Any] = {}
         self.names: dict[tuple[str, ...], tuple[int, Any]] = {}
-        self.references = NameIndex()
+        self._players: list[Any] = []
+        self._references: NameIndex | None = None
         for p in players:
             self.add(p)
 
@@ -62,7 +63,17 @@ class Registered:
         place = (len(self.names), player)
         self.names.setdefault(("=", fold_name(player.surname), fold_name(player.first_name)), place)
         self.names.setdefault(("~", *identity_key(player.surname, player.first_name)), place)
-        self.references.add(player)
+        self._players.append(player)
+        if self._references is not None:
+            self._references.add(player)
+
+    @property
+    def references(self) -> NameIndex:
+        """The players' names as references, indexed on first use (a single ``register``
+        decides without them)."""
+        if self._references is None:
+            self._references = NameIndex(self._players)
+        return self._references
 
     def namesake(self, surname: str, first_name: str) -> Any:
         """The first registered player with this name, exactly or as a Unicode twin."""

@@ -45,6 +45,7 @@ from goledger.ledger.store import (
     Record,
     chain_hash,
     protection_problems,
+    read_only_folder,
 )
 
 __all__ = ["EventFinding", "RepairReport", "repair_report"]
@@ -101,7 +102,11 @@ class RepairReport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _open_readonly(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, isolation_level=None)
+    """The file read-only; in a read-only folder (where a WAL file's ``-shm`` cannot be made)
+    its main file alone (``immutable``), unless a non-empty ``-wal`` holds more."""
+    alone = read_only_folder(path) and not (Path(f"{path}-wal").is_file() and Path(f"{path}-wal").stat().st_size)
+    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro{'&immutable=1' if alone else ''}", uri=True,
+                           isolation_level=None)
     conn.text_factory = bytes
     conn.execute("PRAGMA trusted_schema = OFF")
     return conn

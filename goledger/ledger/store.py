@@ -332,6 +332,26 @@ def foreign_objects(conn: sqlite3.Connection) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _why(target: Path, exc: BaseException) -> str:
+    """SQLite's reason for a failed write, saying "the disk is full" when it is (SQLite says
+    "disk I/O error" when a full tmpfs cannot grow its shared-memory file)."""
+    import shutil
+
+    try:
+        full = shutil.disk_usage(target.parent).free < 256 * 1024
+    except OSError:
+        full = False
+    if "full" in str(exc):
+        return "the disk is full"
+    return f"the disk is full ({exc})" if full else str(exc)
+
+
+def _not_written(target: Path, exc: BaseException) -> LedgerError:
+    """The refusal for a new ledger SQLite could not write (a full disk, most often): one
+    sentence; the caller has removed what it began."""
+    return LedgerError(f"cannot create {target}: {_why(target, exc)}; nothing was written")
+
+
 def damaged(path: Path, exc: BaseException) -> LedgerError:
     """The refusal for a file SQLite cannot read any more (one sentence)."""
     return LedgerError(
@@ -357,20 +377,55 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def read_only_folder(path: Path) -> bool:
+    """Whether ``path``'s folder cannot be written in (a read-only mount, or a folder without
+    write permission): SQLite cannot create a WAL ledger's ``-shm`` and ``-wal`` there."""
+    folder = path.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+    except (OSError, AttributeError):  # pragma: no cover (no statvfs on Windows)
+        pass
+    return not os.access(folder, os.W_OK)
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A ledger in a read-only folder, read from its main file alone (SQLite ``immutable``:
+    nothing is created beside it). Refused, as "read-only folder", when a non-empty ``-wal``
+    holds events the main file may not have yet: those could not be read."""
+    wal = Path(f"{path}-wal")
+    try:
+        pending = wal.stat().st_size > 0
+    except OSError:
+        pending = False
+    if pending:
+        raise LedgerError(f"{path} is in a read-only folder and its journal {wal.name} holds events not yet in "
+                          "the file, which cannot be read there; copy the folder somewhere writable to read it")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None,
+                           check_same_thread=False)
+    return conn
+
+
 class Ledger:
     """An open ledger file. Use :meth:`create` for a new file and :meth:`open` for an
     existing one; both refuse anything that is not a goledger ledger they can trust."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, read_only: bool = False) -> None:
         self.path = path
         self._conn = conn
+        self.read_only = read_only
+        """Opened in a read-only folder (:func:`read_only_folder`): read from the main file
+        alone, and every write refused as "read-only folder"."""
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    def create(cls, path: str | os.PathLike[str]) -> Ledger:
-        """Create a new, empty ledger file. Refuses to touch an existing file."""
+    def create(cls, path: str | os.PathLike[str], *, shown_as: Path | None = None) -> Ledger:
+        """Create a new, empty ledger file. Refuses to touch an existing file; one SQLite
+        cannot write (a full disk) is removed with its companions and refused in one sentence
+        naming ``shown_as`` (the name a partial file will be given) or the file."""
         target = Path(path)
+        shown = shown_as if shown_as is not None else target
         if target.exists() or target.is_symlink():
             raise LedgerError(f"{target} already exists; a new ledger needs a new file")
         if not target.parent.exists():
@@ -381,7 +436,11 @@ class Ledger:
             raise LedgerError(f"{target} already exists; a new ledger needs a new file") from None
         except OSError as exc:
             raise LedgerError(f"cannot create {target}: {exc.strerror}") from None
-        conn = _connect(target)
+        try:
+            conn = _connect(target)
+        except sqlite3.Error as exc:
+            target.unlink(missing_ok=True)
+            raise _not_written(shown, exc) from None
         try:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("BEGIN IMMEDIATE")
@@ -399,13 +458,19 @@ class Ledger:
             for sql in _TRIGGERS.values():
                 conn.execute(sql)
             conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            cls._tune(conn)
+        except BaseException as exc:
+            try:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
             conn.close()
-            target.unlink(missing_ok=True)
+            for leftover in (target, *(Path(f"{target}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
+                leftover.unlink(missing_ok=True)
+            if isinstance(exc, sqlite3.Error):
+                raise _not_written(shown, exc) from None
             raise
-        cls._tune(conn)
         return cls(target, conn)
 
     @classmethod
@@ -453,15 +518,20 @@ class Ledger:
         for leftover in sidecars:
             leftover.unlink(missing_ok=True)
         try:
-            ledger = cls.create(temp)
+            ledger = cls.create(temp, shown_as=target)
+            ledger.path = target  # what its messages name: the partial file is nobody's business
             try:
                 records = write(ledger)
                 busy = ledger._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
                 if busy:
                     raise LedgerError(f"cannot finish writing {target}: its journal could not be checkpointed")
+            except sqlite3.Error as exc:  # a full disk: nothing is left behind
+                raise _not_written(target, exc) from None
             finally:
                 ledger.close()
             _link_new(temp, target)
+        except OSError as exc:
+            raise LedgerError(f"cannot create {target}: {exc.strerror or exc}; nothing was written") from None
         finally:
             for leftover in sidecars:
                 leftover.unlink(missing_ok=True)
@@ -486,8 +556,16 @@ class Ledger:
         if target.stat().st_size < 16:
             raise LedgerError(f"{target} is not a goledger ledger (not an SQLite database)")
         conn = _connect(target)
+        read_only = False
         try:
-            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            try:
+                meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            except sqlite3.OperationalError:
+                if not read_only_folder(target):
+                    raise
+                conn.close()  # a WAL ledger whose companions cannot be made: its main file alone
+                conn, read_only = _connect_read_only(target), True
+                meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             conn.close()
             if "file is not a database" in str(exc) and not _sqlite_header(target):
@@ -551,6 +629,8 @@ class Ledger:
                     f"edited outside goledger; `goledger verify --repair-report --db {target}` shows which events "
                     "can be trusted"
                 )
+        if read_only:
+            return cls(target, conn, read_only=True)
         try:
             cls._tune(conn)
         except sqlite3.DatabaseError as exc:
@@ -622,6 +702,9 @@ class Ledger:
         head raises :class:`StaleHeadError` naming what was appended since, unless
         ``retry`` is set: then the caller validates against the new state instead."""
         conn = self._conn
+        if self.read_only:
+            raise LedgerError(f"{self.path} is in a read-only folder; nothing can be recorded there (copy it to a "
+                              "folder you can write in)")
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -653,7 +736,7 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise LedgerError(f"cannot write to {self.path} ({exc}); nothing was written") from None
+            raise LedgerError(f"cannot write to {self.path} ({_why(self.path, exc)}); nothing was written") from None
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
