@@ -112,6 +112,21 @@ def test_rounds_in_order_and_a_paired_round_asks_first(six: Path) -> None:
         assert load_state(Ledger.open(six)).round_pairings.get(3), "round 3 paired by pair-round"
 
 
+def test_the_api_refuses_out_of_order_and_takes_force(six: Path) -> None:
+    import json
+
+    auth = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    with DeskServer(six) as desk:
+        before = head(six)
+        status, body = desk.post("/api/pair-round", json.dumps({"round": 2}).encode(), auth)
+        assert status == 400 and json.loads(body)["code"] == "out-of-order" and head(six) == before
+        assert "round 2 cannot be paired before round 1" in json.loads(body)["error"]
+        status, body = desk.post("/api/pair-round", json.dumps({"round": 2, "force": "yes"}).encode(), auth)
+        assert status == 400 and json.loads(body)["error"] == "force is true or false"
+        status, body = desk.post("/api/pair-round", json.dumps({"round": 2, "force": True}).encode(), auth)
+        assert status == 200 and len(json.loads(body)["games"]) == 3 and json.loads(body)["note"] == ""
+
+
 def test_a_failing_preview_is_a_sentence_with_the_other_engine(six: Path) -> None:
     """An engine that refuses (here: opengotha asked for a round whose predecessor is missing is
     refused by the order rule first, so the preview shows that sentence), and the preview links
