@@ -274,7 +274,7 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
     """``pair-round R`` (:func:`goledger.commands.pairing.pair_round`) with the form's
     ``engine`` (empty: the system's) and ``force`` (an out-of-order round). A round that
     already has games or byes is paired only with ``confirm``: else the desk asks first,
-    saying how many games it has and how many players are still to pair."""
+    saying how many games it has and how many players are still to pair (none: refused)."""
     from goledger.commands import pairing
 
     round_ = _int(form, "round", "round")
@@ -290,6 +290,9 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
         if games or state.byes.get(round_):
             played = sum(g.result is not Result.UNKNOWN for g in games)
             left = len(players_to_pair(state, round_))
+            if not left:
+                raise CommandRejected(f"round {round_} is already paired: {len(games)} games ({played} played), "
+                                      "nobody is left to pair")
             raise ConfirmPairing(f"round {round_} already has {len(games)} games ({played} played); pairing it "
                                  f"again pairs only the {left} players still without a game or bye: confirm to "
                                  "go on")

@@ -1,7 +1,7 @@
 """The desk's "Pair round R" in a real browser (issues 40 and 43.4): the engine is chosen
 in the pair form, a round out of order is refused with a sentence and paired by the offered
 "Pair round R anyway" button, and "Pair round R" on a round that already has games asks
-first."""
+first, then pairs the players left."""
 
 from __future__ import annotations
 
@@ -56,11 +56,16 @@ async def _pair_rounds(server: Server) -> None:
         await click(page, "#pair-force")
         assert "round 3 paired by opengotha: 3 games" in await page.inner_text("#message")
         assert len(load_state(Ledger.open(db)).games_of_round(3)) == 3
-        # round 1 has its games: the button asks first, and nothing is written
+        # round 3 with a table taken back: the button asks first, writes nothing, then pairs the rest
+        commands.unpair(db, 3, load_state(Ledger.open(db)).games_of_round(3)[0].table)
         head = _head(db)
-        await page.goto(f"{server.url}/desk/round/1")
+        await page.goto(f"{server.url}/desk/round/3")
         await click(page, "#pair-round-form button")
-        assert "round 1 already has 3 games (0 played)" in await page.inner_text("#message")
-        assert await page.is_visible("#pair-confirm")
+        assert "round 3 already has 2 games (0 played)" in await page.inner_text("#message")
         assert _head(db) == head
+        await click(page, "#pair-confirm")  # confirmed: still out of order (round 2 is unpaired)
+        assert "round 3 cannot be paired before round 2" in await page.inner_text("#message")
+        await click(page, "#pair-force")  # keeps the confirmation
+        assert "round 3 paired by opengotha: 1 games" in await page.inner_text("#message")
+        assert len(load_state(Ledger.open(db)).games_of_round(3)) == 3
         await browser.close()
