@@ -279,13 +279,11 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
 
     round_ = _int(form, "round", "round")
     if not _flag(form, "confirm"):
-        from goledger.ledger.store import Ledger
         from goledger.ledger.values import Result
         from goledger.pairing.participants import players_to_pair
-        from goledger.replay.loading.load import load_state
+        from goledger.replay.views import state_as_of
 
-        with Ledger.open(db) as ledger:
-            state = load_state(ledger)
+        state = state_as_of(db)
         games = state.games_of_round(round_) if 1 <= round_ <= state.rounds else []
         if games or state.byes.get(round_):
             played = sum(g.result is not Result.UNKNOWN for g in games)
