@@ -27,9 +27,11 @@ Rounds in order (issue 40, item 2; ``docs/pairing-rounds.md``): round R is refus
 :class:`RoundOutOfOrder` (code ``out-of-order``) and one sentence naming the round or the
 tables, while an earlier round is not paired at all or a game of an earlier round has no
 result (:func:`order_problem`); ``force`` (``--force``, the desk's "pair anyway") pairs it
-all the same. A continuous handicap tournament, whose rounds are only slots, is exempt. The
-engines count the games of every other round as already played, later rounds included, and
-:func:`check_pairings` reports every game repeated between rounds.
+all the same. A continuous handicap tournament, whose rounds are only slots, is exempt, and a
+round robin (a fixed schedule) from the results rule. The engines count the games of every
+other round as already played, later rounds included, and :func:`check_pairings` reports
+every game repeated between rounds. An engine that breaks on a round (a bug, not a refusal)
+is :class:`EngineFailed`, one sentence naming the other engines (:func:`engines_for`).
 
 The JSON of an outcome (``PairRoundOutcome.to_dict``, also with ``--dry-run``)::
 
@@ -114,19 +116,27 @@ def engines_for(state: TournamentState) -> list[str]:
 UNORDERED_SYSTEMS = frozenset({"continuous-handicap"})
 """Systems whose round numbers are only slots of the log: no order rule applies."""
 
+SCHEDULED_SYSTEMS = frozenset({"round-robin"})
+"""Systems whose every round is fixed by a schedule (Berger tables), whatever the results:
+a round may be paired while an earlier one still has games without a result."""
+
 
 def order_problem(state: TournamentState, round_: int) -> str:
     """Why round ``round_`` cannot be paired yet, in one sentence, or ``""``: an earlier round
-    with no game and no bye (the lowest is named), else the tables of earlier rounds with no
-    result (the first round that has any, up to five tables named)."""
+    with no game, no bye and no automatic pairing in force (a Paramus round can be a lone
+    walk-over) — the lowest is named —, else the tables of earlier rounds with no result (the
+    first round that has any, up to five tables named; not in a round robin, whose schedule
+    does not depend on results)."""
     from goledger.ledger.values import Result
 
     if state.settings is None or state.settings.system in UNORDERED_SYSTEMS:
         return ""
     for r in range(1, round_):
-        if not state.games.get(r) and not state.byes.get(r):
+        if not state.games.get(r) and not state.byes.get(r) and not state.round_pairings.get(r):
             return (f"round {round_} cannot be paired before round {r}: round {r} is not paired yet "
                     "(pair the rounds in order, or force it)")
+    if state.settings.system in SCHEDULED_SYSTEMS:
+        return ""
     for r in range(1, round_):
         open_tables = [g.table for g in state.games_of_round(r) if g.result is Result.UNKNOWN]
         if open_tables:

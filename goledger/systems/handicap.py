@@ -76,8 +76,10 @@ def scores2(state: TournamentState, before: int) -> dict[str, int]:
     return out
 
 
-def _met(state: TournamentState, before: int) -> set[frozenset[str]]:
-    return {frozenset((g.white, g.black)) for g in state.all_games() if g.round < before}
+def _met(state: TournamentState, round_: int) -> set[frozenset[str]]:
+    """The pairs that met in any other round than ``round_``, later ones too (a round paired
+    after a later one, with ``--force``, must not repeat its games: docs/pairing-rounds.md)."""
+    return {frozenset((g.white, g.black)) for g in state.all_games() if g.round != round_}
 
 
 def pair_cost(state: TournamentState, a: str, b: str, score: dict[str, int], met: set[frozenset[str]],

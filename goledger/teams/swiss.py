@@ -135,8 +135,8 @@ def _context(state: TournamentState, round_: int) -> _Context:
         order = [t for t in order if t != bye]
     return _Context(ro=ro, order=order, score=score, bdw=bdw,
                     club={t: _club(state, ro.members(state, t, round_)) for t in order},
-                    met={frozenset((m.team_a, m.team_b)) for r in range(1, round_)
-                         for m in matches_of_round(state, r, ro)},
+                    met={frozenset((m.team_a, m.team_b)) for r in sorted(state.games) if r != round_
+                         for m in matches_of_round(state, r, ro)},  # every other round, later ones too
                     avoid_club=bool(_options(state).get("avoid_same_club", True)), bye=bye, bye_rule=bye_rule,
                     facts=facts)
 

@@ -255,22 +255,23 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
     """``pair-round R`` (:func:`goledger.commands.pairing.pair_round`) with the form's
     ``engine`` (empty: the system's) and ``force`` (an out-of-order round). A round that
     already has games or byes is paired only with ``confirm``: else the desk asks first,
-    saying how many games it has and how many players are still to pair."""
+    saying how many games it has and how many players are still to pair (none: refused)."""
     from goledger.commands import pairing
 
     round_ = _int(form, "round", "round")
     if not _flag(form, "confirm"):
-        from goledger.ledger.store import Ledger
         from goledger.ledger.values import Result
         from goledger.pairing.participants import players_to_pair
-        from goledger.replay.loading.load import load_state
+        from goledger.replay.views import state_as_of
 
-        with Ledger.open(db) as ledger:
-            state = load_state(ledger)
+        state = state_as_of(db)
         games = state.games_of_round(round_) if 1 <= round_ <= state.rounds else []
         if games or state.byes.get(round_):
             played = sum(g.result is not Result.UNKNOWN for g in games)
             left = len(players_to_pair(state, round_))
+            if not left:
+                raise CommandRejected(f"round {round_} is already paired: {len(games)} games ({played} played), "
+                                      "nobody is left to pair")
             raise ConfirmPairing(f"round {round_} already has {len(games)} games ({played} played); pairing it "
                                  f"again pairs only the {left} players still without a game or bye: confirm to "
                                  "go on")

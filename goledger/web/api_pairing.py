@@ -2,13 +2,15 @@
 
 The body is ``{"round": R}`` with, optionally, ``"expected_head"`` (refused with 409 and the
 current head when events were appended since), ``"dry_run"``, ``"engine"``, ``"seed"``,
-``"actor"`` and ``"reason"``. It needs ``Authorization: Bearer TOKEN`` — the director token,
-as ``POST /api/results`` does; the director cookie does not open it (the API carries no CSRF
-token). The answer is what ``goledger pair-round R --json`` prints
-(:meth:`goledger.commands.pairing.PairRoundOutcome.to_dict`) plus ``"message"`` and the
-appended events' ``"seqs"``; a refusal is ``{"error": SENTENCE, "code": WORD}`` with 400 —
+``"actor"``, ``"reason"`` and ``"force"`` (pair a round out of order, ``docs/pairing-rounds.md``).
+It needs ``Authorization: Bearer TOKEN`` — the director token, as ``POST /api/results`` does;
+the director cookie does not open it (the API carries no CSRF token). The answer is what
+``goledger pair-round R --json`` prints (:meth:`goledger.commands.pairing.PairRoundOutcome.to_dict`)
+plus ``"message"`` and the appended events' ``"seqs"``; a refusal is ``{"error": SENTENCE, "code": WORD}`` with 400 —
 ``code`` ``"decided"`` when the tournament system has decided its event ("the knockout is
-decided: P1 won the final"), so a script driving the desk knows it is done.
+decided: P1 won the final"), so a script driving the desk knows it is done; ``"out-of-order"``
+for a round paired before an earlier one is paired or played; ``"engine-failed"`` when the
+engine broke (the sentence names the other engines).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from goledger.web.routing import DeskState, bearer_token, json_response
 
 __all__ = ["routes"]
 
-_FIELDS = frozenset({"round", "expected_head", "dry_run", "engine", "seed", "actor", "reason"})
+_FIELDS = frozenset({"round", "expected_head", "dry_run", "engine", "seed", "actor", "reason", "force"})
 
 
 def _whole(value: object) -> bool:
@@ -43,8 +45,9 @@ def _read(body: object) -> dict[str, Any]:
         raise CommandRejected("pair-round needs the round")
     if not _whole(body["round"]) or not all(body.get(k) is None or _whole(body[k]) for k in ("expected_head", "seed")):
         raise CommandRejected("round, expected_head and seed are whole numbers")
-    if not isinstance(body.get("dry_run", False), bool):
-        raise CommandRejected("dry_run is true or false")
+    for flag in ("dry_run", "force"):
+        if not isinstance(body.get(flag, False), bool):
+            raise CommandRejected(f"{flag} is true or false")
     for key in ("engine", "actor", "reason"):
         if body.get(key) is not None and not isinstance(body[key], str):
             raise CommandRejected(f"{key} is a text")
@@ -71,6 +74,7 @@ def routes(desk: DeskState) -> list[Route]:
         try:
             outcome = await run_in_threadpool(lambda: pair_round(
                 desk.db, body["round"], dry_run=bool(body.get("dry_run", False)), engine=body.get("engine"),
+                force=bool(body.get("force", False)),
                 seed=body.get("seed"), expected_head=body.get("expected_head"),
                 actor=str(body.get("actor") or "api"), reason=str(body.get("reason") or "")))
         except StaleHeadError as exc:

@@ -375,10 +375,23 @@ class DirectorPages:
         return self.pages.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
                            back=back, conflict=conflict, pair_offer=offer)
 
+    @staticmethod
+    def _nothing_to_pair(fields: dict[str, str], state: Any) -> bool:
+        """Whether the round of a refused "Pair round R" is already paired (nobody left to
+        pair): then another engine would be refused alike, and is not offered."""
+        from goledger.pairing.participants import players_to_pair
+
+        text = fields.get("round", "")
+        round_ = int(text) if text.isdigit() and len(text) < 4 else 0
+        if not 1 <= round_ <= state.rounds:
+            return True
+        return bool(state.games.get(round_) or state.byes.get(round_)) and not players_to_pair(state, round_)
+
     async def _pair_offer(self, request: Request, fields: dict[str, str], code: str, back: str) -> dict[str, Any]:
         """What a refused "Pair round R" offers (issue 43.4, ``_pair_offer.html``): to go on
-        (``confirm``: the round already has games), to pair anyway (``out-of-order``), or the
-        other engines (any other refusal or an engine failure)."""
+        (``confirm``: the round already has games and players left to pair), to pair anyway
+        (``out-of-order``), or the other engines (an engine's failure or refusal, unless the
+        round has nobody left to pair)."""
         from goledger.commands.pairing import engines_for
 
         state = await self.pages.read(request, self.desk.state)
@@ -386,6 +399,7 @@ class DirectorPages:
         engines = engines_for(state)
         failed = engine or (engines[0] if engines else "")
         return {"code": code, "round": fields.get("round", ""), "engine": engine, "back": back,
+                "engine_may_help": code == "engine-failed" or not self._nothing_to_pair(fields, state),
                 "force": fields.get("force", "") == "1", "confirm": fields.get("confirm", "") == "1",
                 "others": [e for e in engines if e != failed]}
 

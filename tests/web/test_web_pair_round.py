@@ -98,18 +98,42 @@ def test_rounds_in_order_and_a_paired_round_asks_first(six: Path) -> None:
         assert missing.status_code == 400 and "in round 1, 3 tables (1, 2, 3) have no result" in missing.text
         forced = director.follow(missing.text, "pair-force")
         assert forced.status_code == 303 and len(load_state(Ledger.open(six)).games_of_round(2)) == 3
-        # round 2 is fully paired now: "Pair round 2" asks first, and confirming says why nothing is left
+        # round 2 is fully paired and played: refused in a sentence, no other engine offered
         play(six, 1)
         play(six, 2)
         before = head(six)
-        asked = director.pair(2)
-        assert asked.status_code == 400 and head(six) == before
-        assert "round 2 already has 3 games (3 played)" in asked.text and 'id="pair-confirm"' in asked.text
-        confirmed = director.follow(asked.text, "pair-confirm")
-        assert confirmed.status_code == 400 and "nobody left to pair" in confirmed.text and head(six) == before
+        done = director.pair(2)
+        assert done.status_code == 400 and head(six) == before
+        assert "round 2 is already paired: 3 games (3 played), nobody is left to pair" in done.text
+        assert 'id="pair-confirm"' not in done.text and 'id="pair-engine-egf"' not in done.text
         # in order again: round 3 pairs with the engine chosen in the form
         assert director.pair(3, engine="egf").status_code == 303
         assert load_state(Ledger.open(six)).round_pairings.get(3), "round 3 paired by pair-round"
+        # a round with games and players left: "Pair round 3" asks first, then pairs the rest
+        table = load_state(Ledger.open(six)).games_of_round(3)[-1].table
+        commands.unpair(six, 3, table)
+        before = head(six)
+        asked = director.pair(3)
+        assert asked.status_code == 400 and head(six) == before
+        assert ("round 3 already has 2 games (0 played); pairing it again pairs only the 2 players still "
+                "without a game or bye") in asked.text
+        confirmed = director.follow(asked.text, "pair-confirm")
+        assert confirmed.status_code == 303 and len(load_state(Ledger.open(six)).games_of_round(3)) == 3
+
+
+def test_the_api_refuses_out_of_order_and_takes_force(six: Path) -> None:
+    import json
+
+    auth = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    with DeskServer(six) as desk:
+        before = head(six)
+        status, body = desk.post("/api/pair-round", json.dumps({"round": 2}).encode(), auth)
+        assert status == 400 and json.loads(body)["code"] == "out-of-order" and head(six) == before
+        assert "round 2 cannot be paired before round 1" in json.loads(body)["error"]
+        status, body = desk.post("/api/pair-round", json.dumps({"round": 2, "force": "yes"}).encode(), auth)
+        assert status == 400 and json.loads(body)["error"] == "force is true or false"
+        status, body = desk.post("/api/pair-round", json.dumps({"round": 2, "force": True}).encode(), auth)
+        assert status == 200 and len(json.loads(body)["games"]) == 3 and json.loads(body)["note"] == ""
 
 
 def test_a_failing_preview_is_a_sentence_with_the_other_engine(six: Path) -> None:
