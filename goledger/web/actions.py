@@ -232,12 +232,26 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
         table, word, by_default = parse_entry(_text(form, "entry"))
     else:
         table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
+    _check_letter(word)
     return commands.result(db, round_, table, word, by_default, **kw)
+
+
+def _check_letter(word: str) -> None:
+    """Refuse a result typed as one letter that the page's language reads otherwise than
+    goledger (Turkish ``b`` is *beyaz*, white; issue 40, item 4), with the words to type
+    (:func:`goledger.describe.results.letter_problem`). The worker runs in the page's language."""
+    from goledger.describe.results import letter_problem
+    from goledger.i18n import current_language
+
+    problem = letter_problem(word, current_language())
+    if problem is not None:
+        raise CommandRejected(problem)
 
 
 def _correct(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
     from goledger import commands
 
+    _check_letter(_text(form, "result"))
     return commands.correct(db, _int(form, "round", "round"), _int(form, "table", "table"),
                             _text(form, "result"), _text(form, "reason") or reason, _flag(form, "by_default"), **kw)
 
