@@ -15,7 +15,7 @@ words to type (:data:`goledger.ledger.result_notation.LETTERS`).
 >>> outcome_words(Result.JIGO, "", False, "Altan Kuntay", "Berg Anna")
 'jigo between Altan Kuntay (white) and Berg Anna (black)'
 >>> letter_problem("b", "tr")  # doctest: +ELLIPSIS
-"'b' is refused: in Turkish it reads as beyaz (white) but goledger reads it as black; type beyaz, ...
+"'b' is refused: in Turkish it reads as beyaz but goledger reads it as black; type beyaz, siyah, berabere ...
 >>> letter_problem("b", "en") is None, letter_problem("w", "de") is None, letter_problem("W+R", "tr") is None
 (True, True, True)
 """
@@ -88,6 +88,5 @@ def letter_problem(word: str, language: str) -> str | None:
     if meant is None or ours is None:
         return gettext("'%(letter)s' is not a result goledger reads; type the result as a word: %(words)s "
                        "(or 1-0, 0-1, =)") % names
-    return gettext("'%(letter)s' is refused: in %(language)s it reads as %(local)s (%(meaning)s) but goledger "
-                   "reads it as %(ours)s; type %(words)s (or 1-0, 0-1, =)") % {
-        **names, "meaning": gettext(meant.value), "ours": gettext(ours)}
+    return gettext("'%(letter)s' is refused: in %(language)s it reads as %(local)s but goledger reads it as "
+                   "%(ours)s; type %(words)s (or 1-0, 0-1, =)") % {**names, "ours": gettext(ours)}

@@ -76,7 +76,7 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
     ...
     goledger.errors.CommandRejected: 'maybe' is not a result: use white: w, white, 1-0, ...
     """
-    from goledger.ledger.result_notation import RESULT_HELP, parse_result_notation
+    from goledger.ledger.result_notation import parse_result_notation
 
     found = _ENTRY.match(text)
     if not found:
@@ -85,8 +85,8 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
     word = found.group(2).strip()
     try:
         parse_result_notation(word)
-    except ValueError:
-        raise CommandRejected(f"{word!r} is not a result: use {RESULT_HELP}") from None
+    except ValueError as exc:  # its own sentence: a bare 0 says what it could mean (issue 40, item 4)
+        raise CommandRejected(str(exc)) from None
     return int(found.group(1)), word, bool(found.group(3))
 
 
