@@ -229,7 +229,13 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
 
     round_ = _int(form, "round", "round")
     if _text(form, "entry"):
-        table, word, by_default = parse_entry(_text(form, "entry"))
+        try:
+            table, word, by_default = parse_entry(_text(form, "entry"))
+        except CommandRejected:
+            typed = _ENTRY.match(_text(form, "entry"))
+            if typed:  # a letter of the page's language: its words, in its language
+                _check_letter(typed.group(2).strip())
+            raise
     else:
         table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
     _check_letter(word)
