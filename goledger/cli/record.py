@@ -39,7 +39,9 @@ SettingsArg = Annotated[list[str], typer.Argument(
 RESULT_FORMS = (
     "white: w, white, 1-0, W+, W+R (resignation), W+T (time), W+2.5 (points), W+F (forfeit: by default); "
     "black: b, black, 0-1, B+, B+R, B+T, B+2.5, B+F; jigo: jigo, =, draw, 0.5-0.5, ½-½; both-lose: both-lose, 0-0; "
-    "both-win: both-win, 1-1. A Go margin is kept on the event as an annotation."
+    "both-win: both-win, 1-1; or a result word of any language goledger speaks: beyaz, siyah, berabere, fehér, "
+    "fekete, döntetlen, blanc, noir, nulle, weiß, schwarz, remis. A bare 0 or 1 is refused (0-1 or jigo? 1-0?). "
+    "A Go margin is kept on the event as an annotation."
 )
 """The result notations (goledger.ledger.result_notation; a test checks each one parses)."""
 

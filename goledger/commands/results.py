@@ -14,7 +14,8 @@ from typing import Unpack
 
 from goledger.commands.checks import check_system, game_at
 from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
-from goledger.describe.events import margin_words
+from goledger.describe.events import board_words
+from goledger.describe.results import outcome_words
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.result_notation import parse_result_notation
@@ -78,11 +79,21 @@ def decide_result(state: TournamentState, round_: int, table: int, result: str |
     return [event]
 
 
+def _names(state: TournamentState, round_: int, table: int) -> tuple[str, str]:
+    """The names of the white and the black player of a game (their ids when unknown)."""
+    game = state.games[round_][table]
+    return tuple(state.players[p].full_name if p in state.players else p  # type: ignore[return-value]
+                 for p in (game.white, game.black))
+
+
 def result_message(state: TournamentState, events: list[ev.Event]) -> str:
-    """``round 3 table 2: white by 2.5 points``."""
+    """``round 1 table 4: Altan Kuntay (black) won by resignation``: the board, then who won
+    and how (:func:`goledger.describe.results.outcome_words`), in the language written in, so
+    that whoever typed it sees the winner he meant (issue 40, item 4)."""
     event = first_event(events, ev.ResultRecorded)
-    flag = " by default" if event.by_default and event.margin != "F" else ""
-    return f"round {event.round} table {event.table}: {event.result.value}{margin_words(event.margin)}{flag}"
+    white, black = _names(state, event.round, event.table)
+    return (f"{board_words(event.round, event.table)}: "
+            f"{outcome_words(event.result, event.margin, event.by_default, white, black)}")
 
 
 def result(
@@ -131,11 +142,13 @@ def decide_correct(state: TournamentState, round_: int, table: int, result: str 
 
 
 def correct_message(state: TournamentState, events: list[ev.Event]) -> str:
-    """``round 3 table 2: white → black (scoring sheet misread)``."""
+    """``round 3 table 2: white → black: Berg Anna (black) won (scoring sheet misread)``: the
+    change, then who won now (:func:`goledger.describe.results.outcome_words`)."""
     event = first_event(events, ev.ResultCorrected)
     before = state.games[event.round][event.table].result
-    return (f"round {event.round} table {event.table}: {before.value} → {event.result.value}"
-            f"{margin_words(event.margin)} ({one_line(event.reason)})")
+    white, black = _names(state, event.round, event.table)
+    return (f"round {event.round} table {event.table}: {before.value} → {event.result.value}: "
+            f"{outcome_words(event.result, event.margin, event.by_default, white, black)} ({one_line(event.reason)})")
 
 
 def correct(

@@ -56,7 +56,7 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
     ...
     goledger.errors.CommandRejected: 'maybe' is not a result: use white: w, white, 1-0, ...
     """
-    from goledger.ledger.result_notation import RESULT_HELP, parse_result_notation
+    from goledger.ledger.result_notation import parse_result_notation
 
     found = _ENTRY.match(text)
     if not found:
@@ -65,8 +65,8 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
     word = found.group(2).strip()
     try:
         parse_result_notation(word)
-    except ValueError:
-        raise CommandRejected(f"{word!r} is not a result: use {RESULT_HELP}") from None
+    except ValueError as exc:  # its own sentence: a bare 0 says what it could mean (issue 40, item 4)
+        raise CommandRejected(str(exc)) from None
     return whole(found.group(1), "table", signed=False), word, bool(found.group(3))  # ASCII digits only
 
 
@@ -210,15 +210,35 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
 
     round_ = _int(form, "round", "round")
     if _text(form, "entry"):
-        table, word, by_default = parse_entry(_text(form, "entry"))
+        try:
+            table, word, by_default = parse_entry(_text(form, "entry"))
+        except CommandRejected:
+            typed = _ENTRY.match(_text(form, "entry"))
+            if typed:  # a letter of the page's language: its words, in its language
+                _check_letter(typed.group(2).strip())
+            raise
     else:
         table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
+    _check_letter(word)
     return commands.result(db, round_, table, word, by_default, **kw)
+
+
+def _check_letter(word: str) -> None:
+    """Refuse a result typed as one letter that the page's language reads otherwise than
+    goledger (Turkish ``b`` is *beyaz*, white; issue 40, item 4), with the words to type
+    (:func:`goledger.describe.results.letter_problem`). The worker runs in the page's language."""
+    from goledger.describe.results import letter_problem
+    from goledger.i18n import current_language
+
+    problem = letter_problem(word, current_language())
+    if problem is not None:
+        raise CommandRejected(problem)
 
 
 def _correct(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
     from goledger import commands
 
+    _check_letter(_text(form, "result"))
     return commands.correct(db, _int(form, "round", "round"), _int(form, "table", "table"),
                             _text(form, "result"), _text(form, "reason") or reason, _flag(form, "by_default"), **kw)
 

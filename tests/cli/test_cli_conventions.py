@@ -83,11 +83,11 @@ def test_result_notations(text: str, result: str, margin: str, by_default: bool)
 def test_results_through_the_cli_keep_the_margin(tmp_path: Path) -> None:
     db = _ledger(tmp_path)
     first = run_cli("result", "-r", "1", "-t", "1", "B+2.5", "--db", db)
-    assert first.code == 0 and "black by 2.5" in first.out
+    assert first.code == 0 and "round 1 table 1: Dee (black) won by 2.5 points" in first.out
     second = run_cli("result", "-r", "1", "-t", "2", "W+F", "--db", db)
-    assert second.code == 0 and "white by forfeit (event" in second.out
+    assert second.code == 0 and "round 1 table 2: Bob (white) won by forfeit (event" in second.out
     fixed = run_cli("correct", "-r", "1", "-t", "1", "W+R", "--reason", "scoring error", "--db", db)
-    assert fixed.code == 0 and "black → white by resignation" in fixed.out
+    assert fixed.code == 0 and "black → white: Ann (white) won by resignation (scoring error)" in fixed.out
     events = [(t, p) for t, p in _events(db) if t.startswith("Result")]
     assert [(p["result"], p["margin"], p["by_default"]) for _, p in events] == [
         ("black", "2.5", False), ("white", "F", True), ("white", "R", False)]
@@ -101,7 +101,7 @@ def test_results_through_the_cli_keep_the_margin(tmp_path: Path) -> None:
 def test_help_forms_all_parse() -> None:
     from goledger.cli.record import RESULT_FORMS
 
-    forms = re.findall(r"(?<=[:,] )([^,;:.()]+?)(?= \(|,|;|\.)", RESULT_FORMS)
+    forms = re.findall(r"(?<=[:,] )([^,;:()]+?)(?= \(|,|;|\.(?:\s|$))", RESULT_FORMS)
     assert len(forms) > 20
     for form in forms:
         parse_result_notation(form.strip())

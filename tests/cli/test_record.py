@@ -59,6 +59,6 @@ def test_a_command_function_can_be_called_as_it_is(tmp_path: Path, capsys: pytes
     cli_record.pair(1, ["Abe", "Ban"], db=db, as_json=True)
     game = json.loads(capsys.readouterr().out)["game"]
     cli_record.result(round=1, table=game["table"], result="B+R", db=db, actor="desk-a")
-    assert capsys.readouterr().out.startswith(f"round 1 table {game['table']}: black")
+    assert capsys.readouterr().out.startswith(f"round 1 table {game['table']}: Ban X (black) won by resignation")
     [last] = library.log(db)[-1:]
     assert last.type == "ResultRecorded" and last.actor == "desk-a"

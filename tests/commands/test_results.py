@@ -40,12 +40,37 @@ def test_a_result_records_its_notation(state: TournamentState, notation: str, re
 
 def test_a_result_by_default_says_so_unless_it_is_a_forfeit(state: TournamentState) -> None:
     assert result_message(state, decide_result(state, 1, 2, "black", by_default=True)) == (
-        "round 1 table 2: black by default")
-    assert result_message(state, decide_result(state, 1, 2, "W+F")) == "round 1 table 2: white by forfeit"
+        "round 1 table 2: Dias Rui (black) won by default")
+    assert result_message(state, decide_result(state, 1, 2, "W+F")) == (
+        "round 1 table 2: Chen Li (white) won by forfeit")
 
 
 def test_the_message_names_the_margin(state: TournamentState) -> None:
-    assert result_message(state, decide_result(state, 1, 2, "B+2.5")) == "round 1 table 2: black by 2.5"
+    assert result_message(state, decide_result(state, 1, 2, "B+2.5")) == (
+        "round 1 table 2: Dias Rui (black) won by 2.5 points")
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("B+R", "round 1 table 2: Dias Rui (black) won by resignation"),
+    ("W+T", "round 1 table 2: Chen Li (white) won on time"),
+    ("jigo", "round 1 table 2: jigo between Chen Li (white) and Dias Rui (black)"),
+    ("0-0", "round 1 table 2: both lose: Chen Li (white) and Dias Rui (black)"),
+    ("1-1", "round 1 table 2: both win: Chen Li (white) and Dias Rui (black)"),
+    ("siyah", "round 1 table 2: Dias Rui (black) won"),
+    ("Beyaz", "round 1 table 2: Chen Li (white) won"),
+    ("döntetlen", "round 1 table 2: jigo between Chen Li (white) and Dias Rui (black)"),
+    ("FEKETE", "round 1 table 2: Dias Rui (black) won"),
+    ("blanc", "round 1 table 2: Chen Li (white) won"),
+    ("schwarz", "round 1 table 2: Dias Rui (black) won"),
+    ("weiss", "round 1 table 2: Chen Li (white) won"),
+])
+def test_every_confirmation_names_the_winner(state: TournamentState, typed: str, said: str) -> None:
+    assert result_message(state, decide_result(state, 1, 2, typed)) == said
+
+
+@pytest.mark.parametrize("typed", ["0", "1", "½", "0.5", "-"])
+def test_a_bare_token_meant_two_ways_is_refused(state: TournamentState, typed: str) -> None:
+    assert refused(lambda: decide_result(state, 1, 2, typed)).startswith(f"{typed!r} could ")
 
 
 @pytest.mark.parametrize(("round_", "table", "notation", "message"), [
@@ -76,7 +101,8 @@ def test_a_correction_replaces_the_result_with_its_reason(state: TournamentState
     [event] = decide_correct(state, 1, 1, "B+R", "sheet misread")
     assert event == ev.ResultCorrected(round=1, table=1, result=Result.BLACK, margin="R", by_default=False,
                                        reason="sheet misread")
-    assert correct_message(state, [event]).startswith("round 1 table 1: white → black")
+    assert correct_message(state, [event]).startswith(
+        "round 1 table 1: white → black: Berg Anna (black) won by resignation")
     assert correct_message(state, [event]).endswith("(sheet misread)")
 
 

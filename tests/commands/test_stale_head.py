@@ -66,7 +66,7 @@ def test_retry_appends_when_the_events_since_concern_other_tables(db: Path, cli)
     commands.result(db, 1, 2, "black", actor="desk-b")
     res = cli("result", "--round", "1", "--table", "1", "white", "--expected-head", "13", "--retry", "--db", db)
     assert res.code == 0, res.err
-    assert res.out == "round 1 table 1: white (event 15)\n"
+    assert res.out == "round 1 table 1: Abe F1 (white) won (event 15)\n"
     assert head(db) == 15
 
 

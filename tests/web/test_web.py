@@ -226,14 +226,14 @@ def test_round_pairing_results_corrections_by_forms(fresh: Path) -> None:
     results = desk.page("/desk/round/1/results").text
     hx = {"HX-Request": "true"}
     r = desk.post("result", expected_head=head_of(results), headers=hx, round="1", fragment="results", entry="1 w")
-    assert r.status_code == 200 and 'id="entry"' in r.text and "round 1 table 1: white" in r.text
+    assert r.status_code == 200 and 'id="entry"' in r.text and "round 1 table 1: Sato Ken (white) won" in r.text
     assert head_of(r.text) == head(fresh) and "autofocus" in r.text
     r = desk.post("result", headers=hx, round="1", fragment="results", entry="1 b")
     assert r.status_code == 400 and "already has a result" in r.text
     r = desk.post("result", headers=hx, round="1", fragment="results", entry="nonsense")
     assert r.status_code == 400 and "not a result entry" in r.text
     r = desk.post("result", headers=hx, round="1", fragment="results", entry="2 =!")
-    assert r.status_code == 200 and "jigo by default" in r.text
+    assert r.status_code == 200 and "jigo between Mori Aya (white) and Abe Jo (black) (by default)" in r.text
     # correction with a reason (refused without one)
     assert desk.post("correct", round="1", table="1", result="black").status_code == 400
     r = desk.post("correct", round="1", table="1", result="black", reason="slip swapped")
@@ -278,7 +278,7 @@ def test_stale_results_per_game(fresh: Path) -> None:
     assert head(fresh) == seen + 1
     # another table from the same stale page: recorded at once
     r = desk.post("result", expected_head=seen, headers=hx, round="1", fragment="results", entry="2 W+R")
-    assert r.status_code == 200 and "round 1 table 2: white by resignation" in r.text
+    assert r.status_code == 200 and "round 1 table 2: Abe Jo (white) won by resignation" in r.text
     assert head(fresh) == seen + 2
     # replace: a correction with a reason, against the head the refusal saw... which moved again
     # (table 2's result): still recorded, nothing about table 1 changed since
@@ -291,9 +291,14 @@ def test_stale_results_per_game(fresh: Path) -> None:
     assert state_as_of(fresh, None).games[1][1].result.value == "black"
 
 
-@pytest.mark.parametrize("entry, word", [("8 W+R", "white by resignation"), ("9 B+2.5", "black by 2.5"),
-                                         ("10 0-0", "both-lose"), ("11 1-0", "white"), ("12=", "jigo"),
-                                         ("13 b!", "black by default")])
+@pytest.mark.parametrize("entry, word", [("8 W+R", "Player14 (white) won by resignation"),
+                                         ("9 B+2.5", "Player17 (black) won by 2.5 points"),
+                                         ("10 0-0", "both lose: Player18 (white) and Player19 (black)"),
+                                         ("11 1-0", "Player20 (white) won"), ("12=", "jigo between Player22"),
+                                         ("13 b!", "Player25 (black) won by default"),
+                                         ("7 siyah", "Player13 (black) won"), ("6 fehér", "Player10 (white) won"),
+                                         ("5 Weiß", "Player08 (white) won"), ("4 noir", "Player07 (black) won"),
+                                         ("3 berabere", "jigo between Player04")])
 def test_fast_entry_takes_every_result_notation(tmp_path: Path, entry: str, word: str) -> None:
     db = tmp_path / "t.db"
     commands.new(db, "Notation Cup", 1, "mcmahon", "3d", "20k", None, None, "7.5")
@@ -340,7 +345,8 @@ def test_api_results_token_head_and_input(fresh: Path) -> None:
     r = client.post("/api/results", json=body, headers=auth)
     assert r.status_code == 200
     out = json.loads(r.text)
-    assert out["message"] == "round 1 table 1: white" and out["events"][0]["payload"]["type"] == "ResultRecorded"
+    assert out["message"] == "round 1 table 1: Sato Ken (white) won"
+    assert out["events"][0]["payload"]["type"] == "ResultRecorded"
     assert set(out["events"][0]) >= {"seq", "type", "payload", "actor", "hash", "prev_hash"}
     r = client.post("/api/results", json={**body, "table": 2}, headers=auth)  # stale, another table: recorded
     assert r.status_code == 200, r.text
