@@ -23,6 +23,9 @@ that start with ``goledger``:
     absence as ``Z`` and its reader infers a withdrawal from zeros up to the last round (an
     absence in the last round came back a withdrawal); an EGD table writes all three as free
     rounds
+``goledger corrections 3=1 7=-2 …``
+    each McMahon start-score correction that is not 0, by player number (an EGD table and a
+    TRF have none)
 ``goledger handicaps 1.3=5 2.1=1 …``
     the handicap of each game that has one, by round and white player's number (a TRF has
     no handicap, and SOSM counts it)
@@ -87,16 +90,20 @@ class Carried:
     """(player number, ``w``, ``a`` or ``b``, round, half points of an absence or ``None``)."""
     handicaps: dict[tuple[int, int], int] | None = None
     """(round, white player's number) → handicap stones."""
+    corrections: dict[int, int] | None = None
+    """Player number → McMahon start-score correction."""
 
 
 def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None = None,
                   places: Sequence[int | None] | None = None, state: TournamentState | None = None,
-                  order: Sequence[str] = (), last_round: int | None = None, stones: bool = False) -> list[str]:
+                  order: Sequence[str] = (), last_round: int | None = None, stones: bool = False,
+                  corrections: bool = False) -> list[str]:
     """The carried lines of an export: the rules that differ from the defaults (always the
     system, policy and criteria when a format may guess them otherwise), then the ranks and
     places when given, each list in the order the file writes its players; with ``state``,
     the withdrawals and absences (up to ``last_round``, default the tournament's last) of
-    the players of ``order`` (the file's order), and with ``stones`` their games' handicaps."""
+    the players of ``order`` (the file's order), with ``stones`` their games' handicaps and with
+    ``corrections`` their start-score corrections (for formats that hold neither)."""
     rules = {name: getattr(settings, name) for name in RULE_FIELDS
              if name in _ALWAYS or getattr(settings, name) != getattr(_DEFAULTS, name)}
     lines = [PREFIX + "rules " + msgspec.json.encode(rules).decode()]
@@ -116,6 +123,10 @@ def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None =
                        if r <= last and not player.is_withdrawn(r)]
             status += [f"{n}b{r}" for r in sorted(state.byes) if r <= last and pid in state.byes[r]]
         lines.append(PREFIX + "status " + " ".join(status))
+        corrected = [f"{n}={state.players[pid].mm_correction}" for pid, n in number.items()
+                     if state.players[pid].mm_correction]
+        if corrections and corrected:
+            lines.append(PREFIX + "corrections " + " ".join(corrected))
         handicaps = [f"{g.round}.{number[g.white]}={g.handicap}" for r in sorted(state.games) if r <= last
                      for g in state.games_of_round(r) if g.handicap and g.white in number]
         if stones and handicaps:
@@ -187,6 +198,13 @@ def parse_carried(lines: Iterable[str], report: InterchangeReport, where: str = 
                 carried.ranks = value.split()
             elif kind == "status":
                 carried.status = [_status(token) for token in value.split()]
+            elif kind == "corrections":
+                carried.corrections = {}
+                for token in value.split():
+                    n, _, correction = token.partition("=")
+                    if not n.isdigit() or not -100 <= int(correction) <= 100:
+                        raise ValueError(f"{token!r} is not a correction (player=points)")
+                    carried.corrections[int(n)] = int(correction)
             elif kind == "handicaps":
                 carried.handicaps = dict(_stones(token) for token in value.split())
             elif kind == "places":
@@ -201,7 +219,7 @@ def parse_carried(lines: Iterable[str], report: InterchangeReport, where: str = 
 
 
 def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeReport,
-                  where: str = "") -> dict[str, int]:
+                  where: str = "", *, exact_free_rounds: bool = False) -> dict[str, int]:
     """Put what ``carried`` says into ``events`` (in place): the rules into the tournament's
     settings, the ranks into the players' registrations in file order; each change named in
     the report. Returns the places the file states (player id → place). A list whose length
@@ -216,7 +234,9 @@ def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeR
     players = [i for i, e in enumerate(events) if isinstance(e, ev.PlayerRegistered)]
     ids = [e.player_id for e in events if isinstance(e, ev.PlayerRegistered)]
     if carried.status is not None:
-        _apply_status(events, carried.status, ids, report, where)
+        _apply_status(events, carried.status, ids, report, where, exact=exact_free_rounds)
+    if carried.corrections:
+        _apply_corrections(events, carried.corrections, report, where)
     if carried.handicaps:
         _apply_stones(events, carried.handicaps, ids, report, where)
     places: dict[str, int] = {}
@@ -275,15 +295,30 @@ def _stones(token: str) -> tuple[tuple[int, int], int]:
     return (int(match.group(1)), int(match.group(2))), int(match.group(3))
 
 
+def _apply_corrections(events: list[ev.Event], corrections: dict[int, int], report: InterchangeReport,
+                       where: str) -> None:
+    """Give each player goledger wrote a start-score correction for that correction."""
+    players = [i for i, e in enumerate(events) if isinstance(e, ev.PlayerRegistered)]
+    if any(not 1 <= n <= len(players) for n in corrections):
+        report.warning("carried", "goledger's corrections line names a player the file does not list; ignored", where)
+        return
+    for n, correction in corrections.items():
+        player = events[players[n - 1]]
+        assert isinstance(player, ev.PlayerRegistered)
+        events[players[n - 1]] = msgspec.structs.replace(player, mm_correction=correction)
+    report.info("carried", f"{len(corrections)} McMahon start-score correction(s) written by goledger read back", where)
+
+
 def _apply_status(events: list[ev.Event], status: list[tuple[int, str, int, int | None]], ids: list[str],
-                  report: InterchangeReport, where: str) -> None:
+                  report: InterchangeReport, where: str, *, exact: bool = False) -> None:
     """Make the withdrawals, absences and byes those goledger wrote. The withdrawals are
     exactly the line's (a TRF reader infers one from zeros up to the last round); a free
     round the reader made (an absence, a bye) is replaced only where the line speaks of that
     player and round (an absence or bye there, or a withdrawal before it): other free rounds
-    stand for what the format could not hold (an EGD table writes a forfeit as one). An
-    event the line confirms stays where it is, the missing ones are added at the end, so a
-    file read twice gives the same events."""
+    stand for what the format could not hold (an EGD table writes a forfeit as one) — unless
+    ``exact`` (a TRF, whose ``Z`` also marks a round the player was not paired in). An event
+    the line confirms stays where it is, the missing ones are added at the end, so a file
+    read twice gives the same events."""
     if any(n > len(ids) for n, *_ in status):
         report.warning("carried", "goledger's status line names a player the file does not list; ignored", where)
         return
@@ -304,7 +339,7 @@ def _apply_status(events: list[ev.Event], status: list[tuple[int, str, int, int 
         if k is None or k in wanted:
             return True
         kind, pid, round_, _ = k
-        return kind != "w" and (pid, round_) not in named and left.get(pid, round_ + 1) > round_
+        return not exact and kind != "w" and (pid, round_) not in named and left.get(pid, round_ + 1) > round_
 
     read = [key(e) for e in events]
     dropped = sum(1 for k in read if not kept(k))

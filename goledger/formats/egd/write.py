@@ -269,7 +269,7 @@ class _Writer:
         from goledger.formats.carried import carried_lines
 
         lines = [f"; {line}" for line in carried_lines(self.settings, state=self.state, order=rows,
-                                                       last_round=self.round)]
+                                                       last_round=self.round, corrections=True)]
         if lines:
             self.report.info("carried", "the rules behind the places (system, bar, floor, criteria, policy…) written "
                              "in a comment line, which goledger reads back")
