@@ -16,11 +16,16 @@ that start with ``goledger``:
     each player's place in goledger's standings at the export, in the order the file lists
     its players (``-`` for a player without one): the places the import compares its own
     standings with (:mod:`goledger.formats.places`) when the format has no place column
-``goledger status 6w2 4a3 5a1=1 …``
-    every withdrawal (player 6 from round 2) and announced absence (player 4 in round 3 at
-    the policy's value, player 5 in round 1 worth 1 half point), players numbered in the
-    order the file lists them: a TRF writes both as ``Z`` and its reader infers a withdrawal
-    from zeros up to the last round, so an absence in the last round came back a withdrawal
+``goledger status 6w2 4a3 5a1=1 7b2 …``
+    every withdrawal (player 6 from round 2), announced absence (player 4 in round 3 at the
+    policy's value, player 5 in round 1 worth 1 half point) and bye (player 7 in round 2),
+    players numbered in the order the file lists them: a TRF writes a withdrawal and an
+    absence as ``Z`` and its reader infers a withdrawal from zeros up to the last round (an
+    absence in the last round came back a withdrawal); an EGD table writes all three as free
+    rounds
+``goledger corrections 3=1 7=-2 …``
+    each McMahon start-score correction that is not 0, by player number (an EGD table and a
+    TRF have none)
 ``goledger handicaps 1.3=5 2.1=1 …``
     the handicap of each game that has one, by round and white player's number (a TRF has
     no handicap, and SOSM counts it)
@@ -82,18 +87,23 @@ class Carried:
     ranks: list[str] | None = None
     places: list[int | None] | None = None
     status: list[tuple[int, str, int, int | None]] | None = None
-    """(player number, ``w`` or ``a``, round, half points of an absence or ``None``)."""
+    """(player number, ``w``, ``a`` or ``b``, round, half points of an absence or ``None``)."""
     handicaps: dict[tuple[int, int], int] | None = None
     """(round, white player's number) → handicap stones."""
+    corrections: dict[int, int] | None = None
+    """Player number → McMahon start-score correction."""
 
 
 def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None = None,
                   places: Sequence[int | None] | None = None, state: TournamentState | None = None,
-                  order: Sequence[str] = ()) -> list[str]:
+                  order: Sequence[str] = (), last_round: int | None = None, stones: bool = False,
+                  corrections: bool = False) -> list[str]:
     """The carried lines of an export: the rules that differ from the defaults (always the
     system, policy and criteria when a format may guess them otherwise), then the ranks and
     places when given, each list in the order the file writes its players; with ``state``,
-    the withdrawals, absences and handicaps of the players of ``order`` (the file's order)."""
+    the withdrawals and absences (up to ``last_round``, default the tournament's last) of
+    the players of ``order`` (the file's order), with ``stones`` their games' handicaps and with
+    ``corrections`` their start-score corrections (for formats that hold neither)."""
     rules = {name: getattr(settings, name) for name in RULE_FIELDS
              if name in _ALWAYS or getattr(settings, name) != getattr(_DEFAULTS, name)}
     lines = [PREFIX + "rules " + msgspec.json.encode(rules).decode()]
@@ -103,17 +113,24 @@ def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None =
         lines.append(PREFIX + "places " + " ".join("-" if p is None else str(p) for p in places))
     if state is not None:
         number = {pid: n for n, pid in enumerate(order, start=1)}
+        last = settings.rounds if last_round is None else last_round
         status: list[str] = []
         for pid, n in number.items():
             player = state.players[pid]
-            if player.withdrawn_from is not None:
+            if player.withdrawn_from is not None and player.withdrawn_from <= last:
                 status.append(f"{n}w{player.withdrawn_from}")
-            status += [f"{n}a{r}" + ("" if v is None else f"={v}") for r, v in sorted(player.absences.items())]
+            status += [f"{n}a{r}" + ("" if v is None else f"={v}") for r, v in sorted(player.absences.items())
+                       if r <= last and not player.is_withdrawn(r)]
+            status += [f"{n}b{r}" for r in sorted(state.byes) if r <= last and pid in state.byes[r]]
         lines.append(PREFIX + "status " + " ".join(status))
-        stones = [f"{g.round}.{number[g.white]}={g.handicap}" for r in sorted(state.games)
-                  for g in state.games_of_round(r) if g.handicap and g.white in number]
-        if stones:
-            lines.append(PREFIX + "handicaps " + " ".join(stones))
+        corrected = [f"{n}={state.players[pid].mm_correction}" for pid, n in number.items()
+                     if state.players[pid].mm_correction]
+        if corrections and corrected:
+            lines.append(PREFIX + "corrections " + " ".join(corrected))
+        handicaps = [f"{g.round}.{number[g.white]}={g.handicap}" for r in sorted(state.games) if r <= last
+                     for g in state.games_of_round(r) if g.handicap and g.white in number]
+        if stones and handicaps:
+            lines.append(PREFIX + "handicaps " + " ".join(handicaps))
     return lines
 
 
@@ -181,6 +198,13 @@ def parse_carried(lines: Iterable[str], report: InterchangeReport, where: str = 
                 carried.ranks = value.split()
             elif kind == "status":
                 carried.status = [_status(token) for token in value.split()]
+            elif kind == "corrections":
+                carried.corrections = {}
+                for token in value.split():
+                    n, _, correction = token.partition("=")
+                    if not n.isdigit() or not -100 <= int(correction) <= 100:
+                        raise ValueError(f"{token!r} is not a correction (player=points)")
+                    carried.corrections[int(n)] = int(correction)
             elif kind == "handicaps":
                 carried.handicaps = dict(_stones(token) for token in value.split())
             elif kind == "places":
@@ -195,7 +219,7 @@ def parse_carried(lines: Iterable[str], report: InterchangeReport, where: str = 
 
 
 def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeReport,
-                  where: str = "") -> dict[str, int]:
+                  where: str = "", *, exact_free_rounds: bool = False) -> dict[str, int]:
     """Put what ``carried`` says into ``events`` (in place): the rules into the tournament's
     settings, the ranks into the players' registrations in file order; each change named in
     the report. Returns the places the file states (player id → place). A list whose length
@@ -210,7 +234,9 @@ def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeR
     players = [i for i, e in enumerate(events) if isinstance(e, ev.PlayerRegistered)]
     ids = [e.player_id for e in events if isinstance(e, ev.PlayerRegistered)]
     if carried.status is not None:
-        _apply_status(events, carried.status, ids, report, where)
+        _apply_status(events, carried.status, ids, report, where, exact=exact_free_rounds)
+    if carried.corrections:
+        _apply_corrections(events, carried.corrections, report, where)
     if carried.handicaps:
         _apply_stones(events, carried.handicaps, ids, report, where)
     places: dict[str, int] = {}
@@ -248,15 +274,15 @@ def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeR
     return places
 
 
-_STATUS = re.compile(r"([1-9][0-9]{0,5})([wa])([1-9][0-9]{0,3})(?:=([0-9]{1,2}))?")
+_STATUS = re.compile(r"([1-9][0-9]{0,5})([wab])([1-9][0-9]{0,3})(?:=([0-9]{1,2}))?")
 _STONES = re.compile(r"([1-9][0-9]{0,3})\.([1-9][0-9]{0,5})=([0-9])")
 
 
 def _status(token: str) -> tuple[int, str, int, int | None]:
     """``6w2`` → (6, "w", 2, None); ``5a1=1`` → (5, "a", 1, 1)."""
     match = _STATUS.fullmatch(token)
-    if match is None or (match.group(2) == "w" and match.group(4) is not None):
-        raise ValueError(f"{token!r} is not a withdrawal (6w2) or an absence (4a3, 4a3=1)")
+    if match is None or (match.group(2) != "a" and match.group(4) is not None):
+        raise ValueError(f"{token!r} is not a withdrawal (6w2), an absence (4a3, 4a3=1) or a bye (7b2)")
     points = match.group(4)
     return int(match.group(1)), match.group(2), int(match.group(3)), None if points is None else int(points)
 
@@ -269,44 +295,71 @@ def _stones(token: str) -> tuple[tuple[int, int], int]:
     return (int(match.group(1)), int(match.group(2))), int(match.group(3))
 
 
+def _apply_corrections(events: list[ev.Event], corrections: dict[int, int], report: InterchangeReport,
+                       where: str) -> None:
+    """Give each player goledger wrote a start-score correction for that correction."""
+    players = [i for i, e in enumerate(events) if isinstance(e, ev.PlayerRegistered)]
+    if any(not 1 <= n <= len(players) for n in corrections):
+        report.warning("carried", "goledger's corrections line names a player the file does not list; ignored", where)
+        return
+    for n, correction in corrections.items():
+        player = events[players[n - 1]]
+        assert isinstance(player, ev.PlayerRegistered)
+        events[players[n - 1]] = msgspec.structs.replace(player, mm_correction=correction)
+    report.info("carried", f"{len(corrections)} McMahon start-score correction(s) written by goledger read back", where)
+
+
 def _apply_status(events: list[ev.Event], status: list[tuple[int, str, int, int | None]], ids: list[str],
-                  report: InterchangeReport, where: str) -> None:
-    """Make the withdrawals and absences those goledger wrote: a withdrawal or absence the
-    reader inferred that goledger wrote too stays where it is; the others are removed, and
-    the missing ones added at the end (so a file read twice gives the same events)."""
+                  report: InterchangeReport, where: str, *, exact: bool = False) -> None:
+    """Make the withdrawals, absences and byes those goledger wrote. The withdrawals are
+    exactly the line's (a TRF reader infers one from zeros up to the last round); a free
+    round the reader made (an absence, a bye) is replaced only where the line speaks of that
+    player and round (an absence or bye there, or a withdrawal before it): other free rounds
+    stand for what the format could not hold (an EGD table writes a forfeit as one) — unless
+    ``exact`` (a TRF, whose ``Z`` also marks a round the player was not paired in). An event
+    the line confirms stays where it is, the missing ones are added at the end, so a file
+    read twice gives the same events."""
     if any(n > len(ids) for n, *_ in status):
         report.warning("carried", "goledger's status line names a player the file does not list; ignored", where)
         return
     wanted = {(kind, ids[n - 1], round_, points) for n, kind, round_, points in status}
+    named = {(pid, round_) for kind, pid, round_, _ in wanted if kind != "w"}
+    left = {pid: round_ for kind, pid, round_, _ in wanted if kind == "w"}
 
     def key(event: ev.Event) -> tuple[str, str, int, int | None] | None:
         if isinstance(event, ev.PlayerWithdrew):
             return ("w", event.player_id, event.from_round, None)
         if isinstance(event, ev.ParticipationChanged) and not event.participating:
             return ("a", event.player_id, event.round, event.points2)
+        if isinstance(event, ev.ByeAssigned):
+            return ("b", event.player_id, event.round, None)
         return None
 
+    def kept(k: tuple[str, str, int, int | None] | None) -> bool:
+        if k is None or k in wanted:
+            return True
+        kind, pid, round_, _ = k
+        return not exact and kind != "w" and (pid, round_) not in named and left.get(pid, round_ + 1) > round_
+
     read = [key(e) for e in events]
-    dropped = sum(1 for k in read if k is not None and k not in wanted)
-    events[:] = [e for e, k in zip(events, read, strict=True) if k is None or k in wanted]
+    dropped = sum(1 for k in read if not kept(k))
+    events[:] = [e for e, k in zip(events, read, strict=True) if kept(k)]
     added = [k for n, kind, round_, points in status
              if (k := (kind, ids[n - 1], round_, points)) not in read]
     for kind, pid, round_, points in added:
         if kind == "w":
             events.append(ev.PlayerWithdrew(player_id=pid, from_round=round_, reason="written by goledger"))
+        elif kind == "b":
+            events.append(ev.ByeAssigned(round=round_, player_id=pid))
         else:
             events.append(ev.ParticipationChanged(player_id=pid, round=round_, participating=False, points2=points))
+    if not (dropped or added):
+        return
     withdrawn = sum(1 for _, kind, *_ in status if kind == "w")
-    if dropped or added:
-        report.info("carried", f"withdrawals and absences as goledger wrote them: {withdrawn} withdrawal(s), "
-                    f"{len(status) - withdrawn} absence(s) ({dropped} read from the rounds replaced, {len(added)} "
-                    "added)", where)
-    for name in ("withdrawals", "zero-point byes", "half-point byes", "full-point byes"):
-        report.counts.pop(name, None)
-    if withdrawn:
+    report.info("carried", f"withdrawals, absences and byes as goledger wrote them: {dropped} free round(s) or "
+                f"withdrawal(s) read from the rounds replaced, {len(added)} added", where)
+    if withdrawn or "withdrawals" in report.counts:
         report.counts["withdrawals"] = {"read": withdrawn, "recorded": withdrawn}
-    if len(status) > withdrawn:
-        report.counts["absences"] = {"read": len(status) - withdrawn, "recorded": len(status) - withdrawn}
 
 
 def _apply_stones(events: list[ev.Event], stones: dict[tuple[int, int], int], ids: list[str],

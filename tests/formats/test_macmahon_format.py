@@ -61,7 +61,7 @@ def test_export_of_an_imported_file_is_the_file_itself_but_for_known_normalisati
                                                      lineterm="", n=0)
                if line[:1] in "+-" and not line.startswith(("+++", "---"))]
     carried = [line for line in changed if line.startswith("+<!-- goledger ")]  # after </Tournament>
-    assert [line.split()[2] for line in carried] == ["rules", "places"]
+    assert [line.split()[2] for line in carried] == ["rules", "places", "status"]
     assert [line for line in changed if line not in carried] == [
         "-  <VersionSaved>MacMahon 3.10</VersionSaved>",
         "+  <VersionSaved>goledger 0.1.0</VersionSaved>",

@@ -263,7 +263,9 @@ def test_export_of_a_ledger_made_with_commands(tmp_path: Path) -> None:
     again = import_opengotha(tmp_path / "out.xml", tmp_path / "again.db")
     with Ledger.open(again.db) as ledger:
         state = load_state(ledger)
-    assert state.players["p0001"].absences == {3: None}
+    # goledger's own file carries the withdrawal (issue 40): it comes back as one, not as absences
+    assert state.players["p0001"].absences == {} and state.players["p0001"].withdrawn_from == 3
+    assert next(p for p in state.players.values() if p.surname == "Chen").rank == "2p"  # grade 2P read back
     assert state.games[1][1].result is Result.BLACK and state.games[1][1].by_default
 
 

@@ -237,7 +237,7 @@ class _Writer:
         from goledger.formats.carried import carried_lines, export_places, xml_comments
 
         order = sorted(self.state.players, key=lambda k: self.ids[k])
-        lines = carried_lines(self.settings, places=export_places(self.state, order))
+        lines = carried_lines(self.settings, places=export_places(self.state, order), state=self.state, order=order)
         self.out.report.info("carried", "goledger's places and the rules behind them written in comments after "
                              "</Tournament>, which MacMahon skips and goledger reads back")
         return xml_comments(lines).splitlines()

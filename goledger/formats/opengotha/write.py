@@ -148,7 +148,9 @@ class _Writer:
         from goledger.formats.carried import carried_lines, export_places, xml_comments
 
         assert self.state.settings is not None
-        lines = carried_lines(self.state.settings, places=export_places(self.state, list(self.state.players)))
+        order = list(self.state.players)
+        lines = carried_lines(self.state.settings, places=export_places(self.state, order), state=self.state,
+                              order=order)
         self.report.info("carried", "goledger's places and the rules behind them written in comments after "
                          "</Tournament>, which OpenGotha skips and goledger reads back")
         return xml_comments(lines).encode("utf-8")

@@ -392,7 +392,8 @@ def read_trf(data: bytes, source: str = "", policy: str = "fide-2024") -> ReadRe
         from goledger.formats.carried import apply_carried, parse_carried
 
         where = f"line {carried[0][0]}"
-        apply_carried(events, parse_carried((text[3:] for _, text in carried), report, where), report, where)
+        apply_carried(events, parse_carried((text[3:] for _, text in carried), report, where), report, where,
+                      exact_free_rounds=True)
     places = {ids[p.number]: int(p.rank) for p in players if p.rank.isascii() and p.rank.isdigit() and int(p.rank) > 0}
     _check_points(events, players, ids, last_round, report)
     _check_counts(doc, players, report)

@@ -129,7 +129,8 @@ def _carried(state: TournamentState, players: Sequence[PlayerState], report: Int
     settings = state.settings
     ranks = [p.rank for p in players]
     lines = carried_lines(settings, ranks=None if all(r == "30k" for r in ranks) else ranks, state=state,
-                          order=[p.id for p in players])
+                          order=[p.id for p in players], stones=True,
+                          corrections=True)
     report.info("carried", "the rules behind the places (and the Go ranks) written in '### goledger' comment lines, "
                 "which other programs skip and goledger reads back")
     return [f"### {line}" for line in lines]
