@@ -66,7 +66,7 @@ def egc_ledger(db: Path, source: Path = EGC, open_results: int = 41) -> tuple[in
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[str]:
+def serving(db: Path, public_port: int | None = None) -> Iterator[str]:
     """``goledger serve`` over ``db`` on a free port of 127.0.0.1, in a process of its own, as a
     director starts it (the desk's own door, worker processes forked from its fork server), not
     in this process: the browser's driver and the client posting the results do not share the
@@ -78,7 +78,9 @@ def serving(db: Path) -> Iterator[str]:
         port = int(s.getsockname()[1])
     env = {**os.environ, "PYTHONPATH": str(REPO), "GOLEDGER_TOKEN": TOKEN}
     with tempfile.TemporaryFile("w+") as errors:  # not a pipe: nobody reads it while the desk runs
-        server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port)],
+        extra = ["--public-port", str(public_port)] if public_port else []
+        server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port),
+                                   *extra],
                                   env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True)
         try:
             deadline = time.monotonic() + 60
@@ -113,7 +115,7 @@ def post_result(url: str, round_: int, table: int, result: str, head: int) -> di
 
 
 async def measure(url: str, last: int, tables: list[int], page_path: str, head: int,
-                  viewport: tuple[int, int] = (1280, 900)) -> list[float]:
+                  viewport: tuple[int, int] = (1280, 900), page_url: str | None = None) -> list[float]:
     """Seconds from each POST to the open page's update, one per table after the first (which
     warms the caches and is not counted)."""
     from playwright.async_api import async_playwright
@@ -122,7 +124,7 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = await browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-        await page.goto(url + page_path)
+        await page.goto((page_url or url) + page_path)
         await page.wait_for_function("() => document.body.getAttribute('data-head') !== null")
         await asyncio.sleep(0.3)  # the stream is open and has sent the head
         painting = None
@@ -155,6 +157,45 @@ STAGES: list[tuple[float, ...]] = []
 answered, the new ``<main>`` swapped in, and the frame after the swap drawn."""
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(port: int) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the players' view did not start") from None
+            time.sleep(0.05)
+
+
+@contextmanager
+def loading(url: str, connections: int) -> Iterator[None]:
+    """``wrk`` with ``connections`` connections on ``url`` (gzip accepted) while the block runs."""
+    import shutil
+    import subprocess
+
+    if not connections:
+        yield
+        return
+    if shutil.which("wrk") is None:
+        raise SystemExit("--load needs wrk (apt-get install wrk)")
+    load = subprocess.Popen(["wrk", "-t", "1", "-c", str(connections), "-d", "3600s", "-H", "Accept-Encoding: gzip",
+                             url], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(2.0)
+        yield
+    finally:
+        load.terminate()
+        load.wait(10)
+
+
 def percentile(samples: list[float], p: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
@@ -165,6 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--file", type=Path, default=EGC)
     parser.add_argument("--page", default="/standings")
+    parser.add_argument("--load", type=int, default=0,
+                        help="phones loading the page meanwhile (wrk connections, gzip), e.g. 200")
+    parser.add_argument("--public-port", action="store_true",
+                        help="serve the players' view on a port of its own (goledger serve --public-port): the "
+                             "browser and the load use it, the results go to the desk's port")
     args = parser.parse_args(argv)
     if not args.file.exists():
         print(f"{args.file} is not here (it is in ../shared/realdata; or set GOLEDGER_SHARED)", file=sys.stderr)
@@ -176,12 +222,19 @@ def main(argv: list[str] | None = None) -> int:
         last, tables = egc_ledger(db, args.file, args.runs + 1)
         with Ledger.open(db) as ledger:
             head = ledger.head().seq
-        with serving(db) as url:
+        players = free_port() if args.public_port else None
+        with serving(db, players) as url:
+            page_url = f"http://127.0.0.1:{players}" if players else url
+            if players:
+                wait_for(players)
             before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-            samples = asyncio.run(measure(url, last, tables, args.page, head))
+            with loading(page_url + args.page, args.load):
+                samples = asyncio.run(measure(url, last, tables, args.page, head, page_url=page_url))
     p50, p95 = percentile(samples, 50) * 1000, percentile(samples, 95) * 1000
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"# live update: {args.file.name}, page {args.page}, {len(samples)} runs, {head} events")
+    print(f"# live update: {args.file.name}, page {args.page}, {len(samples)} runs, {head} events"
+          + (f", {args.load} connections loading it meanwhile" if args.load else "")
+          + (", players on --public-port" if args.public_port else ""))
     print(f"load average {before} before the runs, {load} after them (1, 5, 15 min) on {os.cpu_count()} cores; "
           f"Python {platform.python_version()}; headless Chromium; goledger serve in its own process")
     print()
