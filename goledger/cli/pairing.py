@@ -92,7 +92,8 @@ def pair_round(
     seed: Annotated[int | None, typer.Option(help="Seed of every random choice (default 0).")] = None,
     players: Annotated[str | None, typer.Option(help="Pair only these players, comma-separated.")] = None,
     check: Annotated[bool, typer.Option(
-        "--check", help="Re-derive every stored pairing of the round (0: all rounds) and report differences.")
+        "--check", help="Re-derive every stored pairing of the round (0: all rounds) and report differences "
+                        "and games repeated between rounds.")
     ] = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Pair even though an earlier round is not paired or has a game without a result.")
