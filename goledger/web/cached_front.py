@@ -14,6 +14,7 @@ renders, keeps and answers the page the same way (:func:`goledger.web.page_cache
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,6 @@ from goledger.web.language import COOKIE, LanguageMiddleware, choose_language, i
 from goledger.web.page_cache import served
 
 if TYPE_CHECKING:
-    from goledger.web.app import Desk
     from goledger.web.page_cache import PageCache
 
 __all__ = ["CachedFront"]
@@ -42,10 +42,14 @@ def _cookie(raw: bytes) -> str | None:
 class CachedFront:
     """Answer kept players' pages before ``app`` (the language middleware and the routes)."""
 
-    def __init__(self, app: LanguageMiddleware, desk: Desk, pages: PageCache, *, public_only: bool = False) -> None:
+    def __init__(self, app: LanguageMiddleware, pages: PageCache, mark: Callable[[], tuple[int, str]],
+                 is_director: Callable[[dict[bytes, bytes], str], bool], *, public_only: bool = False) -> None:
         self.app = app
-        self.desk = desk
         self.pages = pages
+        self.mark = mark
+        """The ledger's head as the desk knows it (:meth:`goledger.web.app.Desk.mark`)."""
+        self.is_director = is_director
+        """Whether a request's headers carry the director (:meth:`goledger.web.app.Desk.is_director`)."""
         self.public_only = public_only
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -62,12 +66,12 @@ class CachedFront:
         """Send the kept page, if there is one for this request; whether it was sent."""
         headers = {k.lower(): v for k, v in scope.get("headers") or []}
         path = scope["path"]
-        if not self.public_only and self.desk.is_director(headers, path):
+        if not self.public_only and self.is_director(headers, path):
             return False
         language, _ = choose_language(path, query, _cookie(headers.get(b"cookie", b"")),
                                       headers.get(b"accept-language", b"")[:512].decode("latin-1"),
                                       await self.app.tournament_language())
-        seq, head_hash = self.desk.mark()
+        seq, head_hash = self.mark()
         kept = self.pages.hit(f"{language}:{path}?{query}", seq, head_hash)
         if kept is None:
             return False
