@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Final
 
 from goledger.i18n import N_, gettext
+from goledger.i18n.numbers import decimal
 from goledger.ledger.result_notation import LETTERS, RESULT_WORDS, word_key
 from goledger.ledger.values import Result
 
@@ -62,7 +63,7 @@ def outcome_words(result: Result, margin: str, by_default: bool, white: str, bla
         winner = white if result is Result.WHITE else black
         colour = gettext("white") if result is Result.WHITE else gettext("black")
         how = ("default" if by_default else "") if not margin else margin if margin in _WON else "points"
-        text = gettext(_WON[how]) % {"player": winner, "colour": colour, "points": margin}
+        text = gettext(_WON[how]) % {"player": winner, "colour": colour, "points": decimal(margin)}
         if by_default and margin and margin != "F":
             text += " " + gettext("(by default)")
         return text

@@ -166,3 +166,16 @@ def test_deciders_are_pure(state: TournamentState) -> None:
     decide_correct(state, 1, 1, "black", "typo")
     decide_unpair(state, 1, 2)
     assert state.games[1][2].result is Result.UNKNOWN and state.games == before.games
+
+
+def test_the_confirmation_is_in_the_language_written_in(state: TournamentState) -> None:
+    from goledger.i18n import use_language
+
+    with use_language("tr"):
+        assert result_message(state, decide_result(state, 1, 2, "B+2.5")) == (
+            "1. tur 2. masa: Dias Rui (siyah) 2,5 puan farkla kazandı")
+        assert result_message(state, decide_result(state, 1, 2, "W+R")) == (
+            "1. tur 2. masa: Chen Li (beyaz) terkle kazandı")
+    with use_language("hu"):
+        assert result_message(state, decide_result(state, 1, 2, "black", by_default=True)) == (
+            "1. forduló 2. asztal: Dias Rui (fekete) nyert játék nélkül")

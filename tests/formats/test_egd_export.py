@@ -307,8 +307,10 @@ def test_cli_import_refuses_an_inconsistent_file(tmp_path: Path, cli) -> None:
     refused = cli("import", "egd", bad, "--db", tmp_path / "bad.db", "--report", report)
     assert refused.code == 1 and "nothing was written" in refused.err
     assert not (tmp_path / "bad.db").exists()
-    entries = json.loads(report.read_text())["entries"]
-    assert any(e["severity"] == "error" and "played someone else" in e["message"] for e in entries)
+    assert not report.exists()  # a refusal writes no report (issue 40, item 6); stderr shows it
+    assert "played someone else" in refused.err
+    as_json = cli("import", "egd", bad, "--db", tmp_path / "bad.db", "--report", report, "--json")
+    assert as_json.code == 1 and "played someone else" in json.loads(as_json.err)["error"] and not report.exists()
     lenient = cli("import", "egd", tmp_path / "missing.h9")
     assert lenient.code == 1 and "no such file" in lenient.err
 
