@@ -184,3 +184,18 @@ def test_opengotha_writes_a_professional_rank_as_its_grade(cup: Path, tmp_path: 
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def test_a_damaged_goledger_line_is_ignored_with_a_warning(cup: Path, tmp_path: Path) -> None:
+    """A carried line that cannot be read (a hand edit broke its JSON, a ranks line lost a
+    rank) is ignored with a warning naming it; the import still says where places differ."""
+    def damage(text: str) -> str:
+        text = text.replace('; goledger rules {"system"', '; goledger rules {"system"::')
+        return re.sub(r"(; goledger status \S+) \S+", r"\1 9z9", text)
+
+    _back, report = round_trip(cup, "egd", tmp_path, damage)
+    carried = [e["message"] for e in report["entries"] if e["kind"] == "carried" and e["severity"] == "warning"]
+    assert len(carried) == 2, carried
+    assert carried[0].startswith("goledger's line 'goledger rules {\"system\"::") and carried[0].endswith("; ignored")
+    assert carried[1].startswith("goledger's line 'goledger status") and "'9z9' is not a withdrawal" in carried[1]
+    assert place_warnings(report)  # the bar falls back to 9d: the places differ, and each is named
