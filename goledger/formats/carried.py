@@ -26,6 +26,10 @@ that start with ``goledger``:
 ``goledger corrections 3=1 7=-2 …``
     each McMahon start-score correction that is not 0, by player number (an EGD table and a
     TRF have none)
+``goledger games 2.4-9/0=white! 3.1-5/2=both-lose …``
+    the games an EGD table writes as free rounds (forfeits, both-win, both-lose, no result;
+    ``none`` for a game without result), by round, white and black player's number, handicap,
+    result and ``!`` for by default: the players' free-round cells are replaced by the game
 ``goledger handicaps 1.3=5 2.1=1 …``
     the handicap of each game that has one, by round and white player's number (a TRF has
     no handicap, and SOSM counts it)
@@ -57,9 +61,10 @@ import msgspec
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.events import TournamentSettings
+from goledger.ledger.values import Result
 
 if TYPE_CHECKING:
-    from goledger.replay.fold.state import TournamentState
+    from goledger.replay.fold.state import GameState, TournamentState
 
 __all__ = ["PREFIX", "RULE_FIELDS", "Carried", "apply_carried", "carried_lines", "export_places", "parse_carried",
            "xml_carried", "xml_comments"]
@@ -92,18 +97,21 @@ class Carried:
     """(round, white player's number) → handicap stones."""
     corrections: dict[int, int] | None = None
     """Player number → McMahon start-score correction."""
+    games: list[tuple[int, int, int, int, str, bool]] | None = None
+    """(round, white number, black number, handicap, result or ``none``, by default)."""
 
 
 def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None = None,
                   places: Sequence[int | None] | None = None, state: TournamentState | None = None,
                   order: Sequence[str] = (), last_round: int | None = None, stones: bool = False,
-                  corrections: bool = False) -> list[str]:
+                  corrections: bool = False, games: Sequence[GameState] = ()) -> list[str]:
     """The carried lines of an export: the rules that differ from the defaults (always the
     system, policy and criteria when a format may guess them otherwise), then the ranks and
     places when given, each list in the order the file writes its players; with ``state``,
     the withdrawals and absences (up to ``last_round``, default the tournament's last) of
     the players of ``order`` (the file's order), with ``stones`` their games' handicaps and with
-    ``corrections`` their start-score corrections (for formats that hold neither)."""
+    ``corrections`` their start-score corrections (for formats that hold neither); ``games``
+    are games of those players the format writes as free rounds."""
     rules = {name: getattr(settings, name) for name in RULE_FIELDS
              if name in _ALWAYS or getattr(settings, name) != getattr(_DEFAULTS, name)}
     lines = [PREFIX + "rules " + msgspec.json.encode(rules).decode()]
@@ -127,6 +135,11 @@ def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None =
                      if state.players[pid].mm_correction]
         if corrections and corrected:
             lines.append(PREFIX + "corrections " + " ".join(corrected))
+        unwritten = [f"{g.round}.{number[g.white]}-{number[g.black]}/{g.handicap}="
+                     f"{'none' if g.result is Result.UNKNOWN else g.result.value}{'!' if g.by_default else ''}"
+                     for g in games if g.white in number and g.black in number and g.round <= last]
+        if unwritten:
+            lines.append(PREFIX + "games " + " ".join(unwritten))
         handicaps = [f"{g.round}.{number[g.white]}={g.handicap}" for r in sorted(state.games) if r <= last
                      for g in state.games_of_round(r) if g.handicap and g.white in number]
         if stones and handicaps:
@@ -205,6 +218,8 @@ def parse_carried(lines: Iterable[str], report: InterchangeReport, where: str = 
                     if not n.isdigit() or not -100 <= int(correction) <= 100:
                         raise ValueError(f"{token!r} is not a correction (player=points)")
                     carried.corrections[int(n)] = int(correction)
+            elif kind == "games":
+                carried.games = [_game(token) for token in value.split()]
             elif kind == "handicaps":
                 carried.handicaps = dict(_stones(token) for token in value.split())
             elif kind == "places":
@@ -233,6 +248,8 @@ def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeR
                 f"{k} {_shown(v)}" for k, v in changed.items()), where)
     players = [i for i, e in enumerate(events) if isinstance(e, ev.PlayerRegistered)]
     ids = [e.player_id for e in events if isinstance(e, ev.PlayerRegistered)]
+    if carried.games:
+        _apply_games(events, carried.games, ids, report, where)
     if carried.status is not None:
         _apply_status(events, carried.status, ids, report, where, exact=exact_free_rounds)
     if carried.corrections:
@@ -285,6 +302,46 @@ def _status(token: str) -> tuple[int, str, int, int | None]:
         raise ValueError(f"{token!r} is not a withdrawal (6w2), an absence (4a3, 4a3=1) or a bye (7b2)")
     points = match.group(4)
     return int(match.group(1)), match.group(2), int(match.group(3)), None if points is None else int(points)
+
+
+_GAME = re.compile(r"([1-9][0-9]{0,3})\.([1-9][0-9]{0,5})-([1-9][0-9]{0,5})/([0-9])=([a-z-]{4,9})(!?)")
+
+
+def _game(token: str) -> tuple[int, int, int, int, str, bool]:
+    """``2.4-9/0=white!`` → (2, 4, 9, 0, "white", True): round 2, white 4, black 9, even, by default."""
+    match = _GAME.fullmatch(token)
+    if match is None or (match.group(5) != "none" and match.group(5) not in {r.value for r in Result}):
+        raise ValueError(f"{token!r} is not a game (round.white-black/handicap=result, ! for by default)")
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3)), int(match.group(4)), match.group(5),
+            match.group(6) == "!")
+
+
+def _apply_games(events: list[ev.Event], games: list[tuple[int, int, int, int, str, bool]], ids: list[str],
+                 report: InterchangeReport, where: str) -> None:
+    """Add the games goledger wrote a line for, each at the round's next table, in place of
+    the free rounds the reader made of its two cells."""
+    if any(max(w, b) > len(ids) for _, w, b, *_ in games):
+        report.warning("carried", "goledger's games line names a player the file does not list; ignored", where)
+        return
+    cells = {(ids[n - 1], r) for r, w, b, *_ in games for n in (w, b)}
+
+    def free(event: ev.Event) -> bool:
+        return (isinstance(event, ev.ByeAssigned) or (isinstance(event, ev.ParticipationChanged)
+                                                      and not event.participating)) \
+            and (event.player_id, event.round) in cells
+
+    events[:] = [e for e in events if not free(e)]
+    tables: dict[int, int] = {}
+    for event in events:
+        if isinstance(event, ev.GamePaired):
+            tables[event.round] = max(tables.get(event.round, 0), event.table)
+    for round_, w, b, handicap, result, by_default in games:
+        table = tables[round_] = tables.get(round_, 0) + 1
+        events.append(ev.GamePaired(round=round_, table=table, white=ids[w - 1], black=ids[b - 1], handicap=handicap))
+        if result != "none":
+            events.append(ev.ResultRecorded(round=round_, table=table, result=Result(result), by_default=by_default))
+    report.info("carried", f"{len(games)} game(s) the file writes as free rounds (forfeits, results the EGD does not "
+                "rate) read back from goledger's line", where)
 
 
 def _stones(token: str) -> tuple[tuple[int, int], int]:

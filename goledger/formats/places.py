@@ -36,9 +36,10 @@ from goledger.ledger import events as ev
 
 __all__ = ["PLACE_EXTRAS", "compare_places", "ordinal", "stated_places", "stated_runs"]
 
-PLACE_EXTRAS = ("egd.place",)
+PLACE_EXTRAS = ("egd.place", "file.place")
 """The player extras in which a reader keeps the place its file states (an EGD table's place
-column); the other readers give their places beside the events (``ReadResult.places``)."""
+column; ``file.place``, where the FFG ``.tou`` reader of issue 47 keeps its file's places);
+the other readers give their places beside the events (``ReadResult.places``)."""
 
 
 def stated_places(events: Sequence[ev.Event]) -> dict[str, int]:

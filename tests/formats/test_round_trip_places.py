@@ -39,21 +39,23 @@ def cup(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ok("register", "--db", db, "--surname", surname, "--first-name", first, "--rank", rank)
     play_round(db, 1, jigo_at=2)
     ok("withdraw", "--db", db, "Wd", "--from-round", "2", "--reason", "ill")
-    play_round(db, 2)
+    play_round(db, 2, forfeit_at=1)
     ok("absent", "--db", db, "Kyu", "--round", "3")
     play_round(db, 3)
     return db
 
 
-def play_round(db: Path, round_: int, jigo_at: int = 0) -> None:
+def play_round(db: Path, round_: int, jigo_at: int = 0, forfeit_at: int = 0) -> None:
     """Pair ``round_`` by the engine and record a result at every table: a jigo at table
-    ``jigo_at``, else white at odd tables and black at even ones."""
+    ``jigo_at``, else white at odd tables and black at even ones, by default at ``forfeit_at``
+    (an EGD table writes a forfeit as two free rounds)."""
     ok("pair-round", str(round_), "--db", db)
     pairing = json.loads(ok("pairings", "--db", db, "--round", str(round_), "--json"))
     for game in pairing["tables"]:
         table = game["table"]
         result = "jigo" if table == jigo_at else ("white" if table % 2 else "black")
-        ok("result", "--db", db, "--round", str(round_), "--table", str(table), result)
+        ok("result", "--db", db, "--round", str(round_), "--table", str(table), result,
+           *(["--by-default"] if table == forfeit_at else []))
 
 
 def places(db: Path) -> dict[str, tuple[int, str]]:
@@ -79,11 +81,13 @@ def place_warnings(report: dict[str, Any]) -> list[str]:
 
 
 def test_the_cup_has_what_round_trips_lose(cup: Path) -> None:
-    """The fixture holds each thing the issue names: a 3p, a withdrawal, a jigo, a last-round absence."""
+    """The fixture holds each thing the issue names: a 3p, a withdrawal, a jigo, a last-round
+    absence, and a forfeit."""
     shown = places(cup)
     assert shown["Pro Paul"][1] == "3p"
     log = ok("log", "--db", cup)
     assert "PlayerWithdrew" in log and "result=jigo" in log and "participating=False" in log
+    assert "by_default=True" in log
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -180,3 +184,18 @@ def test_opengotha_writes_a_professional_rank_as_its_grade(cup: Path, tmp_path: 
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def test_a_damaged_goledger_line_is_ignored_with_a_warning(cup: Path, tmp_path: Path) -> None:
+    """A carried line that cannot be read (a hand edit broke its JSON, a ranks line lost a
+    rank) is ignored with a warning naming it; the import still says where places differ."""
+    def damage(text: str) -> str:
+        text = text.replace('; goledger rules {"system"', '; goledger rules {"system"::')
+        return re.sub(r"(; goledger status \S+) \S+", r"\1 9z9", text)
+
+    _back, report = round_trip(cup, "egd", tmp_path, damage)
+    carried = [e["message"] for e in report["entries"] if e["kind"] == "carried" and e["severity"] == "warning"]
+    assert len(carried) == 2, carried
+    assert carried[0].startswith("goledger's line 'goledger rules {\"system\"::") and carried[0].endswith("; ignored")
+    assert carried[1].startswith("goledger's line 'goledger status") and "'9z9' is not a withdrawal" in carried[1]
+    assert place_warnings(report)  # the bar falls back to 9d: the places differ, and each is named

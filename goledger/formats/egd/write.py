@@ -227,6 +227,11 @@ class _Writer:
                 if self._plays_as_game(game):
                     self.report.count_recorded("games")
 
+    def _unwritten(self) -> list[GameState]:
+        """The games of rounds 1..round the table writes as free rounds (carried in a comment line)."""
+        return [g for r in sorted(self.state.games) if r <= self.round for g in self.state.games_of_round(r)
+                if not self._plays_as_game(g)]
+
     def _plays_as_game(self, game: GameState) -> bool:
         if game.result in (Result.UNKNOWN, Result.BOTH_WIN, Result.BOTH_LOSE):
             return False
@@ -269,7 +274,8 @@ class _Writer:
         from goledger.formats.carried import carried_lines
 
         lines = [f"; {line}" for line in carried_lines(self.settings, state=self.state, order=rows,
-                                                       last_round=self.round, corrections=True)]
+                                                       last_round=self.round, corrections=True,
+                                                       games=self._unwritten())]
         if lines:
             self.report.info("carried", "the rules behind the places (system, bar, floor, criteria, policy…) written "
                              "in a comment line, which goledger reads back")
