@@ -19,11 +19,12 @@ from goledger.formats.exporting import ExportOutcome, finish_export
 from goledger.formats.importing import ImportOutcome, import_file, read_input
 
 if TYPE_CHECKING:
+    from goledger.formats.egd.check import EgdCheck
     from goledger.formats.egd.validate import ValidationResult
 
 ForfeitMode = Literal["free", "marked"]
 
-__all__ = ["ExportOutcome", "ImportOutcome", "export_egd", "import_egd", "validate_egd"]
+__all__ = ["ExportOutcome", "ImportOutcome", "egd_check", "export_egd", "import_egd", "validate_egd"]
 
 PathLike = str | os.PathLike[str]
 
@@ -92,3 +93,18 @@ def import_egd(
 
     return import_file(file, db, report, format="egd", read=read_egd, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND,
                        strict=strict, allow_errors=allow_errors, actor=actor, reason=reason, force=force)
+
+
+def egd_check(db: PathLike, ratings: PathLike | None = None) -> EgdCheck:
+    """Every player of the ledger ``db`` checked against the EGD list of the ratings store
+    ``ratings`` (default: the user's), and the tournament's class against its time settings
+    (:mod:`goledger.formats.egd.check`): one finding per thing the EGD would reject."""
+    from goledger.formats.egd.check import check_tournament
+    from goledger.ledger.store import Ledger
+    from goledger.ratings.store import RatingsStore
+    from goledger.replay.loading.load import fresh_state
+
+    with Ledger.open(db) as ledger:
+        state = fresh_state(ledger)
+    with RatingsStore(ratings) as store:
+        return check_tournament(state, store)
