@@ -102,6 +102,7 @@ COMMANDS: list[list[str]] = [
     ["freeze", "--reason", "final"],
     ["unfreeze", "--reason", "appeal"],
     ["egd-check"],
+    ["site", "OUT"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 
