@@ -109,3 +109,15 @@ def test_the_desk_page_lists_the_findings(store: Path, tmp_path: Path, monkeypat
     assert status == 200, body
     assert "14 players checked against the EGD list of 2019-02-22: 16 finding(s)" in body
     assert "update-player p0001 --egd-pin 10386541" in body and 'class="finding-grade"' in body
+
+
+def test_the_export_says_what_the_egd_will_reject(store: Path, tmp_path: Path) -> None:
+    db = _imported("lucvannier_opengotha__Veterans", tmp_path)
+    plain = run_cli("export", "egd", "--db", db, "-o", "plain.h9", cwd=tmp_path)
+    checked = run_cli("export", "egd", "--db", db, "-o", "checked.h9", "--check", "--ratings", store, "--report",
+                      "r.json", cwd=tmp_path)
+    assert plain.code == 0 and checked.code == 0, checked
+    assert (tmp_path / "plain.h9").read_bytes() == (tmp_path / "checked.h9").read_bytes()  # nothing refused
+    entries = json.loads((tmp_path / "r.json").read_text())["entries"]
+    warned = [e["message"] for e in entries if e["kind"] == "egd-check"]
+    assert len(warned) == 16 and any("update-player p0001 --egd-pin 10386541" in m for m in warned)

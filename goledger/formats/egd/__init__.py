@@ -44,11 +44,16 @@ def export_egd(
     report: PathLike | None = None,
     with_preview: bool = False,
     force: bool = False,
+    *,
+    check: bool = False,
+    ratings: PathLike | None = None,
 ) -> ExportOutcome:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules.
     ``with_preview`` adds each player's expected rating change to the report
-    (:func:`goledger.formats.egd.preview.add_rating_preview`)."""
+    (:func:`goledger.formats.egd.preview.add_rating_preview`). ``check`` adds a warning for each
+    finding of :func:`egd_check` against the EGD list of the ratings store ``ratings``: what the
+    EGD will reject, the file written all the same."""
     from goledger.formats.egd.write import write_egd
     from goledger.ledger.store import Ledger
     from goledger.replay.loading.load import fresh_state
@@ -60,6 +65,13 @@ def export_egd(
         from goledger.formats.egd.preview import add_rating_preview
 
         add_rating_preview(export_report, state, egd_class)
+    if check:  # what the EGD will reject, said in the report; nothing is refused
+        from goledger.formats.egd.check import check_tournament
+        from goledger.ratings.store import RatingsStore
+
+        with RatingsStore(ratings) as store:
+            for finding in check_tournament(state, store).findings:
+                export_report.warning("egd-check", finding.line(), finding.player_id)
     return finish_export(data, export_report, output, report, db=db, force=force)
 
 
