@@ -20,6 +20,7 @@ from goledger.cli.interchange import (
     run_export,
     run_import,
 )
+from goledger.cli.ratings import RatingsOption
 
 validate_app = typer.Typer(help="Check a file of another program against its format's rules.", no_args_is_help=True)
 
@@ -68,6 +69,9 @@ def register_export(export_app: typer.Typer) -> None:
                                                                           "(rating-preview) to the report.")] = False,
         db: DbOption = None,  # type: ignore[assignment]
         force: ForceOption = False,
+        check: Annotated[bool, typer.Option("--check", help="Add to the report what the EGD will reject "
+                                                             "(goledger egd-check's findings).")] = False,
+        ratings: RatingsOption = None,
         quiet: QuietOption = False,
         as_json: JsonOption = False,
     ) -> None:
@@ -77,7 +81,8 @@ def register_export(export_app: typer.Typer) -> None:
         if forfeits not in ("free", "marked"):
             fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
         run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
-                                          egd_class, country, report, with_preview, force),
+                                          egd_class, country, report, with_preview, force, check=check,
+                                          ratings=ratings),
                    as_json=as_json, quiet=quiet)
 
 

@@ -44,6 +44,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.interchange_trf",
     "goledger.cli.interchange_ffg",
     "goledger.cli.freezing",
+    "goledger.cli.egd_check",
+    "goledger.cli.site",
     "goledger.cli.start_scores",
     "goledger.cli.privacy",
     "goledger.cli.systems",
@@ -82,6 +84,8 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     **dict.fromkeys(("timeline", "dispute-sheet"), "timeline"),
     "unit": "units",
     **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
+    "egd-check": "egd_check",
+    "site": "site",
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks

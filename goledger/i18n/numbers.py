@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 import re
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 from goledger.i18n import current_language
@@ -56,11 +56,18 @@ def decimal(text: object) -> str:
         return value
     if "." not in value:
         return value
+    return _formatted_decimal(value, current_language())
+
+
+@lru_cache(maxsize=4096)
+def _formatted_decimal(value: str, language: str) -> str:
+    """:func:`decimal` of a plain decimal with a point, in ``language`` (kept: a pairing list
+    writes the same komi on every row)."""
     from babel.numbers import format_decimal
 
     digits = len(value.partition(".")[2])
     pattern = "0." + "0" * digits
-    return str(format_decimal(Decimal(value), format=pattern, locale=_locale(current_language()),
+    return str(format_decimal(Decimal(value), format=pattern, locale=_locale(language),
                               decimal_quantization=False, group_separator=False))
 
 

@@ -595,15 +595,15 @@ def _safe_log(records: Sequence[Record], events: Sequence[ev.Event]) -> tuple[li
     return safe_records, safe_events
 
 
-def standings_page(table: Standings, title: str) -> bytes:
+def standings_page(table: Standings, title: str, template: str = "standings_page.html", **context: object) -> bytes:
     """One standings table as a self-contained HTML page (``goledger standings --format html``),
     with the report's inline styles and nothing fetched from outside. Control and invisible
-    characters an older ledger's names may hold are shown as escapes."""
+    characters an older ledger's names may hold are shown as escapes. ``template`` may be one
+    extending ``standings_page.html`` (a results site's page), given ``context``."""
     from goledger.outputs import shown, shown_deep
 
     table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
-    return render("standings_page.html", title=shown(title), table=table,
-                  rows=_standings_rows(table)).encode("utf-8")
+    return render(template, title=shown(title), table=table, rows=_standings_rows(table), **context).encode("utf-8")
 
 
 def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 10, policy: str | None = None,

@@ -407,6 +407,7 @@ class DirectorPages:
 def desk_routes(pages: DeskPages) -> list[BaseRoute]:
     """The director's pages (each behind :meth:`Pages.director_only`; its forms' posts behind
     DeskGuard and their CSRF token)."""
+    from goledger.web.egd_check import egd_check_routes
     from goledger.web.hand_edits import routes as hand_edit_routes
     from goledger.web.ratings import ratings_routes
 
@@ -434,4 +435,5 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
         *pairing_page.routes(pages),  # the pairing report (issue 32)
         *hand_edit_routes(pages),
         *ratings_routes(pages),  # the rating-list search (issue 34: its API route too, for the director)
+        *egd_check_routes(pages),  # the players against the EGD list (issue 47)
     ]

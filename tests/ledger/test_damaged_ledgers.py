@@ -101,6 +101,8 @@ COMMANDS: list[list[str]] = [
     ["export", "aga", "-o", "OUT"],
     ["freeze", "--reason", "final"],
     ["unfreeze", "--reason", "appeal"],
+    ["egd-check"],
+    ["site", "OUT"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 

@@ -19,11 +19,12 @@ from goledger.formats.exporting import ExportOutcome, finish_export
 from goledger.formats.importing import ImportOutcome, import_file, read_input
 
 if TYPE_CHECKING:
+    from goledger.formats.egd.check import EgdCheck
     from goledger.formats.egd.validate import ValidationResult
 
 ForfeitMode = Literal["free", "marked"]
 
-__all__ = ["ExportOutcome", "ImportOutcome", "export_egd", "import_egd", "validate_egd"]
+__all__ = ["ExportOutcome", "ImportOutcome", "egd_check", "export_egd", "import_egd", "validate_egd"]
 
 PathLike = str | os.PathLike[str]
 
@@ -43,11 +44,16 @@ def export_egd(
     report: PathLike | None = None,
     with_preview: bool = False,
     force: bool = False,
+    *,
+    check: bool = False,
+    ratings: PathLike | None = None,
 ) -> ExportOutcome:
     """Write the ledger ``db`` as an EGD table (to ``output`` if given) and its export report
     (as JSON to ``report`` if given). See :mod:`goledger.formats.egd.write` for the rules.
     ``with_preview`` adds each player's expected rating change to the report
-    (:func:`goledger.formats.egd.preview.add_rating_preview`)."""
+    (:func:`goledger.formats.egd.preview.add_rating_preview`). ``check`` adds a warning for each
+    finding of :func:`egd_check` against the EGD list of the ratings store ``ratings``: what the
+    EGD will reject, the file written all the same."""
     from goledger.errors import CommandRejected
     from goledger.formats.egd.write import write_egd
     from goledger.ledger.store import Ledger
@@ -63,6 +69,13 @@ def export_egd(
         from goledger.formats.egd.preview import add_rating_preview
 
         add_rating_preview(export_report, state, egd_class)
+    if check:  # what the EGD will reject, said in the report; nothing is refused
+        from goledger.formats.egd.check import check_tournament
+        from goledger.ratings.store import RatingsStore
+
+        with RatingsStore(ratings) as store:
+            for finding in check_tournament(state, store).findings:
+                export_report.warning("egd-check", finding.line(), finding.player_id)
     return finish_export(data, export_report, output, report, db=db, force=force)
 
 
@@ -96,3 +109,18 @@ def import_egd(
 
     return import_file(file, db, report, format="egd", read=read_egd, max_bytes=MAX_EGD_BYTES, kind=FILE_KIND,
                        strict=strict, allow_errors=allow_errors, actor=actor, reason=reason, force=force)
+
+
+def egd_check(db: PathLike, ratings: PathLike | None = None) -> EgdCheck:
+    """Every player of the ledger ``db`` checked against the EGD list of the ratings store
+    ``ratings`` (default: the user's), and the tournament's class against its time settings
+    (:mod:`goledger.formats.egd.check`): one finding per thing the EGD would reject."""
+    from goledger.formats.egd.check import check_tournament
+    from goledger.ledger.store import Ledger
+    from goledger.ratings.store import RatingsStore
+    from goledger.replay.loading.load import fresh_state
+
+    with Ledger.open(db) as ledger:
+        state = fresh_state(ledger)
+    with RatingsStore(ratings) as store:
+        return check_tournament(state, store)
