@@ -53,7 +53,7 @@ def test_freeze_accepts_identity_corrections_and_refuses_what_moves_a_place(tmp_
     length = _log_length(db, tmp_path)
     refused = [["correct", "--round", "1", "--table", "1", "black", "--reason", "slip"],
                ["update-player", "Ito", "--rank", "5d"],
-               ["register", "--surname", "Late", "--first-name", "Lou", "--rank", "5k"],
+               ["register", "--surname", "Late", "--first-name", "Lou", "--rank", "5k", "--force"],
                ["change-rules", "criteria=NBW,Rank"]]
     for command in refused:
         result = run_cli(*command, "--db", db, cwd=tmp_path)

@@ -103,6 +103,11 @@ COMMANDS: list[list[str]] = [
     ["unfreeze", "--reason", "appeal"],
     ["egd-check"],
     ["site", "OUT"],
+    ["timeline", "Abe"],
+    ["dispute-sheet", "Abe"],
+    ["unit", "add", "Pair", "Abe", "Ito"],
+    ["unit", "remove", "Pair"],
+    ["unit", "list"],
 ]
 """Every command that reads or writes a ledger (``OUT``: an output file in the ledger's folder)."""
 
@@ -125,7 +130,7 @@ def _registered() -> list[list[str]]:
 
 def test_every_command_is_in_the_table() -> None:
     """A command added later is refused on a damaged ledger too: list it in COMMANDS."""
-    covered = {tuple(c[:2]) if c[0] in ("export", "import", "team") else (c[0],) for c in COMMANDS}
+    covered = {tuple(c[:2]) if c[0] in ("export", "import", "team", "unit") else (c[0],) for c in COMMANDS}
     special = {("new",), ("verify",)}  # creates a ledger / has its own tests below
     creating = {("import", name) for name in ("opengotha", "macmahon", "egd", "trf", "ffg")}  # write a new ledger
     missing = [" ".join(c) for c in _registered()
