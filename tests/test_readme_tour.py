@@ -25,12 +25,18 @@ def tour_commands() -> list[str]:
 
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Run the tour; output of each command by its line (the line as written, comments cut)."""
+    """Run the tour from a fresh folder; output of each command by its line (the line as
+    written, comments cut). ``mkdir D && cd D`` makes the tour's own folder and moves into it."""
     folder = tmp_path_factory.mktemp("tour")
     env: dict[str, str] = {}
     outputs: dict[str, str] = {}
     for line in tour_commands():
         words = shlex.split(line, comments=True)
+        if words[0] == "mkdir":
+            assert words[2:] == ["&&", "cd", words[1]], line
+            folder = folder / words[1]
+            folder.mkdir()
+            continue
         if words[0] == "export":
             key, _, value = words[1].partition("=")
             env[key] = value
