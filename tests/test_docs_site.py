@@ -1,5 +1,6 @@
 """The documentation site (issue 48 item 6): ``mkdocs build --strict`` builds ``docs/`` with the
-Material theme and fails on any broken link, missing page or unknown anchor, so no page rots.
+Material theme and fails on any broken link, missing page or unknown anchor, so no page rots;
+its tour page includes the README's two commands and tour, so the site never has its own copy.
 Skips only when MkDocs is not installed (it is in the ``test`` extra)."""
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def test_the_site_builds_with_no_broken_link(tmp_path: Path) -> None:
                  "formats/index.html"):
         assert (tmp_path / "site" / page).is_file(), page
     assert "Set up a tournament" in (tmp_path / "site" / "reference/commands/index.html").read_text(encoding="utf-8")
+    tour = (tmp_path / "site" / "guide/tour/index.html").read_text(encoding="utf-8")
+    assert "On a fresh machine" in tour and "Müller" in tour and "--8&lt;--" not in tour  # README's, included
 
 
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
