@@ -78,7 +78,8 @@ def test_help_groups_every_command_in_the_days_order() -> None:
     assert got.code == 0, got.err
     sections = _help_sections(got.out)
     groups = [title for title in sections if title not in ("Usage", "Options")]
-    assert groups == list(panels.ORDER), groups
+    assert groups == list(panels.ORDER), \
+        f"{groups}: give each command under {panels.OTHER!r} a group, rich_help_panel=panels.… on its decorator"
     listed = [name for title in groups for name in sections[title]]
     assert sorted(listed) == sorted(_top_level().commands), "a command is missing from --help or has no group"
     assert len(listed) >= 50 and len(set(listed)) == len(listed)
