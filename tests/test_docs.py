@@ -84,22 +84,20 @@ def test_readme_cites_only_files_of_the_repository() -> None:
             assert (path.parent / target).exists(), (path.name, target)
 
 
-def _readme_section(title: str) -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    start = text.index(f"\n## {title}\n")
-    end = text.find("\n## ", start + 1)
-    return text[start: end if end != -1 else None]
+def _reference_page(name: str) -> str:
+    """A page of the reference (the README's former sections, moved to docs/reference/)."""
+    return (DOCS / "reference" / f"{name}.md").read_text(encoding="utf-8")
 
 
 def test_readme_names_every_dependency_of_pyproject() -> None:
-    """README's Dependencies section names each runtime and test dependency ``pyproject.toml``
+    """The Dependencies page names each runtime and test dependency ``pyproject.toml``
     declares, and says sqlite-utils is a runtime dependency (issue 28)."""
     import tomllib
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     declared = [*project["dependencies"], *project["optional-dependencies"]["test"]]
     names = {re.split(r"[<>=!~\[ ;]", spec, maxsplit=1)[0].lower() for spec in declared}
-    section = _readme_section("Dependencies").lower()
+    section = _reference_page("dependencies").lower()
     assert sorted(n for n in names if n not in section) == []
     assert "sqlite-utils is nevertheless a runtime dependency" in section
     assert "not a runtime dependency" not in section
@@ -107,7 +105,7 @@ def test_readme_names_every_dependency_of_pyproject() -> None:
 
 def test_readme_layout_table_has_no_duplicate_row() -> None:
     """One row per folder, in one unbroken table (a blank line would split it in two)."""
-    lines = _readme_section("Layout").splitlines()
+    lines = _reference_page("layout").splitlines()
     start = lines.index("| path | what |")
     table = [line for line in lines[start:] if line.startswith("|")]
     block = lines[start: start + len(table)]
@@ -118,7 +116,7 @@ def test_readme_layout_table_has_no_duplicate_row() -> None:
 
 def test_readme_layout_table_has_a_row_for_every_package() -> None:
     """Every package of ``goledger/`` has its row (a cell may name two, as ``i18n/`` and ``locale/``)."""
-    lines = _readme_section("Layout").splitlines()
+    lines = _reference_page("layout").splitlines()
     cells = " ".join(line.split("|")[1] for line in lines if line.startswith("| `"))
     packages = sorted(p.parent.name for p in (REPO / "goledger").glob("*/__init__.py"))
     assert len(packages) > 10

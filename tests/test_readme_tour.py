@@ -1,6 +1,7 @@
 """The newcomer's 12-player tournament of the README runs exactly as written (issue 20):
-every command of the ``tour`` block, in order, as a real ``goledger`` process, without an
-error or a traceback; the printouts show what the README promises."""
+every command of the ``tour`` block, in order, as a real ``goledger`` process in a fresh
+folder, without an error or a traceback; the printouts show what the README promises. The
+README is a landing page of at most 12 KB whose two first commands are true (issue 48)."""
 
 from __future__ import annotations
 
@@ -25,12 +26,18 @@ def tour_commands() -> list[str]:
 
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Run the tour; output of each command by its line (the line as written, comments cut)."""
+    """Run the tour from a fresh folder; output of each command by its line (the line as
+    written, comments cut). ``mkdir D && cd D`` makes the tour's own folder and moves into it."""
     folder = tmp_path_factory.mktemp("tour")
     env: dict[str, str] = {}
     outputs: dict[str, str] = {}
     for line in tour_commands():
         words = shlex.split(line, comments=True)
+        if words[0] == "mkdir":
+            assert words[2:] == ["&&", "cd", words[1]], line
+            folder = folder / words[1]
+            folder.mkdir()
+            continue
         if words[0] == "export":
             key, _, value = words[1].partition("=")
             env[key] = value
@@ -116,3 +123,33 @@ def test_the_hand_edit_is_one_event_shown_everywhere(tour: dict[str, str]) -> No
     assert log.out.count("GameEdited") == 1
     history = run_cli("history", "Sato", "--db", db)
     assert "colours swapped" in history.out, history.out
+
+
+def test_the_readme_is_a_landing_page_of_at_most_12_kb() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) <= 12 * 1024
+    titles = re.findall(r"^## (.+)$", text, re.M)
+    assert titles[:3] == ["Start here: two commands", "What goledger is for",
+                          "A 10-minute tour: a 12-player McMahon from registration to the EGD"], titles
+
+
+def test_the_two_commands_are_true(tmp_path: Path) -> None:
+    """The first command's ``goledger`` part prints the bundled sample's standings; the second
+    installs the ``test`` extra that pyproject.toml declares; the browser tests look for
+    Chromium where the README says, and skip without it."""
+    import tomllib
+
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)\n```", text, re.S)
+    install, tests = blocks[0], blocks[1]
+    assert install == ("python3 -m venv .venv && .venv/bin/pip install . && "
+                       ".venv/bin/goledger standings --db samples/sample.db")
+    assert tests == 'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest'
+    words = shlex.split(install.split("&&")[-1])
+    got = run_cli(*words[1:], cwd=REPO)
+    assert got.code == 0 and got.out.startswith("Standings after round 5"), got.out[:200] + got.err
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "pytest>=8.0" in project["optional-dependencies"]["test"]
+    assert "`/usr/bin/chromium`" in text and ". .venv/bin/activate" in text
+    browser = (REPO / "tests" / "web" / "test_web_e2e.py").read_text(encoding="utf-8")
+    assert 'CHROMIUM = Path("/usr/bin/chromium")' in browser and "pytest.skip(" in browser

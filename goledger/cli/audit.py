@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypedDict, Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -492,7 +493,17 @@ COMMANDS = (diff, what_if, publish, history, report)
 """The audit commands, in the order ``goledger --help`` lists them."""
 
 
+PANELS: dict[str, str] = {
+    "diff": panels.LOOK_BACK,
+    "what-if": panels.LOOK_BACK,
+    "publish": panels.STANDINGS,
+    "history": panels.LOOK_BACK,
+    "report": panels.STANDINGS,
+}
+"""The group ``goledger --help`` lists each command of this module under."""
+
+
 def register_commands(app: typer.Typer) -> None:
     """Attach the audit commands to ``app`` (each named after its function, ``_`` as ``-``)."""
     for command in COMMANDS:
-        app.command()(command)
+        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import JsonOption, echo, errors_as_exit, print_json, render_text_table, run
 
 catalog_app = typer.Typer(help="The federation archive: one queryable database across every ledger.",
@@ -63,7 +64,7 @@ def summary_line(summary: Any) -> str:
 
 def register_commands(app: typer.Typer) -> None:
     """Add the ``catalog`` command group."""
-    app.add_typer(catalog_app, name="catalog")
+    app.add_typer(catalog_app, name="catalog", rich_help_panel=panels.FILES)
 
     @catalog_app.command("build")
     def build(

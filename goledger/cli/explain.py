@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -84,7 +85,7 @@ def render_explanation(result: Any) -> None:
 
 
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(rich_help_panel=panels.LOOK_BACK)
     def explain(
         player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")] = "",
         team: Annotated[str | None, typer.Option("--team", help="Explain this team's team criteria instead.")]

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -80,7 +81,7 @@ def render_crosstable(result: Any, as_json: bool) -> None:
 
 
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(rich_help_panel=panels.STANDINGS)
     def crosstable(
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
@@ -105,7 +106,7 @@ def register_commands(app: typer.Typer) -> None:
                 return
             render_crosstable(result, as_json or fmt == "json")
 
-    @app.command()
+    @app.command(rich_help_panel=panels.SET_UP)
     @shared_options()
     def schedule(
         berger: Annotated[bool, typer.Option("--berger", help="FIDE Berger tables (round robin).")] = False,

@@ -7,6 +7,7 @@ from typing import Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import Common, ReasonOption, recorded, shared_options
 
 
@@ -30,7 +31,14 @@ def unfreeze(reason: ReasonOption = "", **shared: Unpack[Common]) -> None:
 COMMANDS = (freeze, unfreeze)
 
 
+PANELS: dict[str, str] = {
+    "freeze": panels.STANDINGS,
+    "unfreeze": panels.STANDINGS,
+}
+"""The group ``goledger --help`` lists each command of this module under."""
+
+
 def register_commands(app: typer.Typer) -> None:
     """Attach ``freeze`` and ``unfreeze`` to ``app``."""
     for command in COMMANDS:
-        app.command()(command)
+        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

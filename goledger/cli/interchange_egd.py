@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
 from goledger.cli.interchange import (
     AllowErrorsOption,
@@ -29,7 +30,7 @@ def register_commands(app: typer.Typer) -> None:
     ``validate aga`` from :mod:`goledger.cli.interchange_ffg`)."""
     from goledger.cli.interchange_ffg import register_validate
 
-    app.add_typer(validate_app, name="validate")
+    app.add_typer(validate_app, name="validate", rich_help_panel=panels.FILES)
     register_validate(validate_app)
 
     @validate_app.command("egd")

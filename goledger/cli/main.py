@@ -16,6 +16,8 @@ from typing import Final, NamedTuple
 
 import typer
 
+from goledger.cli import panels
+
 
 def _show_version(value: bool) -> None:
     if value:
@@ -114,6 +116,7 @@ def built(modules: Iterable[str]) -> Apps:
     """The app with the commands and formats of ``modules`` (full names) registered."""
     app = typer.Typer(
         name="goledger",
+        cls=panels.GroupedCommands,
         help="An event-sourced ledger for Go tournaments: record every fact, replay any standings, "
         "exchange OpenGotha, MacMahon, EGD and TRF files.",
         no_args_is_help=True,
@@ -124,8 +127,8 @@ def built(modules: Iterable[str]) -> Apps:
     app.callback()(_main)
     import_app = typer.Typer(help="Create a ledger from a file of another program.", no_args_is_help=True)
     export_app = typer.Typer(help="Write the ledger in another program's format.", no_args_is_help=True)
-    app.add_typer(import_app, name="import")
-    app.add_typer(export_app, name="export")
+    app.add_typer(import_app, name="import", rich_help_panel=panels.FILES)
+    app.add_typer(export_app, name="export", rich_help_panel=panels.FILES)
     for name in modules:
         module = importlib.import_module(name)
         module.register_commands(app)

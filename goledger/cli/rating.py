@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -23,7 +24,7 @@ from goledger.cli.common import (
 
 
 def register_commands(app: typer.Typer) -> None:
-    @app.command("rating-preview")
+    @app.command("rating-preview", rich_help_panel=panels.FILES)
     def rating_preview(
         egd_class: Annotated[str | None, typer.Option("--class", help="EGF class A, B, C or D (default: computed "
                                                                        "from the time settings).")] = None,

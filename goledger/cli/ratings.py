@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import JsonOption, echo, print_json, render_text_table, run
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ SourceOption = Annotated[str, typer.Option("--source", help="List source (egd)."
 def register_commands(app: typer.Typer) -> None:
     group = typer.Typer(help="The rating lists on this machine (EGD): import, drop, info, search.",
                         no_args_is_help=True)
-    app.add_typer(group, name="ratings")
+    app.add_typer(group, name="ratings", rich_help_panel=panels.REGISTER)
 
     @group.command("import")
     def import_list(

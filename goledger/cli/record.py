@@ -14,6 +14,7 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     Common,
     PlayerArg,
@@ -383,7 +384,28 @@ COMMANDS = (change_rules, new, register, update_player, withdraw, reinstate, abs
 """Every recording command, in the order ``goledger --help`` lists them."""
 
 
+PANELS: dict[str, str] = {
+    "new": panels.SET_UP,
+    "register": panels.REGISTER,
+    "update-player": panels.REGISTER,
+    "change-rules": panels.SET_UP,
+    "withdraw": panels.REGISTER,
+    "reinstate": panels.REGISTER,
+    "absent": panels.REGISTER,
+    "present": panels.REGISTER,
+    "bye": panels.PAIR,
+    "unbye": panels.PAIR,
+    "pair": panels.PAIR,
+    "edit-game": panels.PAIR,
+    "renumber-tables": panels.PAIR,
+    "unpair": panels.PAIR,
+    "result": panels.RECORD,
+    "correct": panels.RECORD,
+}
+"""The group ``goledger --help`` lists each command of this module under."""
+
+
 def register_commands(app: typer.Typer) -> None:
     """Attach every recording command to ``app`` (its name: the function's, ``_`` as ``-``)."""
     for command in COMMANDS:
-        app.command()(command)
+        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

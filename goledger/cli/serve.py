@@ -8,11 +8,12 @@ from typing import Annotated
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import DbOption, default_db, echo, run
 
 
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(rich_help_panel=panels.DESK)
     def serve(
         db: DbOption = None,  # type: ignore[assignment]
         host: Annotated[str, typer.Option(help="Address to listen on (default: this computer only).")] = "127.0.0.1",

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, render_text_table, run
 
 
 def register_commands(app: typer.Typer) -> None:
     """Attach ``settings`` to ``app``."""
 
-    @app.command()
+    @app.command(rich_help_panel=panels.SET_UP)
     def settings(
         db: DbOption = None,  # type: ignore[assignment]
         as_json: JsonOption = False,

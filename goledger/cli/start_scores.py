@@ -7,6 +7,7 @@ from typing import Annotated, Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -23,7 +24,7 @@ from goledger.cli.common import (
 
 
 def register_commands(app: typer.Typer) -> None:
-    @app.command("start-scores")
+    @app.command("start-scores", rich_help_panel=panels.SET_UP)
     def start_scores(
         round_: Annotated[int | None, typer.Option("--round", "-r", help="Settings of this round (default: latest).")]
         = None,
@@ -51,7 +52,7 @@ def register_commands(app: typer.Typer) -> None:
         for warning in table.warnings:
             warn(warning)
 
-    @app.command("start-groups")
+    @app.command("start-groups", rich_help_panel=panels.SET_UP)
     @shared_options()
     def start_groups(
         groups: Annotated[str | None, typer.Option("--groups", help="Start scores by rank range, e.g. "

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -75,7 +76,7 @@ def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str)
 
 
 def register_commands(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(rich_help_panel=panels.STANDINGS)
     def place(
         player: PlayerArg,
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
@@ -95,7 +96,7 @@ def register_commands(app: typer.Typer) -> None:
             else:
                 echo(text)
 
-    @app.command()
+    @app.command(rich_help_panel=panels.STANDINGS)
     def bracket(
         round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
         as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,

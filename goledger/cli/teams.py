@@ -10,6 +10,7 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -247,5 +248,5 @@ def pair_teams_command(
 
 def register_commands(app: typer.Typer) -> None:
     """Attach ``goledger team …`` and ``goledger pair-teams`` to ``app``."""
-    app.add_typer(team_app, name="team")
-    app.command("pair-teams")(pair_teams_command)
+    app.add_typer(team_app, name="team", rich_help_panel=panels.SET_UP)
+    app.command("pair-teams", rich_help_panel=panels.PAIR)(pair_teams_command)

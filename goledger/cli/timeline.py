@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -119,7 +120,14 @@ COMMANDS = (timeline, dispute_sheet)
 """The dispute commands, in the order ``goledger --help`` lists them."""
 
 
+PANELS: dict[str, str] = {
+    "timeline": panels.LOOK_BACK,
+    "dispute-sheet": panels.LOOK_BACK,
+}
+"""The group ``goledger --help`` lists each command of this module under."""
+
+
 def register_commands(app: typer.Typer) -> None:
     """Attach the dispute commands to ``app`` (each named after its function, ``_`` as ``-``)."""
     for command in COMMANDS:
-        app.command()(command)
+        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

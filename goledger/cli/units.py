@@ -7,6 +7,7 @@ from typing import Annotated, Unpack
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -73,4 +74,4 @@ def list_units(
 
 def register_commands(app: typer.Typer) -> None:
     """Attach ``goledger unit …`` to ``app``."""
-    app.add_typer(unit_app, name="unit")
+    app.add_typer(unit_app, name="unit", rich_help_panel=panels.SET_UP)

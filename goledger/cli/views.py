@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -228,10 +229,18 @@ COMMANDS = (standings, log, verify)
 """The read commands of this module, in the order ``goledger --help`` lists them."""
 
 
+PANELS: dict[str, str] = {
+    "standings": panels.STANDINGS,
+    "log": panels.LOOK_BACK,
+    "verify": panels.LOOK_BACK,
+}
+"""The group ``goledger --help`` lists each command of this module under."""
+
+
 def register_commands(app: typer.Typer) -> None:
     """Attach the read commands to ``app`` (each named after its function)."""
     for command in COMMANDS:
-        app.command()(command)
+        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)
 
 
 def render_repair_report(report: Any) -> str:

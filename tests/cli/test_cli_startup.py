@@ -60,7 +60,8 @@ def test_the_cli_imports_no_library_module_before_a_command_runs() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
     loaded = set(out.split())
     shared = {"goledger.cli", "goledger.cli.common", "goledger.cli.interchange", "goledger.cli.main",
-              "goledger.nogc"}  # a decorator of the audit commands, on the standard library alone
+              "goledger.nogc",  # a decorator of the audit commands, on the standard library alone
+              "goledger.cli.panels"}  # the --help groups: strings and a formatter on typer alone
     assert loaded <= {*shared, *(
         f"goledger.cli.{m.rsplit('.', 1)[1]}" for m in cli_main.COMMAND_MODULES)}, loaded
 

@@ -474,12 +474,13 @@ def test_an_entity_declared_in_any_encoding_is_refused(tmp_path: Path, codec: st
     assert not (tmp_path / "evil.db").exists()
 
 
-def test_the_xml_size_limits_agree_with_readme_and_security() -> None:
+def test_the_xml_size_limits_agree_with_the_guide_and_security() -> None:
     from goledger.formats.opengotha.read import MAX_FILE_BYTES
     from goledger.formats.xmlsafe import MAX_XML_BYTES
 
     repo = Path(__file__).resolve().parents[2]
-    readme, security = ((repo / doc).read_text(encoding="utf-8") for doc in ("README.md", "SECURITY.md"))
+    readme, security = ((repo / doc).read_text(encoding="utf-8")
+                        for doc in ("docs/guide/opengotha-files.md", "SECURITY.md"))
     opengotha = f"more than {MAX_FILE_BYTES // (1024 * 1024)} MB"
     assert opengotha in readme and f"OpenGotha files {MAX_FILE_BYTES // (1024 * 1024)} MB" in security
     assert f"other XML files {MAX_XML_BYTES // (1024 * 1024)} MB" in security
