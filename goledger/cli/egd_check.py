@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
 from goledger.cli.ratings import RatingsOption
 
@@ -23,4 +24,4 @@ def egd_check(
 
 def register_commands(app: typer.Typer) -> None:
     """Attach ``egd-check`` to ``app``."""
-    app.command("egd-check")(egd_check)
+    app.command("egd-check", rich_help_panel=panels.FILES)(egd_check)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
 
 
@@ -29,4 +30,4 @@ def site(
 
 def register_commands(app: typer.Typer) -> None:
     """Attach ``site`` to ``app``."""
-    app.command("site")(site)
+    app.command("site", rich_help_panel=panels.STANDINGS)(site)
