@@ -102,7 +102,7 @@ def standings(
     as_json: JsonOption = False,
 ) -> None:
     """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
-    with output_language(db, language, as_json or fmt == "json"):
+    with output_language(db, language, as_json or fmt == "json") as chosen:
         if teams:
             from goledger.cli.teams import show_team_standings
 
@@ -139,10 +139,13 @@ def standings(
             from goledger.replay.views import standings_page
 
             page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
+            # written in a language (--language, or the tournament's when not English): a shared
+            # place lists its players in that language's alphabet
+            table = page.standings.in_alphabet(chosen) if language or chosen != "en" else page.standings
             if fmt == "html":
-                render_standings(page.standings, fmt, page.title())
+                render_standings(table, fmt, page.title())
                 return
-            render_standings(page.standings, fmt)
+            render_standings(table, fmt)
             note = page.withdrawn_note()
             if note:
                 echo(note)

@@ -1,0 +1,89 @@
+"""Inside a shared place, players are listed in the page's alphabet (issue 44, item 6).
+
+A Turkish and a Hungarian McMahon before round 1: three players of one rank share a place
+between a stronger and a weaker one. The desk's standings, the players' standings (HTTP on a
+running ``goledger serve``) and the CLI's table and HTML printout list the tie as the
+language's alphabet has it — Turkish ``Akçin, Çoban, Kıyak`` (code points: ``Akçin, Kıyak,
+Çoban``), Hungarian ``Cukor, Csizmadia`` and ``Sütő, Szabó`` (code points: ``Csizmadia,
+Cukor``, ``Szabó, Sütő``) — while the places and the JSON (the engine's order, OpenGotha's)
+stay as they were."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from goledger.commands import record as rec
+
+from ..conftest import run_cli
+from ..desk_server import TOKEN, DeskServer
+
+TURKISH = [("Zeki", "Ali", "2d"), ("Kıyak", "Can", "1k"), ("Çoban", "Eda", "1k"), ("Akçin", "Ece", "1k"),
+           ("Ağar", "Mert", "5k")]
+TURKISH_TIE = ["Akçin", "Çoban", "Kıyak"]
+HUNGARIAN = [("Zách", "Béla", "2d"), ("Csizmadia", "Anna", "1k"), ("Szabó", "Gyula", "1k"), ("Cukor", "Ida", "1k"),
+             ("Sütő", "Lőrinc", "1k"), ("Ács", "Péter", "5k")]
+HUNGARIAN_TIE = ["Cukor", "Csizmadia", "Sütő", "Szabó"]
+CASES = {"tr": (TURKISH, TURKISH_TIE), "hu": (HUNGARIAN, HUNGARIAN_TIE)}
+
+
+@pytest.fixture(scope="module")
+def ledgers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("ties")
+    built = {}
+    for language, (names, _) in CASES.items():
+        db = folder / f"{language}.db"
+        rec.new(db, "Kupa", 3, "mcmahon", language=language)
+        for surname, first, rank in names:
+            rec.register(db, surname, first, rank)
+        built[language] = db
+    return built
+
+
+def order(text: str, language: str) -> list[str]:
+    """The surnames of ``language``'s players in the order ``text`` shows them."""
+    names = [surname for surname, _, _ in CASES[language][0]]
+    found = sorted((m.start(), name) for name in names for m in re.finditer(re.escape(name) + r"\b", text))
+    return [name for _, name in found]
+
+
+def expected(language: str) -> list[str]:
+    """The stronger player, the tie in the alphabet, the weaker one: the places keep their order."""
+    names, tie = CASES[language]
+    return [names[0][0], *tie, names[-1][0]]
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_cli_standings_list_a_tie_in_the_alphabet(ledgers: dict[str, Path], language: str) -> None:
+    db = ledgers[language]
+    table = run_cli("standings", "--db", db)  # the tournament's language
+    assert table.code == 0, table.err
+    assert order(table.out, language) == expected(language)
+    given = run_cli("standings", "--db", db, "--language", language, "--format", "html")
+    assert given.code == 0, given.err
+    assert order(given.out, language) == expected(language)
+    data = run_cli("standings", "--db", db, "--json")
+    rows = json.loads(data.out)["rows"]
+    engine = [r["surname"] for r in rows]
+    assert engine != expected(language)  # the JSON keeps the engine's (code-point) order inside the tie
+    assert engine[1:-1] == sorted(CASES[language][1])
+    assert [r["place"] for r in rows] == [1, 2, *[2] * (len(rows) - 3), len(rows)]
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_desk_and_public_standings_list_a_tie_in_the_alphabet(ledgers: dict[str, Path], language: str) -> None:
+    with DeskServer(ledgers[language]) as desk:
+        status, public, _ = desk.get(f"/standings?lang={language}")
+        assert status == 200
+        assert order(public, language) == expected(language)
+        status, page, _ = desk.get(f"/desk/standings?lang={language}", headers={"Authorization": f"Bearer {TOKEN}"})
+        assert status == 200, page
+        assert 'name="criteria"' in page or "/desk/standings" in page  # the director's page, not the login
+        assert order(page, language) == expected(language)
+        status, english, _ = desk.get("/standings?lang=en")  # the root alphabet: Csizmadia before Cukor
+        assert status == 200
+        if language == "hu":
+            assert order(english, language)[1:3] == ["Csizmadia", "Cukor"]
