@@ -132,7 +132,8 @@ def standings(
             from goledger.render.printouts import wall_sheet
             from goledger.replay.views import wall_list
 
-            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
+            alphabet = chosen if not as_json and fmt != "json" and (language or chosen != "en") else None
+            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit, alphabet))
             emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
             return
         if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note

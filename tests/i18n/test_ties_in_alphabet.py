@@ -87,3 +87,19 @@ def test_desk_and_public_standings_list_a_tie_in_the_alphabet(ledgers: dict[str,
         assert status == 200
         if language == "hu":
             assert order(english, language)[1:3] == ["Csizmadia", "Cukor"]
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_wall_list_lists_a_tie_in_the_alphabet_numbered_as_listed(ledgers: dict[str, Path], language: str) -> None:
+    db = ledgers[language]
+    wall = run_cli("wall-list", "--db", db, "--format", "csv")  # the tournament's language
+    assert wall.code == 0, wall.err
+    assert order(wall.out, language) == expected(language)
+    numbers = [line.split(",")[0] for line in wall.out.splitlines()[1:] if line]
+    assert numbers[:len(expected(language))] == [str(i) for i in range(1, len(expected(language)) + 1)]
+    data = json.loads(run_cli("wall-list", "--db", db, "--json").out)
+    assert [r["name"].split()[0] for r in data["rows"]] != expected(language)  # the engine's order for programs
+    with DeskServer(db) as desk:
+        status, page, _ = desk.get(f"/print/wall?lang={language}")
+        assert status == 200
+        assert order(page, language) == expected(language)

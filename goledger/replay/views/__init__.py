@@ -198,9 +198,11 @@ def players(db: PathLike, as_of: int | None = None) -> PlayerList:
 
 
 def wall_list(db: PathLike, round: int | None = None, as_of: int | None = None,  # noqa: A002
-              policy: str | None = None, criteria: Sequence[str] | None = None) -> WallList:
-    """``goledger wall-list``: the wall list of a ledger after ``round``."""
-    return wall_list_of(state_as_of(db, as_of), round, policy, criteria)
+              policy: str | None = None, criteria: Sequence[str] | None = None,
+              alphabet: str | None = None) -> WallList:
+    """``goledger wall-list``: the wall list of a ledger after ``round`` (``alphabet``: a
+    shared place listed in that language's alphabet)."""
+    return wall_list_of(state_as_of(db, as_of), round, policy, criteria, alphabet)
 
 
 def crosstable(
