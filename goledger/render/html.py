@@ -348,6 +348,7 @@ def make_environment(*folders: Path) -> Environment:
 
     env.filters["decimal"] = numbers.decimal
     env.filters["date"] = numbers.date
+    env.filters["numeric_date"] = numbers.numeric_date
     return env
 
 

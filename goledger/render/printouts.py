@@ -197,7 +197,7 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
         lines.append((r.white, r.white_rank, r.table, gettext("white"), r.black, r.black_rank, r.handicap, r.komi))
         lines.append((r.black, r.black_rank, r.table, gettext("black"), r.white, r.white_rank, r.handicap, r.komi))
     lines.sort(key=lambda line: (match_key(line[0]), line[0], line[2]))
-    rows = [[name, rank, str(table), colour, opponent, orank, str(h), komi]
+    rows = [[name, rank, str(table), colour, opponent, orank, str(h), decimal(komi)]
             for name, rank, table, colour, opponent, orank, h, komi in lines]
     for _, name in pairings.bye:
         rows.append([name, "", "", gettext("bye"), "", "", "", ""])
