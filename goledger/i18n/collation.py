@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 from goledger.i18n import current_language
@@ -157,7 +157,14 @@ def _continues(nfd: str, end: int) -> bool:
 def sort_key(text: str, language: str | None = None) -> tuple[int, ...]:
     """The collation key of ``text`` in ``language`` (default: the current one): primaries,
     0, secondaries, 0, tertiaries, as UCA §7.3 builds it."""
-    elements = _elements(text, language or current_language())
+    return _key(text, language or current_language())
+
+
+@lru_cache(maxsize=1 << 15)
+def _key(text: str, language: str) -> tuple[int, ...]:
+    """:func:`sort_key`, kept for the names a standings page lists at every head (a congress's
+    tied players are keyed again each time the head moves)."""
+    elements = _elements(text, language)
     key: list[int] = []
     for level in range(3):
         if level:
