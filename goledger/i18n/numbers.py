@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from goledger.i18n import current_language
 
-__all__ = ["date", "date_range", "decimal", "decimal_symbol", "numeric_date"]
+__all__ = ["date", "date_range", "date_time", "decimal", "decimal_symbol", "numeric_date"]
 
 _DECIMAL: Final = re.compile(r"[-+]?[0-9]{1,18}(?:\.[0-9]{1,18})?")
 _ISO_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -87,6 +87,32 @@ def date(text: object, width: str = "long") -> str:
     from babel.dates import format_date
 
     return str(format_date(day, width, locale=_locale(current_language())))
+
+
+def date_time(text: object) -> str:
+    """A moment the log recorded (ISO 8601, ``2026-12-05T12:38:59.123+00:00``) as the current
+    language writes a date and time (Babel's ``format_datetime``, ``medium``), to the second
+    and at the clock time recorded (no zone conversion); anything else as it is.
+
+    >>> from goledger.i18n import use_language
+    >>> with use_language("tr"):
+    ...     date_time("2026-12-05T12:38:59.5+00:00")
+    '5 Ara 2026 12:38:59'
+    >>> with use_language("hu"):
+    ...     date_time("2026-12-05T12:38:59Z"), date_time("soon")
+    ('2026. dec. 5. 12:38:59', 'soon')
+    """
+    value = str(text)
+    if not _ISO_DATE.match(value):
+        return value
+    try:
+        moment = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return value
+    from babel.dates import format_datetime
+
+    plain = moment.replace(tzinfo=None, microsecond=0)
+    return str(format_datetime(plain, "medium", locale=_locale(current_language())))
 
 
 def numeric_date(text: object) -> str:

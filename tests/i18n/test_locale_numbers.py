@@ -135,3 +135,30 @@ def test_a_rating_lists_date_is_the_languages_numeric_date(tmp_path: Path, langu
         status, page, _ = desk.get(f"/desk/ratings/search?q=celebican&lang={language}", headers=director)
         assert status == 200, page
         assert numeric in unescape(page) and iso not in page
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_a_players_timeline_says_when_in_the_languages_date_and_time(ledgers: dict[str, Path], language: str,
+                                                                    tmp_path: Path) -> None:
+    import datetime
+    import shutil
+
+    from babel.dates import format_datetime
+
+    from goledger.commands.results import correct
+
+    db = tmp_path / "corrected.db"
+    shutil.copy(ledgers[language], db)
+    games = json.loads(run_cli("pairings", "--db", db, "--round", "1", "--json").out)["tables"]
+    correct(db, 1, games[0]["table"], "black", "slip misread", actor="desk-A")  # an event that moves his place
+    log = json.loads(run_cli("log", "--db", db, "--json").out)
+    at = datetime.datetime.fromisoformat(log[-1]["recorded_at"].replace("Z", "+00:00"))
+    written = format_datetime(at.replace(tzinfo=None, microsecond=0), "medium", locale=language)
+    pid = games[0]["white_id"]
+    with DeskServer(db) as desk:
+        status, page, _ = desk.get(f"/player/{pid}/timeline?lang={language}",  # the director's: who and when
+                                   headers={"Authorization": f"Bearer {TOKEN}"})
+    assert status == 200, page
+    text = unescape(page)
+    assert written in text
+    assert not re.search(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:", text)  # the ISO form the page wrote before
