@@ -27,6 +27,12 @@ TURKISH_TIE = ["Akçin", "Çoban", "Kıyak"]
 HUNGARIAN = [("Zách", "Béla", "2d"), ("Csizmadia", "Anna", "1k"), ("Szabó", "Gyula", "1k"), ("Cukor", "Ida", "1k"),
              ("Sütő", "Lőrinc", "1k"), ("Ács", "Péter", "5k")]
 HUNGARIAN_TIE = ["Cukor", "Csizmadia", "Sütő", "Szabó"]
+PLAYED = [("Tan", "Ali", "1k"), ("Çoban", "Eda", "1k"), ("Pala", "Can", "3k"), ("Öz", "Ece", "3k"),
+          ("Vural", "Mert", "5k"), ("Üner", "Oya", "5k")]
+ALPHABET = ["Çoban", "Öz", "Pala", "Tan", "Üner", "Vural"]
+"""The surnames of the played tournament as the Turkish alphabet has them (ç after c, ö after o,
+ü after u): each pair of one rank plays itself to a jigo and shares a place, and in code points
+(``Pala < Tan < Vural < Çoban < Öz < Üner``) every pair is the other way round."""
 CASES = {"tr": (TURKISH, TURKISH_TIE), "hu": (HUNGARIAN, HUNGARIAN_TIE)}
 
 
@@ -103,3 +109,48 @@ def test_wall_list_lists_a_tie_in_the_alphabet_numbered_as_listed(ledgers: dict[
         status, page, _ = desk.get(f"/print/wall?lang={language}")
         assert status == 200
         assert order(page, language) == expected(language)
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_the_crosstable_lists_a_tie_in_the_alphabet(ledgers: dict[str, Path], language: str) -> None:
+    db = ledgers[language]
+    shown = run_cli("crosstable", "--db", db, "--format", "csv")
+    assert shown.code == 0, shown.err
+    assert order(shown.out, language) == expected(language)
+    data = json.loads(run_cli("crosstable", "--db", db, "--json").out)
+    assert [r["name"].split()[0] for r in data["rows"]] != expected(language)
+
+
+def test_numbers_of_the_wall_list_and_crosstable_follow_the_listed_order(tmp_path: Path) -> None:
+    """Each round cell names its opponent by his line number: with the tie listed in the
+    alphabet, the numbers still point at the opponents the pairings give."""
+    import csv
+    import io
+
+    from ..systems_support import pair_next
+
+    db = tmp_path / "played.db"
+    rec.new(db, "Kupa", 3, "mcmahon", language="tr")
+    for surname, first, rank in PLAYED:
+        rec.register(db, surname, first, rank)
+    for g in pair_next(db, 1).games:
+        rec.result(db, 1, g.table, "jigo")
+    games = json.loads(run_cli("pairings", "--db", db, "--round", "1", "--json").out)["tables"]
+    opponent = {**{g["white"]: g["black"] for g in games}, **{g["black"]: g["white"] for g in games}}
+    for command, column in (("wall-list", 6), ("crosstable", 3)):
+        shown = run_cli(command, "--db", db, "--format", "csv")
+        assert shown.code == 0, shown.err
+        rows = list(csv.reader(io.StringIO(shown.out)))[1:]
+        names = [r[2] for r in rows]
+        groups: list[list[str]] = []
+        for row in rows:  # a place written once: the rows under it share it
+            if row[1] or not groups:
+                groups.append([])
+            groups[-1].append(row[2].split()[0])
+        assert [len(group) for group in groups] == [2, 2, 2], rows
+        for group in groups:
+            assert group == sorted(group, key=ALPHABET.index), (command, group)
+        for row in rows:
+            number = int(re.match(r"[0-9]+", row[column]).group())  # type: ignore[union-attr]
+            if row[2] in opponent:
+                assert names[number - 1] == opponent[row[2]], (command, row)
