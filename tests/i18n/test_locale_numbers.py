@@ -124,6 +124,9 @@ def test_a_rating_lists_date_is_the_languages_numeric_date(tmp_path: Path, langu
     db = tmp_path / "t.db"
     rec.new(db, "Kupa", 3, "mcmahon", language=language)
     assert run_cli("register", "--egd-pin", "13701534", "--db", db, env=env).code == 0
+    players = run_cli("players", "--db", db, "--format", "html")  # the printout: his rank from the list of …
+    assert players.code == 0, players.err
+    assert f"egd {numeric}" in unescape(players.out) and iso not in players.out
     monkeypatch.setenv("GOLEDGER_RATINGS", env["GOLEDGER_RATINGS"])
     with DeskServer(db) as desk:
         director = {"Authorization": f"Bearer {TOKEN}"}
