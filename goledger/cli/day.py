@@ -124,8 +124,10 @@ def wall_list(
     from goledger.replay.views import wall_list as wall_view
 
     crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-    with output_language(db, language, as_json or fmt == "json"):
-        result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit))
+    data = as_json or fmt == "json"
+    with output_language(db, language, data) as chosen:
+        alphabet = chosen if not data and (language or chosen != "en") else None  # a page in a language
+        result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit, alphabet))
         emit(wall_sheet(result), result.to_dict(), fmt, as_json)
 
 

@@ -93,11 +93,13 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Crosstable: a square table for a round robin, opponents and results by round otherwise."""
-        with output_language(db, language, as_json or fmt == "json"):
+        data = as_json or fmt == "json"
+        with output_language(db, language, data) as chosen:
             from goledger.replay.views import crosstable as crosstable_view
 
             crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-            result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit))
+            alphabet = chosen if not data and (language or chosen != "en") else None  # a page in a language
+            result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit, alphabet))
             if fmt in ("csv", "html"):
                 from goledger.cli.day import emit
                 from goledger.render.printouts import crosstable_sheet

@@ -103,7 +103,7 @@ def standings(
     as_json: JsonOption = False,
 ) -> None:
     """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
-    with output_language(db, language, as_json or fmt == "json"):
+    with output_language(db, language, as_json or fmt == "json") as chosen:
         if teams:
             from goledger.cli.teams import show_team_standings
 
@@ -133,17 +133,21 @@ def standings(
             from goledger.render.printouts import wall_sheet
             from goledger.replay.views import wall_list
 
-            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit))
+            alphabet = chosen if not as_json and fmt != "json" and (language or chosen != "en") else None
+            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit, alphabet))
             emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
             return
         if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note
             from goledger.replay.views import standings_page
 
             page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
+            # written in a language (--language, or the tournament's when not English): a shared
+            # place lists its players in that language's alphabet
+            table = page.standings.in_alphabet(chosen) if language or chosen != "en" else page.standings
             if fmt == "html":
-                render_standings(page.standings, fmt, page.title())
+                render_standings(table, fmt, page.title())
                 return
-            render_standings(page.standings, fmt)
+            render_standings(table, fmt)
             note = page.withdrawn_note()
             if note:
                 echo(note)

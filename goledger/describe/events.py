@@ -36,7 +36,9 @@ def origin_text(origin: ev.ListProvenance | None) -> str:
     """
     if origin is None:
         return ""
-    names = {"fields": ", ".join(origin.fields), "source": origin.source, "date": origin.date}
+    from goledger.i18n.numbers import numeric_date
+
+    names = {"fields": ", ".join(origin.fields), "source": origin.source, "date": numeric_date(origin.date)}
     if origin.fields:
         return "; " + gettext("%(fields)s from the %(source)s list of %(date)s") % names
     if not origin.listed:

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 from goledger.i18n import current_language
 
-__all__ = ["SPREAD", "TAILORINGS", "key_for", "sort_key", "sorted_by_name"]
+__all__ = ["SPREAD", "TAILORINGS", "key_for", "sort_key", "sorted_by_name", "ties_by_name"]
 
 SPREAD: Final = 16
 """DUCET primaries are multiplied by this: the gaps hold the tailored letters."""
@@ -157,7 +157,14 @@ def _continues(nfd: str, end: int) -> bool:
 def sort_key(text: str, language: str | None = None) -> tuple[int, ...]:
     """The collation key of ``text`` in ``language`` (default: the current one): primaries,
     0, secondaries, 0, tertiaries, as UCA §7.3 builds it."""
-    elements = _elements(text, language or current_language())
+    return _key(text, language or current_language())
+
+
+@lru_cache(maxsize=1 << 15)
+def _key(text: str, language: str) -> tuple[int, ...]:
+    """:func:`sort_key`, kept for the names a standings page lists at every head (a congress's
+    tied players are keyed again each time the head moves)."""
+    elements = _elements(text, language)
     key: list[int] = []
     for level in range(3):
         if level:
@@ -177,3 +184,31 @@ def sorted_by_name(items: Iterable[Any], surname: Callable[[Any], str], first_na
     """``items`` by surname, then first name, in ``language``'s alphabet, then by ``tie``."""
     chosen = language or current_language()
     return sorted(items, key=lambda x: (sort_key(surname(x), chosen), sort_key(first_name(x), chosen), tie(x)))
+
+
+def ties_by_name(items: Iterable[Any], place: Callable[[Any], object], surname: Callable[[Any], str],
+                 first_name: Callable[[Any], str], language: str | None = None) -> list[Any]:
+    """``items`` in their order, except that a run of neighbours sharing one ``place`` is
+    listed by surname, then first name, in ``language``'s alphabet (issue 44, item 6): the
+    order between places never changes, and equal names keep their order.
+
+    >>> rows = [(1, "Zeki"), (2, "Kıyak"), (2, "Çoban"), (2, "Akçin"), (5, "Ağar")]
+    >>> [n for _, n in ties_by_name(rows, lambda r: r[0], lambda r: r[1], lambda r: "", "tr")]
+    ['Zeki', 'Akçin', 'Çoban', 'Kıyak', 'Ağar']
+    """
+    chosen = language or current_language()
+    out: list[Any] = []
+    run: list[Any] = []
+    for item in items:
+        if run and place(item) != place(run[0]):
+            out += _by_name(run, surname, first_name, chosen)
+            run = []
+        run.append(item)
+    return out + _by_name(run, surname, first_name, chosen)
+
+
+def _by_name(run: list[Any], surname: Callable[[Any], str], first_name: Callable[[Any], str],
+             language: str) -> list[Any]:
+    if len(run) < 2:
+        return run
+    return sorted(run, key=lambda x: (sort_key(surname(x), language), sort_key(first_name(x), language)))

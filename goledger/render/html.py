@@ -348,6 +348,8 @@ def make_environment(*folders: Path) -> Environment:
 
     env.filters["decimal"] = numbers.decimal
     env.filters["date"] = numbers.date
+    env.filters["numeric_date"] = numbers.numeric_date
+    env.filters["date_time"] = numbers.date_time
     return env
 
 

@@ -29,7 +29,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext, pgettext
-from goledger.i18n.numbers import decimal
+from goledger.i18n.numbers import decimal, numeric_date
 from goledger.ledger.values import format_points
 
 __all__ = [
@@ -197,7 +197,7 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
         lines.append((r.white, r.white_rank, r.table, gettext("white"), r.black, r.black_rank, r.handicap, r.komi))
         lines.append((r.black, r.black_rank, r.table, gettext("black"), r.white, r.white_rank, r.handicap, r.komi))
     lines.sort(key=lambda line: (match_key(line[0]), line[0], line[2]))
-    rows = [[name, rank, str(table), colour, opponent, orank, str(h), komi]
+    rows = [[name, rank, str(table), colour, opponent, orank, str(h), decimal(komi)]
             for name, rank, table, colour, opponent, orank, h, komi in lines]
     for _, name in pairings.bye:
         rows.append([name, "", "", gettext("bye"), "", "", "", ""])
@@ -282,9 +282,12 @@ def player_sheet(players: Any) -> Sheet:
     def pin(r: Any) -> str:
         return r.egd_pin + " " + gettext("(not in list)") if r.egd_pin and r.pin_in_list is False else r.egd_pin
 
-    def rank_from(r: Any) -> str:
+    def rank_from(r: Any) -> str:  # "egd 2019-02-22": the list, its date in the page's numeric form
         source = getattr(r, "rank_source", "given")
-        return gettext("given") if source == "given" else source
+        if source == "given":
+            return gettext("given")
+        name, _, day = source.partition(" ")
+        return f"{name} {numeric_date(day)}".strip()
 
     rows = [[r.player_id, f"{r.surname} {r.first_name}".strip(), r.rank, rank_from(r), r.country, r.club, pin(r),
              registration_text(r.registration), r.status, rounds(r)] for r in players.rows]

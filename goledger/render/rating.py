@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from goledger.i18n import N_, gettext, pgettext
+from goledger.i18n.numbers import decimal
 from goledger.outputs import shown as safe
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
@@ -115,7 +116,7 @@ def _html_caption(preview: RatingPreview) -> str:
     return gettext("%(system)s: class %(class)s (%(source)s, weight %(weight)s); %(games)s rated games; "
                    "options: %(options)s") % {
         "system": preview.system, "class": preview.egd_class, "source": _source_word(preview.class_source),
-        "weight": preview.weight, "games": preview.rated_games, "options": options or gettext("none")}
+        "weight": decimal(str(preview.weight)), "games": preview.rated_games, "options": options or gettext("none")}
 
 
 def _source_word(source: str) -> str:
@@ -148,8 +149,10 @@ class PreviewSection(NamedTuple):
 
 def preview_section(preview: RatingPreview) -> PreviewSection:
     """The preview as the report pages show it: caption, per-player table, not-rated counts
-    (in the language written in; the reasons and flags are the rating rules' own words)."""
-    rows = [[*r[:6], _start_word(r[6]), *r[7:]] for r in preview_rows(preview)]
+    (in the language written in, its ratings and changes with its decimal separator; the
+    reasons and flags are the rating rules' own words)."""
+    rows = [[*r[:5], decimal(r[5]), _start_word(r[6]), r[7], decimal(r[8]), decimal(r[9]), r[10]]
+            for r in preview_rows(preview)]
     skipped = not_rated_summary(preview)
     return PreviewSection(_html_caption(preview), [gettext(h) for h in _HTML_HEADERS], rows,
                           "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items())))

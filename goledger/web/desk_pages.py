@@ -205,6 +205,9 @@ class DirectorPages:
         return self.pages.render(request, "results.html", **data)
 
     async def standings(self, request: Request) -> Response:
+        from goledger.i18n import current_language
+
+        language = current_language()  # the page's: a shared place is listed in its alphabet
 
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
@@ -212,7 +215,7 @@ class DirectorPages:
 
             q = request.query_params
             table = standings(self.desk.db, int_param(request, "round"), int_param(request, "as_of"),
-                              q.get("policy") or None, criteria_list(q.get("criteria")))
+                              q.get("policy") or None, criteria_list(q.get("criteria"))).in_alphabet(language)
             return {"table": table, "rows": standings_rows(table), "q": q, "head": table.as_of_seq,
                     "link": "/desk/explain?round=" + str(table.round) + "&player="}
 

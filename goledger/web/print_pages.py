@@ -72,11 +72,13 @@ class PrintPages:
     async def print_wall(self, request: Request) -> Response:
         """``goledger wall-list [--round R] --format html``: standings with country, club,
         status and one cell per round, in the CLI's notation and with its legend."""
+        from goledger.i18n import current_language
         from goledger.render.printouts import render, wall_sheet
         from goledger.replay.views import wall_list
 
+        language = current_language()  # the page's: a shared place is listed in its alphabet
         return await self.printout(request, lambda: render(wall_sheet(wall_list(
-            self.desk.db, int_param(request, "round"))), "html"))
+            self.desk.db, int_param(request, "round"), alphabet=language)), "html"))
 
 
 def print_routes(pages: DeskPages) -> list[BaseRoute]:

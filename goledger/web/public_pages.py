@@ -46,12 +46,16 @@ class PublicPages:
         return await self.pages.public_page(request, "public_round.html", build)
 
     async def public_standings(self, request: Request) -> Response:
+        from goledger.i18n import current_language
+
+        language = current_language()  # the page's (its cache key's): a shared place in its alphabet
+
         def build() -> dict[str, Any]:
             from goledger.replay.scoring.standings import standings
             from goledger.web.data import public_standings_rows, round_progress, shown_round
 
             state = self.desk.state()  # one state: the table, the progress and the head it claims
-            table = standings(state, int_param(request, "round"))
+            table = standings(state, int_param(request, "round")).in_alphabet(language)
             return {"table": table, "rows": public_standings_rows(table, state), "link": "/player/",
                     "state": state, "head": state.seq,
                     "progress": round_progress(state, shown_round(state))}

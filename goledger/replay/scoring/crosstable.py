@@ -123,16 +123,19 @@ def _points_text(fr: FideRound) -> str:
 
 def crosstable_of(
     state: TournamentState, round: int | None = None, policy: Any = None,  # noqa: A002
-    criteria: Sequence[str] | None = None,
+    criteria: Sequence[str] | None = None, alphabet: str | None = None,
 ) -> Crosstable:
     """The crosstable of a state after ``round`` (default: the latest paired round); a Pair Go or
-    Rengo tournament's is that of its units."""
+    Rengo tournament's is that of its units. With ``alphabet`` (a language), players sharing a
+    place are listed in its alphabet, numbered as listed (issue 44, item 6)."""
     state = unit_state(state)
     round_ = check_round(state, round)
     pol = resolve_policy(state, policy)
     names = resolve_criteria(state, pol, criteria)
     ctx = ScoringContext(state, round_, pol)
     table: Standings = rank_players(ctx, names)
+    if alphabet is not None:
+        table = table.in_alphabet(alphabet)
     data = fide_data(ctx)
     assert state.settings is not None
     round_robin = state.settings.system in ("round-robin", "match")

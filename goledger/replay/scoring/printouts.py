@@ -355,16 +355,20 @@ def _cell(state: TournamentState, pid: str, round_: int, number: dict[str, int])
 
 
 def wall_list_of(state: TournamentState, round: int | None = None, policy: str | None = None,  # noqa: A002
-              criteria: Sequence[str] | None = None) -> WallList:
+              criteria: Sequence[str] | None = None, alphabet: str | None = None) -> WallList:
     """The standings after ``round`` (default: the latest paired) as a wall list: every
     listed player with country, club, status and one cell per round 1..R (:data:`WALL_LEGEND`).
-    Places, values and order are those of :func:`~goledger.replay.scoring.standings.standings`."""
+    Places, values and order are those of :func:`~goledger.replay.scoring.standings.standings`;
+    with ``alphabet`` (a language) players sharing a place are listed in its alphabet
+    (:meth:`~goledger.replay.scoring.standings.Standings.in_alphabet`), numbered as listed."""
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     state = unit_state(state)
     assert state.settings is not None
     round_ = check_round(state, round)
     table = standings(state, round_, policy, criteria)
+    if alphabet is not None:
+        table = table.in_alphabet(alphabet)
     number = {row.player_id: i for i, row in enumerate(table.rows, start=1)}
     rows = []
     for i, srow in enumerate(table.rows, start=1):

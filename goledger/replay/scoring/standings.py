@@ -74,6 +74,16 @@ class Standings(msgspec.Struct, kw_only=True):
         """A row's value of ``criterion`` as an exact number of points."""
         return Fraction(row.values[criterion], self.scales[criterion])
 
+    def in_alphabet(self, language: str | None = None) -> Standings:
+        """These standings as a page for people shows them (issue 44, item 6): players sharing a
+        place listed in ``language``'s alphabet (default: the language written in; Turkish
+        ``Akçin, Çoban, Kıyak``), the order between places unchanged. The engine's own order
+        inside a tie (OpenGotha's code-unit order) stays that of the JSON and CSV."""
+        from goledger.i18n.collation import ties_by_name
+
+        rows = ties_by_name(self.rows, lambda r: r.place, lambda r: r.surname, lambda r: r.first_name, language)
+        return msgspec.structs.replace(self, rows=rows)
+
     def to_dict(self) -> dict[str, Any]:
         """The DESIGN §8 JSON shape: values as JSON numbers (exact: halves and quarters)."""
         shown: dict[str, Any] = {

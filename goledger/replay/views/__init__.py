@@ -198,9 +198,11 @@ def players(db: PathLike, as_of: int | None = None) -> PlayerList:
 
 
 def wall_list(db: PathLike, round: int | None = None, as_of: int | None = None,  # noqa: A002
-              policy: str | None = None, criteria: Sequence[str] | None = None) -> WallList:
-    """``goledger wall-list``: the wall list of a ledger after ``round``."""
-    return wall_list_of(state_as_of(db, as_of), round, policy, criteria)
+              policy: str | None = None, criteria: Sequence[str] | None = None,
+              alphabet: str | None = None) -> WallList:
+    """``goledger wall-list``: the wall list of a ledger after ``round`` (``alphabet``: a
+    shared place listed in that language's alphabet)."""
+    return wall_list_of(state_as_of(db, as_of), round, policy, criteria, alphabet)
 
 
 def crosstable(
@@ -209,11 +211,13 @@ def crosstable(
     as_of: int | None = None,
     policy: str | None = None,
     criteria: Sequence[str] | None = None,
+    alphabet: str | None = None,
 ) -> Crosstable:
-    """``goledger crosstable``: the crosstable of a ledger."""
+    """``goledger crosstable``: the crosstable of a ledger (``alphabet``: a shared place
+    listed in that language's alphabet)."""
     from goledger.replay.scoring.crosstable import crosstable_of
 
-    return crosstable_of(state_as_of(db, as_of), round, policy, criteria)
+    return crosstable_of(state_as_of(db, as_of), round, policy, criteria, alphabet)
 
 
 def start_scores_view(db: PathLike, round: int | None = None,  # noqa: A002
