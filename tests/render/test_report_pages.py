@@ -70,8 +70,8 @@ def _hostile_sample(folder: Path) -> Path:
     shutil.copy(REPO / "samples" / "sample.db", db)
     publish(db, 5, 'prize giving & <b>"speech"</b>')
     commands.correct(db, 5, 3, "black", "appeal &{x} <!-- -->", actor="<td>'s desk")
-    commands.register(db, HOSTILE[0], "Zoë", "12k", club='"quoted" & <club> <!-->')
-    commands.register(db, "both \" and '", "&{<b>\"}", "3k", club="'only single'")
+    commands.register(db, HOSTILE[0], "Zoë", "12k", club='"quoted" & <club> <!-->', force=True)  # after round 5
+    commands.register(db, "both \" and '", "&{<b>\"}", "3k", club="'only single'", force=True)
     commands.reinstate(db, "p0004", 5, reason="back & <well>")
     commands.update_player(db, "p0002", first_name="Ann & <Bo>", reason="typo's fixed")
     commands.change_rules(db, {"mms2_absent": 0}, reason="absences worth nothing")
