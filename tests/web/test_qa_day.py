@@ -1,0 +1,39 @@
+"""A director's day at the desk, over HTTP on a running ``goledger serve`` (the QA pass of
+this session): each test is a defect a director met on a Turkish or Hungarian desk, kept so it
+does not come back."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from ..desk_server import DeskServer
+from .test_web_attacks import logged_in
+
+httpx = pytest.importorskip("httpx")
+
+
+def _status_line(text: str) -> str:
+    found = re.search(r'id="message"[^>]*>([^<]*)<', text)
+    assert found, text[:500]
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("tr", "Ankara Açık için {db} oluşturuldu (mcmahon, 4 tur)"),
+    ("hu", "{db} létrehozva: Ankara Açık (mcmahon, 4 forduló)"),
+    ("en", "created {db} for Ankara Açık (mcmahon, 4 rounds)"),
+])
+def test_creating_the_tournament_is_confirmed_in_the_pages_language(tmp_path: Path, lang: str,
+                                                                     expected: str) -> None:
+    db = tmp_path / "t.db"
+    with DeskServer(db) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post(f"/desk/new?lang={lang}", data={
+            "csrf": csrf, "name": "Ankara Açık", "rounds": "4", "system": "mcmahon", "bar": "", "floor": "",
+            "komi": "7.5", "language": lang})
+        assert r.status_code == 200, r.text[:500]
+        assert _status_line(r.text) == expected.format(db=db)
