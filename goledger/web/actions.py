@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.i18n import ngettext
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
 from goledger.web.forms import number_or_none, whole
@@ -119,8 +120,11 @@ class _BulkOutcome:
         self.report = outcome.report
         skipped = sum(1 for e in outcome.report.entries if e.severity == "warning")
         registered = sum(1 for r in outcome.records if r.type == "PlayerRegistered")
-        self.message = f"registered {registered} player(s) from the pasted list" + (
-            f"; {skipped} line(s) skipped with a warning" if skipped else "")
+        self.message = ngettext("registered %(n)d player from the pasted list",
+                                "registered %(n)d players from the pasted list", registered) % {"n": registered}
+        if skipped:
+            self.message += ngettext("; %(n)d line skipped with a warning", "; %(n)d lines skipped with a warning",
+                                     skipped) % {"n": skipped}
 
 
 def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_head: int | None,

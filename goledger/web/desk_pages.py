@@ -22,6 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
+from goledger.i18n import ngettext
 from goledger.web import forms, isolate, pairing_page
 from goledger.web.actions import ACTIONS
 from goledger.web.routing import DeskPages, criteria_list, int_param, round_or
@@ -146,7 +147,8 @@ class DirectorPages:
                                                                  signed=False)))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
-        return self.pages.done(request, "/desk/players", f"registered {done.data} player(s)")
+        return self.pages.done(request, "/desk/players", ngettext(
+            "registered %(n)d player", "registered %(n)d players", done.data) % {"n": done.data})
 
     async def players(self, request: Request) -> Response:
 

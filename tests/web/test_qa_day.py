@@ -35,5 +35,41 @@ def test_creating_the_tournament_is_confirmed_in_the_pages_language(tmp_path: Pa
         r = client.post(f"/desk/new?lang={lang}", data={
             "csrf": csrf, "name": "Ankara Açık", "rounds": "4", "system": "mcmahon", "bar": "", "floor": "",
             "komi": "7.5", "language": lang})
-        assert r.status_code == 200, r.text[:500]
+        assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
         assert _status_line(r.text) == expected.format(db=db)
+
+
+def _head(db: Path) -> str:
+    from goledger.ledger.store import Ledger
+
+    with Ledger.open(db) as ledger:
+        return str(ledger.head().seq)
+
+
+@pytest.fixture
+def turkish(tmp_path: Path) -> Path:
+    """A Turkish McMahon tournament of four rounds, nobody registered yet."""
+    from goledger import commands
+
+    db = tmp_path / "t.db"
+    commands.new(db, "Ankara Açık", 4, "mcmahon", "3d", "20k", None, None, "7.5", language="tr")
+    return db
+
+
+def test_registering_a_pasted_list_and_an_upload_is_confirmed_in_turkish(turkish: Path) -> None:
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/bulk-register?lang=tr", data={
+            "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players",
+            "list": "Yılmaz|Ayşe|3d|TR\nKaya|Mehmet|2d|TR"})
+        assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
+        assert _status_line(r.text) == "yapıştırılan listeden 2 oyuncu kaydedildi"
+        r = client.post("/desk/do/bulk-register?lang=tr", data={
+            "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players",
+            "list": "Yılmaz|Ayşe|3d|TR\nDemir|Elif|1d"})
+        assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
+        assert _status_line(r.text) == "yapıştırılan listeden 1 oyuncu kaydedildi; 1 satır uyarıyla atlandı"
+        r = client.post("/desk/players/upload?lang=hu", data={"csrf": csrf, "expected_head": _head(turkish)},
+                        files={"file": ("list.txt", "Çelik|Emre|1k|TR\n".encode(), "text/plain")})
+        assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
+        assert _status_line(r.text) == "1 játékos regisztrálva"
