@@ -14,6 +14,7 @@ The desk only turns empty fields into "not given" and text into the argument typ
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from collections.abc import Callable, Mapping
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import ngettext
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
@@ -141,9 +142,14 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
     with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
         name = Path(folder) / "pasted list"
         name.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
-                                          reason=reason or "players pasted at the desk",
-                                          expected_head=None if retry else expected_head)
+        try:
+            outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
+                                              reason=reason or "players pasted at the desk",
+                                              expected_head=None if retry else expected_head)
+        except GoledgerError as exc:  # the reader names its file: the list, not the desk's temporary folder
+            if exc.args:
+                exc.args = (str(exc.args[0]).replace(f"{folder}{os.sep}", ""), *exc.args[1:])
+            raise
     return _BulkOutcome(outcome)
 
 

@@ -9,6 +9,8 @@ rating-list search of :mod:`goledger.web.pairing_page`, :mod:`goledger.web.hand_
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -120,7 +122,9 @@ class DirectorPages:
         with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
             source = Path(folder) / filename
             await run_in_threadpool(source.write_bytes, data)
-            return await work(source)
+            done = await work(source)
+        # a refusal names the file the director chose, not the desk's temporary folder
+        return dataclasses.replace(done, message=done.message.replace(f"{folder}{os.sep}", ""))
 
     async def import_upload(self, request: Request) -> Response:
         """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,

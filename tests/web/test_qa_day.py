@@ -73,3 +73,19 @@ def test_registering_a_pasted_list_and_an_upload_is_confirmed_in_turkish(turkish
                         files={"file": ("list.txt", "Çelik|Emre|1k|TR\n".encode(), "text/plain")})
         assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
         assert _status_line(r.text) == "1 játékos regisztrálva"
+
+
+def test_a_refused_list_names_the_list_not_the_desks_temporary_folder(turkish: Path) -> None:
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/bulk-register", data={
+            "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players", "list": "Demir|Elif|xx"})
+        assert r.status_code == 400
+        line = _status_line(r.text)
+        assert line.startswith("pasted list: 1 item(s) could not be imported") and "goledger-desk-" not in line, line
+        r = client.post("/desk/players/upload", data={"csrf": csrf, "expected_head": _head(turkish)},
+                        files={"file": ("kayit.txt", b"Demir|Elif|xx\n", "text/plain")})
+        assert r.status_code == 400
+        line = _status_line(r.text)
+        assert line.startswith("kayit.txt: 1 item(s)") and "goledger-desk-" not in line, line
+        assert _head(turkish) == "1"
