@@ -89,3 +89,26 @@ def test_a_refused_list_names_the_list_not_the_desks_temporary_folder(turkish: P
         line = _status_line(r.text)
         assert line.startswith("kayit.txt: 1 item(s)") and "goledger-desk-" not in line, line
         assert _head(turkish) == "1"
+
+
+def test_pairing_out_of_order_and_in_order_is_told_in_turkish(turkish: Path) -> None:
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d"), ("Demir", "Elif", "1d")):
+        commands.register(turkish, surname, first, rank)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+
+        def pair(round_: int) -> tuple[int, str]:
+            r = client.post("/desk/do/pair-round?lang=tr", data={
+                "csrf": csrf, "expected_head": _head(turkish), "back": f"/desk/round/{round_}", "round": str(round_),
+                "engine": "opengotha"})
+            return r.status_code, _status_line(r.text)
+
+        before = _head(turkish)
+        assert pair(2) == (400, "2. tur, 1. turdan önce eşleştirilemez: 1. tur henüz eşleştirilmedi "
+                                "(turları sırayla eşleştirin ya da zorlayın)")
+        assert _head(turkish) == before
+        status, line = pair(1)
+        assert status == 200 and re.fullmatch(
+            r"1\. tur opengotha ile eşleştirildi: 1 oyun, Bye p000\d, toplam ağırlık \d+", line), line
