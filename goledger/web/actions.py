@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from goledger.errors import CommandRejected, GoledgerError
-from goledger.i18n import ngettext
+from goledger.i18n import gettext, ngettext
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
 from goledger.web.forms import number_or_none, whole
@@ -217,6 +217,7 @@ def _unpair(db: Path, form: Form, **kw: Any) -> Any:
 
 def _result(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
+    from goledger.commands.results import ResultAlreadyRecorded
 
     round_ = _int(form, "round", "round")
     if _text(form, "entry"):
@@ -230,7 +231,19 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
     else:
         table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
     _check_letter(word)
-    return commands.result(db, round_, table, word, by_default, **kw)
+    try:
+        return commands.result(db, round_, table, word, by_default, **kw)
+    except ResultAlreadyRecorded as exc:  # the desk's own way to correct it, not the command line's
+        raise CommandRejected(gettext("round %(round)d table %(table)d already has a result (%(result)s): correct it "
+                                      "on the round page, under “%(form)s”") % {
+            "round": exc.round, "table": exc.table, "result": result_label(exc.result.value),
+            "form": gettext("Correct a result")}) from None
+
+
+def result_label(result: str) -> str:
+    """A result in the desk's words (the labels of its result tables)."""
+    return {"white": gettext("white won"), "black": gettext("black won"), "jigo": gettext("jigo"),
+            "both-lose": gettext("both lose"), "both-win": gettext("both win")}.get(result, gettext("no result"))
 
 
 def _check_letter(word: str) -> None:

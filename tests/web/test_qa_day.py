@@ -112,3 +112,30 @@ def test_pairing_out_of_order_and_in_order_is_told_in_turkish(turkish: Path) -> 
         status, line = pair(1)
         assert status == 200 and re.fullmatch(
             r"1\. tur opengotha ile eşleştirildi: 1 oyun, Bye p000\d, toplam ağırlık \d+", line), line
+
+
+def test_a_result_entered_twice_points_to_the_desks_correction_not_the_command_line(turkish: Path) -> None:
+    """Two volunteers type the same table's result, one from a page rendered before the
+    other's: the second is told, in Turkish, where the desk corrects a result."""
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    commands.pair(turkish, 1, "p0001", "p0002", 1)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        rendered = _head(turkish)
+
+        def enter(entry: str, head: str) -> tuple[int, str]:
+            r = client.post("/desk/do/result?lang=tr", data={
+                "csrf": csrf, "expected_head": head, "back": "/desk/round/1/results", "round": "1", "entry": entry})
+            return r.status_code, _status_line(r.text)
+
+        assert enter("1 beyaz", rendered)[0] == 200
+        after = _head(turkish)
+        status, line = enter("1 siyah", rendered)  # from the other desk's old page: the conflict, in Turkish
+        assert status == 409 and line.startswith("Hiçbir şey yazılmadı"), (status, line)
+        status, line = enter("1 siyah", after)  # after a reload
+        assert (status, line) == (400, "1. tur 1. masanın zaten bir sonucu var (beyaz kazandı): tur sayfasında, "
+                                       "“Sonuç düzelt” bölümünde düzeltin")
+        assert _head(turkish) == after
