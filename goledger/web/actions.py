@@ -250,10 +250,10 @@ def _check_letter(word: str) -> None:
     """Refuse a result typed as one letter that the page's language reads otherwise than
     goledger (Turkish ``b`` is *beyaz*, white; issue 40, item 4), with the words to type
     (:func:`goledger.describe.results.letter_problem`). The worker runs in the page's language."""
-    from goledger.describe.results import letter_problem
+    from goledger.describe.results import ambiguous_problem, letter_problem
     from goledger.i18n import current_language
 
-    problem = letter_problem(word, current_language())
+    problem = letter_problem(word, current_language()) or ambiguous_problem(word, current_language())
     if problem is not None:
         raise CommandRejected(problem)
 

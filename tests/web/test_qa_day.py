@@ -139,3 +139,27 @@ def test_a_result_entered_twice_points_to_the_desks_correction_not_the_command_l
         assert (status, line) == (400, "1. tur 1. masanın zaten bir sonucu var (beyaz kazandı): tur sayfasında, "
                                        "“Sonuç düzelt” bölümünde düzeltin")
         assert _head(turkish) == after
+
+
+def test_a_bare_zero_is_refused_in_the_pages_language(turkish: Path) -> None:
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    commands.pair(turkish, 1, "p0001", "p0002", 1)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        before = _head(turkish)
+
+        def enter(entry: str, lang: str) -> tuple[int, str]:
+            r = client.post(f"/desk/do/result?lang={lang}", data={
+                "csrf": csrf, "expected_head": before, "back": "/desk/round/1/results", "round": "1", "entry": entry})
+            return r.status_code, _status_line(r.text)
+
+        assert enter("1 0", "hu") == (400, "'0' nem fogadható el: jelentheti ezt: fekete győzelme (0-1) vagy "
+                                           "döntetlen (jigo); írja be: fehér, fekete, döntetlen (vagy 1-0, 0-1, =)")
+        assert enter("1 ½", "de") == (400, "'½' wird abgelehnt: es kann ein halber Punkt eines der beiden Spieler "
+                                           "bedeuten; tippen Sie weiß, schwarz, remis (oder 1-0, 0-1, =)")
+        status, line = enter("1 0", "en")  # the notation's own sentence
+        assert status == 400 and line.startswith("'0' could mean a black win (0-1) or a jigo"), line
+        assert _head(turkish) == before
