@@ -62,8 +62,9 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
 
     found = _ENTRY.match(text)
     if not found:
-        raise CommandRejected(f"{text.strip()!r} is not a result entry: type the table, then the result "
-                              f"(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
+        raise CommandRejected(gettext("%(typed)s is not a result entry: type the table, then the result "
+                                      "(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
+                              % {"typed": repr(text.strip())})
     word = found.group(2).strip()
     try:
         parse_result_notation(word)

@@ -163,3 +163,24 @@ def test_a_bare_zero_is_refused_in_the_pages_language(turkish: Path) -> None:
         status, line = enter("1 0", "en")  # the notation's own sentence
         assert status == 400 and line.startswith("'0' could mean a black win (0-1) or a jigo"), line
         assert _head(turkish) == before
+
+
+def test_a_missing_table_and_a_line_that_is_no_entry_are_refused_in_turkish(turkish: Path) -> None:
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+
+        def enter(entry: str) -> tuple[int, str]:
+            r = client.post("/desk/do/result?lang=tr", data={
+                "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/round/1/results", "round": "1",
+                "entry": entry})
+            return r.status_code, _status_line(r.text)
+
+        assert enter("1 beyaz") == (400, "1. tur henüz eşleştirilmedi")
+        commands.pair(turkish, 1, "p0001", "p0002", 1)
+        assert enter("9 beyaz") == (400, "1. turda 9. masa yok")
+        assert enter("x") == (400, "'x' bir sonuç girişi değil: önce masayı, sonra sonucu yazın (örneğin 12 beyaz, "
+                                   "8 W+R, 9 B+2.5, 10 0-0; hükmen sonuç için ! ekleyin)")
