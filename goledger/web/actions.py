@@ -170,10 +170,13 @@ def _player_round(command: str) -> Runner:
 
 
 def _withdraw(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
-    from goledger import commands
+    """:func:`goledger.commands.withdraw`'s decision, confirmed in the desk's words."""
+    from goledger.commands.recording import record
+    from goledger.commands.withdrawals import decide_withdraw, desk_withdraw_message
 
-    return commands.withdraw(db, _text(form, "player"), _int(form, "round", "round"),
-                             _text(form, "reason") or reason, **kw)
+    player, from_round, why = _text(form, "player"), _int(form, "round", "round"), _text(form, "reason") or reason
+    return record(db, lambda state: decide_withdraw(state, player, from_round, why), desk_withdraw_message,
+                  reason=why, **kw)
 
 
 def _reinstate(db: Path, form: Form, **kw: Any) -> Any:

@@ -184,3 +184,20 @@ def test_a_missing_table_and_a_line_that_is_no_entry_are_refused_in_turkish(turk
         assert enter("9 beyaz") == (400, "1. turda 9. masa yok")
         assert enter("x") == (400, "'x' bir sonuç girişi değil: önce masayı, sonra sonucu yazın (örneğin 12 beyaz, "
                                    "8 W+R, 9 B+2.5, 10 0-0; hükmen sonuç için ! ekleyin)")
+
+
+def test_a_withdrawal_is_confirmed_in_turkish_without_commands_to_type(turkish: Path) -> None:
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Arslan", "Selin", "8k")):
+        commands.register(turkish, surname, first, rank)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/player?lang=tr", data={
+            "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players", "player": "Arslan",
+            "what": "withdraw", "round": "2", "reason": ""})
+        assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
+        line = _status_line(r.text)
+        assert line.startswith("p0002 Arslan Selin 2. turdan itibaren çekildi; "), line
+        assert "ayarlar sayfasındaki withdrawn ayarıyla değiştirilir" in line, line
+        assert "goledger" not in line and "change-rules" not in line and "withdraws" not in line, line
