@@ -201,3 +201,11 @@ def test_a_withdrawal_is_confirmed_in_turkish_without_commands_to_type(turkish: 
         assert line.startswith("p0002 Arslan Selin 2. turdan itibaren çekildi; "), line
         assert "ayarlar sayfasındaki withdrawn ayarıyla değiştirilir" in line, line
         assert "goledger" not in line and "change-rules" not in line and "withdraws" not in line, line
+
+
+def test_the_pairing_report_of_a_round_not_paired_points_to_the_round_page(turkish: Path) -> None:
+    with DeskServer(turkish) as desk:
+        client, _ = logged_in(desk.url)
+        r = client.get("/desk/round/2/report?lang=tr")
+        assert r.status_code == 400
+        assert _status_line(r.text) == "2. tur henüz eşleştirilmedi: tur sayfasında eşleştirin"
