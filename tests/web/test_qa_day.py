@@ -209,3 +209,47 @@ def test_the_pairing_report_of_a_round_not_paired_points_to_the_round_page(turki
         r = client.get("/desk/round/2/report?lang=tr")
         assert r.status_code == 400
         assert _status_line(r.text) == "2. tur henüz eşleştirilmedi: tur sayfasında eşleştirin"
+
+
+def test_every_link_of_a_players_page_answers_on_the_players_port(turkish: Path) -> None:
+    """The player page on ``serve --public-port`` links his timeline, which links each event's
+    what-if and dispute sheet: none of them is a dead link there."""
+    from goledger import commands
+
+    from ..desk_server import free_port
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    commands.pair(turkish, 1, "p0001", "p0002", 1)
+    commands.result(turkish, 1, 1, "white")
+    players_port = free_port()
+    with DeskServer(turkish, public_port=players_port):
+        base = f"http://127.0.0.1:{players_port}"
+        deadline = 30.0
+        import time
+
+        start = time.monotonic()
+        while True:
+            try:
+                page = httpx.get(base + "/player/p0001", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() - start < deadline, "the players' port did not start"
+                time.sleep(0.1)
+        seen: set[str] = set()
+        todo = ["/player/p0001"]
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            r = httpx.get(base + path, timeout=10)
+            assert r.status_code == 200, (path, r.status_code)
+            todo += [link for link in re.findall(r'href="(/(?:player|print)/[^"?]*)"', r.text)
+                     if link.startswith(("/player/p0001", "/print/dispute-sheet/p0001"))]
+        assert "/player/p0001/timeline" in seen, seen
+        result = _head(turkish)  # the what-if and dispute sheet pages a timeline links are served there too
+        for path in (f"/player/p0001/what-if/{result}", f"/print/dispute-sheet/p0001/{result}"):
+            r = httpx.get(base + path, timeout=10)
+            assert r.status_code in (200, 400) and '<html lang="tr">' in r.text, (path, r.status_code)
+        del page
