@@ -12,9 +12,9 @@ import pytest
 from .test_web_e2e import ARGS, CHROMIUM, Server
 
 pytest.importorskip("playwright.async_api")
-from playwright.async_api import async_playwright  # noqa: E402
+from playwright.async_api import async_playwright
 
-from goledger import commands  # noqa: E402
+from goledger import commands
 
 
 def test_a_players_page_fits_a_phone_in_every_language(tmp_path: Path) -> None:
