@@ -253,3 +253,12 @@ def test_every_link_of_a_players_page_answers_on_the_players_port(turkish: Path)
             r = httpx.get(base + path, timeout=10)
             assert r.status_code in (200, 400) and '<html lang="tr">' in r.text, (path, r.status_code)
         del page
+
+
+def test_the_team_pages_of_a_tournament_without_teams_say_so_in_turkish(turkish: Path) -> None:
+    """A player who opens /teams of an individual tournament is told so in his language, not
+    given the command that adds teams."""
+    with DeskServer(turkish) as desk:
+        for path in ("/teams?lang=tr", "/teams/round/1?lang=tr"):
+            status, text, _ = desk.get(path)
+            assert status == 400 and _status_line(text) == "bu turnuvada takım yok", (path, status)
