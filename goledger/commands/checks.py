@@ -7,6 +7,7 @@ Each raises :class:`~goledger.errors.CommandRejected` with one sentence; none re
 from __future__ import annotations
 
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
@@ -103,11 +104,12 @@ def game_at(state: TournamentState, round_: int, table: int, name_tables: bool =
     check_round(state, round_)
     games = state.games.get(round_, {})
     if not games:
-        raise CommandRejected(f"round {round_} is not paired yet")
+        raise CommandRejected(gettext("round %(round)d is not paired yet") % {"round": round_})
     game = games.get(table)
     if game is None:
-        tables = f" (its tables: {_tables_text(games)})" if name_tables else ""
-        raise CommandRejected(f"round {round_} has no table {table}{tables}")
+        tables = gettext(" (its tables: %(tables)s)") % {"tables": _tables_text(games)} if name_tables else ""
+        raise CommandRejected(gettext("round %(round)d has no table %(table)d") % {"round": round_, "table": table}
+                              + tables)
     return game
 
 

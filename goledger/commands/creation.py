@@ -13,6 +13,7 @@ from typing import Any
 from goledger.commands.checks import check_names, parse_komi, parse_rank
 from goledger.commands.recording import Outcome, PathLike, default_actor
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.domains import date_problem, event_problem
 from goledger.ledger.store import Ledger, utc_now
@@ -124,8 +125,11 @@ def new(
     path = Path(db)
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
                                      actor=actor or default_actor(), reason=reason, clock=clock)
-    count = "rounds set at the draw" if settings.system_options.get("rounds_at_draw") else f"{rounds} rounds"
-    return Outcome(f"created {path} for {settings.name} ({system}, {count})", records)
+    names = {"path": path, "name": settings.name, "system": system, "rounds": rounds}
+    if settings.system_options.get("rounds_at_draw"):
+        return Outcome(gettext("created %(path)s for %(name)s (%(system)s, rounds set at the draw)") % names, records)
+    return Outcome(ngettext("created %(path)s for %(name)s (%(system)s, %(rounds)d round)",
+                            "created %(path)s for %(name)s (%(system)s, %(rounds)d rounds)", rounds) % names, records)
 
 
 def _rounds_of(system: str, rounds: int | None, options: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:

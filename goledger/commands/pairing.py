@@ -133,8 +133,8 @@ def order_problem(state: TournamentState, round_: int) -> str:
         return ""
     for r in range(1, round_):
         if not state.games.get(r) and not state.byes.get(r) and not state.round_pairings.get(r):
-            return (f"round {round_} cannot be paired before round {r}: round {r} is not paired yet "
-                    "(pair the rounds in order, or force it)")
+            return gettext("round %(round)d cannot be paired before round %(earlier)d: round %(earlier)d is not "
+                           "paired yet (pair the rounds in order, or force it)") % {"round": round_, "earlier": r}
     if state.settings.system in SCHEDULED_SYSTEMS:
         return ""
     for r in range(1, round_):
@@ -362,12 +362,14 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
     shown = unit_state(state)  # a Pair Go or Rengo round: the placed players are units, named as such
     names = {**{pid: _player_json(state, pid) for pid, _ in not_paired},
              **{pid: _player_json(shown, pid) for pid in pairing.players()}}
-    bye = f", bye {pairing.bye.player}" if pairing.bye else ""
-    out = f", {len(not_paired)} not paired" if not_paired else ""
-    drawn = f"; {before[0].changes['rounds']} rounds set at the draw" if before else ""  # type: ignore[attr-defined]
-    note = f"; note: {pairing.note}" if pairing.note else ""
-    message = (f"round {round_} paired by {pairing.engine}: {len(pairing.games)} games{bye}{out}, "
-               f"total weight {pairing.total_weight}{drawn}{note}")
+    bye = gettext(", bye %(player)s") % {"player": pairing.bye.player} if pairing.bye else ""
+    out = gettext(", %(count)d not paired") % {"count": len(not_paired)} if not_paired else ""
+    drawn = (gettext("; %(rounds)d rounds set at the draw") % {"rounds": before[0].changes["rounds"]}  # type: ignore[attr-defined]
+             if before else "")
+    note = gettext("; note: %(note)s") % {"note": pairing.note} if pairing.note else ""
+    message = (gettext("round %(round)d paired by %(engine)s: %(games)d games")
+               % {"round": round_, "engine": pairing.engine, "games": len(pairing.games)}
+               + bye + out + gettext(", total weight %(weight)d") % {"weight": pairing.total_weight} + drawn + note)
     planned = PairRoundOutcome(round=round_, pairing=pairing, names=names, komi=state.settings_for_round(round_).komi,
                                not_paired=not_paired, rounds=rounds, message=message)
     return planned, [*before, *_events(request, pairing, not_paired)]

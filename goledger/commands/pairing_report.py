@@ -29,7 +29,8 @@ from goledger.ledger.values import format_points
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.units import unit_state
 
-__all__ = ["TERM_WORDS", "GameReport", "PairingReport", "PlayerInGame", "pairing_report", "report_lines"]
+__all__ = ["TERM_WORDS", "GameReport", "PairingReport", "PlayerInGame", "RoundNotPaired", "pairing_report",
+           "report_lines"]
 
 TERM_WORDS: Final = {
     # OpenGotha 3.51.02 (goledger.pairing.opengotha.costs.TERMS)
@@ -205,6 +206,16 @@ def _engine_explanation(db: PathLike, state: TournamentState, round_: int) -> Pa
         return None
 
 
+class RoundNotPaired(CommandRejected):
+    """A report asked of a round with no games, no byes and no automatic pairing: the command
+    line's sentence names ``goledger pair-round``; the desk says it its own way (:attr:`round`)."""
+
+    def __init__(self, round_: int) -> None:
+        super().__init__(f"round {round_} has no automatic pairing in force and no games: it is not paired yet "
+                         "(goledger pair-round)")
+        self.round = round_
+
+
 def pairing_report(db: PathLike, round_: int, player: str | None = None) -> PairingReport:
     """The pairing report of round ``round_`` (only ``player``'s game when given)."""
     from goledger.ledger.values import effective_komi
@@ -219,8 +230,7 @@ def pairing_report(db: PathLike, round_: int, player: str | None = None) -> Pair
         raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
     games = state.games_of_round(round_)
     if not games and not state.byes.get(round_):
-        raise CommandRejected(f"round {round_} has no automatic pairing in force and no games: it is not paired yet "
-                              "(goledger pair-round)")
+        raise RoundNotPaired(round_)
     who = find_player(state, player).id if player else None
     before = standings(state, round_ - 1)
     criterion = before.criteria[0] if before.criteria else ""

@@ -62,6 +62,16 @@ def _check_result_players(state: TournamentState, game: GameState) -> None:
             raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
 
 
+class ResultAlreadyRecorded(CommandRejected):
+    """A result entered for a game that has one: the command line's sentence names
+    ``goledger correct``; the desk says it in its own words (:attr:`round`, :attr:`table`,
+    :attr:`result`)."""
+
+    def __init__(self, round_: int, table: int, result: Result) -> None:
+        super().__init__(f"round {round_} table {table} already has a result ({result.value}); use `goledger correct`")
+        self.round, self.table, self.result = round_, table, result
+
+
 def decide_result(state: TournamentState, round_: int, table: int, result: str | Result,
                   by_default: bool = False) -> list[ev.Event]:
     """The ``ResultRecorded`` of the game at (``round_``, ``table``). Refuses ``unknown``, a
@@ -71,9 +81,7 @@ def decide_result(state: TournamentState, round_: int, table: int, result: str |
     game = game_at(state, round_, table)
     _check_result_players(state, game)
     if game.result is not Result.UNKNOWN:
-        raise CommandRejected(
-            f"round {round_} table {table} already has a result ({game.result.value}); use `goledger correct`"
-        )
+        raise ResultAlreadyRecorded(round_, table, game.result)
     event = ev.ResultRecorded(round=round_, table=table, result=outcome, by_default=by_default, margin=margin)
     check_system(state, event)
     return [event]

@@ -14,6 +14,7 @@ from typing import Unpack
 from goledger.commands.checks import check_free, check_round
 from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
@@ -44,6 +45,19 @@ def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
     rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round))
     return (f"{p.id} {p.full_name} withdraws from round {event.from_round}; {rule} "
             f"(goledger explain {p.id} shows it)")
+
+
+def desk_withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
+    """:func:`withdraw_message` in the desk's language and words: the rule names the
+    settings page, not the commands to type."""
+    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.withdrawals import withdrawal_rule
+
+    event = first_event(events, ev.PlayerWithdrew)
+    p = state.players[event.player_id]
+    rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round), desk=True)
+    return gettext("%(player)s withdraws from round %(round)d; %(rule)s") % {
+        "player": f"{p.id} {p.full_name}", "round": event.from_round, "rule": rule}
 
 
 def withdraw(

@@ -29,7 +29,7 @@ from goledger.i18n.numbers import decimal
 from goledger.ledger.result_notation import LETTERS, RESULT_WORDS, word_key
 from goledger.ledger.values import Result
 
-__all__ = ["letter_problem", "outcome_words"]
+__all__ = ["ambiguous_problem", "letter_problem", "outcome_words"]
 
 _WON: Final = {
     "": N_("%(player)s (%(colour)s) won"),
@@ -91,3 +91,25 @@ def letter_problem(word: str, language: str) -> str | None:
                        "(or 1-0, 0-1, =)") % names
     return gettext("'%(letter)s' is refused: in %(language)s it reads as %(local)s but goledger reads it as "
                    "%(ours)s; type %(words)s (or 1-0, 0-1, =)") % {**names, "ours": gettext(ours)}
+
+
+_AMBIGUOUS_MEANINGS: Final = {
+    "0": N_("a black win (0-1) or a jigo"),
+    "1": N_("a white win (1-0) or both winning (1-1)"),
+    "½": N_("half a point of either player"),
+    "0.5": N_("half a point of either player"),
+    "-": N_("no result or a loss"),
+}
+"""What each bare token of :data:`goledger.ledger.result_notation.AMBIGUOUS` could mean."""
+
+
+def ambiguous_problem(word: str, language: str) -> str | None:
+    """Why ``word``, typed at a desk page in ``language`` (not English: the notation's own
+    sentence is English), is refused as a bare token a volunteer could mean two ways, with the
+    page language's result words to type instead (``None``: not such a token)."""
+    key = word.strip()
+    meaning = _AMBIGUOUS_MEANINGS.get(key)
+    if meaning is None or language not in RESULT_WORDS or language == "en":
+        return None
+    return gettext("'%(typed)s' is refused: it could mean %(meaning)s; type %(words)s (or 1-0, 0-1, =)") % {
+        "typed": key, "meaning": gettext(meaning), "words": ", ".join(RESULT_WORDS[language])}

@@ -14,6 +14,7 @@ The desk only turns empty fields into "not given" and text into the argument typ
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from collections.abc import Callable, Mapping
@@ -21,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, GoledgerError
+from goledger.i18n import gettext, ngettext
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
 from goledger.web.forms import number_or_none, whole
@@ -60,8 +62,9 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
 
     found = _ENTRY.match(text)
     if not found:
-        raise CommandRejected(f"{text.strip()!r} is not a result entry: type the table, then the result "
-                              f"(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
+        raise CommandRejected(gettext("%(typed)s is not a result entry: type the table, then the result "
+                                      "(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
+                              % {"typed": repr(text.strip())})
     word = found.group(2).strip()
     try:
         parse_result_notation(word)
@@ -119,8 +122,11 @@ class _BulkOutcome:
         self.report = outcome.report
         skipped = sum(1 for e in outcome.report.entries if e.severity == "warning")
         registered = sum(1 for r in outcome.records if r.type == "PlayerRegistered")
-        self.message = f"registered {registered} player(s) from the pasted list" + (
-            f"; {skipped} line(s) skipped with a warning" if skipped else "")
+        self.message = ngettext("registered %(n)d player from the pasted list",
+                                "registered %(n)d players from the pasted list", registered) % {"n": registered}
+        if skipped:
+            self.message += ngettext("; %(n)d line skipped with a warning", "; %(n)d lines skipped with a warning",
+                                     skipped) % {"n": skipped}
 
 
 def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_head: int | None,
@@ -137,9 +143,14 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
     with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
         name = Path(folder) / "pasted list"
         name.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
-                                          reason=reason or "players pasted at the desk",
-                                          expected_head=None if retry else expected_head)
+        try:
+            outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
+                                              reason=reason or "players pasted at the desk",
+                                              expected_head=None if retry else expected_head)
+        except GoledgerError as exc:  # the reader names its file: the list, not the desk's temporary folder
+            if exc.args:
+                exc.args = (str(exc.args[0]).replace(f"{folder}{os.sep}", ""), *exc.args[1:])
+            raise
     return _BulkOutcome(outcome)
 
 
@@ -159,10 +170,13 @@ def _player_round(command: str) -> Runner:
 
 
 def _withdraw(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
-    from goledger import commands
+    """:func:`goledger.commands.withdraw`'s decision, confirmed in the desk's words."""
+    from goledger.commands.recording import record
+    from goledger.commands.withdrawals import decide_withdraw, desk_withdraw_message
 
-    return commands.withdraw(db, _text(form, "player"), _int(form, "round", "round"),
-                             _text(form, "reason") or reason, **kw)
+    player, from_round, why = _text(form, "player"), _int(form, "round", "round"), _text(form, "reason") or reason
+    return record(db, lambda state: decide_withdraw(state, player, from_round, why), desk_withdraw_message,
+                  reason=why, **kw)
 
 
 def _reinstate(db: Path, form: Form, **kw: Any) -> Any:
@@ -207,6 +221,7 @@ def _unpair(db: Path, form: Form, **kw: Any) -> Any:
 
 def _result(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
+    from goledger.commands.results import ResultAlreadyRecorded
 
     round_ = _int(form, "round", "round")
     if _text(form, "entry"):
@@ -220,17 +235,29 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
     else:
         table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
     _check_letter(word)
-    return commands.result(db, round_, table, word, by_default, **kw)
+    try:
+        return commands.result(db, round_, table, word, by_default, **kw)
+    except ResultAlreadyRecorded as exc:  # the desk's own way to correct it, not the command line's
+        raise CommandRejected(gettext("round %(round)d table %(table)d already has a result (%(result)s): correct it "
+                                      "on the round page, under “%(form)s”") % {
+            "round": exc.round, "table": exc.table, "result": result_label(exc.result.value),
+            "form": gettext("Correct a result")}) from None
+
+
+def result_label(result: str) -> str:
+    """A result in the desk's words (the labels of its result tables)."""
+    return {"white": gettext("white won"), "black": gettext("black won"), "jigo": gettext("jigo"),
+            "both-lose": gettext("both lose"), "both-win": gettext("both win")}.get(result, gettext("no result"))
 
 
 def _check_letter(word: str) -> None:
     """Refuse a result typed as one letter that the page's language reads otherwise than
     goledger (Turkish ``b`` is *beyaz*, white; issue 40, item 4), with the words to type
     (:func:`goledger.describe.results.letter_problem`). The worker runs in the page's language."""
-    from goledger.describe.results import letter_problem
+    from goledger.describe.results import ambiguous_problem, letter_problem
     from goledger.i18n import current_language
 
-    problem = letter_problem(word, current_language())
+    problem = letter_problem(word, current_language()) or ambiguous_problem(word, current_language())
     if problem is not None:
         raise CommandRejected(problem)
 

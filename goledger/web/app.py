@@ -214,7 +214,10 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
 
 
 PUBLIC_ONLY_PATHS = ("/", "/standings", "/player/{pid}", "/events/head", "/find", "/api/find", "/api/head",
-                     "/api/standings", "/api/pairings", "/static")
+                     "/api/standings", "/api/pairings", "/static",
+                     # a player's page links his timeline, which links its what-ifs and dispute sheets
+                     "/player/{pid}/timeline", "/player/{pid}/what-if/{seq:int}",
+                     "/print/dispute-sheet/{pid}/{seq:int}")
 """What the players' view process serves (``goledger serve --public-port``): reads anyone may make."""
 
 

@@ -9,6 +9,8 @@ rating-list search of :mod:`goledger.web.pairing_page`, :mod:`goledger.web.hand_
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -22,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
+from goledger.i18n import ngettext
 from goledger.web import forms, isolate, pairing_page
 from goledger.web.actions import ACTIONS
 from goledger.web.routing import DeskPages, criteria_list, int_param, round_or
@@ -119,7 +122,9 @@ class DirectorPages:
         with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
             source = Path(folder) / filename
             await run_in_threadpool(source.write_bytes, data)
-            return await work(source)
+            done = await work(source)
+        # a refusal names the file the director chose, not the desk's temporary folder
+        return dataclasses.replace(done, message=done.message.replace(f"{folder}{os.sep}", ""))
 
     async def import_upload(self, request: Request) -> Response:
         """Create the desk's ledger from an uploaded OpenGotha, MacMahon, EGD or TRF file,
@@ -146,7 +151,8 @@ class DirectorPages:
                                                                  signed=False)))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
-        return self.pages.done(request, "/desk/players", f"registered {done.data} player(s)")
+        return self.pages.done(request, "/desk/players", ngettext(
+            "registered %(n)d player", "registered %(n)d players", done.data) % {"n": done.data})
 
     async def players(self, request: Request) -> Response:
 

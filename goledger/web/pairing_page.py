@@ -11,6 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.web.routing import Pages, json_response
 
 __all__ = ["routes"]
@@ -20,11 +22,15 @@ def routes(pages: Pages) -> list[Route]:
     """The pairing report's route over the desk's pages."""
 
     async def report(request: Request) -> Response:
-        from goledger.commands.pairing_report import pairing_report
+        from goledger.commands.pairing_report import RoundNotPaired, pairing_report
 
         round_ = request.path_params["round"]
         player = request.query_params.get("player", "").strip() or None
-        result = await pages.read(request, lambda: pairing_report(pages.desk.db, round_, player))
+        try:
+            result = await pages.read(request, lambda: pairing_report(pages.desk.db, round_, player))
+        except RoundNotPaired as exc:  # the desk's words, not the command to type
+            raise CommandRejected(gettext("round %(round)d is not paired yet: pair it on its round page")
+                                  % {"round": exc.round}) from None
         if request.query_params.get("format") == "json":
             return json_response(result.to_dict())
         data: dict[str, Any] = {"report": result, "round": round_, "player": player or ""}

@@ -5,13 +5,18 @@ entry (``/desk/teams/round/R``). Every page calls the same library functions as 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from goledger.errors import CommandRejected
+from goledger.i18n import gettext
 from goledger.web.routing import Pages, int_param
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["team_routes"]
 
@@ -22,12 +27,19 @@ def team_routes(pages: Pages) -> list[Route]:
     def _round(request: Request) -> int:
         return int(request.path_params["round"])
 
+    def _teams(state: TournamentState) -> TournamentState:
+        """``state``, or a refusal in the page's language when it has no teams (the library's
+        sentence names the command that adds them, which no player at a team page can type)."""
+        if not state.teams:
+            raise CommandRejected(gettext("this tournament has no teams"))
+        return state
+
     async def standings(request: Request) -> Response:
         def build() -> dict[str, Any]:
             from goledger.render.teams import standings_sections
             from goledger.teams.standings import team_standings
 
-            state = pages.desk.state()
+            state = _teams(pages.desk.state())
             table = team_standings(state, int_param(request, "round"))
             printout = standings_sections(table, {}, state.settings.name if state.settings else "")
             return {"state": state, "printout": printout, "head": state.seq}
@@ -38,7 +50,7 @@ def team_routes(pages: Pages) -> list[Route]:
         def build() -> dict[str, Any]:
             from goledger.teams.printouts import pairing_list
 
-            state = pages.desk.state()
+            state = _teams(pages.desk.state())
             return {"state": state, "plist": pairing_list(state, _round(request)), "head": state.seq}
 
         return await pages.public_page(request, "teams_round.html", build)
@@ -48,7 +60,7 @@ def team_routes(pages: Pages) -> list[Route]:
         def build() -> dict[str, Any]:
             from goledger.teams.printouts import pairing_list
 
-            state = pages.desk.state()
+            state = _teams(pages.desk.state())
             return {"state": state, "plist": pairing_list(state, _round(request)), "round": _round(request),
                     "head": state.seq}
 

@@ -72,7 +72,9 @@ def test_a_turkish_page_refuses_b_and_reads_the_words(turkish: Path) -> None:
             "'s' goledger'ın okuduğu bir sonuç değil; sonucu kelimeyle yazın: beyaz, siyah, berabere "
             "(ya da 1-0, 0-1, =)"), message
         status, message = enter("1 0")
-        assert status == 400 and "'0' could mean a black win (0-1) or a jigo" in message, message
+        assert status == 400 and message == (
+            "'0' kabul edilmez: siyahın galibiyeti (0-1) ya da berabere (jigo) anlamına gelebilir; "
+            "beyaz, siyah, berabere yazın (ya da 1-0, 0-1, =)"), message
         assert _head(turkish) == before
         status, message = enter("1 siyah")
         assert status == 200 and message == "1. tur 1. masa: Altan Kuntay (siyah) kazandı", message

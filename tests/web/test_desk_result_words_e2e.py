@@ -53,7 +53,8 @@ async def _volunteer(server: Server) -> None:
         await page.fill("#entry-input", "")
         await page.focus("#entry-input")
         zero = await press(page, "Enter", "2 0")
-        assert "'0' could mean a black win (0-1) or a jigo" in zero, zero
+        assert zero == ("'0' kabul edilmez: siyahın galibiyeti (0-1) ya da berabere (jigo) anlamına gelebilir; "
+                        "beyaz, siyah, berabere yazın (ya da 1-0, 0-1, =)"), zero
         await page.fill("#entry-input", "")
         await page.focus("#entry-input")
         done = await press(page, "Enter", "1 beyaz")

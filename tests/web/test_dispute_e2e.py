@@ -67,7 +67,7 @@ async def _dispute(server: Server) -> None:
                  for i, s in enumerate(SURNAMES)]
         await page.fill("#bulk-list", "\n".join(lines))
         await click(page, "#bulk-form button")
-        assert "registered 40 player(s)" in await page.inner_text("#message")
+        assert "registered 40 players" in await page.inner_text("#message")
         withdrawn = "p0008"
         for round_ in range(1, 5):
             if round_ == 3:  # the withdrawal, through the players page, before round 3 is paired

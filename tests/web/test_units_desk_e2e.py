@@ -38,7 +38,7 @@ async def _create(page: Page, server: Server, name: str, system: str, players: i
     await click(page, "#new-form button")
     await page.fill("#bulk-list", "\n".join(f"Member{i:02d}|X|{RANKS[i]}" for i in range(players)))
     await click(page, "#bulk-form button")
-    assert f"registered {players} player(s)" in await page.inner_text("#message")
+    assert f"registered {players} players" in await page.inner_text("#message")
     await click(page, "#units-link")
     assert page.url.endswith("/desk/units")
 

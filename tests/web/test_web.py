@@ -191,7 +191,7 @@ def test_bulk_paste_registers_all_or_nothing(fresh: Path) -> None:
     pasted = "Kato|Rin|3k|JP|Tokyo\nUeda\tSora\t12k\tJP\nSato|Ken|2d\n"
     r = desk.post("bulk-register", list=pasted, back="/desk/players")
     assert r.status_code == 303, r.text
-    assert "registered 2 player(s)" in desk.page(r.headers["location"]).text
+    assert "registered 2 players" in desk.page(r.headers["location"]).text
     names = {p["surname"] for p in _players(desk)}
     assert {"Kato", "Ueda"} <= names
     after = head(fresh)

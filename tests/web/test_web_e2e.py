@@ -160,7 +160,7 @@ async def _whole_tournament(server: Server) -> None:
                  for i, s in enumerate(SURNAMES)]
         await page.fill("#bulk-list", "\n".join(lines))
         await click(page, "#bulk-form button")
-        assert "registered 40 player(s)" in await page.inner_text("#message")
+        assert "registered 40 players" in await page.inner_text("#message")
         ids = [p["id"] for p in sorted(_players(db), key=lambda p: p["id"])]
         assert len(ids) == 40
         withdrawn = ids[7]

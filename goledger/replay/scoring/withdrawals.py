@@ -30,16 +30,22 @@ __all__ = ["CHANGE_HINT", "absence_rule", "withdrawal_rule"]
 CHANGE_HINT = N_("change it with the setting withdrawn (change-rules withdrawn=zero "
                  "makes those rounds worth 0)")
 UNREGISTER_HINT = N_("an entry that never played is cancelled with goledger unregister")
+DESK_CHANGE_HINT = N_("change it with the setting withdrawn on the settings page (withdrawn=zero makes those rounds "
+                      "worth 0)")
+DESK_UNREGISTER_HINT = N_("an entry that never played can be cancelled (unregistered) instead")
+"""The desk's hints: its settings page, not a command to type."""
 
 
 def _points(half_points: int) -> str:
     return format_points(half_points, 2) or "0"
 
 
-def withdrawal_rule(policy: Policy, settings: TournamentSettings) -> str:
+def withdrawal_rule(policy: Policy, settings: TournamentSettings, *, desk: bool = False) -> str:
     """One sentence: what each round from a withdrawal on counts under ``policy`` with the
-    tournament's ``settings``, why, and which setting changes it."""
-    names = {"policy": policy.name, "unregister": gettext(UNREGISTER_HINT), "change": gettext(CHANGE_HINT)}
+    tournament's ``settings``, why, and which setting changes it (``desk``: in the desk's
+    words, naming its settings page rather than commands)."""
+    names = {"policy": policy.name, "unregister": gettext(DESK_UNREGISTER_HINT if desk else UNREGISTER_HINT),
+             "change": gettext(DESK_CHANGE_HINT if desk else CHANGE_HINT)}
     if policy.name.startswith("fide"):
         return gettext("under policy %(policy)s each round from the withdrawal on is a zero-point bye (FIDE C.02 "
                        "§16: an unplayed round, adjusted for the opponents' tie-breaks as the edition says); "
