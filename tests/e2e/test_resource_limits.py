@@ -65,7 +65,7 @@ def exercise(db: Path, names: dict[str, tuple[str, str]], rounds: int, out: Path
     cjk = long_name(random.Random(1), NAME_LENGTH, "cjk")
     turkish = long_name(random.Random(2), NAME_LENGTH, "turkish")
     code, text, err = invoke("register", "--surname", cjk, "--first-name", turkish, "--rank", "3k", "--db", db,
-                             "--json")
+                             "--json", "--force")  # a late entry after the last round: issue 40, item 6
     assert code == 0, err
     newcomer = json.loads(text)["events"][0]["payload"]
     assert (newcomer["surname"], newcomer["first_name"]) == (cjk, turkish)

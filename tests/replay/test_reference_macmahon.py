@@ -89,9 +89,15 @@ def test_opengotha_export_maps_macmahon_criteria() -> None:
     messages = [e.message for e in report.entries]
     assert any(m.startswith("MM-Score written as OpenGotha's MMS: absent") for m in messages)
     assert any(m.startswith("MM-SOS written as OpenGotha's SOSM") for m in messages)
-    # OpenGotha reads the criteria back: a McMahon tournament ranked by MMS, SOSM, SOSOSM
-    again = fold(read_opengotha(data, source="x.xml").events)
+    # OpenGotha reads the criteria back: a McMahon tournament ranked by MMS, SOSM, SOSOSM (a file it
+    # saved again has lost goledger's comment lines) ...
+    bare = b"\n".join(line for line in data.split(b"\n") if not line.startswith(b"<!-- goledger "))
+    assert bare != data
+    again = fold(read_opengotha(bare, source="x.xml").events)
     assert again.settings.criteria[:3] == ("MMS", "SOSM", "SOSOSM") and again.settings.system == "mcmahon"
+    # ... and goledger reads its own rules back from them (issue 40, item 5)
+    carried = fold(read_opengotha(data, source="x.xml").events)
+    assert carried.settings.criteria == state.settings.criteria
 
 
 def test_opengotha_export_drops_sorp_and_does_not_repeat_mms() -> None:
