@@ -29,7 +29,7 @@ def sample_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     shutil.copy(SAMPLE, db)
     publish(db, 5, "prize giving")
     commands.correct(db, 5, 3, "black", "appeal")
-    commands.register(db, HOSTILE, "Zoë", "12k", club='"quoted" & <club>')
+    commands.register(db, HOSTILE, "Zoë", "12k", club='"quoted" & <club>', force=True)  # a late entry: issue 40, item 6
     commands.change_rules(db, {"mms2_absent": 0}, reason="absences worth nothing")
     html = folder / "report.html"
     from goledger.render.audit_report import report
