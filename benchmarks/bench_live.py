@@ -157,24 +157,6 @@ STAGES: list[tuple[float, ...]] = []
 answered, the new ``<main>`` swapped in, and the frame after the swap drawn."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(port: int) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the players' view did not start") from None
-            time.sleep(0.05)
-
-
 @contextmanager
 def loading(url: str, connections: int) -> Iterator[None]:
     """``wrk`` with ``connections`` connections on ``url`` (gzip accepted) while the block runs."""
@@ -222,11 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         last, tables = egc_ledger(db, args.file, args.runs + 1)
         with Ledger.open(db) as ledger:
             head = ledger.head().seq
+        from benchmarks.bench_load import free_port, wait_port
+
         players = free_port() if args.public_port else None
         with serving(db, players) as url:
             page_url = f"http://127.0.0.1:{players}" if players else url
             if players:
-                wait_for(players)
+                wait_port(players, None, "the players' view")
             before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
             with loading(page_url + args.page, args.load):
                 samples = asyncio.run(measure(url, last, tables, args.page, head, page_url=page_url))
