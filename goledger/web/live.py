@@ -65,8 +65,8 @@ class HeadMark:
 
     def __init__(self, db: Path) -> None:
         self.db = db
-        self._lock = threading.Lock()
         self._kept: tuple[tuple[tuple[int, int], ...], tuple[int, str]] | None = None
+        """The files' signature and the head read with it (replaced whole: one assignment)."""
 
     def _read(self) -> tuple[int, str]:
         from goledger.ledger.store import Ledger
@@ -87,8 +87,7 @@ class HeadMark:
         mark = self._read()
         newest = max(mtime for _, mtime in signature)
         if file_signature(self.db) == signature and before - newest >= RACY * 1e9:
-            with self._lock:
-                self._kept = (signature, mark)
+            self._kept = (signature, mark)
         return mark
 
 
