@@ -8,7 +8,7 @@ import json
 
 from goledger.errors import CommandRejected
 
-__all__ = ["parse_settings"]
+__all__ = ["parse_settings", "settings_words"]
 
 
 def parse_settings(texts: list[str]) -> dict[str, object]:
@@ -44,3 +44,44 @@ def parse_settings(texts: list[str]) -> dict[str, object]:
             except (ValueError, RecursionError):  # RecursionError: nested thousands of levels deep
                 changes[key] = raw
     return changes
+
+
+def settings_words(changes: dict[str, object]) -> list[str]:
+    """The ``KEY=VALUE`` words of ``changes``, as :func:`parse_settings` reads them back (a
+    text as written, a list comma-separated, anything else JSON): what the desk's settings
+    form records is the very change ``goledger change-rules`` takes in these words.
+
+    >>> words = settings_words({"mm_bar": "2d", "criteria": ["MMS", "SOSM"], "nbw2_bye": 1, "withdrawn": "zero",
+    ...                          "handicap": {"ceiling": 0}})
+    >>> words
+    ['mm_bar=2d', 'criteria=MMS,SOSM', 'nbw2_bye=1', 'withdrawn=zero', 'handicap={"ceiling":0}']
+    >>> parse_settings(words)
+    {'mm_bar': '2d', 'criteria': ['MMS', 'SOSM'], 'nbw2_bye': 1, 'withdrawn': 'zero', 'handicap': {'ceiling': 0}}
+    """
+    import msgspec.inspect
+
+    from goledger.ledger import events as ev
+
+    info = msgspec.inspect.type_info(ev.TournamentSettings)
+    assert isinstance(info, msgspec.inspect.StructType)
+    kinds = {f.name: f.type for f in info.fields}
+    words: list[str] = []
+    for key, value in changes.items():
+        kind = kinds.get(key)
+        if isinstance(value, str) and (isinstance(kind, msgspec.inspect.StrType) or not _reads_as_json(value)):
+            words.append(f"{key}={value}")
+        elif (isinstance(kind, msgspec.inspect.VarTupleType) and isinstance(value, (list, tuple))
+              and all(isinstance(v, str) and v and "," not in v and v == v.strip() for v in value) and value
+              and not str(value[0]).startswith("[")):
+            words.append(f"{key}={','.join(str(v) for v in value)}")
+        else:
+            words.append(f"{key}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}")
+    return words
+
+
+def _reads_as_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True

@@ -275,13 +275,6 @@ class DirectorPages:
         data = await self.pages.read(request, build)
         return self.pages.render(request, "audit.html", **data)
 
-    async def settings(self, request: Request) -> Response:
-        import msgspec
-
-        state = await self.pages.read(request, self.desk.state)
-        return self.pages.render(request, "settings.html", state=state, head=state.seq,
-                           settings=msgspec.to_builtins(state.settings))
-
     async def files(self, request: Request) -> Response:
         return self.pages.render(request, "files.html")
 
@@ -419,6 +412,7 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
     from goledger.web.egd_check import egd_check_routes
     from goledger.web.hand_edits import routes as hand_edit_routes
     from goledger.web.ratings import ratings_routes
+    from goledger.web.settings_page import settings_routes
 
     director = pages.director_only
     desk = DirectorPages(pages)
@@ -434,7 +428,6 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
         Route("/desk/standings", director(desk.standings)),
         Route("/desk/explain", director(desk.explain)),
         Route("/desk/audit", director(desk.audit)),
-        Route("/desk/settings", director(desk.settings)),
         Route("/desk/files", director(desk.files)),
         Route("/desk/export/{fmt}", director(desk.export)),
         Route("/desk/report", director(desk.report)),
@@ -443,6 +436,7 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
         Route("/desk/do/{action}", desk.do, methods=["POST"]),
         *pairing_page.routes(pages),  # the pairing report (issue 32)
         *hand_edit_routes(pages),
+        *settings_routes(pages),  # the settings form and its preview (issue 43)
         *ratings_routes(pages),  # the rating-list search (issue 34: its API route too, for the director)
         *egd_check_routes(pages),  # the players against the EGD list (issue 47)
     ]
