@@ -96,6 +96,15 @@ class LanguageMiddleware:
         except (GoledgerError, OSError):
             return DEFAULT_LANGUAGE
 
+    def known_tournament_language(self) -> str | None:
+        """The ledger's language as last read, while the file is as it was then (``None`` when
+        it changed: :meth:`tournament_language` reads it again)."""
+        mark = self._mark()
+        if mark is None:
+            return DEFAULT_LANGUAGE
+        kept_mark, language = self._tournament
+        return language if kept_mark == mark else None
+
     async def tournament_language(self) -> str:
         """The ledger's language, read again (off the event loop) only when the file changed."""
         mark = self._mark()
