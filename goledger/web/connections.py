@@ -577,7 +577,7 @@ def fast_protocol_class(door: Door) -> type[H11Protocol]:
 
 
 def serve(app: Any, host: str, port: int, limits: ConnectionLimits, *, fast: bool = False,
-          answer: Callable[[Any], bytes | None] | None = None, sock: socket.socket | None = None,
+          answer: Callable[[Any], tuple[bytes, bytes] | None] | None = None, sock: socket.socket | None = None,
           **options: Any) -> None:
     """Run ``app`` with uvicorn on ``host:port`` (or on ``sock``, already bound) behind a
     :class:`Door` within ``limits`` (``options``: more of uvicorn's settings) until interrupted;

@@ -43,10 +43,11 @@ MAX_REQUESTS = 10_000
 WRITE_TIMEOUT = 30.0
 """Seconds a connection may leave its responses unread (the transport's buffer full) before it is dropped."""
 
-_REQUEST_LINE = re.compile(rb"(GET|HEAD) (/[!-$&-~]*) HTTP/1\.1")
-"""``GET|HEAD``, an origin-form target of visible ASCII without ``%`` (nothing to decode), HTTP/1.1."""
-_HEADER = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([ -~\t]*?)[ \t]*")
-"""``token: value``: no space before the colon, visible ASCII, spaces and tabs only."""
+_HEAD = re.compile(rb"(GET|HEAD) (/[!-$&-~]*) HTTP/1\.1\r\n"
+                   rb"((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t -~]*\r\n)*)\r\n")
+"""A whole header block the fast path reads: ``GET|HEAD``, an origin-form target of visible ASCII
+without ``%`` (nothing to decode), HTTP/1.1; then lines ``token: value`` (no space before the
+colon, visible ASCII, spaces and tabs; no line folded, no CR or LF alone), each ended by CRLF."""
 _REFUSED = frozenset({b"content-length", b"transfer-encoding", b"expect", b"upgrade", b"te", b"trailer",
                       b"authorization", b"http2-settings"})
 """Headers that announce a body, another protocol or a director: such requests go to uvicorn."""
@@ -81,30 +82,24 @@ def simple_request(head: bytes) -> SimpleRequest | None:
     ...     b"GET / HTTP/1.1\\nHost: h\\r\\n\\r\\n")]
     [None, None, None, None, None, None]
     """
-    if not head.endswith(b"\r\n\r\n") or head.count(b"\n") != head.count(b"\r\n") or \
-            head.count(b"\r") != head.count(b"\n"):
-        return None  # a bare CR or LF: framed differently by different parsers
-    lines = head[:-4].split(b"\r\n")
-    line = _REQUEST_LINE.fullmatch(lines[0])
-    if line is None:
-        return None
+    whole = _HEAD.fullmatch(head)
+    if whole is None:
+        return None  # anything else is framed or read differently by different parsers
     headers: dict[bytes, bytes] = {}
-    for raw in lines[1:]:
-        field = _HEADER.fullmatch(raw)
-        if field is None:
-            return None  # folded, empty name, spaces before the colon, non-ASCII…
-        name = field.group(1).lower()
+    for line in whole.group(3).split(b"\r\n")[:-1]:
+        name, _, value = line.partition(b":")
+        name = name.lower()
         if name in headers or name in _REFUSED:
             return None
-        headers[name] = field.group(2)
+        headers[name] = value.strip(b" \t")
     connection = headers.get(b"connection", b"keep-alive").lower()
     if b"host" not in headers or connection not in (b"keep-alive", b"close"):
         return None
-    target = line.group(2).decode("ascii")
+    target = whole.group(2).decode("ascii")
     if "#" in target:
         return None
     path, _, query = target.partition("?")
-    return SimpleRequest(line.group(1).decode("ascii"), path, query, headers)
+    return SimpleRequest(whole.group(1).decode("ascii"), path, query, headers)
 
 
 _date: tuple[int, bytes] = (0, b"")
@@ -119,8 +114,9 @@ def date_line() -> bytes:
     return _date[1]
 
 
-Answer = Callable[[SimpleRequest], "bytes | None"]
-"""A simple request's whole response (status line, headers, body), or ``None``: uvicorn answers."""
+Answer = Callable[[SimpleRequest], "tuple[bytes, bytes] | None"]
+"""A simple request's response: its status line and headers but the date (each line ended by
+CRLF) and its body; or ``None``: uvicorn answers."""
 
 
 class FastProtocol(asyncio.Protocol):
@@ -209,9 +205,8 @@ class FastProtocol(asyncio.Protocol):
             self.buffer = self.buffer[end + 4:]
             self.served += 1
             closing = request.closes or self.served >= MAX_REQUESTS
-            if closing:
-                response = response.replace(b"\r\n", b"\r\nconnection: close\r\n", 1)
-            transport.write(response)
+            head, body = response
+            transport.writelines((head, date_line(), b"connection: close\r\n\r\n" if closing else b"\r\n", body))
             if closing:
                 transport.close()
                 return

@@ -21,6 +21,7 @@ hash) is the ledger's head as the desk knows it (:class:`goledger.web.live.HeadM
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 from collections import OrderedDict
@@ -84,6 +85,7 @@ def entity_tag(head_hash: str, key: str) -> str:
     return f'"{digest}"'
 
 
+@functools.lru_cache(maxsize=256)
 def accepts_gzip(accept_encoding: str) -> bool:
     """Whether an ``Accept-Encoding`` header admits gzip (``q=0`` refuses it).
 
