@@ -30,6 +30,9 @@ def register_commands(app: typer.Typer) -> None:
             "--public-port", show_default=False,
             help="Also serve the players' view (standings, pairings, player pages) on this port, in a process "
                  "of its own, so phones never make the desk wait.")] = None,
+        workers: Annotated[int, typer.Option(
+            "--workers", help="Processes serving the players' port (with --public-port): one per core, as a web "
+                              "server has.")] = 1,
         new: Annotated[bool, typer.Option(
             "--new", help="The ledger does not exist yet: start a desk that creates it (a new tournament or an "
                           "import).")] = False,
@@ -38,4 +41,4 @@ def register_commands(app: typer.Typer) -> None:
         from goledger.web.serve import serve as serve_desk
 
         run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file,
-                               public_port=public_port, new=new))
+                               public_port=public_port, new=new, workers=workers))

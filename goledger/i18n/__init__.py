@@ -35,7 +35,7 @@ import gettext as _gettext
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -144,6 +144,7 @@ def N_(message: str) -> str:
     return message
 
 
+@lru_cache(maxsize=256)  # a hall of phones sends a few distinct headers, each on every request
 def negotiate(accept_language: str, available: tuple[str, ...] = LANGUAGES) -> str | None:
     """The best of ``available`` for an HTTP ``Accept-Language`` header (RFC 9110 §12.5.4:
     ranges by quality, a region falling back to its language), or ``None`` when it names none.

@@ -14,15 +14,20 @@ renders, keeps and answers the page the same way (:func:`goledger.web.page_cache
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING, Any
 
+from goledger.web.guard import with_security_headers
 from goledger.web.language import COOKIE, LanguageMiddleware, choose_language, is_public_path
-from goledger.web.page_cache import served
+from goledger.web.page_cache import accepts_gzip, matches, served
 
 if TYPE_CHECKING:
-    from goledger.web.page_cache import PageCache
+    from goledger.web.fast_path import SimpleRequest
+    from goledger.web.page_cache import KeptPage, PageCache
+
+_REASONS = {200: b"OK", 304: b"Not Modified"}
 
 __all__ = ["CachedFront"]
 
@@ -51,6 +56,23 @@ class CachedFront:
         self.is_director = is_director
         """Whether a request's headers carry the director (:meth:`goledger.web.app.Desk.is_director`)."""
         self.public_only = public_only
+        self._turn: tuple[tuple[int, str], str | None] | None = None
+        """The head and the tournament's language as read in this turn of the event loop (:meth:`_now`)."""
+
+    def _now(self) -> tuple[tuple[int, str], str | None]:
+        """The head the desk knows and the tournament's language (``None``: to be read from
+        the ledger), read once per turn of the event loop: every request answered in this turn
+        arrived before the loop's poll returned, so before this read, and a page for the head
+        read now is the newest it may be answered with. Forgotten before the next poll
+        (``call_soon`` runs first in the next turn)."""
+        turn = self._turn
+        if turn is None:
+            turn = self._turn = (self.mark(), self.app.known_tournament_language())
+            asyncio.get_running_loop().call_soon(self._forget_turn)
+        return turn
+
+    def _forget_turn(self) -> None:
+        self._turn = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and is_public_path(scope["path"]):
@@ -84,3 +106,45 @@ class CachedFront:
         await send({"type": "http.response.start", "status": status, "headers": raw})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
         return True
+
+    def wire(self, request: SimpleRequest) -> tuple[bytes, bytes] | None:
+        """The response to a simple request (:func:`goledger.web.fast_path.simple_request`) for
+        a kept players' page, what :meth:`_answer` and the desk's guard send (but uvicorn's
+        ``server`` and ``date`` headers): its status line and headers, and its body; made once
+        per page and variant. ``None`` when the application must answer: not a
+        players' page, a ``?lang=`` choice, a language that needs the ledger read, a page not
+        kept at the head the desk knows. Only on the players' port (``public_only``), where no
+        request carries the director."""
+        if not self.public_only or not is_public_path(request.path) or "lang=" in request.query:
+            return None
+        (seq, head_hash), tournament = self._now()
+        if tournament is None:
+            return None
+        headers = request.headers
+        language, _ = choose_language(request.path, request.query, _cookie(headers.get(b"cookie", b"")),
+                                      headers.get(b"accept-language", b"")[:512].decode("latin-1"), tournament)
+        kept = self.pages.hit(f"{language}:{request.path}?{request.query}", seq, head_hash)
+        if kept is None:
+            return None
+        live = headers.get(b"x-goledger-live") == b"1"
+        if_none_match = headers.get(b"if-none-match", b"").decode("latin-1")
+        accept_encoding = headers.get(b"accept-encoding", b"").decode("latin-1")
+        fresh = not live and bool(kept.tag) and matches(if_none_match, kept.tag)
+        variant = (live, accepts_gzip(accept_encoding), fresh, request.method == "HEAD")
+        made = kept.wire.get(variant)
+        if made is None:
+            made = kept.wire[variant] = _made(kept, live, if_none_match, accept_encoding, variant[3])
+        return made
+
+
+def _made(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str, head_only: bool) -> tuple[bytes, bytes]:
+    """A kept page's response as :func:`goledger.web.page_cache.served` and the guard make it:
+    the status line and headers (without the date and the blank line), and the body (none for
+    ``HEAD``)."""
+    status, out, body = served(kept, live, if_none_match, accept_encoding)
+    raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
+    if status != 304:
+        raw.append((b"content-length", str(len(body)).encode()))
+    lines = [b"HTTP/1.1 %d %s\r\n" % (status, _REASONS[status])]
+    lines += [name + b": " + value + b"\r\n" for name, value in with_security_headers(raw)]
+    return b"".join(lines), b"" if head_only else body

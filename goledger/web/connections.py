@@ -576,10 +576,15 @@ def fast_protocol_class(door: Door) -> type[H11Protocol]:
     return protocol_class(door, BoundedHeaders)  # type: ignore[arg-type]
 
 
-def serve(app: Any, host: str, port: int, limits: ConnectionLimits, *, fast: bool = False, **options: Any) -> None:
-    """Run ``app`` with uvicorn on ``host:port`` behind a :class:`Door` within ``limits``
-    (``options``: more of uvicorn's settings) until interrupted; ``fast``: over httptools
-    (:func:`fast_protocol_class`), for the players' view."""
+def serve(app: Any, host: str, port: int, limits: ConnectionLimits, *, fast: bool = False,
+          answer: Callable[[Any], tuple[bytes, bytes] | None] | None = None, sock: socket.socket | None = None,
+          **options: Any) -> None:
+    """Run ``app`` with uvicorn on ``host:port`` (or on ``sock``, already bound) behind a
+    :class:`Door` within ``limits`` (``options``: more of uvicorn's settings) until interrupted;
+    ``fast``: over httptools (:func:`fast_protocol_class`), for the players' view; ``answer``:
+    every connection first read by :class:`goledger.web.fast_path.FastProtocol`, which answers
+    the simple requests ``answer`` has a response for and hands the connection to uvicorn at
+    the first it has not."""
     import uvicorn
 
     door = Door(limits)
@@ -599,7 +604,14 @@ def serve(app: Any, host: str, port: int, limits: ConnectionLimits, *, fast: boo
                 return config.http_protocol_class(  # type: ignore[call-arg]
                     config=config, server_state=self.server_state, app_state=self.lifespan.state, _loop=loop)
 
-            self.servers = [door.listen(loop, sock, create_protocol) for sock in sockets or ()]  # type: ignore[misc]
+            factory: Callable[[], asyncio.Protocol] = create_protocol
+            if answer is not None:
+                from goledger.web.fast_path import FastProtocol
+
+                def factory() -> asyncio.Protocol:
+                    return FastProtocol(answer, create_protocol, door, limits.header_timeout)
+
+            self.servers = [door.listen(loop, sock, factory) for sock in sockets or ()]  # type: ignore[misc]
             self.started = True
 
-    DeskServer(config).run(sockets=[config.bind_socket()])
+    DeskServer(config).run(sockets=[sock if sock is not None else config.bind_socket()])

@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 from goledger.errors import CommandRejected
 
 __all__ = ["ANONYMOUS_WRITES", "CSP", "LOGIN_BODY", "SAFE_METHODS", "DeskGuard", "GuardLimits", "query_int",
-           "query_seconds"]
+           "query_seconds", "with_security_headers"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -237,17 +237,22 @@ def same_origin(headers: Mapping[bytes, bytes], scope: Scope) -> bool:
     return f"{parts.scheme}://{parts.netloc}".lower() == own
 
 
+def with_security_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` with the security headers every response carries (a route's own CSP stays)."""
+    headers = list(headers)
+    names = {k.lower() for k, _ in headers}
+    if b"content-security-policy" not in names:
+        headers.append((b"content-security-policy", CSP.encode()))
+    headers.extend(h for h in SECURITY_HEADERS if h[0] not in names)
+    return headers
+
+
 def _with_headers(send: Send) -> Send:
     """``send`` adding the security headers to the response's start (a route's own CSP stays)."""
 
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
-            headers = list(message.get("headers") or [])
-            names = {k.lower() for k, _ in headers}
-            if b"content-security-policy" not in names:
-                headers.append((b"content-security-policy", CSP.encode()))
-            headers.extend(h for h in SECURITY_HEADERS if h[0] not in names)
-            message = {**message, "headers": headers}
+            message = {**message, "headers": with_security_headers(message.get("headers") or [])}
         await send(message)
 
     return wrapped

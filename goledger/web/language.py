@@ -21,6 +21,7 @@ English, as the CLI's ``--json`` is.
 
 from __future__ import annotations
 
+import os
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any, Final
@@ -59,7 +60,7 @@ def choose_language(path: str, query: str, cookie: str | None, accept_language: 
     """
     if path.startswith("/api/"):
         return DEFAULT_LANGUAGE, False  # JSON for programs: the texts the CLI's --json prints
-    asked = parse_qs(query).get("lang", [""])[-1].lower()
+    asked = parse_qs(query).get("lang", [""])[-1].lower() if "lang" in query else ""
     if asked in LANGUAGES:
         return asked, True
     if cookie in LANGUAGES:
@@ -78,11 +79,12 @@ class LanguageMiddleware:
     def __init__(self, app: Any, db: Path) -> None:
         self.app = app
         self.db = db
+        self._file = str(db)
         self._tournament: tuple[tuple[int, int] | None, str] = (None, DEFAULT_LANGUAGE)
 
     def _mark(self) -> tuple[int, int] | None:
         try:
-            stat = self.db.stat()
+            stat = os.stat(self._file)
         except OSError:
             return None
         return (stat.st_mtime_ns, stat.st_size)
@@ -95,6 +97,15 @@ class LanguageMiddleware:
             return tournament_language(self.db)
         except (GoledgerError, OSError):
             return DEFAULT_LANGUAGE
+
+    def known_tournament_language(self) -> str | None:
+        """The ledger's language as last read, while the file is as it was then (``None`` when
+        it changed: :meth:`tournament_language` reads it again)."""
+        mark = self._mark()
+        if mark is None:
+            return DEFAULT_LANGUAGE
+        kept_mark, language = self._tournament
+        return language if kept_mark == mark else None
 
     async def tournament_language(self) -> str:
         """The ledger's language, read again (off the event loop) only when the file changed."""

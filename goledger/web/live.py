@@ -18,6 +18,7 @@ ends after ``lifetime`` seconds; the browser reconnects.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -36,17 +37,23 @@ before the head was read with it (file times are coarse: an append in the same t
 read could otherwise keep the old signature)."""
 
 
-def file_signature(db: Path) -> tuple[tuple[int, int], ...]:
-    """What changes when anything is appended to ledger ``db``: its and its write-ahead log's
-    size and modification time (two ``stat`` calls, no SQLite); ``(-1, -1)`` for a missing file."""
+def file_signature(db: Path | tuple[str, str]) -> tuple[tuple[int, int], ...]:
+    """What changes when anything is appended to ledger ``db`` (a path, or the names of its
+    file and its write-ahead log, :func:`ledger_files`): their size and modification time (two
+    ``stat`` calls, no SQLite); ``(-1, -1)`` for a missing file."""
     out = []
-    for path in (db, db.with_name(db.name + "-wal")):
+    for path in ledger_files(db) if isinstance(db, Path) else db:
         try:
-            st = path.stat()
+            st = os.stat(path)
             out.append((st.st_size, st.st_mtime_ns))
         except OSError:
             out.append((-1, -1))
     return tuple(out)
+
+
+def ledger_files(db: Path) -> tuple[str, str]:
+    """The names of ledger ``db``'s file and of its write-ahead log."""
+    return str(db), str(db.with_name(db.name + "-wal"))
 
 
 class HeadMark:
@@ -65,6 +72,7 @@ class HeadMark:
 
     def __init__(self, db: Path) -> None:
         self.db = db
+        self._files = ledger_files(db)
         self._kept: tuple[tuple[tuple[int, int], ...], tuple[int, str]] | None = None
         """The files' signature and the head read with it (replaced whole: one assignment)."""
 
@@ -77,7 +85,7 @@ class HeadMark:
 
     def current(self) -> tuple[int, str]:
         """``(seq, hash)`` of the head; ``(0, "")`` when there is no ledger yet."""
-        signature = file_signature(self.db)
+        signature = file_signature(self._files)
         if signature[0] == (-1, -1):
             return 0, ""
         kept = self._kept
@@ -86,7 +94,7 @@ class HeadMark:
         before = time.time_ns()
         mark = self._read()
         newest = max(mtime for _, mtime in signature)
-        if file_signature(self.db) == signature and before - newest >= RACY * 1e9:
+        if file_signature(self._files) == signature and before - newest >= RACY * 1e9:
             self._kept = (signature, mark)
         return mark
 

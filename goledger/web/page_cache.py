@@ -21,6 +21,7 @@ hash) is the ledger's head as the desk knows it (:class:`goledger.web.live.HeadM
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 from collections import OrderedDict
@@ -42,12 +43,15 @@ GZIP_LEVEL = 6
 
 
 class KeptPage(NamedTuple):
-    """A kept page: as rendered, its entity tag, and its whole text and ``<main>`` gzipped."""
+    """A kept page: as rendered, its entity tag, its whole text and ``<main>`` gzipped, and the
+    responses the players' port's fast path has sent of it (:mod:`goledger.web.fast_path`:
+    status line and headers but the date, and the body, by the request's variant), made once."""
 
     page: PublicPage
     tag: str
     body_gz: bytes
     main_gz: bytes
+    wire: dict[tuple[bool, bool, bool, bool], tuple[bytes, bytes]]
 
     @property
     def size(self) -> int:
@@ -65,7 +69,7 @@ def keep_form(key: str, page: PublicPage) -> KeptPage:
     (b'hi', True)
     """
     return KeptPage(page, entity_tag(page.hash, key) if page.hash else "",
-                    gzip.compress(page.body, GZIP_LEVEL, mtime=0), gzip.compress(page.main, GZIP_LEVEL, mtime=0))
+                    gzip.compress(page.body, GZIP_LEVEL, mtime=0), gzip.compress(page.main, GZIP_LEVEL, mtime=0), {})
 
 
 def entity_tag(head_hash: str, key: str) -> str:
@@ -81,6 +85,7 @@ def entity_tag(head_hash: str, key: str) -> str:
     return f'"{digest}"'
 
 
+@functools.lru_cache(maxsize=256)
 def accepts_gzip(accept_encoding: str) -> bool:
     """Whether an ``Accept-Encoding`` header admits gzip (``q=0`` refuses it).
 

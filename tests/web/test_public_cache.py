@@ -205,7 +205,7 @@ def test_the_players_port_bounds_the_headers_of_every_request(tmp_path: Path) ->
     db = tmp_path / "t.db"
     _tournament(db, 4)
     port = free_port()
-    process = _start_public(db, "127.0.0.1", port, ConnectionLimits(64), None)
+    [process] = _start_public(db, "127.0.0.1", port, ConnectionLimits(64), None)
     try:
         deadline = time.monotonic() + 30
         while True:
