@@ -7,6 +7,10 @@ the CLI prints it on stderr and exits with status 1. Nothing is written when one
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from goledger.i18n.messages import Message
 
 __all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "StaleHeadError"]
 
@@ -23,6 +27,10 @@ class GoledgerError(Exception):
 
     >>> GoledgerError("player 'a\\nb' unknown").message
     "player 'a\\\\nb' unknown"
+
+    A refusal made with :func:`goledger.i18n.messages.say` carries its catalog message
+    (``msg``: msgid, parameters, ``render(language)``); a Hungarian ``a(z)`` left by a
+    translation is resolved to *a*/*az* from the word that follows.
     """
 
     exit_code = 1
@@ -32,7 +40,17 @@ class GoledgerError(Exception):
     @property
     def message(self) -> str:
         text = str(self.args[0]) if self.args else self.__class__.__name__
+        if "(z)" in text:
+            from goledger.i18n.messages import resolve_articles
+
+            text = resolve_articles(text)
         return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+    @property
+    def msg(self) -> Message | None:
+        """The catalog message this refusal was made with (``None``: a plain sentence)."""
+        first = self.args[0] if self.args else None
+        return first if type(first).__name__ == "Message" else None
 
 
 class CommandRejected(GoledgerError):

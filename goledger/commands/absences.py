@@ -20,6 +20,7 @@ from goledger.commands.checks import (
 )
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import PlayerState, TournamentState
@@ -39,7 +40,7 @@ __all__ = [
 def _absence_points(points: str | None) -> int | None:
     points2 = parse_points(points)
     if points2 is not None and not 0 <= points2 <= 2:
-        raise CommandRejected(f"an absence is worth 0, 0.5 or 1 point, not {points}")
+        raise CommandRejected(say("an absence is worth 0, 0.5 or 1 point, not %(points)s", points=points))
     return points2
 
 
@@ -55,17 +56,24 @@ def decide_absent(state: TournamentState, player: str, round_: int, points: str 
     points2 = _absence_points(points)
     p = _player_in(state, player, round_)
     if p.is_withdrawn(round_):
-        raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+        raise CommandRejected(say("%(id)s %(name)s withdrew from round %(round)d", id=p.id, name=p.full_name,
+                                  round=p.withdrawn_from))
     check_free(state, p, round_)
     if round_ in p.absences and p.absences[round_] == points2:
-        raise CommandRejected(f"{p.id} {p.full_name} is already absent in round {round_}")
+        raise CommandRejected(say("%(player)s is already absent in round %(round)d", player=f"{p.id} {p.full_name}",
+                                  round=round_))
     return [ev.ParticipationChanged(player_id=p.id, round=round_, participating=False, points2=points2)]
 
 
-def _participation_message(state: TournamentState, events: list[ev.Event], worth: str = "") -> str:
+def _participation_message(state: TournamentState, events: list[ev.Event], worth: str | None = None) -> str:
     event = first_event(events, ev.ParticipationChanged)
     p = state.players[event.player_id]
-    return f"{p.id} {p.full_name} {'present' if event.participating else 'absent'} in round {event.round}{worth}"
+    who = {"player": f"{p.id} {p.full_name}", "round": event.round}
+    if event.participating:
+        return say("%(player)s present in round %(round)d", **who)
+    if worth is not None:
+        return say("%(player)s absent in round %(round)d worth %(points)s", points=worth, **who)
+    return say("%(player)s absent in round %(round)d", **who)
 
 
 def absent(
@@ -77,16 +85,16 @@ def absent(
 ) -> Outcome:
     """Record an announced absence for one round (:func:`decide_absent`)."""
     _absence_points(points)  # refused before the ledger is opened
-    worth = "" if points is None else f" worth {points}"
     return record(db, lambda state: decide_absent(state, player, round, points),
-                  lambda state, events: _participation_message(state, events, worth), **plumbing)
+                  lambda state, events: _participation_message(state, events, points), **plumbing)
 
 
 def decide_present(state: TournamentState, player: str, round_: int) -> list[ev.Event]:
     """Cancel the announced absence of ``player`` in ``round_``; refuses one not marked absent."""
     p = _player_in(state, player, round_)
     if round_ not in p.absences:
-        raise CommandRejected(f"{p.id} {p.full_name} is not marked absent in round {round_}")
+        raise CommandRejected(say("%(player)s is not marked absent in round %(round)d",
+                                  player=f"{p.id} {p.full_name}", round=round_))
     return [ev.ParticipationChanged(player_id=p.id, round=round_, participating=True)]
 
 
@@ -103,17 +111,16 @@ def _bye_overrides(state: TournamentState, p: PlayerState, round_: int, force: b
     if holders:
         other = state.players[next(iter(holders))]
         if not force:
-            raise CommandRejected(
-                f"round {round_} already has its bye ({other.id} {other.full_name}); use --force for a second bye"
-            )
-        overridden.append("a second bye in the round")
+            raise CommandRejected(say("round %(round)d already has its bye (%(player)s); use --force for a second bye",
+                                      round=round_, player=f"{other.id} {other.full_name}"))
+        overridden.append(say("a second bye in the round"))
     earlier = sorted(r for r, byes in state.byes.items() if r != round_ and p.id in byes)
     assert state.settings is not None
     if earlier and state.settings.system in REPEATS_REFUSED:
         if not force:
-            raise CommandRejected(f"{p.id} {p.full_name} already had the bye in round {earlier[0]}; use --force "
-                                  "to give him another")
-        overridden.append(f"{p.id}'s bye of round {earlier[0]}")
+            raise CommandRejected(say("%(player)s already had the bye in round %(round)d; use --force to give him "
+                                      "another", player=f"{p.id} {p.full_name}", round=earlier[0]))
+        overridden.append(say("%(player)s's bye of round %(round)d", player=p.id, round=earlier[0]))
     return overridden
 
 
@@ -133,8 +140,11 @@ def bye_message(state: TournamentState, events: list[ev.Event]) -> str:
     event = first_event(events, ev.ByeAssigned)
     p = state.players[event.player_id]
     overridden = _bye_overrides(state, p, event.round, True) if event.forced else []
-    forced = f" (forced: {', '.join(overridden)})" if overridden else ""
-    return f"{p.id} {p.full_name} has the bye in round {event.round}{forced}"
+    who = {"player": f"{p.id} {p.full_name}", "round": event.round}
+    if overridden:
+        return say("%(player)s has the bye in round %(round)d (forced: %(overridden)s)",
+                   overridden=", ".join(overridden), **who)
+    return say("%(player)s has the bye in round %(round)d", **who)
 
 
 def bye(
@@ -152,7 +162,8 @@ def decide_unbye(state: TournamentState, player: str, round_: int) -> list[ev.Ev
     """Take back the bye of ``player`` in ``round_``; refuses a player without one."""
     p = _player_in(state, player, round_)
     if p.id not in state.byes.get(round_, {}):
-        raise CommandRejected(f"{p.id} {p.full_name} has no bye in round {round_}")
+        raise CommandRejected(say("%(player)s has no bye in round %(round)d", player=f"{p.id} {p.full_name}",
+                                  round=round_))
     return [ev.ByeRemoved(round=round_, player_id=p.id)]
 
 
@@ -160,7 +171,7 @@ def unbye_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``bye of p0007 Abe Ann in round 3 removed``."""
     event = first_event(events, ev.ByeRemoved)
     p = state.players[event.player_id]
-    return f"bye of {p.id} {p.full_name} in round {event.round} removed"
+    return say("bye of %(player)s in round %(round)d removed", player=f"{p.id} {p.full_name}", round=event.round)
 
 
 def unbye(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002

@@ -7,7 +7,7 @@ Each raises :class:`~goledger.errors.CommandRejected` with one sentence; none re
 from __future__ import annotations
 
 from goledger.errors import CommandRejected
-from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
@@ -44,19 +44,20 @@ def check_system(state: TournamentState, event: ev.Event) -> None:
 def check_round(state: TournamentState, round_: int) -> None:
     """Refuse a round outside ``1..rounds`` of the tournament."""
     if not 1 <= round_ <= state.rounds:
-        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+        raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round_,
+                                  rounds=state.rounds))
 
 
 def check_handicap(handicap: int | None) -> None:
     """Refuse a handicap (given by hand) outside 0..9."""
     if handicap is not None and not 0 <= handicap <= 9:
-        raise CommandRejected(f"handicap {handicap} is outside 0..9")
+        raise CommandRejected(say("handicap %(stones)d is outside 0..9", stones=handicap))
 
 
 def check_table(table: int | None) -> None:
     """Refuse a table number below 1."""
     if table is not None and table < 1:
-        raise CommandRejected(f"table {table} must be 1 or more")
+        raise CommandRejected(say("table %(table)d must be 1 or more", table=table))
 
 
 def parse_rank(text: str) -> str:
@@ -74,9 +75,9 @@ def parse_komi(komi: str | None) -> str | None:
     try:
         value = parse_number(komi)  # bounded as text: Fraction("1e999999999") would take hours
     except ValueError:
-        raise CommandRejected(f"komi {komi[:32]!r} is not a number such as 6.5 or 7") from None
+        raise CommandRejected(say("komi %(komi)r is not a number such as 6.5 or 7", komi=komi[:32])) from None
     if (value * 2).denominator != 1:
-        raise CommandRejected(f"komi {komi!r} must be a whole or half number")
+        raise CommandRejected(say("komi %(komi)r must be a whole or half number", komi=komi))
     return komi.strip().replace(",", ".")
 
 
@@ -104,12 +105,13 @@ def game_at(state: TournamentState, round_: int, table: int, name_tables: bool =
     check_round(state, round_)
     games = state.games.get(round_, {})
     if not games:
-        raise CommandRejected(gettext("round %(round)d is not paired yet") % {"round": round_})
+        raise CommandRejected(say("round %(round)d is not paired yet", round=round_))
     game = games.get(table)
     if game is None:
-        tables = gettext(" (its tables: %(tables)s)") % {"tables": _tables_text(games)} if name_tables else ""
-        raise CommandRejected(gettext("round %(round)d has no table %(table)d") % {"round": round_, "table": table}
-                              + tables)
+        if name_tables:
+            raise CommandRejected(say("round %(round)d has no table %(table)d (its tables: %(tables)s)", round=round_,
+                                      table=table, tables=_tables_text(games)))
+        raise CommandRejected(say("round %(round)d has no table %(table)d", round=round_, table=table))
     return game
 
 
@@ -124,27 +126,29 @@ def check_available(state: TournamentState, p: PlayerState, round_: int, overrid
     (``--force``), a withdrawal or an absence is noted there instead of refused."""
     if p.is_withdrawn(round_):
         if overridden is None:
-            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}; use --force to "
-                                  "pair him anyway")
-        overridden.append(f"{p.id} withdrew")
+            raise CommandRejected(say("%(player)s withdrew from round %(round)d; use --force to pair him anyway",
+                                      player=f"{p.id} {p.full_name}", round=p.withdrawn_from))
+        overridden.append(say("%(player)s withdrew", player=p.id))
     elif round_ in p.absences:
         if overridden is None:
-            raise CommandRejected(f"{p.id} {p.full_name} is marked absent in round {round_}; use --force to pair "
-                                  "him anyway")
-        overridden.append(f"{p.id} absent")
+            raise CommandRejected(say("%(player)s is marked absent in round %(round)d; use --force to pair him "
+                                      "anyway", player=f"{p.id} {p.full_name}", round=round_))
+        overridden.append(say("%(player)s absent", player=p.id))
     game = state.game_of(p.id, round_)
     if game is not None:
-        raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
+        raise CommandRejected(say("%(player)s is already paired in round %(round)d (table %(table)d)",
+                                  player=f"{p.id} {p.full_name}", round=round_, table=game.table))
     if p.id in state.byes.get(round_, {}):
-        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}")
+        raise CommandRejected(say("%(player)s holds the bye of round %(round)d", player=f"{p.id} {p.full_name}",
+                                  round=round_))
 
 
 def check_free(state: TournamentState, p: PlayerState, round_: int) -> None:
     """Refuse while ``p`` is paired or holds the bye in ``round_`` (take it back first)."""
     game = state.game_of(p.id, round_)
     if game is not None:
-        raise CommandRejected(
-            f"{p.id} {p.full_name} is paired in round {round_} (table {game.table}); unpair that game first"
-        )
+        raise CommandRejected(say("%(player)s is paired in round %(round)d (table %(table)d); unpair that game first",
+                                  player=f"{p.id} {p.full_name}", round=round_, table=game.table))
     if p.id in state.byes.get(round_, {}):
-        raise CommandRejected(f"{p.id} {p.full_name} holds the bye of round {round_}; remove it first")
+        raise CommandRejected(say("%(player)s holds the bye of round %(round)d; remove it first",
+                                  player=f"{p.id} {p.full_name}", round=round_))

@@ -16,6 +16,7 @@ from typing import Any, Unpack
 from goledger.commands.checks import check_names, parse_rank
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.replay.fold.players import NameIndex, find_player, fold_name, short_reference_clash
@@ -101,14 +102,14 @@ def decide_register(
     known = registered if registered is not None else Registered(state.players.values())
     if egd_pin and egd_pin in known.pins:
         p = known.pins[egd_pin]
-        raise CommandRejected(f"EGD PIN {egd_pin} is already registered for {p.id} {p.full_name}")
+        raise CommandRejected(say("EGD PIN %(pin)s is already registered for %(player)s", pin=egd_pin,
+                                  player=f"{p.id} {p.full_name}"))
     if not force:
         _check_rounds_left(state)
         p = known.namesake(surname, first_name)
         if p is not None:
-            raise CommandRejected(
-                f"{surname} {first_name} is already registered as {p.id}; use --force to register a namesake"
-            )
+            raise CommandRejected(say("%(name)s is already registered as %(id)s; use --force to register a namesake",
+                                      name=f"{surname} {first_name}", id=p.id))
     return [ev.PlayerRegistered(
         player_id=_next_player_id(state), surname=surname, first_name=first_name, rank=rank,
         grade=grade, rating=rating, country=country, club=club, egd_pin=egd_pin,
@@ -123,8 +124,9 @@ def _check_rounds_left(state: TournamentState) -> None:
     anyway, e.g. to correct the list of a finished tournament)."""
     last = state.rounds
     if last and (state.games.get(last) or state.byes.get(last)):
-        raise CommandRejected(f"round {last}, the last round, is already paired: a player registered now plays no "
-                              "game and would be placed on absences alone; use --force to register him anyway")
+        raise CommandRejected(say("round %(round)d, the last round, is already paired: a player registered now plays "
+                                  "no game and would be placed on absences alone; use --force to register him anyway",
+                                  round=last))
 
 
 def register_message(state: TournamentState, events: list[ev.Event], note: str = "",
@@ -134,10 +136,11 @@ def register_message(state: TournamentState, events: list[ev.Event], note: str =
     event = first_event(events, ev.PlayerRegistered)
     clash = short_reference_clash(state.players.values(), event.surname, event.first_name,
                                   registered.references if registered is not None else None)
-    tail = f"; note: {clash}" if clash else ""
+    tail = say("; note: %(clash)s", clash=clash) if clash else ""
     if note:
         tail = f"; {note}{tail}"
-    return f"registered {event.player_id} {event.surname} {event.first_name} ({event.rank}){tail}"
+    return say("registered %(player)s (%(rank)s)", player=f"{event.player_id} {event.surname} {event.first_name}",
+               rank=event.rank) + tail
 
 
 def register(
@@ -180,16 +183,16 @@ def register(
         surname, first_name, country, club, rank, grade, rating = (
             filled.values[k] for k in ("surname", "first_name", "country", "club", "rank", "grade", "rating"))
     if not str(rank).strip():
-        raise CommandRejected("a player needs a rank (--rank), or an EGD PIN of the rating list (--egd-pin)")
+        raise CommandRejected(say("a player needs a rank (--rank), or an EGD PIN of the rating list (--egd-pin)"))
     fields: dict[str, Any] = {"rank": parse_rank(rank), "surname": surname.strip(), "first_name": first_name.strip()}
     if not fields["surname"]:
-        raise CommandRejected("a player needs a surname")
+        raise CommandRejected(say("a player needs a surname"))
     check_names(surname=fields["surname"], first_name=fields["first_name"], club=club, grade=grade)
     code = country.strip().upper()
     if code and not re.fullmatch(r"[A-Z]{2}", code):
-        raise CommandRejected(f"country {country!r} must be a two-letter code such as FR")
+        raise CommandRejected(say("country %(country)r must be a two-letter code such as FR", country=country))
     if not -1 <= mm_correction <= 2:
-        raise CommandRejected(f"McMahon correction {mm_correction} is outside -1..2")
+        raise CommandRejected(say("McMahon correction %(correction)d is outside -1..2", correction=mm_correction))
     fields.update(grade=grade, rating=rating, country=code, club=club.strip(), egd_pin=egd_pin.strip(),
                   preliminary=preliminary, mm_correction=mm_correction, force=force,
                   provenance=filled.provenance if filled else None)
@@ -226,13 +229,13 @@ def player_changes(
         wanted["club"] = club.strip()
     if egd_pin is not None:
         if egd_pin.strip() and not egd_pin.strip().isdigit():
-            raise CommandRejected(f"EGD PIN {egd_pin!r} must be digits only")
+            raise CommandRejected(say("EGD PIN %(pin)r must be digits only", pin=egd_pin))
         wanted["egd_pin"] = egd_pin.strip()
     if rating is not None:
         wanted["rating"] = rating
     if mm_correction is not None:
         if not -1 <= mm_correction <= 2:
-            raise CommandRejected(f"McMahon correction {mm_correction} is outside -1..2")
+            raise CommandRejected(say("McMahon correction %(correction)d is outside -1..2", correction=mm_correction))
         wanted["mm_correction"] = mm_correction
     if preliminary is not None:
         wanted["status"] = "preliminary" if preliminary else "final"
@@ -257,19 +260,23 @@ def decide_update_player(state: TournamentState, player: str, wanted: dict[str, 
         listed = refresh_changes(p, ratings, state.settings)
         changes = {**{k: v for k, v in listed.items() if k not in wanted}, **changes}
         if set(changes) == {"rating_list"}:
-            raise CommandRejected(f"{p.id} {p.full_name} already agrees with the list; nothing to change")
+            raise CommandRejected(say("%(player)s already agrees with the list; nothing to change",
+                                      player=f"{p.id} {p.full_name}"))
     if not changes:
-        raise CommandRejected(f"{p.id} {p.full_name} already has these values; nothing to change")
+        raise CommandRejected(say("%(player)s already has these values; nothing to change",
+                                  player=f"{p.id} {p.full_name}"))
     if "surname" in changes or "first_name" in changes:
         twin = identity_key(changes.get("surname", p.surname), changes.get("first_name", p.first_name))
         for other in state.players.values():
             if other.id != p.id and identity_key(other.surname, other.first_name) == twin:
-                raise CommandRejected(f"{other.id} {other.full_name} already has this name; refusing a duplicate")
+                raise CommandRejected(say("%(player)s already has this name; refusing a duplicate",
+                                          player=f"{other.id} {other.full_name}"))
     pin = changes.get("egd_pin")
     if pin:
         for other in state.players.values():
             if other.id != p.id and other.egd_pin == pin:
-                raise CommandRejected(f"EGD PIN {pin} is already registered for {other.id} {other.full_name}")
+                raise CommandRejected(say("EGD PIN %(pin)s is already registered for %(player)s", pin=pin,
+                                          player=f"{other.id} {other.full_name}"))
     return [ev.PlayerUpdated(player_id=p.id, changes=changes)]
 
 
@@ -280,8 +287,9 @@ def update_player_message(state: TournamentState, events: list[ev.Event]) -> str
     changes = event.changes
     fields = ", ".join(f"{k} {getattr(p, k)!r} → {v!r}" for k, v in changes.items() if k != "rating_list")
     if "rating_list" in changes:
-        fields += f" (from the {changes['rating_list']['source']} list of {changes['rating_list']['date']})"
-    return f"updated {p.id}: {fields}"
+        fields += say(" (from the %(source)s list of %(date)s)", source=changes["rating_list"]["source"],
+                      date=changes["rating_list"]["date"])
+    return say("updated %(id)s: %(fields)s", id=p.id, fields=fields)
 
 
 def update_player(
@@ -309,6 +317,6 @@ def update_player(
     well win over the list's."""
     wanted = player_changes(surname, first_name, rank, country, club, egd_pin, rating, mm_correction, preliminary)
     if not wanted and not from_ratings:
-        raise CommandRejected("update-player needs at least one field to change")
+        raise CommandRejected(say("update-player needs at least one field to change"))
     return record(db, lambda state: decide_update_player(state, player, wanted, from_ratings=from_ratings,
                                                          ratings=ratings), update_player_message, **plumbing)

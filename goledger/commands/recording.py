@@ -18,6 +18,7 @@ import msgspec
 
 from goledger.describe.events import describe_event, describe_subject, names_from
 from goledger.errors import CommandRejected, StaleHeadError
+from goledger.i18n.messages import resolve_articles
 from goledger.ledger import events as ev
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
@@ -101,8 +102,15 @@ def record(
         state = _current_state(db)
         events = decide(state)
         _check_frozen(state, events)
-        return Outcome(DRY_RUN + describe(state, events), [])
+        return Outcome(DRY_RUN + _described(describe, state, events), [])
     return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+
+
+def _described(describe: Describe, state: TournamentState, events: list[ev.Event]) -> str:
+    """``describe``'s summary with any Hungarian ``a(z)`` a translation left resolved to
+    *a*/*az* (:func:`goledger.i18n.messages.resolve_articles`); a catalog message stays one."""
+    message = describe(state, events)
+    return message if "(z)" not in message else resolve_articles(message)
 
 
 def _current_state(db: PathLike) -> TournamentState:
@@ -144,7 +152,7 @@ def _append(
                 name_of = names_from(state.players)
                 try:
                     events = decide(state)
-                    message = describe(state, events)
+                    message = _described(describe, state, events)
                 except CommandRejected as exc:
                     if not since:
                         raise

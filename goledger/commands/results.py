@@ -14,9 +14,10 @@ from typing import Unpack
 
 from goledger.commands.checks import check_system, game_at
 from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
-from goledger.describe.events import board_words
+from goledger.describe.events import result_word
 from goledger.describe.results import outcome_words
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.result_notation import parse_result_notation
 from goledger.ledger.values import Result
@@ -51,7 +52,7 @@ def parse_notation(text: str | Result, by_default: bool) -> tuple[Result, str, b
 def _recordable(text: str | Result, by_default: bool) -> tuple[Result, str, bool]:
     outcome = parse_notation(text, by_default)
     if outcome[0] is Result.UNKNOWN:
-        raise CommandRejected("'unknown' is not a result to record; correct a wrong result instead")
+        raise CommandRejected(say("'unknown' is not a result to record; correct a wrong result instead"))
     return outcome
 
 
@@ -59,7 +60,8 @@ def _check_result_players(state: TournamentState, game: GameState) -> None:
     for pid in (game.white, game.black):
         p = state.players[pid]
         if p.is_withdrawn(game.round):
-            raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+            raise CommandRejected(say("%(id)s %(name)s withdrew from round %(round)d", id=p.id, name=p.full_name,
+                                      round=p.withdrawn_from))
 
 
 class ResultAlreadyRecorded(CommandRejected):
@@ -68,7 +70,8 @@ class ResultAlreadyRecorded(CommandRejected):
     :attr:`result`)."""
 
     def __init__(self, round_: int, table: int, result: Result) -> None:
-        super().__init__(f"round {round_} table {table} already has a result ({result.value}); use `goledger correct`")
+        super().__init__(say("round %(round)d table %(table)d already has a result (%(result)s); use "
+                             "`goledger correct`", round=round_, table=table, result=result_word(result.value)))
         self.round, self.table, self.result = round_, table, result
 
 
@@ -100,8 +103,8 @@ def result_message(state: TournamentState, events: list[ev.Event]) -> str:
     that whoever typed it sees the winner he meant (issue 40, item 4)."""
     event = first_event(events, ev.ResultRecorded)
     white, black = _names(state, event.round, event.table)
-    return (f"{board_words(event.round, event.table)}: "
-            f"{outcome_words(event.result, event.margin, event.by_default, white, black)}")
+    return say("round %(round)d table %(table)d: %(outcome)s", round=event.round, table=event.table,
+               outcome=outcome_words(event.result, event.margin, event.by_default, white, black))
 
 
 def result(
@@ -122,7 +125,7 @@ def result(
 def _correctable(text: str | Result, by_default: bool, reason: str) -> tuple[Result, str, bool]:
     outcome = parse_notation(text, by_default)
     if not reason.strip():
-        raise CommandRejected("a correction needs a reason")
+        raise CommandRejected(say("a correction needs a reason"))
     return outcome
 
 
@@ -135,12 +138,14 @@ def decide_correct(state: TournamentState, round_: int, table: int, result: str 
     outcome, margin, by_default = _correctable(result, by_default, reason)
     game = game_at(state, round_, table)
     if game.result is Result.UNKNOWN:
-        raise CommandRejected(f"round {round_} table {table} has no result yet; record it with `goledger result`")
+        raise CommandRejected(say("round %(round)d table %(table)d has no result yet; record it with "
+                                  "`goledger result`", round=round_, table=table))
     if game.result is outcome and game.by_default == by_default:
         raise CommandRejected(
-            f"round {round_} table {table} already has the result {outcome.value}"
-            f"{' by default' if by_default else ''}; nothing to correct"
-        )
+            say("round %(round)d table %(table)d already has the result %(result)s by default; nothing to correct",
+                round=round_, table=table, result=result_word(outcome.value)) if by_default else
+            say("round %(round)d table %(table)d already has the result %(result)s; nothing to correct",
+                round=round_, table=table, result=result_word(outcome.value)))
     if outcome is not Result.UNKNOWN:
         _check_result_players(state, game)
     event = ev.ResultCorrected(round=round_, table=table, result=outcome, by_default=by_default, reason=reason,
@@ -155,8 +160,11 @@ def correct_message(state: TournamentState, events: list[ev.Event]) -> str:
     event = first_event(events, ev.ResultCorrected)
     before = state.games[event.round][event.table].result
     white, black = _names(state, event.round, event.table)
-    return (f"round {event.round} table {event.table}: {before.value} → {event.result.value}: "
-            f"{outcome_words(event.result, event.margin, event.by_default, white, black)} ({one_line(event.reason)})")
+    return say("round %(round)d table %(table)d: %(before)s → %(after)s: %(outcome)s (%(reason)s)",
+               round=event.round, table=event.table, before=result_word(before.value),
+               after=result_word(event.result.value),
+               outcome=outcome_words(event.result, event.margin, event.by_default, white, black),
+               reason=one_line(event.reason))
 
 
 def correct(
@@ -184,7 +192,8 @@ def unpair_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 2 table 5 (p0003 vs p0011) unpaired``."""
     event = first_event(events, ev.PairingRemoved)
     game = state.games[event.round][event.table]
-    return f"round {event.round} table {event.table} ({game.white} vs {game.black}) unpaired"
+    return say("round %(round)d table %(table)d (%(white)s vs %(black)s) unpaired", round=event.round,
+               table=event.table, white=game.white, black=game.black)
 
 
 def unpair(

@@ -13,6 +13,7 @@ from typing import Any, Unpack
 from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.replay.fold.state import TournamentState
 
@@ -31,7 +32,7 @@ def decide_change_rules(state: TournamentState, changes: dict[str, Any], from_ro
         check_round(state, from_round)
     effective, _ = resolve_changes(state, changes)
     if not effective:
-        raise CommandRejected("these settings already have these values; nothing to change")
+        raise CommandRejected(say("these settings already have these values; nothing to change"))
     if "policy" in effective:
         from goledger.replay.scoring.policies import get_policy
 
@@ -51,8 +52,10 @@ def change_rules_message(state: TournamentState, events: list[ev.Event], changes
 
     event = first_event(events, ev.RulesChanged)
     _, phrases = resolve_changes(state, changes)
-    scope = "retroactively" if event.from_round is None else f"from round {event.from_round}"
-    return f"rules changed {scope}: {'; '.join(phrases) or ', '.join(sorted(event.changes))}"
+    changed = "; ".join(phrases) or ", ".join(sorted(event.changes))
+    if event.from_round is None:
+        return say("rules changed retroactively: %(changes)s", changes=changed)
+    return say("rules changed from round %(round)d: %(changes)s", round=event.from_round, changes=changed)
 
 
 def change_rules(

@@ -38,6 +38,7 @@ import msgspec
 import msgspec.inspect
 
 from goledger.errors import CommandRejected, GoledgerError
+from goledger.i18n.messages import say
 from goledger.ledger import domains
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank
@@ -200,7 +201,8 @@ def _lookup(name: str) -> SettingInfo:
     if info is None and name.startswith("policy."):
         info = next((s for s in catalogue() if s.kind == "policy" and s.field == name[7:]), None)
     if info is None:
-        raise CommandRejected(f"unknown setting {name!r}; `goledger settings` lists every setting and its values")
+        raise CommandRejected(say("unknown setting %(name)r; `goledger settings` lists every setting and its values",
+                                  name=name))
     return info
 
 
@@ -311,7 +313,8 @@ def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple
     if problem:
         raise CommandRejected(problem)
     if {"mm_floor", "mm_bar"} & set(tournament) and Rank.parse(merged.mm_floor) > Rank.parse(merged.mm_bar):
-        raise CommandRejected(f"the McMahon floor {merged.mm_floor} is above the bar {merged.mm_bar}")
+        raise CommandRejected(say("the McMahon floor %(floor)s is above the bar %(bar)s", floor=merged.mm_floor,
+                                  bar=merged.mm_bar))
     policy = get_policy(merged.policy)
     effective_policy = policy.with_overrides(merged.policy_overrides)
     _check_criteria(merged)
@@ -321,7 +324,8 @@ def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple
         tournament["criteria"] = [get_criterion(c).name for c in merged.criteria]
     played = state.last_round_with_games()
     if merged.rounds < played:
-        raise CommandRejected(f"rounds {merged.rounds} is below round {played}, which already has games")
+        raise CommandRejected(say("rounds %(rounds)d is below round %(round)d, which already has games",
+                                  rounds=merged.rounds, round=played))
     effective = {k: v for k, v in tournament.items() if current.get(k) != msgspec.to_builtins(v)}
     phrases: list[str] = []
     old_policy = msgspec.to_builtins(get_policy(settings_now.policy).with_overrides(settings_now.policy_overrides)) \
@@ -378,8 +382,8 @@ def _policy_info(field: str) -> SettingInfo:
     """The catalogue entry of the policy field ``field`` (a key of ``policy_overrides``)."""
     info = next((s for s in catalogue() if s.kind == "policy" and s.field == field), None)
     if info is None:
-        raise CommandRejected(f"policy_overrides names {field!r}, which is no policy setting; "
-                              "`goledger settings` lists every setting and its values")
+        raise CommandRejected(say("policy_overrides names %(field)r, which is no policy setting; "
+                                  "`goledger settings` lists every setting and its values", field=field))
     return info
 
 
@@ -399,14 +403,15 @@ def _policy_value(info: SettingInfo, value: Any) -> Any:
 
     if value is None or (isinstance(value, str) and value.strip().lower() in (_TOURNAMENTS, "null")):
         if not info.domain.endswith(f"| {_TOURNAMENTS}"):
-            raise CommandRejected(f"{info.name} must have a value: {info.domain}")
+            raise CommandRejected(say("%(name)s must have a value: %(domain)s", name=info.name, domain=info.domain))
         return None
     if isinstance(value, str) and info.domain.startswith("comma-separated"):
         value = [_json_or_text(v.strip()) for v in value.split(",") if v.strip()]
     try:
         typed = msgspec.convert({"name": "x", info.field: value}, Policy, strict=False)
     except msgspec.ValidationError:
-        raise CommandRejected(f"{info.name} {value!r} is outside its domain: {info.domain}") from None
+        raise CommandRejected(say("%(name)s %(value)r is outside its domain: %(domain)s", name=info.name, value=value,
+                                  domain=info.domain)) from None
     result = msgspec.to_builtins(getattr(typed, info.field))
     problem = domains._value_problem(info.field, getattr(typed, info.field), info.name)
     if problem:
@@ -422,8 +427,8 @@ def _criteria_change(value: Any) -> Any:
     if isinstance(names, (list, tuple)):
         words = [n.strip() for n in names if isinstance(n, str)]
         if len(words) == len(names) and not any(words):
-            raise CommandRejected("criteria must name at least one criterion (`goledger criteria` lists them), "
-                                  "or be `default` for the policy's default criteria")
+            raise CommandRejected(say("criteria must name at least one criterion (`goledger criteria` lists them), "
+                                      "or be `default` for the policy's default criteria"))
         if [w.lower() for w in words] == ["default"]:
             return []
     return value
@@ -549,4 +554,4 @@ def check_views_after(state: TournamentState, event: ev.Event) -> None:
     try:
         standings(after, after.last_round_with_games() or None)
     except GoledgerError as exc:
-        raise CommandRejected(f"refused: after this change {exc.message}") from None
+        raise CommandRejected(say("refused: after this change %(problem)s", problem=exc.message)) from None

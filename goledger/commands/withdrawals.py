@@ -14,7 +14,7 @@ from typing import Unpack
 from goledger.commands.checks import check_free, check_round
 from goledger.commands.recording import Appending, Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
-from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
@@ -29,7 +29,8 @@ def decide_withdraw(state: TournamentState, player: str, from_round: int, reason
     check_round(state, from_round)
     p = find_player(state, player)
     if p.withdrawn_from is not None and p.withdrawn_from <= from_round:
-        raise CommandRejected(f"{p.id} {p.full_name} already withdrew from round {p.withdrawn_from}")
+        raise CommandRejected(say("%(player)s already withdrew from round %(round)d", player=f"{p.id} {p.full_name}",
+                                  round=p.withdrawn_from))
     for r in range(from_round, state.rounds + 1):
         check_free(state, p, r)
     return [ev.PlayerWithdrew(player_id=p.id, from_round=from_round, reason=reason)]
@@ -43,8 +44,8 @@ def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
     event = first_event(events, ev.PlayerWithdrew)
     p = state.players[event.player_id]
     rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round))
-    return (f"{p.id} {p.full_name} withdraws from round {event.from_round}; {rule} "
-            f"(goledger explain {p.id} shows it)")
+    return say("%(player)s withdraws from round %(round)d; %(rule)s (goledger explain %(id)s shows it)",
+               player=f"{p.id} {p.full_name}", round=event.from_round, rule=rule, id=p.id)
 
 
 def desk_withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
@@ -56,8 +57,8 @@ def desk_withdraw_message(state: TournamentState, events: list[ev.Event]) -> str
     event = first_event(events, ev.PlayerWithdrew)
     p = state.players[event.player_id]
     rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round), desk=True)
-    return gettext("%(player)s withdraws from round %(round)d; %(rule)s") % {
-        "player": f"{p.id} {p.full_name}", "round": event.from_round, "rule": rule}
+    return say("%(player)s withdraws from round %(round)d; %(rule)s", player=f"{p.id} {p.full_name}",
+               round=event.from_round, rule=rule)
 
 
 def withdraw(
@@ -78,7 +79,7 @@ def decide_reinstate(state: TournamentState, player: str, from_round: int) -> li
     check_round(state, from_round)
     p = find_player(state, player)
     if p.withdrawn_from is None:
-        raise CommandRejected(f"{p.id} {p.full_name} has not withdrawn")
+        raise CommandRejected(say("%(player)s has not withdrawn", player=f"{p.id} {p.full_name}"))
     return [ev.PlayerReinstated(player_id=p.id, from_round=from_round)]
 
 
@@ -86,7 +87,7 @@ def reinstate_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0004 Abe Ann plays again from round 5``."""
     event = first_event(events, ev.PlayerReinstated)
     p = state.players[event.player_id]
-    return f"{p.id} {p.full_name} plays again from round {event.from_round}"
+    return say("%(player)s plays again from round %(round)d", player=f"{p.id} {p.full_name}", round=event.from_round)
 
 
 def reinstate(db: PathLike, player: str, from_round: int, **plumbing: Unpack[Plumbing]) -> Outcome:

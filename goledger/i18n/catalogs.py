@@ -1,7 +1,8 @@
 """Extracting the messages and keeping the catalogs complete (issue 33; ``babel.cfg``).
 
 ``python -m goledger.i18n.catalogs update`` extracts every message from the Python
-(``gettext``, ``ngettext``, ``pgettext``, ``N_``, ``_``) and from the Jinja2 templates
+(``gettext``, ``ngettext``, ``pgettext``, ``N_``, ``_``, and ``say``, ``nsay`` of
+:mod:`goledger.i18n.messages`) and from the Jinja2 templates
 (``{{ _("…") }}``, ``{% trans %}``) and merges them into each language's ``.po``: new
 messages arrive untranslated, translations of messages that are gone are dropped, the rest is
 kept. ``python -m goledger.i18n.catalogs
@@ -28,7 +29,10 @@ __all__ = ["ROOT", "extract", "problems", "read_catalog", "update"]
 ROOT: Final = LOCALE_DIR.parent.parent
 """The source tree (where ``babel.cfg`` is)."""
 
-KEYWORDS: Final = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None}
+KEYWORDS: Final = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None,
+                   "say": None, "nsay": (1, 2)}
+"""The calls whose literal arguments are messages: gettext's, and :mod:`goledger.i18n.messages`'
+``say`` and ``nsay`` (a message made where it is raised or returned)."""
 
 _FIXED_DATE: Final = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
 """The header date written in every catalog: a fixed one, so that merging the catalogs of two

@@ -42,6 +42,7 @@ from goledger.i18n import (
     translations,
     use_language,
 )
+from goledger.i18n.messages import resolve_articles
 from goledger.render.compiled import CompiledTemplates, compiled_templates
 
 __all__ = [
@@ -297,7 +298,10 @@ def _shown_variables(translate: Callable[..., Any]) -> Callable[..., Any]:
 
     @pass_context
     def wrapped(context: Any, *args: Any, **variables: Any) -> Any:
-        return translate(context, *args, **{k: shown_text(v) for k, v in variables.items()})
+        shown = translate(context, *args, **{k: shown_text(v) for k, v in variables.items()})
+        if "(z)" in shown:  # a Hungarian article chosen from what follows (issue 44)
+            shown = type(shown)(resolve_articles(str(shown)))
+        return shown
 
     return wrapped
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import gettext, ngettext
+from goledger.i18n.messages import nsay, say
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
 from goledger.web.forms import number_or_none, whole
@@ -109,7 +110,7 @@ def _update_player(db: Path, form: Form, **kw: Any) -> Any:
 
     status = _text(form, "status")
     if status not in ("", "final", "preliminary"):
-        raise CommandRejected(f"status {status!r} is neither final nor preliminary")
+        raise CommandRejected(say("status %(status)r is neither final nor preliminary", status=status))
     return commands.update_player(
         db, _text(form, "player"), _opt(form, "surname"), _opt(form, "first_name"), _opt(form, "rank"),
         _opt(form, "country"), _opt(form, "club"), _opt(form, "egd_pin"), _opt_int(form, "rating", "rating"),
@@ -138,7 +139,7 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
 
     text = form.get("list", "")
     if not isinstance(text, str) or not text.strip():
-        raise CommandRejected("paste one player a line: surname|first name|rank|country|club")
+        raise CommandRejected(say("paste one player a line: surname|first name|rank|country|club"))
     lines = [line.replace("\t", "|") if "|" not in line else line for line in text.splitlines()]
     with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
         name = Path(folder) / "pasted list"
@@ -191,7 +192,8 @@ def _player_action(db: Path, form: Form, **kw: Any) -> Any:
     what = _text(form, "what")
     runner = _PLAYER_ACTIONS.get(what)
     if runner is None:
-        raise CommandRejected(f"{what!r} is not a player action: use one of {', '.join(_PLAYER_ACTIONS)}")
+        raise CommandRejected(say("%(what)r is not a player action: use one of %(actions)s", what=what,
+                                  actions=", ".join(_PLAYER_ACTIONS)))
     return runner(db, form, **kw)
 
 
@@ -276,7 +278,7 @@ def _change_rules(db: Path, form: Form, **kw: Any) -> Any:
 
     words = [line.strip() for line in str(form.get("settings", "")).splitlines() if line.strip()]
     if not words:
-        raise CommandRejected("write the settings to change, one KEY=VALUE a line (e.g. policy=egf)")
+        raise CommandRejected(say("write the settings to change, one KEY=VALUE a line (e.g. policy=egf)"))
     return commands.change_rules(db, parse_settings(words), _opt_int(form, "from_round", "from round"), **kw)
 
 
@@ -317,11 +319,17 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
             played = sum(g.result is not Result.UNKNOWN for g in games)
             left = len(players_to_pair(state, round_))
             if not left:
-                raise CommandRejected(f"round {round_} is already paired: {len(games)} games ({played} played), "
-                                      "nobody is left to pair")
-            raise ConfirmPairing(f"round {round_} already has {len(games)} games ({played} played); pairing it "
-                                 f"again pairs only the {left} players still without a game or bye: confirm to "
-                                 "go on")
+                raise CommandRejected(nsay("round %(round)d is already paired: %(n)d game (%(played)d played), "
+                                           "nobody is left to pair",
+                                           "round %(round)d is already paired: %(n)d games (%(played)d played), "
+                                           "nobody is left to pair", len(games), round=round_, n=len(games),
+                                           played=played))
+            raise ConfirmPairing(nsay("round %(round)d already has %(games)d games (%(played)d played); pairing it "
+                                      "again pairs only the %(n)d player still without a game or bye: confirm to "
+                                      "go on",
+                                      "round %(round)d already has %(games)d games (%(played)d played); pairing it "
+                                      "again pairs only the %(n)d players still without a game or bye: confirm to "
+                                      "go on", left, round=round_, games=len(games), played=played, n=left))
     kw.pop("retry", None)
     return pairing.pair_round(db, round_, engine=_opt(form, "engine"), force=_flag(form, "force"),
                               expected_head=kw.pop("expected_head"), actor=kw.pop("actor"), reason=kw.pop("reason"))
@@ -331,7 +339,7 @@ def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
     try:
         from goledger.commands import pairing  # type: ignore[attr-defined, unused-ignore]
     except ImportError:
-        raise CommandRejected("this goledger has no pairing engine yet; unpair the tables one by one") from None
+        raise CommandRejected(say("this goledger has no pairing engine yet; unpair the tables one by one")) from None
     return pairing.unpair_round(db, _int(form, "round", "round"), _text(form, "reason") or kw["reason"],
                                 expected_head=kw["expected_head"])
 

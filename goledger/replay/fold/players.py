@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["NameIndex", "find_player", "fold_name", "match_key", "name_matches", "short_reference_clash"]
@@ -90,8 +91,10 @@ def find_player(state: TournamentState, ref: str) -> PlayerState:
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        raise CommandRejected(f"{ref!r} matches {len(found)} players ({_candidates(found)}); use the player id")
-    raise CommandRejected(f"no player matches {ref!r} (use an id such as p0001, an EGD PIN or a unique name)")
+        raise CommandRejected(say("%(ref)r matches %(n)d players (%(candidates)s); use the player id", ref=ref,
+                                  n=len(found), candidates=_candidates(found)))
+    raise CommandRejected(say("no player matches %(ref)r (use an id such as p0001, an EGD PIN or a unique name)",
+                              ref=ref))
 
 
 class NameIndex:
