@@ -131,6 +131,7 @@ def new(
         "--handicap-on", help="Handicap from mms (default) or rank.")] = None,
     language: Annotated[str | None, typer.Option(
         "--language", help="Language of printouts and the desk: en (default), tr, hu, fr or de.")] = None,
+    country: Annotated[str, typer.Option("--country", help="Country of play, a two-letter code (EGD PC[]).")] = "",
     **shared: Unpack[Shared],
 ) -> None:
     """Create a new ledger file for a tournament."""
@@ -140,7 +141,7 @@ def new(
     options = system_options(option, boards)
     recorded(command, name, rounds, system, bar, floor, policy, crit, komi, short_name, location, begin_date,
              end_date, options, time, main_time, byo_yomi, periods, stones, fischer, handicap_correction,
-             handicap_ceiling, handicap_threshold, handicap_on, language, **shared)
+             handicap_ceiling, handicap_threshold, handicap_on, language, country, **shared)
 
 
 @shared_options(last=("joins_round",))

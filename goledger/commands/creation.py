@@ -63,6 +63,7 @@ def new(
     handicap_threshold: str | None = None,
     handicap_on: str | None = None,
     language: str | None = None,
+    country: str = "",
     *,
     actor: str = "",
     reason: str = "",
@@ -83,7 +84,8 @@ def new(
     §7.2): ``handicap_correction`` stones subtracted, ``handicap_ceiling`` (0: even games),
     ``handicap_threshold`` rank from which games are even, ``handicap_on`` ``mms`` or ``rank``.
     ``language`` (``en``, ``tr``, ``hu``, ``fr``, ``de``; default English) is the language of
-    the printouts and the desk (``goledger.i18n``).
+    the printouts and the desk (``goledger.i18n``). ``country`` (a two-letter code) is where
+    the tournament is played, kept for the EGD file's ``PC[]`` as an OpenGotha import keeps it.
 
     ``rounds`` ``None`` (no ``--rounds``) is for a system whose round count follows from its
     entrants (knockout, double knockout, Paramus, round robin: issue 29): the tournament is
@@ -110,6 +112,7 @@ def new(
     preset["handicap"] = handicap_settings(handicap_correction, handicap_ceiling, handicap_threshold, handicap_on)
     check_names(name=name, short_name=short_name, location=location)
     preset.update(_language(language))
+    preset["extras"] = _country(country)
     settings = ev.TournamentSettings(
         name=name.strip(), short_name=short_name, location=location, begin_date=begin_date,
         end_date=end_date, rounds=rounds, system=system,  # type: ignore[arg-type]
@@ -172,6 +175,16 @@ def _criteria(policy_name: str, criteria: Sequence[str] | None) -> tuple[str, ..
     from goledger.replay.scoring.criteria import get_criterion
 
     return tuple(get_criterion(chosen.criterion_name(c)).name for c in criteria)
+
+
+def _country(country: str) -> dict[str, str]:
+    """The settings' extras for the country of play (``egd.country``, as the EGD writer reads
+    it); refused in one sentence unless two letters (the EGD export checks the code itself)."""
+    if not country.strip():
+        return {}
+    if not (len(country.strip()) == 2 and country.strip().isascii() and country.strip().isalpha()):
+        raise CommandRejected(f"country {country.strip()!r} is not a two-letter country code such as FR")
+    return {"egd.country": country.strip().upper()}
 
 
 def _language(language: str | None) -> dict[str, str]:

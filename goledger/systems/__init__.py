@@ -6,7 +6,7 @@ same for every system.
 =====================  ===============================  ==========================================
 system                 next round                       places
 =====================  ===============================  ==========================================
-mcmahon, swiss, …      the ``opengotha`` engine         the standings (criteria)
+mcmahon, swiss, cup …  the ``opengotha`` engine         the standings (criteria)
 knockout               the bracket (``knockout``)       final, semi-finals, then 5–8, 9–16 …
 double-knockout        both brackets                    champion, runner-up, then by elimination
 paramus                the ladder (``paramus``)         the last winner, then wins, then exit
@@ -45,56 +45,19 @@ from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine
 from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import Places
+from goledger.systems.registry import ENGINE_MODULES, SYSTEMS
 
 __all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "places_of",
            "rounds_at_draw", "rounds_needed", "system_options"]
 
-DEFAULT_ENGINE: dict[str, str] = {
-    "mcmahon": "opengotha",
-    "swiss": "opengotha",
-    "swisscat": "opengotha",
-    "knockout": "knockout",
-    "double-knockout": "double-knockout",
-    "paramus": "paramus",
-    "match": "match",
-    "handicap": "handicap",
-    "continuous-handicap": "continuous-handicap",
-    "round-robin": "round-robin",
-    "team-swiss": "teams",
-    "team-mcmahon": "teams",
-    "pairgo": "units",
-    "rengo2": "units",
-    "rengo3": "units",
-}
-"""System → the pairing engine ``pair-round`` uses when ``--engine`` is not given."""
+DEFAULT_ENGINE: dict[str, str] = {name: entry.engine for name, entry in SYSTEMS.items() if entry.engine is not None}
+"""System → the pairing engine ``pair-round`` uses when ``--engine`` is not given (from
+:data:`goledger.systems.registry.SYSTEMS`)."""
 
-SYSTEM_MODULES: dict[str, str] = {
-    "knockout": "goledger.systems.knockout",
-    "double-knockout": "goledger.systems.double_knockout",
-    "paramus": "goledger.systems.paramus",
-    "match": "goledger.systems.match",
-    "handicap": "goledger.systems.handicap",
-    "continuous-handicap": "goledger.systems.continuous",
-    "round-robin": "goledger.systems.round_robin",
-    "team-swiss": "goledger.systems.teams",
-    "team-mcmahon": "goledger.systems.teams",
-    "pairgo": "goledger.systems.units",
-    "rengo2": "goledger.systems.units",
-    "rengo3": "goledger.systems.units",
-}
+SYSTEM_MODULES: dict[str, str] = {name: entry.module for name, entry in SYSTEMS.items() if entry.module is not None}
 """System → its module (imported on first use); systems not listed have no rules of their own."""
 
-_ENGINE_MODULES: dict[str, str] = {
-    "knockout": "goledger.systems.knockout",
-    "double-knockout": "goledger.systems.double_knockout",
-    "paramus": "goledger.systems.paramus",
-    "match": "goledger.systems.match",
-    "handicap": "goledger.systems.handicap",
-    "continuous-handicap": "goledger.systems.continuous",
-    "round-robin": "goledger.systems.round_robin",
-    "teams": "goledger.systems.teams",
-    "units": "goledger.systems.units",
-}
+_ENGINE_MODULES: dict[str, str] = ENGINE_MODULES
 
 
 def _module(system: str) -> Any:
@@ -133,7 +96,7 @@ def system_options(system: str, options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in msgspec.to_builtins(parsed).items() if defaults.get(k) != v}
 
 
-ROUNDS_AT_DRAW = frozenset({"knockout", "double-knockout", "paramus", "round-robin"})
+ROUNDS_AT_DRAW = frozenset(name for name, entry in SYSTEMS.items() if entry.rounds_at_draw)
 """The systems whose round count ``goledger new`` may leave to the draw (no ``--rounds``)."""
 
 

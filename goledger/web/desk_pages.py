@@ -97,13 +97,16 @@ class DirectorPages:
     async def new_form(self, request: Request) -> Response:
         if self.desk.db.exists():
             return RedirectResponse("/desk", 303)
-        return self.pages.render(request, "new.html")
+        from goledger.web.new_tournament import form_context
+
+        return self.pages.render(request, "new.html", **form_context(request.query_params.get("system", "")))
 
     async def new(self, request: Request) -> Response:
+        from goledger.web.new_tournament import new_arguments
+
         form = await self.pages.checked_form(request)
-        rounds = forms.number(form, "rounds", "rounds", signed=False, low=1, high=99)
-        text = {k: str(form.get(k, "")).strip() for k in ("name", "system", "bar", "floor", "komi", "language")}
-        done = await self.pages.work(isolate.new_tournament, self.desk.db, text, rounds, self.pages.actor(request))
+        arguments = new_arguments(form)
+        done = await self.pages.work(isolate.new_tournament, self.desk.db, arguments, self.pages.actor(request))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk/players", done.message)
@@ -411,6 +414,7 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
     DeskGuard and their CSRF token)."""
     from goledger.web.egd_check import egd_check_routes
     from goledger.web.hand_edits import routes as hand_edit_routes
+    from goledger.web.new_tournament import new_tournament_routes
     from goledger.web.ratings import ratings_routes
     from goledger.web.settings_page import settings_routes
 
@@ -439,4 +443,5 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
         *settings_routes(pages),  # the settings form and its preview (issue 43)
         *ratings_routes(pages),  # the rating-list search (issue 34: its API route too, for the director)
         *egd_check_routes(pages),  # the players against the EGD list (issue 47)
+        *new_tournament_routes(pages),  # the New form's EGD class (issue 43)
     ]

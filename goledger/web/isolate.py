@@ -238,14 +238,13 @@ def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str,
     return Done(200, outcome.message)
 
 
-def new_tournament(db: Path, text: dict[str, str], rounds: int, actor: str) -> Done:
-    """``POST /desk/new``: :func:`goledger.commands.new`."""
+def new_tournament(db: Path, arguments: dict[str, Any], actor: str) -> Done:
+    """``POST /desk/new``: :func:`goledger.commands.new` with the New form's arguments
+    (:func:`goledger.web.new_tournament.new_arguments`)."""
     from goledger import commands
 
     try:
-        outcome = commands.new(db, text["name"], rounds, text["system"] or "mcmahon", text["bar"] or None,
-                               text["floor"] or None, None, None, text["komi"] or "7.5",
-                               language=text.get("language") or None, actor=actor)
+        outcome = commands.new(db, **arguments, actor=actor)
     except GoledgerError as exc:
         return Done(400, exc.message)
     return Done(200, outcome.message)

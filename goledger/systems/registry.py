@@ -1,0 +1,89 @@
+"""The one registry of tournament systems (issue 48 item 4, issue 43 item 1): one
+:class:`SystemEntry` per value of ``goledger new --system``, saying what the system is called
+in words, which engine pairs its rounds, which module holds its own rules, how its round count
+is set, and which of its options the New tournament form asks for. ``goledger.systems``
+derives ``DEFAULT_ENGINE``, ``SYSTEM_MODULES`` and ``ROUNDS_AT_DRAW`` from it, and the desk's
+New tournament form lists it, so a system is added in one place.
+
+The cup (OpenGotha's fourth tournament type) is paired by the ``opengotha`` engine with
+OpenGotha's ``initForCup`` parameters (split and fold in both seeding phases, no handicap),
+which reproduces OpenGotha's own cup rounds (``../shared/pairing-oracle/cdfa-2020-cup.r1``…
+``r4``); its places are the standings by CPS, the cup score.
+
+This module imports nothing but the i18n marker, so the desk and the command line read it
+without loading any engine.
+
+>>> SYSTEMS["knockout"].engine, SYSTEMS["knockout"].rounds_at_draw, SYSTEMS["cup"].engine
+('knockout', True, 'opengotha')
+>>> [f for f in SYSTEMS["team-swiss"].fields]
+['boards']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from goledger.i18n import N_
+
+__all__ = ["ENGINE_MODULES", "SYSTEMS", "FormField", "SystemEntry"]
+
+FormField = Literal["bar_floor", "boards", "third_place", "reset", "jigo", "seeding", "method", "target",
+                    "max_games", "max_rank_difference", "cycles"]
+"""An option the New tournament form asks for (beyond what every system has: name, dates,
+place, country, time, komi, handicap rule, language)."""
+
+
+@dataclass(frozen=True)
+class SystemEntry:
+    """One tournament system: ``name`` (its ``System`` value), ``label`` (its name in words,
+    a catalog message), ``engine`` (the pairing engine ``pair-round`` uses by default, or
+    ``None`` when its games are paired by hand), ``module`` (its rules: options, ``check``,
+    ``places``, ``rounds_needed``; ``None`` for a system with no rules of its own),
+    ``rounds_at_draw`` (its round count follows from the entrants, set at the draw: then
+    ``rounds_rule`` says how, in words), and ``fields``, the options the New form asks for."""
+
+    name: str
+    label: str
+    engine: str | None
+    module: str | None = None
+    rounds_at_draw: bool = False
+    rounds_rule: str = ""
+    fields: tuple[FormField, ...] = ()
+
+
+_ELIMINATION: Final = ("seeding", "jigo")
+
+_ENTRIES: Final = (
+    SystemEntry("mcmahon", N_("McMahon"), "opengotha", fields=("bar_floor",)),
+    SystemEntry("swiss", N_("Swiss"), "opengotha"),
+    SystemEntry("swisscat", N_("Swiss with categories"), "opengotha"),
+    SystemEntry("cup", N_("Cup (OpenGotha)"), "opengotha"),
+    SystemEntry("round-robin", N_("Round robin"), "round-robin", "goledger.systems.round_robin", True,
+                N_("N − 1 rounds for N players (N for an odd N), from the Berger tables"), ("cycles",)),
+    SystemEntry("knockout", N_("Knockout"), "knockout", "goledger.systems.knockout", True,
+                N_("⌈log₂ N⌉ rounds for N entrants; the third-place game is played beside the final"),
+                ("third_place", "method", *_ELIMINATION)),
+    SystemEntry("double-knockout", N_("Double knockout"), "double-knockout", "goledger.systems.double_knockout",
+                True, N_("both brackets and the grand final, from the number of entrants"),
+                ("reset", "method", *_ELIMINATION)),
+    SystemEntry("paramus", N_("Paramus"), "paramus", "goledger.systems.paramus", True,
+                N_("N − 1 rounds for N players, one game each"), _ELIMINATION),
+    SystemEntry("match", N_("Match"), "match", "goledger.systems.match", fields=("target", "max_games", "seeding")),
+    SystemEntry("handicap", N_("Handicap tournament"), "handicap", "goledger.systems.handicap",
+                fields=("max_rank_difference",)),
+    SystemEntry("continuous-handicap", N_("Continuous handicap"), "continuous-handicap",
+                "goledger.systems.continuous", fields=("max_rank_difference",)),
+    SystemEntry("team-swiss", N_("Team Swiss"), "teams", "goledger.systems.teams", fields=("boards",)),
+    SystemEntry("team-mcmahon", N_("Team McMahon"), "teams", "goledger.systems.teams", fields=("boards", "bar_floor")),
+    SystemEntry("pairgo", N_("Pair Go"), "units", "goledger.systems.units", fields=("bar_floor",)),
+    SystemEntry("rengo2", N_("Rengo (pairs)"), "units", "goledger.systems.units", fields=("bar_floor",)),
+    SystemEntry("rengo3", N_("Rengo (threes)"), "units", "goledger.systems.units", fields=("bar_floor",)),
+)
+
+SYSTEMS: Final[dict[str, SystemEntry]] = {entry.name: entry for entry in _ENTRIES}
+"""Every tournament system by its ``System`` name, in the order the New form lists them."""
+
+ENGINE_MODULES: Final[dict[str, str]] = {entry.engine: entry.module for entry in _ENTRIES
+                                         if entry.engine is not None and entry.module is not None}
+"""A system's own engine → the module whose ``ENGINE`` it is (the others are in ``goledger.pairing``)."""
