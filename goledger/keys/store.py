@@ -31,7 +31,7 @@ checks that the player is registered now.
 
 API (stable; colleagues build on it): :func:`issue_key`, :func:`revoke_key`,
 :func:`player_for_key`, :func:`keys_for`, :func:`ensure_keys`, :func:`keys_path`,
-:func:`well_formed`.
+:func:`well_formed`, and :func:`player_actor`, the envelope's actor of what a key records.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ __all__ = [
     "issue_key",
     "keys_for",
     "keys_path",
+    "player_actor",
     "player_for_key",
     "revoke_key",
     "well_formed",
@@ -86,6 +87,11 @@ _SCHEMA: Final = (
     " digest BLOB NOT NULL UNIQUE,"
     " issued_at TEXT NOT NULL)"
 )
+
+
+def player_actor(player_id: str) -> str:
+    """The envelope's actor of what a player's key records for him: ``player p0001``."""
+    return f"player {player_id}"
 
 
 def keys_path(ledger_path: str | os.PathLike[str]) -> Path:
