@@ -499,8 +499,10 @@ class RatingsStore:
         nobody has them all, the words one typo away are added (:meth:`_Vocabulary.typos`)
         and the index asked again. A player's score is 100 less 30 per query word he lacks,
         10 per typo, 5 per word only begun and 2 per word of his name the query does not
-        say; ties are ordered by the words spelled exactly as said, the rarity of the words
-        matched among the candidates (a surname few have before a common first name),
+        say; a word of one letter beside others is an initial (``Duman M.``, ``Tara S``: any
+        word of the name it begins, at the cost of a word only begun); ties are ordered by the
+        words spelled exactly as said, the rarity of the words matched among the candidates
+        (a surname few have before a common first name),
         closeness in length, then the most recent last appearance first, so homonyms come
         together, the active one first."""
         words = tokens(query)
@@ -521,24 +523,26 @@ class RatingsStore:
             typing = prefix and not query[-1:].isspace() and query.rstrip()[-1:] not in (",", ".")
             args: tuple[Any, ...] = (list_id, country.upper()) if country else (list_id,)
             expansions = [vocab.same(w) for w in words]
-            matches = _ranked(words, expansions, self._candidates(words, expansions, typing, args), typing, limit)
+            begun = _begun(words, typing)
+            matches = _ranked(words, expansions, self._candidates(words, expansions, begun, args), begun, limit)
             if not matches or matches[0].score < 100 - _MISSING + 1 or any(not e for e in expansions):
                 # a word no entry has as said: one typo away, then
                 for w, found in zip(words, expansions, strict=True):
                     found.update({t: c for t, c in vocab.typos(w).items() if t not in found})
-                matches = _ranked(words, expansions, self._candidates(words, expansions, typing, args), typing,
+                matches = _ranked(words, expansions, self._candidates(words, expansions, begun, args), begun,
                                   limit)
         finally:
             self._conn.execute("COMMIT")
         return SearchResult(ref=ref, matches=matches)
 
-    def _candidates(self, words: list[str], expansions: list[dict[str, int]], typing: bool,
+    def _candidates(self, words: list[str], expansions: list[dict[str, int]], begun: frozenset[int],
                     args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """The rows having a word of every expansion (of any, when no row has all)."""
+        """The rows having a word of every expansion (of any, when no row has all); a word
+        in ``begun`` also as the beginning of a word."""
         groups = []
         for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
             terms = [f'"{t}"' for t in sorted(found)]
-            if typing and i == len(words) - 1 and len(w) >= 2:
+            if i in begun:
                 terms.append(f'"{w}"*')
             if terms:
                 groups.append("(" + " OR ".join(terms) + ")")
@@ -554,12 +558,20 @@ class RatingsStore:
         return rows
 
 
-def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple[Any, ...]], typing: bool,
+def _begun(words: list[str], typing: bool) -> frozenset[int]:
+    """The query words that may be only the beginning of a name's word: the last one while
+    typing (two letters or more), and every initial, a single letter beside other words."""
+    begun = {i for i, w in enumerate(words) if len(w) == 1 and w.isalpha() and len(words) > 1}
+    if typing and len(words[-1]) >= 2:
+        begun.add(len(words) - 1)
+    return frozenset(begun)
+
+
+def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple[Any, ...]], begun: frozenset[int],
             limit: int) -> list[Match]:
     """Score and order candidate rows (:meth:`RatingsStore.search`)."""
     said = set(words)
     length = len(" ".join(words))
-    last = len(words) - 1
     scored: list[tuple[int, tuple[int, int], str, str, tuple[Any, ...]]] = []
     matched: list[list[int]] = []
     for row in rows:
@@ -573,7 +585,7 @@ def _ranked(words: list[str], expansions: list[dict[str, int]], rows: list[tuple
                 if used[j]:
                     continue
                 cost = found.get(e)
-                if cost is None and typing and i == last and e.startswith(w):
+                if cost is None and i in begun and e.startswith(w):
                     cost = _PREFIX
                 if cost is not None and cost < best:
                     best, at = cost, j

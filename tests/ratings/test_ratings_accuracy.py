@@ -53,3 +53,17 @@ def test_the_measure_can_fail() -> None:
     assert measure(queries, lambda text: [wrong]).first == 0
     assert measure(queries, lambda text: [p for p in players if p.surname.lower() in text.lower()
                                           or p.surname[:3].lower() in text.lower()]).top3 > 0
+
+
+@needs_shared
+def test_a_surname_and_an_initial_find_the_player_first(egd_store: Path) -> None:
+    """Issue 43, item 3: a player typed as surname and initial (``Duman M.``, ``Tara S.``), the
+    initial before or after, with or without its dot, is the first answer on the real EGD list;
+    before, the initial had to be a whole word and the right player was not in the first three."""
+    with RatingsStore(egd_store) as store:
+        for query, pin in [("Duman M.", "15325475"), ("Tara S.", "16933510"), ("Duman M", "15325475"),
+                           ("M. Duman", "15325475"), ("tara s", "16933510"), ("Celebican B.", "13701534")]:
+            matches = store.search(query, 3).matches
+            assert matches and matches[0].player.pin == pin, (query, [m.player.full_name for m in matches])
+        # a full first name is still no initial: "Duman Merve" is exact, "Duman Mer" begun
+        assert store.search("Duman Merve", 3).matches[0].score == 100
