@@ -43,7 +43,8 @@ def test_an_absence_takes_the_check_in_back_and_a_check_in_cancels_the_absence(t
                  ev.ParticipationChanged(player_id="p0001", round=2, participating=False))
     assert "p0001" in check_in_status(later, 2).absent
     assert decide_check_in(later, "p0001", 2) == [
-        ev.ParticipationChanged(player_id="p0001", round=2, participating=True), ev.CheckedIn(player_id="p0001", round=2)]
+        ev.ParticipationChanged(player_id="p0001", round=2, participating=True),
+        ev.CheckedIn(player_id="p0001", round=2)]
 
 
 def test_check_in_is_refused_once_paired_withdrawn_or_twice(state: TournamentState, then: Then) -> None:
