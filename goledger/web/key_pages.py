@@ -12,7 +12,7 @@ Players (no login: the key in the address is the credential, :mod:`goledger.keys
 
 A revoked, unknown or malformed key, or one whose player is no longer registered, gets one
 answer, 404 with the same sentence (:func:`_unknown_key`). The pages are never kept for others
-(``Cache-Control: no-store``), and send no referrer beyond the desk.
+(``Cache-Control: no-store``), and send no referrer beyond the desk (``same-origin``, the desk's own).
 
 The director (behind :meth:`Pages.director_only` and the guard): ``/desk/keys`` lists who
 holds a key, reissues or revokes one, and prints the welcome sheet (``/desk/keys/welcome``,
@@ -37,7 +37,10 @@ from goledger.web.routing import DeskPages
 
 __all__ = ["ANSWERS", "check_in_work", "key_routes", "key_work"]
 
-_NO_STORE: Final = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+_NO_STORE: Final = {"Cache-Control": "no-store"}
+"""Never kept by a browser or a proxy for anyone else. (The desk's ``Referrer-Policy:
+same-origin`` already keeps the address, key included, from other sites; ``no-referrer``
+would make the browser send ``Origin: null`` with the page's own forms, which the guard refuses.)"""
 ANSWERS: Final = ("play", "absent")
 
 
