@@ -28,6 +28,7 @@ _HOMES: Final[dict[str, str]] = {
     "find_player": "record",
     "unregister": "unregistration",
     **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
+    **dict.fromkeys(("absent_unchecked", "check_in"), "checking_in"),
 }
 """Each command's module: the package imports one when one of its names is first asked for
 (PEP 562), so a run of ``goledger result`` imports the results' deciders, not every command's
@@ -39,6 +40,7 @@ __all__ = [  # noqa: RUF022 (in the order of _HOMES)
     "check_pairings", "explain_pairing", "pair_round", "unpair_round", "absent", "bye", "present", "unbye", "new",
     "register", "update_player", "log", "repair_report", "verify", "Outcome", "correct", "result", "unpair",
     "change_rules", "reinstate", "withdraw", "find_player", "unregister", "freeze", "unfreeze",
+    "absent_unchecked", "check_in",
 ]
 
 
@@ -53,6 +55,7 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from goledger.commands.absences import absent, bye, present, unbye
+    from goledger.commands.checking_in import absent_unchecked, check_in
     from goledger.commands.constraints import fix_pairing, fix_table, forbid
     from goledger.commands.creation import new
     from goledger.commands.freezing import freeze, unfreeze

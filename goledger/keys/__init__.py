@@ -11,6 +11,7 @@ from goledger.keys.store import (
     keys_path,
     player_actor,
     player_for_key,
+    resolve_player,
     revoke_key,
     well_formed,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "keys_path",
     "player_actor",
     "player_for_key",
+    "resolve_player",
     "revoke_key",
     "well_formed",
 ]

@@ -31,7 +31,8 @@ checks that the player is registered now.
 
 API (stable; colleagues build on it): :func:`issue_key`, :func:`revoke_key`,
 :func:`player_for_key`, :func:`keys_for`, :func:`ensure_keys`, :func:`keys_path`,
-:func:`well_formed`, and :func:`player_actor`, the envelope's actor of what a key records.
+:func:`well_formed`, :func:`player_actor` (the envelope's actor of what a key records) and
+:func:`resolve_player` (a player reference as the command line takes it → his id).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from typing import Final
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.ledger.store import Ledger
+from goledger.replay.fold.players import find_player
 from goledger.replay.loading.load import load_state
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "keys_path",
     "player_actor",
     "player_for_key",
+    "resolve_player",
     "revoke_key",
     "well_formed",
 ]
@@ -160,6 +163,14 @@ def _registered(ledger_path: str | os.PathLike[str]) -> list[str]:
     with Ledger.open(ledger_path) as ledger:
         state = load_state(ledger)
     return list(state.players)
+
+
+def resolve_player(ledger_path: str | os.PathLike[str], reference: str) -> str:
+    """The id of the registered player ``reference`` names (an id, an EGD PIN or a unique
+    name), or a refusal in one sentence: what the command line's ``keys`` commands take."""
+    with Ledger.open(ledger_path) as ledger:
+        state = load_state(ledger)
+    return find_player(state, reference).id
 
 
 def _check_player(ledger_path: str | os.PathLike[str], player_id: str) -> None:
