@@ -226,7 +226,7 @@ def _rule_words(ruled: str) -> str:
 
 def _forced_reasons(state: TournamentState, event: ev.GamePaired) -> list[str]:
     """Why a forced game needed ``--force`` (for the message)."""
-    out = []
+    out: list[str] = []
     for pid in (event.white, event.black):
         p = state.players[pid]
         if p.is_withdrawn(event.round):
