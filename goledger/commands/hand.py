@@ -24,8 +24,9 @@ transaction (:func:`goledger.commands.recording.record`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Unpack
+from typing import Any, Final, Unpack
 
 from goledger.commands.checks import (
     REPEATS_REFUSED,
@@ -37,10 +38,13 @@ from goledger.commands.checks import (
     game_at,
     parse_komi,
 )
-from goledger.commands.hand_rules import GameRule, RuledGame
+from goledger.commands.hand_rules import GOTHA_RULE, GameRule, RuledGame
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
-from goledger.describe.events import edit_words
+from goledger.describe.events import edit_words, result_word
 from goledger.errors import CommandRejected
+from goledger.i18n import N_, gettext
+from goledger.i18n.messages import say
+from goledger.i18n.numbers import decimal
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, effective_komi
 from goledger.replay.fold.players import find_player
@@ -140,20 +144,21 @@ def decide_pair(
     a = find_player(state, first)
     b = find_player(state, second)
     if a.id == b.id:
-        raise CommandRejected(f"{a.id} {a.full_name} cannot play himself")
+        raise CommandRejected(say("%(player)s cannot play himself", player=f"{a.id} {a.full_name}"))
     overridden: list[str] = []
     check_available(state, a, round_, overridden if force else None)
     check_available(state, b, round_, overridden if force else None)
     met = sorted(g.round for g in state.all_games() if g.round != round_ and {g.white, g.black} == {a.id, b.id})
     if met and state.settings.system in REPEATS_REFUSED:
         if not force:
-            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} already played in round "
-                                  f"{met[0]}; use --force to pair them again")
-        overridden.append(f"a repeat of round {met[0]}")
+            raise CommandRejected(say("%(a)s and %(b)s already played in round %(round)d; use --force to pair them "
+                                      "again", a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}", round=met[0]))
+        overridden.append(say("a repeat of round %(round)d", round=met[0]))
     if state.constraint_in(a.id, b.id, round_) == "forbidden":
         if not force:
-            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round "
-                                  f"{round_} (goledger forbid); use --force to pair them anyway")
+            raise CommandRejected(say("%(a)s and %(b)s must not be paired in round %(round)d (goledger forbid); use "
+                                      "--force to pair them anyway", a=f"{a.id} {a.full_name}",
+                                      b=f"{b.id} {b.full_name}", round=round_))
         overridden.append("a forbidden pair")
     if colours_by_hand and handicap is not None and komi_text is not None:
         ruled = RuledGame(white=a.id, black=b.id, handicap=handicap, komi=komi_text, rule="hand")  # nothing to ask
@@ -165,9 +170,10 @@ def decide_pair(
         by_hand.append("colours")
         white, black = a.id, b.id
         if (white, black) != (ruled.white, ruled.black) and ruled.handicap and handicap is None:
-            raise CommandRejected(
-                f"the tournament's rule gives {_name(state, ruled.white)} White with handicap {ruled.handicap}; "
-                f"with {_name(state, white)} White give the handicap by hand (--handicap 0 for an even game)")
+            raise CommandRejected(say(
+                "the tournament's rule gives %(ruled)s White with handicap %(stones)d; with %(white)s White give the "
+                "handicap by hand (--handicap 0 for an even game)", ruled=_name(state, ruled.white),
+                stones=ruled.handicap, white=_name(state, white)))
     if handicap is not None:
         by_hand.append("handicap")
     if komi_text is not None:
@@ -177,7 +183,8 @@ def decide_pair(
     games = state.games.get(round_, {})
     if number in games:
         g = games[number]
-        raise CommandRejected(f"table {number} of round {round_} is taken ({g.white} vs {g.black})")
+        raise CommandRejected(say("table %(table)d of round %(round)d is taken (%(white)s vs %(black)s)", table=number,
+                                  round=round_, white=g.white, black=g.black))
     event = ev.GamePaired(
         round=round_, table=number, white=white, black=black,
         handicap=ruled.handicap if handicap is None else handicap,
@@ -191,29 +198,47 @@ def decide_pair(
 def pair_message(state: TournamentState, event: ev.GamePaired, ruled: str, forced: Sequence[str] = ()) -> str:
     """``round 1 table 3: Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5 (rule …)``."""
     data = game_json(state, event)
-    extra = f", handicap {event.handicap}" if event.handicap else ""
-    how = (f"{', '.join(event.by_hand)} by hand" + (f", the rest by {ruled}" if len(event.by_hand) < 3 else "")
-           if event.by_hand else ruled)
-    note = f"; forced: {', '.join(forced)}" if forced else ""
-    return (f"round {event.round} table {event.table}: {_name(state, event.white)} (W) – "
-            f"{_name(state, event.black)} (B){extra}, komi {data['komi']} ({how}{note})")
+    rule = _rule_words(ruled)
+    hand = ", ".join(gettext(_BY_HAND.get(part, part)) for part in event.by_hand)
+    how = (rule if not event.by_hand else say("%(parts)s by hand", parts=hand) if len(event.by_hand) >= 3
+           else say("%(parts)s by hand, the rest by %(rule)s", parts=hand, rule=rule))
+    if forced:
+        how = say("%(how)s; forced: %(forced)s", how=how, forced=", ".join(forced))
+    game = {"round": event.round, "table": event.table, "white": _name(state, event.white),
+            "black": _name(state, event.black), "komi": decimal(str(data["komi"])), "how": how}
+    if event.handicap:
+        return say("round %(round)d table %(table)d: %(white)s (W) – %(black)s (B), handicap %(stones)d, komi %(komi)s "
+                   "(%(how)s)", stones=event.handicap, **game)
+    return say("round %(round)d table %(table)d: %(white)s (W) – %(black)s (B), komi %(komi)s (%(how)s)", **game)
+
+
+_BY_HAND: Final = {"colours": N_("colours"), "handicap": N_("handicap"), "komi": N_("komi")}
+"""What a hand-paired game's ``by_hand`` names, in words."""
+
+
+def _rule_words(ruled: str) -> str:
+    """The rule that gave the rest of a hand-paired game, in the language written in."""
+    if ruled == GOTHA_RULE:
+        return gettext("OpenGotha's gameBetween")
+    engine = re.fullmatch(r"the (\S+) engine's rule", ruled)
+    return say("the %(engine)s engine's rule", engine=engine.group(1)) if engine else ruled
 
 
 def _forced_reasons(state: TournamentState, event: ev.GamePaired) -> list[str]:
     """Why a forced game needed ``--force`` (for the message)."""
-    out = []
+    out: list[str] = []
     for pid in (event.white, event.black):
         p = state.players[pid]
         if p.is_withdrawn(event.round):
-            out.append(f"{pid} withdrew")
+            out.append(say("%(player)s withdrew", player=pid))
         elif event.round in p.absences:
-            out.append(f"{pid} absent")
+            out.append(say("%(player)s absent", player=pid))
     met = sorted(g.round for g in state.all_games()
                  if g.round != event.round and {g.white, g.black} == {event.white, event.black})
     if met:
-        out.append(f"a repeat of round {met[0]}")
+        out.append(say("a repeat of round %(round)d", round=met[0]))
     if state.constraint_in(event.white, event.black, event.round) == "forbidden":
-        out.append("a forbidden pair")
+        out.append(say("a forbidden pair"))
     return out
 
 
@@ -221,13 +246,13 @@ def _pair_players(players: Sequence[str], white: str | None, black: str | None) 
     """(first, second, colours by hand) of ``pair``'s two ways of naming the players."""
     refs = [r for r in players if r]
     if refs and (white or black):
-        raise CommandRejected("name the two players either as PLAYER PLAYER or as --white and --black, not both")
+        raise CommandRejected(say("name the two players either as PLAYER PLAYER or as --white and --black, not both"))
     if refs:
         if len(refs) != 2:
-            raise CommandRejected(f"pair takes two players, not {len(refs)}")
+            raise CommandRejected(say("pair takes two players, not %(n)d", n=len(refs)))
         return refs[0], refs[1], False
     if not white or not black:
-        raise CommandRejected("pair needs two players: PLAYER PLAYER, or --white PLAYER --black PLAYER")
+        raise CommandRejected(say("pair needs two players: PLAYER PLAYER, or --white PLAYER --black PLAYER"))
     return white, black, True
 
 
@@ -275,9 +300,10 @@ def _check_result(game: GameState, force: bool, what: str) -> bool:
     if game.result is Result.UNKNOWN:
         return False
     if not force:
-        raise CommandRejected(
-            f"round {game.round} table {game.table} already has a result ({game.result.value}); use --force to "
-            f"{what} anyway (the result stays with the players)")
+        raise CommandRejected(say(
+            "round %(round)d table %(table)d already has a result (%(result)s); use --force to %(what)s anyway (the "
+            "result stays with the players)", round=game.round, table=game.table, result=result_word(game.result.value),
+            what=what))
     return True
 
 
@@ -298,31 +324,34 @@ def decide_edit_game(
     with a result (or, for a move, a game at ``move_to`` with one) unless ``force``."""
     game = game_at(state, round_, table, name_tables=True)
     if not swap_colours and handicap is None and komi is None and move_to is None:
-        raise CommandRejected("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to")
+        raise CommandRejected(say("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to"))
     check_handicap(handicap)
     komi_text = parse_komi(komi)
     out: list[ev.Event] = []
     if swap_colours:
         out.append(ev.GameEdited(round=round_, table=table, swap_colours=True,
-                                 forced=_check_result(game, force, "swap its colours")))
+                                 forced=_check_result(game, force, say("swap its colours"))))
     if handicap is not None:
         if handicap == game.handicap:
-            raise CommandRejected(f"round {round_} table {table} already has handicap {handicap}")
+            raise CommandRejected(say("round %(round)d table %(table)d already has handicap %(stones)d", round=round_,
+                                      table=table, stones=handicap))
         out.append(ev.GameEdited(round=round_, table=table, handicap=handicap,
-                                 forced=_check_result(game, force, "change its handicap")))
+                                 forced=_check_result(game, force, say("change its handicap"))))
     if komi_text is not None:
         if game.komi is not None and game.komi == komi_text:
-            raise CommandRejected(f"round {round_} table {table} already has komi {komi_text}")
+            raise CommandRejected(say("round %(round)d table %(table)d already has komi %(komi)s", round=round_,
+                                      table=table, komi=decimal(komi_text)))
         out.append(ev.GameEdited(round=round_, table=table, komi=komi_text,
-                                 forced=_check_result(game, force, "change its komi")))
+                                 forced=_check_result(game, force, say("change its komi"))))
     if move_to is not None:
         check_table(move_to)
         if move_to == table:
-            raise CommandRejected(f"round {round_} table {table} is already at table {move_to}")
-        forced = _check_result(game, force, f"move it to table {move_to}")
+            raise CommandRejected(say("round %(round)d table %(table)d is already at table %(to)d", round=round_,
+                                      table=table, to=move_to))
+        forced = _check_result(game, force, say("move it to table %(to)d", to=move_to))
         other = state.games.get(round_, {}).get(move_to)
         if other is not None:
-            forced = _check_result(other, force, f"swap it with table {table}") or forced
+            forced = _check_result(other, force, say("swap it with table %(table)d", table=table)) or forced
         out.append(ev.GameMoved(round=round_, table=table, to_table=move_to, forced=forced))
     return out
 
@@ -334,11 +363,12 @@ def _edit_message(state: TournamentState, game: GameState, events: Sequence[ev.E
             parts.append(edit_words(e))
         elif isinstance(e, ev.GameMoved):
             other = state.games.get(e.round, {}).get(e.to_table)
-            swap = (f", swapped with {_name(state, other.white)} – {_name(state, other.black)}"
-                    if other is not None else "")
-            parts.append(f"moved to table {e.to_table}{swap}" + (" (forced: it had a result)" if e.forced else ""))
-    return (f"round {game.round} table {game.table} ({_name(state, game.white)} – {_name(state, game.black)}): "
-            + "; ".join(parts))
+            moved = (say("moved to table %(to)d, swapped with %(white)s – %(black)s", to=e.to_table,
+                         white=_name(state, other.white), black=_name(state, other.black)) if other is not None
+                     else say("moved to table %(to)d", to=e.to_table))
+            parts.append(moved + (" " + gettext("(forced: it had a result)") if e.forced else ""))
+    return say("round %(round)d table %(table)d (%(white)s – %(black)s): %(edits)s", round=game.round,
+               table=game.table, white=_name(state, game.white), black=_name(state, game.black), edits="; ".join(parts))
 
 
 def edit_game(
@@ -416,7 +446,7 @@ def decide_renumber_tables(
     skipped = _parse_skip(skip)
     games = state.games_of_round(round_)
     if not games:
-        raise CommandRejected(f"round {round_} is not paired yet")
+        raise CommandRejected(say("round %(round)d is not paired yet", round=round_))
     ordered, note = (games, "") if keep_order else _best_score_numbering(state, round_)
     pinned: dict[int, int] = {}  # game's table now → its fixed table
     for g in ordered:
@@ -439,7 +469,8 @@ def decide_renumber_tables(
         if new != g.table:
             moves.append((g.table, new))
     if not moves:
-        raise CommandRejected(f"the tables of round {round_} are already numbered this way; nothing to change")
+        raise CommandRejected(say("the tables of round %(round)d are already numbered this way; nothing to change",
+                                  round=round_))
     order = "kept" if keep_order else "best score, then rating"
     if note:
         order += " (equal games in their current order: OpenGotha's table sort fails on this round)"

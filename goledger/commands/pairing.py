@@ -58,6 +58,7 @@ from goledger.commands.checks import check_available, check_round
 from goledger.commands.recording import PathLike, first_event, record
 from goledger.errors import CommandRejected, EventDecided, GoledgerError, LedgerError
 from goledger.i18n import gettext
+from goledger.i18n.messages import nsay, say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import effective_komi
@@ -141,9 +142,12 @@ def order_problem(state: TournamentState, round_: int) -> str:
         open_tables = [g.table for g in state.games_of_round(r) if g.result is Result.UNKNOWN]
         if open_tables:
             shown = ", ".join(str(t) for t in open_tables[:5]) + (" …" if len(open_tables) > 5 else "")
-            what = f"table {shown} has" if len(open_tables) == 1 else f"{len(open_tables)} tables ({shown}) have"
-            return (f"round {round_} cannot be paired yet: in round {r}, {what} no result "
-                    "(record the results first, or force it)")
+            if len(open_tables) == 1:
+                return say("round %(round)d cannot be paired yet: in round %(earlier)d, table %(tables)s has no "
+                           "result (record the results first, or force it)", round=round_, earlier=r, tables=shown)
+            return say("round %(round)d cannot be paired yet: in round %(earlier)d, %(n)d tables (%(tables)s) have no "
+                       "result (record the results first, or force it)", round=round_, earlier=r,
+                       n=len(open_tables), tables=shown)
     return ""
 
 
@@ -203,14 +207,15 @@ def _request(state: TournamentState, round_: int, players: Sequence[str] | None,
         for ref in players:
             p = find_player(state, ref)
             if p.status != "final":
-                raise CommandRejected(f"{p.id} {p.full_name} is a preliminary entry; confirm him before pairing")
+                raise CommandRejected(say("%(player)s is a preliminary entry; confirm him before pairing",
+                                          player=f"{p.id} {p.full_name}"))
             check_available(state, p, round_)
             if p.id in ids:
-                raise CommandRejected(f"{p.id} {p.full_name} is named twice in --players")
+                raise CommandRejected(say("%(player)s is named twice in --players", player=f"{p.id} {p.full_name}"))
             ids.append(p.id)
     if not ids:
-        raise CommandRejected(f"round {round_} has nobody left to pair (every player has a game, the bye, "
-                              "an absence or has withdrawn)")
+        raise CommandRejected(say("round %(round)d has nobody left to pair (every player has a game, the bye, an "
+                                  "absence or has withdrawn)", round=round_))
     return PairingRequest(round=round_, players=tuple(ids), seed=0 if seed is None else seed)
 
 
@@ -312,7 +317,8 @@ def _over(state: TournamentState, round_: int, rounds: int) -> str:
         games = state.games_of_round(r)
         if not (games or state.byes.get(r)) or any(g.result is Result.UNKNOWN for g in games):
             return ""
-    return f"the tournament is over: its {rounds} round{'s' if rounds > 1 else ''} are paired and played"
+    return nsay("the tournament is over: its %(n)d round is paired and played",
+                "the tournament is over: its %(n)d rounds are paired and played", rounds, n=rounds)
 
 
 def plan_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
@@ -331,7 +337,8 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
     if over:
         raise EventDecided(over)
     if not 1 <= round_ <= rounds:
-        raise CommandRejected(f"round {round_} is outside 1..{rounds} of this tournament")
+        raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round_,
+                                  rounds=rounds))
     if not force:
         problem = order_problem(state, round_)
         if problem:
@@ -351,11 +358,14 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
     _check_output(request, pairing, state)
     if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
         pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
-        detail = f" ({pid} {state.players[pid].full_name}: {why})" if pid else ""
-        raise CommandRejected(f"round {round_} is already paired: nobody left to pair{detail}")
+        if pid:
+            raise CommandRejected(say("round %(round)d is already paired: nobody left to pair (%(player)s: %(why)s)",
+                                      round=round_, player=f"{pid} {state.players[pid].full_name}", why=why))
+        raise CommandRejected(say("round %(round)d is already paired: nobody left to pair", round=round_))
     if players is not None and pairing.unpaired:
         pid, why = pairing.unpaired[0]
-        raise CommandRejected(f"{pid} {state.players[pid].full_name} is not paired in round {round_}: {why}")
+        raise CommandRejected(say("%(player)s is not paired in round %(round)d: %(why)s",
+                                  player=f"{pid} {state.players[pid].full_name}", round=round_, why=why))
     not_paired = _not_paired(state, request, pairing)
     from goledger.replay.scoring.units import unit_state
 
@@ -426,12 +436,12 @@ def decide_unpair_round(state: TournamentState, round_: int, reason: str) -> lis
     games = state.games_of_round(round_)
     byes = list(state.byes.get(round_, {}))
     if not games and not byes:
-        raise CommandRejected(f"round {round_} has no pairing to remove")
+        raise CommandRejected(say("round %(round)d has no pairing to remove", round=round_))
     done = [g.table for g in games if g.result is not Result.UNKNOWN]
     if done:
         listed = ", ".join(str(t) for t in done[:5]) + (" …" if len(done) > 5 else "")
-        raise CommandRejected(f"round {round_} already has results (tables {listed}); unpair those tables with "
-                              "goledger unpair if they really must go")
+        raise CommandRejected(say("round %(round)d already has results (tables %(tables)s); unpair those tables with "
+                                  "goledger unpair if they really must go", round=round_, tables=listed))
     events: list[ev.Event] = [ev.RoundUnpaired(round=round_, reason=reason)]
     events += [ev.PairingRemoved(round=round_, table=g.table) for g in games]
     events += [ev.ByeRemoved(round=round_, player_id=p) for p in byes]
@@ -440,7 +450,7 @@ def decide_unpair_round(state: TournamentState, round_: int, reason: str) -> lis
 
 def _reason_for_unpairing(reason: str) -> None:
     if not reason.strip():
-        raise CommandRejected("unpair-round needs a reason")
+        raise CommandRejected(say("unpair-round needs a reason"))
 
 
 def unpair_round_message(state: TournamentState, events: list[ev.Event]) -> str:
@@ -448,7 +458,8 @@ def unpair_round_message(state: TournamentState, events: list[ev.Event]) -> str:
     unpaired = first_event(events, ev.RoundUnpaired)
     games = sum(isinstance(e, ev.PairingRemoved) for e in events)
     byes = sum(isinstance(e, ev.ByeRemoved) for e in events)
-    return f"round {unpaired.round} unpaired: {games} games and {byes} byes removed ({one_line(unpaired.reason)})"
+    return say("round %(round)d unpaired: %(games)d games and %(byes)d byes removed (%(reason)s)", round=unpaired.round,
+               games=games, byes=byes, reason=one_line(unpaired.reason))
 
 
 def unpair_round(

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from goledger.commands.recording import Outcome, PathLike, default_actor
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 
@@ -45,9 +46,10 @@ def publish(
         if state.settings is None:
             raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
         if not 1 <= round <= state.rounds:
-            raise CommandRejected(f"round {round} is outside 1..{state.rounds} of this tournament")
+            raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round,
+                                      rounds=state.rounds))
         if not state.games.get(round) and not state.byes.get(round):
-            raise CommandRejected(f"round {round} has no games yet; there is nothing to publish")
+            raise CommandRejected(say("round %(round)d has no games yet; there is nothing to publish", round=round))
         policy_name = policy or state.settings.policy
         table = view_standings(state, round, policy_name, criteria)
         digest = standings_digest(table)
@@ -57,9 +59,10 @@ def publish(
         )
         records = tx.append([checkpoint], actor=actor or default_actor(), reason=reason)
     unknown = sum(1 for g in state.games_of_round(round) if not g.result.is_known)
-    pending = f"; {unknown} result(s) of round {round} still unknown" if unknown else ""
+    pending = say("; %(n)d result(s) of round %(round)d still unknown", n=unknown, round=round) if unknown else ""
     return Outcome(
-        f"published the standings after round {round} as of event {checkpoint.event_count} "
-        f"(policy {table.policy}, {', '.join(table.criteria)}; digest {digest[:16]}…){pending}",
+        say("published the standings after round %(round)d as of event %(event)d (policy %(policy)s, %(criteria)s; "
+            "digest %(digest)s…)", round=round, event=checkpoint.event_count, policy=table.policy,
+            criteria=", ".join(table.criteria), digest=digest[:16]) + pending,
         records,
     )

@@ -14,6 +14,7 @@ from typing import Unpack
 from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.replay.fold.state import TournamentState
 
@@ -38,18 +39,19 @@ def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
     """
     check_round(state, round_)
     if state.settings is not None and state.settings.pairings_visible == "auto":
-        raise CommandRejected(f"round {round_} is shown as soon as it is paired (pairings_visible=auto); "
-                              "use change-rules pairings_visible=manual to show rounds by hand")
+        raise CommandRejected(say("round %(round)d is shown as soon as it is paired (pairings_visible=auto); use "
+                                  "change-rules pairings_visible=manual to show rounds by hand", round=round_))
     if not state.games.get(round_) and not state.byes.get(round_):
-        raise CommandRejected(f"round {round_} is not paired yet: there is nothing to show")
+        raise CommandRejected(say("round %(round)d is not paired yet: there is nothing to show", round=round_))
     if round_ in state.shown_rounds:
-        raise CommandRejected(f"round {round_} is already shown (event {state.shown_rounds[round_]})")
+        raise CommandRejected(say("round %(round)d is already shown (event %(event)d)", round=round_,
+                                  event=state.shown_rounds[round_]))
     return [ev.RoundShown(round=round_)]
 
 
 def show_round_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 3: pairing shown to the players``."""
-    return f"round {first_event(events, ev.RoundShown).round}: pairing shown to the players"
+    return say("round %(round)d: pairing shown to the players", round=first_event(events, ev.RoundShown).round)
 
 
 def show_round(db: PathLike, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002

@@ -28,6 +28,8 @@ from typing import Unpack
 
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n import N_, gettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text
 from goledger.replay.fold.players import find_player
@@ -36,7 +38,7 @@ from goledger.replay.scoring.units import UNIT_SIZE, is_unit_tournament, unit_of
 
 __all__ = ["decide_unit_add", "decide_unit_remove", "find_unit", "unit_add", "unit_remove"]
 
-_TITLE = {"pairgo": "Pair Go pair", "rengo2": "Rengo unit", "rengo3": "Rengo unit"}
+_TITLE = {"pairgo": N_("Pair Go pair"), "rengo2": N_("Rengo unit"), "rengo3": N_("Rengo unit")}
 
 
 def _next_id(state: TournamentState) -> str:
@@ -51,7 +53,7 @@ def find_unit(state: TournamentState, ref: str) -> UnitState:
         return state.units[text]
     found = [u for u in state.units.values() if u.name.casefold() == text.casefold()]
     if not found:
-        raise CommandRejected(f"no unit {text!r} (goledger unit list)")
+        raise CommandRejected(say("no unit %(unit)r (goledger unit list)", unit=text))
     return found[0]
 
 
@@ -59,13 +61,14 @@ def _sexes(system: str, members: list[str], sexes: Sequence[str]) -> tuple[list[
     """The members in their order of play and their sexes as stored (Pair Go: the woman first)."""
     given = tuple(s.strip().upper() for s in sexes if s.strip())
     if any(s not in ("F", "M") for s in given):
-        raise CommandRejected("a member's sex is F or M")
+        raise CommandRejected(say("a member's sex is F or M"))
     if given and len(given) != len(members):
-        raise CommandRejected(f"give one sex for each of the {len(members)} members (F or M), in their order")
+        raise CommandRejected(say("give one sex for each of the %(n)d members (F or M), in their order",
+                                  n=len(members)))
     if system != "pairgo":
         return members, given
     if sorted(given) != ["F", "M"]:
-        raise CommandRejected("a Pair Go pair is one woman and one man: give their sexes with --sex F,M")
+        raise CommandRejected(say("a Pair Go pair is one woman and one man: give their sexes with --sex F,M"))
     if given[0] == "M":
         return [members[1], members[0]], ("F", "M")
     return members, given
@@ -75,30 +78,32 @@ def decide_unit_add(state: TournamentState, name: str, members: Sequence[str], s
                     ) -> list[ev.Event]:
     """A ``UnitFormed`` for the players ``members`` (ids, PINs or unique names) under ``name``."""
     if not is_unit_tournament(state):
-        raise CommandRejected("only a pairgo, rengo2 or rengo3 tournament has units")
+        raise CommandRejected(say("only a pairgo, rengo2 or rengo3 tournament has units"))
     assert state.settings is not None
     system = state.settings.system
     text = check_text(name.strip(), "unit name")
     if not text:
-        raise CommandRejected("a unit needs a name")
+        raise CommandRejected(say("a unit needs a name"))
     if len(text) > 80:
-        raise CommandRejected("a unit name has at most 80 characters")
+        raise CommandRejected(say("a unit name has at most 80 characters"))
     taken = [u for u in state.units.values() if u.name.casefold() == text.casefold()]
     if taken:
-        raise CommandRejected(f"unit {taken[0].id} is already called {taken[0].name!r}")
+        raise CommandRejected(say("unit %(unit)s is already called %(name)r", unit=taken[0].id, name=taken[0].name))
     size = UNIT_SIZE[system]
     if len(members) != size:
-        raise CommandRejected(f"a {_TITLE[system]} has {size} players, not {len(members)}")
+        raise CommandRejected(say("a %(unit)s has %(size)d players, not %(n)d", unit=gettext(_TITLE[system]),
+                                  size=size, n=len(members)))
     ids = [find_player(state, m).id for m in members]
     if len(set(ids)) != len(ids):
-        raise CommandRejected("a unit's members are different players")
+        raise CommandRejected(say("a unit's members are different players"))
     for pid in ids:
         other = unit_of_player(state, pid)
         if other is not None:
-            raise CommandRejected(f"{pid} {state.players[pid].full_name} already plays in unit {other.id} "
-                                  f"{other.name}")
+            raise CommandRejected(say("%(player)s already plays in unit %(unit)s", player=f"{pid} "
+                                      f"{state.players[pid].full_name}", unit=f"{other.id} {other.name}"))
         if state.table_of and any(pid in by for by in state.table_of.values()):
-            raise CommandRejected(f"{pid} {state.players[pid].full_name} already has a game of his own")
+            raise CommandRejected(say("%(player)s already has a game of his own",
+                                      player=f"{pid} {state.players[pid].full_name}"))
     ordered, stored = _sexes(system, ids, sexes)
     return [ev.UnitFormed(unit_id=_next_id(state), name=text, members=tuple(ordered), sexes=stored)]
 
@@ -110,7 +115,8 @@ def unit_add_message(state: TournamentState, events: list[ev.Event]) -> str:
     sexes = e.sexes or ("",) * len(e.members)
     names = ", ".join(f"{p} {state.players[p].full_name}" + (f" ({s})" if s else "") for p, s in zip(e.members, sexes,
                                                                                                     strict=True))
-    return f"unit {e.unit_id} {e.name} formed: {names}; rank {unit_player(state, unit).rank}"
+    return say("unit %(unit)s formed: %(members)s; rank %(rank)s", unit=f"{e.unit_id} {e.name}", members=names,
+               rank=unit_player(state, unit).rank)
 
 
 def unit_add(db: PathLike, name: str, members: Sequence[str], sexes: Sequence[str] = (),
@@ -125,13 +131,14 @@ def decide_unit_remove(state: TournamentState, unit: str) -> list[ev.Event]:
     rep = found.representative
     played = [r for r, by in state.table_of.items() if rep in by] + [r for r, by in state.byes.items() if rep in by]
     if played:
-        raise CommandRejected(f"unit {found.id} {found.name} has played in round {min(played)}; it stays")
+        raise CommandRejected(say("unit %(unit)s has played in round %(round)d; it stays",
+                                  unit=f"{found.id} {found.name}", round=min(played)))
     return [ev.UnitDissolved(unit_id=found.id)]
 
 
 def unit_remove_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``unit u002 dissolved``."""
-    return f"unit {first_event(events, ev.UnitDissolved).unit_id} dissolved"
+    return say("unit %(unit)s dissolved", unit=first_event(events, ev.UnitDissolved).unit_id)
 
 
 def unit_remove(db: PathLike, unit: str, **plumbing: Unpack[Plumbing]) -> Outcome:

@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.web.forms import Form, whole
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
@@ -72,13 +73,14 @@ def routes(pages: Any) -> list[Route]:
             state = pages.desk.state()
             table = whole(request.query_params.get("table", ""), "table", signed=False)
             if not 1 <= round_ <= state.rounds:
-                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+                raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament",
+                                          round=round_, rounds=state.rounds))
             games = state.games.get(round_, {})
             if not games:
-                raise CommandRejected(f"round {round_} is not paired yet")
+                raise CommandRejected(say("round %(round)d is not paired yet", round=round_))
             game = games.get(table)
             if game is None:
-                raise CommandRejected(f"round {round_} has no table {table}")
+                raise CommandRejected(say("round %(round)d has no table %(table)d", round=round_, table=table))
             komi = effective_komi(state.settings_for_round(round_).komi, game.komi, game.handicap)
             return {"state": state, "round": round_, "game": game, "white": state.players[game.white],
                     "black": state.players[game.black], "komi": komi, "head": state.seq,
