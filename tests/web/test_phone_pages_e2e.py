@@ -115,32 +115,59 @@ def test_every_page_keeps_names_whole_on_a_phone_in_turkish_and_hungarian(tmp_pa
     with Server(db) as server:
         paths = _pages(server, longest.id, state.seq)
         assert len(paths) >= 30, paths
-        report = asyncio.run(_measure(server, paths, words))
+        report, details = asyncio.run(_measure(server, paths, words, longest.id))
     measured = sum(r["measured"] for r in report.values())
     assert measured > 500, "the names were not found on the pages"  # the measure itself works
     broken = {page: r["broken"] for page, r in report.items() if r["broken"]}
     assert not broken, "\n".join(f"{page}: {words}" for page, words in broken.items())
     tall = {page: (round(r["header"]), round(r["limit"])) for page, r in report.items() if r["header"] > r["limit"]}
     assert not tall, tall
-    assert all(r["width"] == WIDTH for r in report.values())
+    assert {r["width"] for r in report.values()} == {360, WIDTH, 414}
+    # the player's page shows handicap and komi on a phone (komi in the page's numbers: 6,5)
+    assert details["handicap"] and all(details["handicap"]), details
+    assert details["komi"] and set(details["komi"]) <= {"6,5", "0,5"}, details  # the round's komi, or ½ with handicap
+    # the standings' tiebreaks: hidden on a phone, shown by a tap
+    assert details["tiebreaks"] == [False, True], details
 
 
-async def _measure(server: Server, paths: list[str], words: list[str]) -> dict[str, dict]:
+async def _measure(server: Server, paths: list[str], words: list[str], pid: str) -> tuple[dict[str, dict], dict]:
+    """Every page at 390 px in tr and hu, as a player and as the director; the players' pages at
+    360 and 414 px too (the narrowest and widest phones), in hu; and what a phone shows of a
+    player's page and the standings' tiebreaks."""
     report: dict[str, dict] = {}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         for language in ("tr", "hu"):
-            report |= await _language(browser, server, paths, words, language)
+            report |= await _language(browser, server, paths, words, language, WIDTH, ("player", "director"))
+        for width in (360, 414):
+            report |= await _language(browser, server, paths, words, "hu", width, ("player",))
+        details = await _phone_details(browser, server, pid)
         await browser.close()
-    return report
+    return report, details
 
 
-async def _language(browser: Browser, server: Server, paths: list[str], words: list[str],
-                    language: str) -> dict[str, dict]:
+async def _phone_details(browser: Browser, server: Server, pid: str) -> dict:
+    context = await browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    await context.add_cookies([{"name": "goledger_lang", "value": "tr", "url": server.url}])
+    page = await context.new_page()
+    await page.goto(f"{server.url}/player/{pid}")
+    details = {"handicap": [await e.is_visible() for e in await page.query_selector_all("#games .handicap")],
+               "komi": [await e.inner_text() for e in await page.query_selector_all("#games .komi")
+                        if await e.is_visible()]}
+    await page.goto(f"{server.url}/standings")
+    shown = [await page.is_visible("#standings td.tiebreak >> nth=0")]
+    await page.click("label.show-tiebreaks")
+    shown.append(await page.is_visible("#standings td.tiebreak >> nth=0"))
+    await context.close()
+    return {**details, "tiebreaks": shown}
+
+
+async def _language(browser: Browser, server: Server, paths: list[str], words: list[str], language: str,
+                    width: int, readers: tuple[str, ...]) -> dict[str, dict]:
     """Each page as a player (the public ones) and as the director (all), in ``language``."""
     report: dict[str, dict] = {}
-    for who in ("player", "director"):
-        context = await browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, locale=language)
+    for who in readers:
+        context = await browser.new_context(viewport={"width": width, "height": HEIGHT}, locale=language)
         await context.add_cookies([{"name": "goledger_lang", "value": language, "url": server.url}])
         page = await context.new_page()
         if who == "director":
@@ -152,6 +179,6 @@ async def _language(browser: Browser, server: Server, paths: list[str], words: l
             assert response is not None and response.status in (200, 400, 401), (path, response and response.status)
             lang = await page.evaluate("document.doctype ? document.documentElement.lang : null")  # null: a fragment
             assert lang in (language, None), (language, who, path, lang)
-            report[f"{language} {who} {path}"] = await page.evaluate(MEASURE, [words, HEADER_SHARE])
+            report[f"{width} {language} {who} {path}"] = await page.evaluate(MEASURE, [words, HEADER_SHARE])
         await context.close()
     return report
