@@ -41,6 +41,8 @@ COOKIE: Final = "goledger_lang"
 PUBLIC_PREFIXES: Final = ("/standings", "/player/", "/find", "/teams")
 """The players' view (with ``/`` itself): the pages kept per head and language and answered
 before routing (:mod:`goledger.web.cached_front`); they follow the reader's languages."""
+_PUBLIC_EXACT: Final = frozenset(("/", *(p for p in PUBLIC_PREFIXES if not p.endswith("/"))))
+_PUBLIC_UNDER: Final = tuple(p if p.endswith("/") else p + "/" for p in PUBLIC_PREFIXES)
 READER_PATHS: Final = ("/login", "/desk/new")
 """Pages before any director's choice that follow the reader's languages too: the login and
 the New-tournament form (a desk started with ``serve --new`` has no tournament language yet)."""
@@ -56,12 +58,7 @@ def is_public_path(path: str) -> bool:
     >>> is_public_path("/find"), is_public_path("/teams/round/2"), is_public_path("/findings")
     (True, True, False)
     """
-    if path == "/":
-        return True
-    for prefix in PUBLIC_PREFIXES:
-        if path.startswith(prefix) and (prefix.endswith("/") or len(path) == len(prefix) or path[len(prefix)] == "/"):
-            return True
-    return False
+    return path in _PUBLIC_EXACT or path.startswith(_PUBLIC_UNDER)
 
 
 def is_reader_path(path: str) -> bool:
