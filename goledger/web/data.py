@@ -168,7 +168,10 @@ def player_rows(state: TournamentState, query: str = "", round_: int | None = No
 
 
 def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]:
-    """A player's rounds: opponent, colour, handicap, table and result seen from him."""
+    """A player's rounds: opponent, colour, handicap, komi (the round's, as the game has it:
+    :func:`goledger.ledger.values.effective_komi`), table and result seen from him."""
+    from goledger.ledger.values import effective_komi
+
     rows = []
     for round_ in range(1, state.rounds + 1):
         game: GameState | None = state.game_of(player_id, round_)
@@ -176,7 +179,7 @@ def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]
         if game is None:
             empty: dict[str, Any] = {"round": round_, "status": status_word(status), "table": None, "opponent": None,
                                      "colour": "",
-                         "handicap": 0, "outcome": ""}
+                         "handicap": 0, "komi": "", "outcome": ""}
             rows.append(empty)
             continue
         white = game.white == player_id
@@ -189,9 +192,10 @@ def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]
             else gettext("both won") if mine == 2 else gettext("both lost"))
         if game.by_default and outcome:
             outcome = gettext("%(outcome)s by default") % {"outcome": outcome}
+        komi = state.settings_for_round(round_).komi if state.settings is not None else "7.5"
         rows.append({"round": round_, "status": status_word(status), "table": game.table, "opponent": opponent,
                      "colour": gettext("white") if white else gettext("black"), "handicap": game.handicap,
-                     "outcome": outcome})
+                     "komi": effective_komi(komi, game.komi, game.handicap), "outcome": outcome})
     return rows
 
 

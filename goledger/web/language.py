@@ -8,15 +8,22 @@ The choice, first that applies:
 
 1. ``?lang=xx`` — the language switcher's links; the choice is kept in a cookie
    (:data:`COOKIE`, one year) for the next pages;
-2. the cookie;
-3. on the players' view (``/``, ``/standings``, ``/player/…``, a player's key pages ``/k/…``), the browser's
-   ``Accept-Language`` (:func:`goledger.i18n.negotiate`);
+2. the cookie: a reader's own choice, made with the switcher, outranks what his browser says;
+3. on the reader's pages (:func:`is_reader_path`: every players' page — ``/``, standings, a
+   player and his timeline, find my table, the team pages — and the login and New-tournament
+   pages, which come before any director's choice), the browser's ``Accept-Language``
+   (:func:`goledger.i18n.negotiate`: q-values, ``tr-TR`` read as ``tr``), a player's key pages ``/k/…``
+   included;
 4. the tournament's language (``goledger new --language``, ``change-rules language=…``),
-   read from the ledger once per head;
+   read from the ledger once per head: the director's pages (``/desk…``, ``/print/…``) follow
+   it unless the director chose another with the switcher (steps 1 and 2);
 5. English.
 
 A language without a catalog is ignored at every step. The JSON API (``/api/…``) is always
-English, as the CLI's ``--json`` is.
+English, as the CLI's ``--json`` is. Every page answered in a chosen language says so to caches
+between the desk and the phone (issue 44): ``Vary: Cookie`` on every page, and
+``Accept-Language`` too on the reader's pages (:data:`READER_VARY`), so a proxy never hands a
+Hungarian page to a Turkish phone.
 """
 
 from __future__ import annotations
@@ -29,11 +36,20 @@ from urllib.parse import parse_qs
 
 from goledger.i18n import DEFAULT_LANGUAGE, LANGUAGES, negotiate, use_language
 
-__all__ = ["COOKIE", "PUBLIC_PREFIXES", "LanguageMiddleware", "choose_language", "is_public_path"]
+__all__ = ["COOKIE", "PUBLIC_PREFIXES", "READER_VARY", "LanguageMiddleware", "choose_language", "is_public_path",
+           "is_reader_path", "vary_with"]
 
 COOKIE: Final = "goledger_lang"
-PUBLIC_PREFIXES: Final = ("/standings", "/player/")
-"""The players' view (with ``/`` itself): these follow the browser's languages."""
+PUBLIC_PREFIXES: Final = ("/standings", "/player/", "/find", "/teams")
+"""The players' view (with ``/`` itself): the pages kept per head and language and answered
+before routing (:mod:`goledger.web.cached_front`); they follow the reader's languages."""
+_PUBLIC_EXACT: Final = frozenset(("/", *(p for p in PUBLIC_PREFIXES if not p.endswith("/"))))
+_PUBLIC_UNDER: Final = tuple(p if p.endswith("/") else p + "/" for p in PUBLIC_PREFIXES)
+READER_PATHS: Final = ("/login", "/desk/new")
+"""Pages before any director's choice that follow the reader's languages too: the login and
+the New-tournament form (a desk started with ``serve --new`` has no tournament language yet)."""
+READER_VARY: Final = ("Accept-Language", "Cookie")
+"""What a reader's page's language depends on besides its address (the ``Vary`` it is sent with)."""
 
 
 def is_public_path(path: str) -> bool:
@@ -41,8 +57,41 @@ def is_public_path(path: str) -> bool:
 
     >>> is_public_path("/"), is_public_path("/player/p0001"), is_public_path("/desk")
     (True, True, False)
+    >>> is_public_path("/find"), is_public_path("/teams/round/2"), is_public_path("/findings")
+    (True, True, False)
     """
-    return path == "/" or path.startswith(PUBLIC_PREFIXES)
+    return path in _PUBLIC_EXACT or path.startswith(_PUBLIC_UNDER)
+
+
+def is_reader_path(path: str) -> bool:
+    """Whether the page at ``path`` follows its reader's browser languages (a players' page, the
+    login or the New-tournament form) rather than the tournament's.
+
+    >>> is_reader_path("/login"), is_reader_path("/desk/new"), is_reader_path("/desk/players")
+    (True, True, False)
+    """
+    return is_public_path(path) or path in READER_PATHS
+
+
+def vary_with(headers: list[tuple[bytes, bytes]], names: tuple[str, ...]) -> list[tuple[bytes, bytes]]:
+    """Response ``headers`` whose ``Vary`` names ``names`` too (one ``Vary`` header, merged).
+
+    >>> vary_with([(b"vary", b"Accept-Encoding")], ("Cookie",))
+    [(b'vary', b'Accept-Encoding, Cookie')]
+    >>> vary_with([(b"vary", b"Accept-Language, cookie")], ("Accept-Language", "Cookie"))
+    [(b'vary', b'Accept-Language, cookie')]
+    >>> vary_with([], ("Cookie",))
+    [(b'vary', b'Cookie')]
+    """
+    named = [v.strip() for k, value in headers if k.lower() == b"vary" for v in value.decode("latin-1").split(",")]
+    named = [v for v in named if v]
+    if "*" in named:
+        return headers
+    lower = {v.lower() for v in named}
+    merged = named + [n for n in names if n.lower() not in lower]
+    if merged == named and sum(1 for k, _ in headers if k.lower() == b"vary") == 1:
+        return headers
+    return [*(h for h in headers if h[0].lower() != b"vary"), (b"vary", ", ".join(merged).encode("latin-1"))]
 
 
 def choose_language(path: str, query: str, cookie: str | None, accept_language: str,
@@ -57,6 +106,10 @@ def choose_language(path: str, query: str, cookie: str | None, accept_language: 
     ('de', True)
     >>> choose_language("/standings", "", "fr", "hu", "tr")
     ('fr', False)
+    >>> choose_language("/find", "q=ab", None, "de;q=0.5, tr-TR, en;q=0.8", "hu")
+    ('tr', False)
+    >>> choose_language("/login", "", None, "hu-HU", "tr"), choose_language("/teams", "", None, "xx", "hu")
+    (('hu', False), ('hu', False))
     """
     if path.startswith("/api/"):
         return DEFAULT_LANGUAGE, False  # JSON for programs: the texts the CLI's --json prints
@@ -65,7 +118,7 @@ def choose_language(path: str, query: str, cookie: str | None, accept_language: 
         return asked, True
     if cookie in LANGUAGES:
         return str(cookie), False
-    if is_public_path(path) or path.startswith("/k/"):  # a player's own page by his key too (issue 46)
+    if is_reader_path(path) or path.startswith("/k/"):  # a player's own page by his key too (issue 46)
         found = negotiate(accept_language)
         if found is not None:
             return found, False
@@ -133,10 +186,16 @@ class LanguageMiddleware:
             scope.get("path", "/"), scope.get("query_string", b"").decode("latin-1"), cookie,
             headers.get("accept-language", "")[:512], await self.tournament_language())
 
+        path = scope.get("path", "/")
+        vary = READER_VARY if is_reader_path(path) else READER_VARY[1:]
+
         async def send_with_cookie(message: Any) -> None:
-            if remember and message["type"] == "http.response.start":
-                value = f"{COOKIE}={language}; Path=/; Max-Age=31536000; SameSite=Lax".encode("latin-1")
-                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", value)]}
+            if message["type"] == "http.response.start" and not path.startswith(("/api/", "/static/")):
+                extra = []
+                if remember:
+                    value = f"{COOKIE}={language}; Path=/; Max-Age=31536000; SameSite=Lax".encode("latin-1")
+                    extra.append((b"set-cookie", value))
+                message = {**message, "headers": [*vary_with(list(message.get("headers", [])), vary), *extra]}
             await send(message)
 
         with use_language(language):
