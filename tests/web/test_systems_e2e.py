@@ -21,7 +21,7 @@ from ..conftest import run_cli
 from .test_web_e2e import ARGS, CHROMIUM, TOKEN, Server
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -162,7 +162,8 @@ def cli_places(db: Path) -> tuple[bool, list[tuple[str, str]]]:
     rows, previous = [], None
     for row in data["rows"]:
         if own:
-            rows.append(("—" if row["active"] else ("=" if row["shared"] else "") + str(row["place"]), row["player_id"]))
+            place = "—" if row["active"] else ("=" if row["shared"] else "") + str(row["place"])
+            rows.append((place, row["player_id"]))
         else:
             rows.append(("" if row["place"] == previous else str(row["place"]), row["player_id"]))
         previous = row["place"]
@@ -173,7 +174,7 @@ def team_order(page: Page, url: str, db: Path) -> None:
     page.goto(url + "/teams")
     shown = page.eval_on_selector_all("#team-standings tbody tr", "rows => rows.map(r => r.cells[1].textContent)")
     data = json.loads(run_cli("standings", "--teams", "--json", "--db", db).out)
-    assert shown == [row["name"] for row in data["rows"]]
+    assert shown == [row["name"] for row in data["teams"]]
     assert "TEAMP" in page.inner_text("#team-legend")
 
 
@@ -194,7 +195,9 @@ def test_a_system_s_whole_day_in_the_desk(day: Day, browser: Browser, tmp_path: 
         register(page, server.url, day)
         if day.teams:
             make_teams(page, server.url, day)
+        made = time.monotonic()
         played = play(page, server.url)
+        print(f"{day.system}: made in {made - started:.1f} s, played in {time.monotonic() - made:.1f} s")
         assert played >= 1
         own, expected = cli_places(db)
         shown = public_places(page, server.url)
