@@ -91,8 +91,11 @@ class DirectorPages:
     async def overview(self, request: Request) -> Response:
         if (missing := self.pages.no_ledger(request)) is not None:
             return missing
+        from goledger.web.system_pages import places_context
+
         state = await self.pages.read(request, self.desk.state)
-        return self.pages.render(request, "desk.html", state=state, head=state.seq)
+        return self.pages.render(request, "desk.html", state=state, head=state.seq,
+                                 system_label=places_context(state, None, with_places=False)["system_label"])
 
     async def new_form(self, request: Request) -> Response:
         if self.desk.db.exists():

@@ -35,16 +35,16 @@ def system_places(state: TournamentState, round_: int | None = None) -> Places |
     return places_of(through_round(state, round_))
 
 
-def places_context(state: TournamentState, round_: int) -> dict[str, Any]:
+def places_context(state: TournamentState, round_: int | None, *, with_places: bool = True) -> dict[str, Any]:
     """What a standings page needs to show the system's own places after ``round_`` instead
-    of the criteria's: ``places`` (``None`` for a system ranked by its standings) and the
-    system's name in words."""
+    of the criteria's: ``places`` (``None`` for a system ranked by its standings, or when not
+    ``with_places``) and the system's name in words."""
     from goledger.i18n import gettext
     from goledger.systems.registry import SYSTEMS
 
     system = state.settings.system if state.settings is not None else ""
     entry = SYSTEMS.get(system)
-    return {"places": system_places(state, round_),
+    return {"places": system_places(state, round_) if with_places else None,
             "system_label": gettext(entry.label) if entry is not None else system}
 
 

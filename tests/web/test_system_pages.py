@@ -51,6 +51,9 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     cli = json.loads(run_cli("standings", "--json", "--db", db).out)
     expected = [(r["place"], r["player_id"]) for r in cli["rows"]]
     assert len({place for place, _ in expected[:4]}) == 4  # 1, 2, 3, 4: the third-place game decides
+    api = desk.client.get("/api/standings").json()
+    assert api["system"] == "knockout" and api["rows"] == cli["rows"]  # exactly the CLI's
+    assert "SOSW" in desk.client.get("/api/standings?criteria=NBW,SOSW").text  # the criteria when asked
     for url in ("/standings", "/desk/standings"):
         page = desk.page(url).text
         table = page.split('class="standings places"')[1].split("</table>")[0]
@@ -62,7 +65,8 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     for url in ("/bracket", "/desk/bracket"):
         page = desk.page(url).text
         assert "<svg" in page and "Champion: [1] Player1" in page and "Third place" in page
-    assert 'id="nav-bracket"' in desk.page("/desk").text
+    overview = desk.page("/desk").text
+    assert 'id="nav-bracket"' in overview and '<span id="system-name">Knockout</span>' in overview
     desk.client.cookies.clear()
     assert "<svg" in desk.page("/bracket").text
     assert desk.client.get("/desk/bracket", follow_redirects=False).status_code in (303, 401)
