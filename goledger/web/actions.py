@@ -367,6 +367,29 @@ def _unit_remove(db: Path, form: Form, **kw: Any) -> Any:
     return unit_remove(db, _text(form, "unit"), **kw)
 
 
+def _team_add(db: Path, form: Form, **kw: Any) -> Any:
+    """``team add``: the name and short name."""
+    from goledger.commands.teams import team_add
+
+    return team_add(db, _text(form, "name"), _text(form, "short_name"), **kw)
+
+
+def _team_assign(db: Path, form: Form, **kw: Any) -> Any:
+    """``team assign``: the team, the player (picked from the list by name: his id) and the
+    board, for every round (or from the round given)."""
+    from goledger.commands.teams import team_assign
+
+    return team_assign(db, _text(form, "team"), _text(form, "player"), _int(form, "board", "board", low=1, high=10),
+                       None, _opt_int(form, "from_round", "first round", low=1, high=99), **kw)
+
+
+def _team_remove(db: Path, form: Form, **kw: Any) -> Any:
+    """``team remove``: the team, or one player off its boards."""
+    from goledger.commands.teams import team_remove
+
+    return team_remove(db, _text(form, "team"), _opt(form, "player"), **kw)
+
+
 _PLAYER_ACTIONS: dict[str, Runner] = {
     "withdraw": _withdraw, "reinstate": _reinstate, "absent": _player_round("absent"),
     "present": _player_round("present"), "bye": _player_round("bye"), "unbye": _player_round("unbye"),
@@ -394,6 +417,9 @@ ACTIONS: dict[str, Action] = {
                                is not None else set()),
     "check-in": Action(_player_round("check_in")),
     "unit-remove": Action(_unit_remove),
+    "team-add": Action(_team_add),
+    "team-assign": Action(_team_assign),
+    "team-remove": Action(_team_remove),
     **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
 }
 """Form name (``POST /desk/do/NAME``) → action."""

@@ -30,6 +30,7 @@ class ApiRoutes:
     async def api_standings(self, request: Request) -> Response:
         """Exactly ``goledger standings [--round R] [--as-of S] [--policy P] [--criteria C] --json``."""
         from goledger.replay.views import standings
+        from goledger.web.system_pages import system_places
 
         def build() -> Any:
             round_, as_of = int_param(request, "round"), int_param(request, "as_of")
@@ -40,7 +41,12 @@ class ApiRoutes:
                 from goledger.web.data import without_unregistered
 
                 state = without_unregistered(self.desk.state(as_of), self.desk.state())
+                if policy is None and criteria is None and (own := system_places(state, round_)) is not None:
+                    return own.to_dict()
                 return compute_standings(state, round_, policy, criteria).to_dict()
+            own = system_places(self.desk.state(as_of), round_) if policy is None and criteria is None else None
+            if own is not None:  # a knockout's, Paramus's… own places, as the CLI's
+                return own.to_dict()
             return standings(self.desk.db, round_, as_of, policy, criteria).to_dict()
 
         director = self.pages.is_director(request)

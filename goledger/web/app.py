@@ -146,6 +146,17 @@ class Desk:
             self._name = (head, name)
         return self._name[1]
 
+    def system(self) -> str:
+        """The tournament's system (``""`` before there is a ledger), for the navigation's
+        bracket and team links."""
+        if not self.head():
+            return ""
+        try:
+            settings = self.state().settings
+        except GoledgerError:
+            return ""
+        return settings.system if settings is not None else ""
+
     def state(self, as_of: int | None = None) -> TournamentState:
         """The tournament state at ``as_of`` (default: the head). The state at the head is kept
         until the head moves (pages only read it), so a hall of phones folds it once."""
@@ -282,7 +293,8 @@ class _Pages:
         message = context.get("message") or (self.desk.flash.pop(session) if director and not fresh else "")
         context.update(csrf=self.desk.keys.csrf_for(session), director=director, message=message,
                        refused=status >= 400, language_query=request.url.query,
-                       db_name=self.desk.db.name, tournament_name=self.desk.name())
+                       db_name=self.desk.db.name, tournament_name=self.desk.name(),
+                       tournament_system=self.desk.system())
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
         if fresh:
             response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")

@@ -91,8 +91,11 @@ class DirectorPages:
     async def overview(self, request: Request) -> Response:
         if (missing := self.pages.no_ledger(request)) is not None:
             return missing
+        from goledger.web.system_pages import places_context
+
         state = await self.pages.read(request, self.desk.state)
-        return self.pages.render(request, "desk.html", state=state, head=state.seq)
+        return self.pages.render(request, "desk.html", state=state, head=state.seq,
+                                 system_label=places_context(state, None, with_places=False)["system_label"])
 
     async def new_form(self, request: Request) -> Response:
         if self.desk.db.exists():
@@ -187,14 +190,15 @@ class DirectorPages:
             from goledger.commands import pairing
             from goledger.systems.unit_views import as_units
             from goledger.web.data import game_rows, unassigned
+            from goledger.web.system_pages import out_of_event
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(as_units(state), round_),
-                                    "byes": byes, "free": unassigned(state, round_), "head": state.seq,
-                                    "preview": None}
+                                    "byes": byes, "head": state.seq, "preview": None}
+            data["free"], data["out"] = out_of_event(state, unassigned(state, round_))
             from goledger.replay.views import check_in_status
 
             data["check_ins"] = check_in_status(state, round_)  # before pairing: who has said he plays (issue 46)
@@ -224,12 +228,14 @@ class DirectorPages:
         def build() -> dict[str, Any]:
             from goledger.replay.views import standings
             from goledger.web.data import standings_rows
+            from goledger.web.system_pages import places_context
 
             q = request.query_params
             table = standings(self.desk.db, int_param(request, "round"), int_param(request, "as_of"),
                               q.get("policy") or None, criteria_list(q.get("criteria"))).in_alphabet(language)
             return {"table": table, "rows": standings_rows(table), "q": q, "head": table.as_of_seq,
-                    "link": "/desk/explain?round=" + str(table.round) + "&player="}
+                    "link": "/desk/explain?round=" + str(table.round) + "&player=",
+                    **places_context(self.desk.state(int_param(request, "as_of")), table.round)}
 
         data = await self.pages.read(request, build)
         return self.pages.render(request, "standings.html", **data)

@@ -18,6 +18,7 @@ from goledger.render.html import gettext
 from goledger.web import players_view, timeline_pages
 from goledger.web.guard import query_seconds
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, DeskPages, int_param, round_or
+from goledger.web.system_pages import system_routes
 from goledger.web.teams import team_routes
 from goledger.web.units import unit_routes
 
@@ -53,11 +54,12 @@ class PublicPages:
         def build() -> dict[str, Any]:
             from goledger.replay.scoring.standings import standings
             from goledger.web.data import public_standings_rows, round_progress, shown_round
+            from goledger.web.system_pages import places_context
 
             state = self.desk.state()  # one state: the table, the progress and the head it claims
             table = standings(state, int_param(request, "round")).in_alphabet(language)
             return {"table": table, "rows": public_standings_rows(table, state), "link": "/player/",
-                    "state": state, "head": state.seq,
+                    "state": state, "head": state.seq, **places_context(state, table.round),
                     "progress": round_progress(state, shown_round(state))}
 
         return await self.pages.public_page(request, "public_standings.html", build)
@@ -134,6 +136,7 @@ def public_routes(pages: DeskPages) -> list[BaseRoute]:
         *players_view.routes(pages),  # /find, /api/find (issue 32)
         *timeline_pages.routes(pages),  # a player's timeline, what-if, the dispute sheet (issue 42)
         *team_routes(pages),
+        *system_routes(pages),  # the bracket, /bracket and /desk/bracket (issue 43)
         *unit_routes(pages),
         Route("/login", public.login_form),
         Route("/login", public.login, methods=["POST"]),

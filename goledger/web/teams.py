@@ -12,13 +12,53 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import CommandRejected
-from goledger.i18n import gettext
+from goledger.i18n import N_, gettext
 from goledger.web.routing import Pages, int_param
 
 if TYPE_CHECKING:
     from goledger.replay.fold.state import TournamentState
 
-__all__ = ["team_routes"]
+__all__ = ["team_legend", "team_page", "team_routes"]
+
+_CRITERIA_WORDS: dict[str, str] = {
+    "TEAMP": N_("team points: 2 for a match won, 1 for a match drawn"),
+    "BDW": N_("board wins: games won on every board of the team's matches (half for a jigo)"),
+    "SOST": N_("the sum of the opponents' team points"),
+    "MNR": N_("the team's mean rating in round 1"),
+}
+
+
+def team_page(state: TournamentState, round_: int) -> dict[str, Any]:
+    """What ``/desk/teams`` shows for ``round_``: the boards per team, each team with its
+    members in board order (an empty board as ``None``), and the players on no team, by name."""
+    from goledger.teams.model import is_team_tournament, team_size
+
+    if not is_team_tournament(state):
+        return {"size": 0, "teams": [], "free": [], "round": round_}
+    size = team_size(state)
+    teams, placed = [], set()
+    for team in sorted(state.teams.values(), key=lambda t: (t.number or 0, t.id)):
+        slots = team.member_slots(round_)
+        boards = team.boards or size
+        teams.append({"team": team, "boards": [(b, state.players.get(slots[b]) if b in slots else None)
+                                               for b in range(1, boards + 1)],
+                      "next_board": next((b for b in range(1, boards + 1) if b not in slots), boards)})
+        placed |= set(slots.values())
+    free = sorted((p for p in state.players.values() if p.id not in placed and p.status == "final"),
+                  key=lambda p: (p.surname.casefold(), p.first_name.casefold()))
+    return {"size": size, "teams": teams, "free": free, "round": round_}
+
+
+def team_legend(criteria: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+    """Each team criterion shown (NULL left out) with its meaning in one line, in the page's
+    language; ``BDWkU`` is the board wins on the k upper boards."""
+    legend = []
+    for name in criteria:
+        if name in _CRITERIA_WORDS:
+            legend.append((name, gettext(_CRITERIA_WORDS[name])))
+        elif name.startswith("BDW") and name.endswith("U"):
+            legend.append((name, gettext("board wins on the %(num)s upper boards") % {"num": name[3:-1]}))
+    return legend
 
 
 def team_routes(pages: Pages) -> list[Route]:
@@ -42,7 +82,8 @@ def team_routes(pages: Pages) -> list[Route]:
             state = _teams(pages.desk.state())
             table = team_standings(state, int_param(request, "round"))
             printout = standings_sections(table, {}, state.settings.name if state.settings else "")
-            return {"state": state, "printout": printout, "head": state.seq}
+            return {"state": state, "printout": printout, "head": state.seq,
+                    "team_legend": team_legend(table.criteria)}
 
         return await pages.public_page(request, "teams_standings.html", build)
 
@@ -67,7 +108,16 @@ def team_routes(pages: Pages) -> list[Route]:
         data = await pages.read(request, build)
         return pages.render(request, "desk_teams_round.html", **data)
 
+    async def desk_teams(request: Request) -> Response:
+        def build() -> dict[str, Any]:
+            state = pages.desk.state()
+            return {"state": state, "head": state.seq, **team_page(state, int_param(request, "round") or 1)}
+
+        data = await pages.read(request, build)
+        return pages.render(request, "desk_teams.html", **data)
+
     return [
+        Route("/desk/teams", pages.director_only(desk_teams)),
         Route("/teams", standings),
         Route("/teams/round/{round:int}", round_matches),
         Route("/desk/teams/round/{round:int}", pages.director_only(desk_round)),
