@@ -37,14 +37,20 @@ async def _hand_edits(server: Server) -> None:
         await page.goto(server.url + "/desk/round/1/game?table=1")
         assert "round 1 is not paired yet" in await page.inner_text("main")
         await page.goto(server.url + "/desk/round/1")
-        await page.fill("#pair-form input[name=white]", "Smet")
-        await page.fill("#pair-form input[name=black]", "Fischer")
+        # two players picked from the lists: the game the rule makes is shown before it is recorded
+        await page.select_option("#pair-white", "p0002")
+        await page.select_option("#pair-black", "p0001")
         await page.select_option("#pair-colours", "rule")
-        await click(page, "#pair-form button")
+        await click(page, "#pair-show")
+        assert "Fischer Ann (White) – Smet Bo (Black), handicap 4, komi 0.5" in await page.inner_text("#pair-game")
+        await click(page, "#pair-record-button")
         assert "Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5" in await page.inner_text("#message")
-        await page.fill("#pair-form input[name=white]", "Dal")
-        await page.fill("#pair-form input[name=black]", "Abe")
-        await click(page, "#pair-form button")  # colours as typed, the handicap and komi by the rule
+        await page.select_option("#pair-white", "p0004")
+        await page.select_option("#pair-black", "p0003")
+        await page.select_option("#pair-colours", "picked")
+        await click(page, "#pair-show")  # colours as picked, the handicap and komi by the rule
+        assert "Table 2: Dal Di (White) – Abe Cy (Black)" in await page.inner_text("#pair-game")
+        await click(page, "#pair-record-button")
         assert "round 1 table 2: Dal Di (W) – Abe Cy (B)" in await page.inner_text("#message")
 
         # a game's page: swap the colours and set the komi (two events)
