@@ -92,13 +92,31 @@ async def _hand_edits(server: Server) -> None:
         assert sorted(state.games[1]) == [25, 26] and {g.result for g in state.games[1].values()} == {
             Result.BLACK, Result.UNKNOWN}
         assert "26" in await page.inner_text("#games")
+        # both games ticked in the round's table: their colours swapped in one write, by selection
+        colours = {t: (g.white, g.black) for t, g in state.games[1].items()}
+        written = head(db)
+        await page.check("#pick-25")
+        await page.check("#pick-26")
+        await page.check("#games-force")  # one of them has a result
+        await click(page, "#swap-selected")
+        assert "colours swapped at tables 25, 26" in await page.inner_text("#message")
+        state = state_as_of(db)
+        assert {t: (g.black, g.white) for t, g in state.games[1].items()} == colours and head(db) == written + 2
+        # one game ticked, moved to a table picked by number
+        await page.check("#pick-25")
+        await page.fill("#move-selected-to", "30")
+        await page.check("#games-force")
+        await click(page, "#move-selected")
+        assert "moved to table 30" in await page.inner_text("#message")
+        state = state_as_of(db)
+        assert sorted(state.games[1]) == [26, 30]
 
         # unpair from the game's page
         table = next(t for t, g in state.games[1].items() if g.result is Result.UNKNOWN)
         await page.goto(f"{server.url}/desk/round/1/game?table={table}")
         await click(page, "#unpair-game")
         assert "unpaired" in await page.inner_text("#message")
-        assert sorted(state_as_of(db).games[1]) == [t for t in (25, 26) if t != table]
+        assert sorted(state_as_of(db).games[1]) == [t for t in (26, 30) if t != table]
         # an unknown table: one sentence, no page
         await page.goto(server.url + "/desk/round/2/game?table=1")
         assert "round 2 is not paired yet" in await page.inner_text("main")
