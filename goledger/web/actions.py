@@ -209,6 +209,36 @@ def _edit_game(db: Path, form: Form, **kw: Any) -> Any:
     return edit_game_action(db, form, **kw)
 
 
+def _edit_games(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.web.hand_edits import edit_games_action
+
+    return edit_games_action(db, form, **kw)
+
+
+def _games_subjects(form: Form) -> set[tuple[Any, ...]]:
+    """The ``("table", round, table)`` of every game selected in the round's table."""
+    from goledger.web.hand_edits import selected_tables
+
+    round_ = number_or_none(form, "round")
+    try:
+        return {("table", round_, t) for t in selected_tables(form)} if round_ is not None else set()
+    except CommandRejected:
+        return set()
+
+
+def _constraint(name: str) -> Runner:
+    """The constraints page's forms (:mod:`goledger.web.constraint_forms`): ``forbid``,
+    ``fix-pairing``, ``fix-table``."""
+    def run(db: Path, form: Form, **kw: Any) -> Any:
+        from goledger.web import constraint_forms
+
+        runner: Runner = {"forbid": constraint_forms.forbid_action, "fix-pairing": constraint_forms.fix_pairing_action,
+                          "fix-table": constraint_forms.fix_table_action}[name]
+        return runner(db, form, **kw)
+
+    return run
+
+
 def _renumber_tables(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.web.hand_edits import renumber_action
 
@@ -403,6 +433,8 @@ ACTIONS: dict[str, Action] = {
     "pair": Action(_pair),
     "unpair": Action(_unpair, table_subject),
     "edit-game": Action(_edit_game, table_subject),
+    "edit-games": Action(_edit_games, _games_subjects),
+    **{name: Action(_constraint(name)) for name in ("forbid", "fix-pairing", "fix-table")},
     "renumber-tables": Action(_renumber_tables, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
                               is not None else set()),
     "result": Action(_result, table_subject),

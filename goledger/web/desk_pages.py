@@ -185,23 +185,31 @@ class DirectorPages:
             who = request.query_params.get("explain", "").strip()
             target = f"/desk/round/{round_}/report" + (f"?player={quote(who)}" if who else "")
             return RedirectResponse(target, status_code=303)
+        from goledger.i18n import current_language
+
+        language = current_language()  # the page's: the players to pick are listed in its alphabet
 
         def build() -> dict[str, Any]:
             from goledger.commands import pairing
+            from goledger.i18n.collation import sorted_by_name
             from goledger.systems.unit_views import as_units
             from goledger.web.data import game_rows, unassigned
+            from goledger.web.hand_edits import pair_preview
             from goledger.web.system_pages import out_of_event
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
                 raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
+            free = sorted_by_name(unassigned(state, round_), lambda p: p.surname, lambda p: p.first_name,
+                                  lambda p: p.id, language)
             data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(as_units(state), round_),
                                     "byes": byes, "head": state.seq, "preview": None}
-            data["free"], data["out"] = out_of_event(state, unassigned(state, round_))
+            data["free"], data["out"] = out_of_event(state, free)
             from goledger.replay.views import check_in_status
 
             data["check_ins"] = check_in_status(state, round_)  # before pairing: who has said he plays (issue 46)
+            data["hand_pair"] = pair_preview(state, round_, request.query_params)  # issue 43: shown first
             data["engines"] = pairing.engines_for(state)
             data["engine"] = request.query_params.get("engine", "").strip()
             if request.query_params.get("preview"):
@@ -421,6 +429,7 @@ class DirectorPages:
 def desk_routes(pages: DeskPages) -> list[BaseRoute]:
     """The director's pages (each behind :meth:`Pages.director_only`; its forms' posts behind
     DeskGuard and their CSRF token)."""
+    from goledger.web.constraints_page import constraints_routes
     from goledger.web.egd_check import egd_check_routes
     from goledger.web.hand_edits import routes as hand_edit_routes
     from goledger.web.new_tournament import new_tournament_routes
@@ -450,6 +459,7 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
         *pairing_page.routes(pages),  # the pairing report (issue 32)
         *hand_edit_routes(pages),
         *settings_routes(pages),  # the settings form and its preview (issue 43)
+        *constraints_routes(pages),  # forbidden pairs and fixed tables (issue 43)
         *ratings_routes(pages),  # the rating-list search (issue 34: its API route too, for the director)
         *egd_check_routes(pages),  # the players against the EGD list (issue 47)
         *new_tournament_routes(pages),  # the New form's EGD class (issue 43)

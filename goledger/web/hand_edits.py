@@ -1,6 +1,12 @@
 """The desk's hand edits (issue 31): a game's page with its edits (swap colours, handicap,
 komi, table, unpair), the round's renumbering, and hand pairing by the tournament's rule.
 
+Issue 43, item 4: hand pairing picks two unpaired players from lists and shows the game the
+rule makes of them (colours, handicap, komi, table: :func:`pair_preview`, the very
+``GamePaired`` that :func:`goledger.commands.hand.decide_pair` decides) before "Record"
+posts it; the round's games are selected in its table to swap their colours or move or
+exchange their tables (:func:`edit_games_action`).
+
 Every form posts to ``/desk/do/ACTION`` (:mod:`goledger.web.actions`), which calls the same
 library function as the CLI (``edit-game``, ``renumber-tables``, ``pair``, ``unpair``) with the
 head the page was rendered at: the same rules, the same refusals. This module adds the game's
@@ -10,13 +16,14 @@ page (``GET /desk/round/R/game?table=T``) and the action runners.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, GoledgerError
+from goledger.i18n import gettext
 from goledger.i18n.messages import say
 from goledger.web.forms import Form, whole
 from goledger.web.forms import flag as _flag
@@ -24,7 +31,11 @@ from goledger.web.forms import number as _int
 from goledger.web.forms import optional_number as _opt_int
 from goledger.web.forms import text as _text
 
-__all__ = ["edit_game_action", "pair_action", "renumber_action", "routes"]
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
+
+__all__ = ["edit_game_action", "edit_games_action", "pair_action", "pair_preview", "renumber_action", "routes",
+           "selected_tables"]
 
 
 def pair_action(db: Path, form: Form, **kw: Any) -> Any:
@@ -40,6 +51,74 @@ def pair_action(db: Path, form: Form, **kw: Any) -> Any:
                          _opt_int(form, "table", "table"), _opt_int(form, "handicap", "handicap"),
                          _text(form, "komi") or None, True, _flag(form, "force"),
                          [white, black] if by_rule else [], **kw)
+
+
+def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, Any] | None:
+    """The game hand pairing would record for the two players picked in ``query`` (``white``,
+    ``black``, ``colours`` = ``rule`` or ``picked``, optional ``table``, ``handicap`` and
+    ``force``), decided as :func:`pair_action` records it: ``{"game", "white", "black",
+    "komi", "fields"}``, or ``{"problem", "fields"}`` with the refusal's sentence; ``None``
+    when two players are not picked."""
+    from goledger.commands.hand import decide_pair
+    from goledger.ledger import events as ev
+    from goledger.ledger.values import effective_komi
+
+    white, black = _text(query, "white"), _text(query, "black")
+    if not white or not black:
+        return None
+    fields = {"white": white, "black": black, "colours": "rule" if _text(query, "colours") == "rule" else "picked",
+              "table": _text(query, "table"), "handicap": _text(query, "handicap"),
+              "force": "1" if _flag(query, "force") else ""}
+    try:
+        events = decide_pair(state, round_, white, black, colours_by_hand=fields["colours"] != "rule",
+                             table=_opt_int(query, "table", "table", signed=False),
+                             handicap=_opt_int(query, "handicap", "handicap"), force=_flag(query, "force"))
+    except GoledgerError as exc:
+        return {"problem": exc.message, "fields": fields}
+    game = events[0]
+    assert isinstance(game, ev.GamePaired)
+    komi = effective_komi(state.settings_for_round(round_).komi, game.komi, game.handicap)
+    return {"game": game, "white": state.players[game.white], "black": state.players[game.black], "komi": komi,
+            "fields": fields}
+
+
+def selected_tables(form: Form) -> list[int]:
+    """The tables of the games ticked in the round's table (check boxes ``game_T``)."""
+    return sorted({whole(key[5:], "table", signed=False) for key in form if key.startswith("game_")
+                   and _flag(form, key)})
+
+
+def edit_games_action(db: Path, form: Form, **kw: Any) -> Any:
+    """The games selected in the round's table (:func:`selected_tables`), by ``what``:
+    ``swap`` swaps the colours of each of them (one transaction), ``move`` moves the one
+    selected game to table ``move_to``, ``exchange`` exchanges the tables of the two selected
+    games (``edit-game --move-to`` onto a taken table swaps them)."""
+    from goledger import commands
+    from goledger.commands.hand import decide_edit_game
+    from goledger.commands.recording import record
+
+    round_ = _int(form, "round", "round")
+    tables = selected_tables(form)
+    what = _text(form, "what")
+    if not tables:
+        raise CommandRejected(gettext("select the games first: tick them in the table's first column"))
+    force = _flag(form, "force")
+    if what == "swap":
+        return record(db, lambda state: [e for t in tables for e in decide_edit_game(
+            state, round_, t, swap_colours=True, force=force)],
+            lambda state, events: gettext("round %(round)d: colours swapped at tables %(tables)s") % {
+                "round": round_, "tables": ", ".join(str(t) for t in tables)}, **kw)
+    if what == "move":
+        if len(tables) != 1:
+            raise CommandRejected(gettext("select one game to move (%(n)d are selected)") % {"n": len(tables)})
+        return commands.edit_game(db, round_, tables[0], move_to=_int(form, "move_to", "table to move to"),
+                                  force=force, **kw)
+    if what == "exchange":
+        if len(tables) != 2:
+            raise CommandRejected(gettext("select two games to exchange their tables (%(n)d are selected)")
+                                  % {"n": len(tables)})
+        return commands.edit_game(db, round_, tables[0], move_to=tables[1], force=force, **kw)
+    raise CommandRejected(f"{what!r} is not an edit of the selected games: use swap, move or exchange")
 
 
 def edit_game_action(db: Path, form: Form, **kw: Any) -> Any:

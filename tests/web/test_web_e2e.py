@@ -180,12 +180,14 @@ async def _whole_tournament(server: Server) -> None:
                 for white, black in circle(40, round_ - 1):
                     if withdrawn in (ids[white], ids[black]) and round_ >= 4:
                         other = ids[black] if ids[white] == withdrawn else ids[white]
-                        await page.fill("#bye-form input[name=player]", other)
+                        await page.select_option("#bye-form select[name=player]", other)
                         await click(page, "#bye-form button")
                     else:
-                        await page.fill("#pair-form input[name=white]", ids[white])
-                        await page.fill("#pair-form input[name=black]", ids[black])
-                        await click(page, "#pair-form button")
+                        await page.select_option("#pair-white", ids[white])
+                        await page.select_option("#pair-black", ids[black])
+                        await page.select_option("#pair-colours", "picked")
+                        await click(page, "#pair-show")
+                        await click(page, "#pair-record-button")
                     assert "refused" not in (await page.get_attribute("#message", "class") or "")
             pairings = server.get_json(f"/api/pairings?round={round_}")
             assert len(pairings["games"]) == (20 if round_ < 4 else 19)

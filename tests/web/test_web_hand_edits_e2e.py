@@ -37,14 +37,20 @@ async def _hand_edits(server: Server) -> None:
         await page.goto(server.url + "/desk/round/1/game?table=1")
         assert "round 1 is not paired yet" in await page.inner_text("main")
         await page.goto(server.url + "/desk/round/1")
-        await page.fill("#pair-form input[name=white]", "Smet")
-        await page.fill("#pair-form input[name=black]", "Fischer")
+        # two players picked from the lists: the game the rule makes is shown before it is recorded
+        await page.select_option("#pair-white", "p0002")
+        await page.select_option("#pair-black", "p0001")
         await page.select_option("#pair-colours", "rule")
-        await click(page, "#pair-form button")
+        await click(page, "#pair-show")
+        assert "Fischer Ann (White) – Smet Bo (Black), handicap 4, komi 0.5" in await page.inner_text("#pair-game")
+        await click(page, "#pair-record-button")
         assert "Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5" in await page.inner_text("#message")
-        await page.fill("#pair-form input[name=white]", "Dal")
-        await page.fill("#pair-form input[name=black]", "Abe")
-        await click(page, "#pair-form button")  # colours as typed, the handicap and komi by the rule
+        await page.select_option("#pair-white", "p0004")
+        await page.select_option("#pair-black", "p0003")
+        await page.select_option("#pair-colours", "picked")
+        await click(page, "#pair-show")  # colours as picked, the handicap and komi by the rule
+        assert "Table 2: Dal Di (White) – Abe Cy (Black)" in await page.inner_text("#pair-game")
+        await click(page, "#pair-record-button")
         assert "round 1 table 2: Dal Di (W) – Abe Cy (B)" in await page.inner_text("#message")
 
         # a game's page: swap the colours and set the komi (two events)
@@ -86,13 +92,31 @@ async def _hand_edits(server: Server) -> None:
         assert sorted(state.games[1]) == [25, 26] and {g.result for g in state.games[1].values()} == {
             Result.BLACK, Result.UNKNOWN}
         assert "26" in await page.inner_text("#games")
+        # both games ticked in the round's table: their colours swapped in one write, by selection
+        colours = {t: (g.white, g.black) for t, g in state.games[1].items()}
+        written = head(db)
+        await page.check("#pick-25")
+        await page.check("#pick-26")
+        await page.check("#games-force")  # one of them has a result
+        await click(page, "#swap-selected")
+        assert "colours swapped at tables 25, 26" in await page.inner_text("#message")
+        state = state_as_of(db)
+        assert {t: (g.black, g.white) for t, g in state.games[1].items()} == colours and head(db) == written + 2
+        # one game ticked, moved to a table picked by number
+        await page.check("#pick-25")
+        await page.fill("#move-selected-to", "30")
+        await page.check("#games-force")
+        await click(page, "#move-selected")
+        assert "moved to table 30" in await page.inner_text("#message")
+        state = state_as_of(db)
+        assert sorted(state.games[1]) == [26, 30]
 
         # unpair from the game's page
         table = next(t for t, g in state.games[1].items() if g.result is Result.UNKNOWN)
         await page.goto(f"{server.url}/desk/round/1/game?table={table}")
         await click(page, "#unpair-game")
         assert "unpaired" in await page.inner_text("#message")
-        assert sorted(state_as_of(db).games[1]) == [t for t in (25, 26) if t != table]
+        assert sorted(state_as_of(db).games[1]) == [t for t in (26, 30) if t != table]
         # an unknown table: one sentence, no page
         await page.goto(server.url + "/desk/round/2/game?table=1")
         assert "round 2 is not paired yet" in await page.inner_text("main")
