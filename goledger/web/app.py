@@ -192,6 +192,9 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     from goledger.ledger.values import format_points
 
     templates.env.globals["fmt"] = format_points
+    from goledger.web.desk_words import desk_words
+
+    templates.env.filters["desk_words"] = desk_words
     pages = _Pages(desk, templates)
     routes = [*public_routes(pages), *print_routes(pages), *api_routes(pages), *desk_routes(pages),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
