@@ -247,7 +247,7 @@ def _published_section(events: Sequence[ev.Event], records: Sequence[Record]) ->
         parts.append(E.P(f"As published versus as corrected now (event {change.to_seq}):"))
         parts.append(_changes_table(change.changes, change.scales))
     if count == 0:
-        parts.append(E.P("No standings were published (goledger publish)."))
+        parts.append(E.P("No standings were published."))
     return H.section(*parts, id="published"), count
 
 

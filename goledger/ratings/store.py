@@ -379,10 +379,14 @@ def _player_of(row: tuple[Any, ...]) -> RatedPlayer:
 
 
 class _Vocabulary:
-    """The distinct words of one list, by length, and the German collapse pairs."""
+    """The distinct words of one list, by length, and the German collapse pairs. Each
+    length's words are split into a list only when a search asks for that length: a search
+    from the command line reads the three or four lengths it needs, not the list's 40 000
+    words (splitting them all cost more than the search itself)."""
 
     def __init__(self, rows: list[tuple[int, str]]) -> None:
-        self.by_len: dict[int, list[str]] = {}
+        self._text: dict[int, str] = {}
+        self._split: dict[int, frozenset[str]] = {}
         self.collapsed: dict[str, list[str]] = {}
         for length, text in rows:
             if length == -1:
@@ -390,17 +394,26 @@ class _Vocabulary:
                     c, _, w = pair.partition(":")
                     self.collapsed.setdefault(c, []).append(w)
             else:
-                self.by_len[length] = text.split()
-        self.words = {w for ws in self.by_len.values() for w in ws}
+                self._text[length] = text
+
+    def of_length(self, n: int) -> frozenset[str]:
+        """The list's words of ``n`` letters."""
+        found = self._split.get(n)
+        if found is None:
+            found = self._split[n] = frozenset(self._text.get(n, "").split())
+        return found
+
+    def has(self, word: str) -> bool:
+        return word in self.of_length(len(word))
 
     def same(self, word: str) -> dict[str, int]:
         """The list's words spelled as ``word`` (up to accents and German ``ae``/``ä``/``a``),
         each at cost 0."""
         found: dict[str, int] = {}
-        if word in self.words:
+        if self.has(word):
             found[word] = 0
         folded = collapse(word)
-        if folded != word and folded in self.words:
+        if folded != word and self.has(folded):
             found[folded] = 0
         for w in self.collapsed.get(folded, ()):
             found[w] = 0
@@ -416,7 +429,7 @@ class _Vocabulary:
         found: dict[str, int] = {}
         if len(word) >= 3:
             for n in (len(word) - 1, len(word), len(word) + 1):
-                choices = self.by_len.get(n)
+                choices = self._text.get(n, "").split()
                 if choices:
                     for w, _, _ in process.extract(word, choices, scorer=OSA.distance, score_cutoff=1, limit=None):
                         found[w] = _TYPO

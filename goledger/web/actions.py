@@ -32,7 +32,7 @@ from goledger.web.forms import optional as _opt
 from goledger.web.forms import optional_number as _opt_int
 from goledger.web.forms import text as _text
 
-__all__ = ["ACTIONS", "Action", "parse_entry", "table_subject"]
+__all__ = ["ACTIONS", "Action", "CorrectionOffered", "parse_entry", "table_subject"]
 
 Form = Mapping[str, Any]
 Runner = Callable[..., Any]
@@ -269,11 +269,35 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
     _check_letter(word)
     try:
         return commands.result(db, round_, table, word, by_default, **kw)
-    except ResultAlreadyRecorded as exc:  # the desk's own way to correct it, not the command line's
-        raise CommandRejected(gettext("round %(round)d table %(table)d already has a result (%(result)s): correct it "
-                                      "on the round page, under “%(form)s”") % {
-            "round": exc.round, "table": exc.table, "result": result_label(exc.result.value),
-            "form": gettext("Correct a result")}) from None
+    except ResultAlreadyRecorded as exc:  # the desk's own answer: the correction form, never a command line
+        raise CorrectionOffered(exc.round, exc.table, exc.result.value, word, by_default) from None
+
+
+class CorrectionOffered(CommandRejected):
+    """A result entered for a table that already has one (issue 43, item 6): the desk answers
+    with the correction form in the page (``templates/_correction.html``: what is recorded →
+    what was typed, a reason to give), whether the other desk recorded it a second or an
+    hour before. :attr:`correction` holds the form's fields and the two results in words;
+    when the typed result is the one recorded, there is nothing to correct and no form."""
+
+    code = "result-exists"
+
+    def __init__(self, round_: int, table: int, recorded: str, typed: str, by_default: bool) -> None:
+        from goledger.commands.results import parse_notation
+
+        new, _, new_default = parse_notation(typed, by_default)
+        old = result_label(recorded)
+        if new.value == recorded:
+            super().__init__(gettext("round %(round)d table %(table)d already has this result (%(result)s); "
+                                     "nothing was changed") % {"round": round_, "table": table, "result": old})
+            self.correction: dict[str, str] = {}
+            return
+        label = result_label(new.value) + (" " + gettext("by default") if new_default else "")
+        super().__init__(gettext("round %(round)d table %(table)d already has a result (%(result)s); to make it "
+                                 "%(new)s, give the reason and correct it here") % {
+            "round": round_, "table": table, "result": old, "new": label})
+        self.correction = {"round": str(round_), "table": str(table), "result": typed,
+                           "by_default": "1" if by_default else "", "old": old, "new": label}
 
 
 def result_label(result: str) -> str:

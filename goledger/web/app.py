@@ -203,6 +203,9 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     from goledger.ledger.values import format_points
 
     templates.env.globals["fmt"] = format_points
+    from goledger.web.desk_words import desk_words
+
+    templates.env.filters["desk_words"] = desk_words
     pages = _Pages(desk, templates)
     from goledger.web.key_pages import key_routes
 

@@ -379,6 +379,7 @@ class DirectorPages:
                                fields.get("reason", ""), expected_head, retry)
         status, message = done.status, done.message
         conflict = done.extra.get("conflict")
+        correction = done.extra.get("correction") or None
         if status == 409 and done.retry_ok and conflict is None:
             retry_fields = {k: v for k, v in fields.items() if k not in ("csrf", "retry")}
         back = fields.get("back", "/desk")
@@ -388,14 +389,14 @@ class DirectorPages:
         if fragment == "results" and request.headers.get("hx-request") and shown_round is not None:
             data = await self._round_data(request, shown_round)
             return self.pages.render(request, "results_entry.html", status, message=message, ok=status == 200,
-                               retry=retry_fields, action=name, conflict=conflict,
+                               retry=retry_fields, action=name, conflict=conflict, correction=correction,
                                entry=fields.get("entry", "") if status != 200 else "", **data)
         if status == 200:
             return self.pages.done(request, back, message)
         offer = await self._pair_offer(request, fields, done.extra.get("code", ""), back) if (
             name == "pair-round" and status == 400) else None
         return self.pages.render(request, "refused.html", status, message=message, retry=retry_fields, action=name,
-                           back=back, conflict=conflict, pair_offer=offer)
+                           back=back, conflict=conflict, pair_offer=offer, correction=correction)
 
     @staticmethod
     def _nothing_to_pair(fields: dict[str, str], state: Any) -> bool:

@@ -20,7 +20,11 @@ def egd_check_routes(pages: Any) -> list[Route]:
 
     async def page(request: Request) -> Response:
         from goledger.formats.egd import egd_check
+        from goledger.ratings.store import default_path
+        from goledger.web.ratings import no_list_words
 
+        if not default_path().is_file():
+            return pages.render(request, "egd_check.html", result=None, error=no_list_words())
         try:
             result = await pages.read(request, lambda: egd_check(pages.desk.db))
         except GoledgerError as exc:

@@ -216,7 +216,7 @@ def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str,
     things is no reason to refuse). A conflict's ``extra["conflict"]`` holds what changed in
     words (``sentences``), the form that replaces it (``replace``) and the head (``head``)."""
     from goledger.render.html import gettext
-    from goledger.web.actions import ACTIONS
+    from goledger.web.actions import ACTIONS, CorrectionOffered
     from goledger.web.concurrency import ConflictError, replacement, stale_words, write_per_subject
 
     chosen = ACTIONS[name]
@@ -227,15 +227,35 @@ def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str,
     try:
         outcome = write_per_subject(db, run, name, fields, expected_head, retry)
     except ConflictError as exc:
-        conflict = {"sentences": list(exc.conflict.sentences), "head": exc.conflict.head,
-                    "replace": replacement(name, fields, exc.conflict)}
+        rep = replacement(name, fields, exc.conflict)
+        conflict = {"sentences": list(exc.conflict.sentences), "head": exc.conflict.head, "replace": rep,
+                    "change": _change(exc.conflict.result_now, rep)}
         return Done(409, gettext("Nothing was written: this changed after your page was shown."),
                     head=exc.conflict.head, extra={"conflict": conflict})
     except StaleHeadError as exc:
         return Done(409, stale_words(exc), retry_ok=not conflicts(chosen.subjects(fields), exc.since))
+    except CorrectionOffered as exc:
+        return Done(409, exc.message, extra={"code": exc.code, "correction": exc.correction})
     except GoledgerError as exc:
         return Done(400, exc.message, extra={"code": exc.code})
     return Done(200, outcome.message)
+
+
+def _change(result_now: str, rep: dict[str, str]) -> dict[str, str]:
+    """What replacing another desk's result would change, in words: ``old`` → ``new``
+    (empty when the replacement is no correction)."""
+    from goledger.commands.results import parse_notation
+    from goledger.render.html import gettext
+    from goledger.web.actions import result_label
+
+    if rep.get("action") != "correct" or not result_now:
+        return {}
+    try:
+        new, _, by_default = parse_notation(rep.get("result", ""), rep.get("by_default") == "1")
+    except GoledgerError:
+        return {}
+    return {"old": result_label(result_now),
+            "new": result_label(new.value) + (" " + gettext("by default") if by_default else "")}
 
 
 def new_tournament(db: Path, arguments: dict[str, Any], actor: str) -> Done:

@@ -27,7 +27,15 @@ from starlette.routing import Route
 from goledger.errors import GoledgerError
 from goledger.web.routing import json_response
 
-__all__ = ["ratings_routes"]
+__all__ = ["no_list_words", "ratings_routes"]
+
+def no_list_words() -> str:
+    """The desk's words for a machine without a rating list (the command line's name its
+    store's path and the command that imports one)."""
+    from goledger.i18n import gettext
+
+    return gettext("No rating list has been imported on this machine yet: import the EGD list on the players page.")
+
 
 _MIN_QUERY = 2
 """Fewer letters than this give no suggestions (a single letter matches thousands)."""
@@ -56,8 +64,7 @@ class _Searcher:
                     self._store.close()
                     self._store = None
                 if identity is None:
-                    raise CommandRejected(f"no ratings store at {path}; import a list first with "
-                                          "'goledger ratings import FILE'")
+                    raise CommandRejected(no_list_words())
                 self._store, self._path = RatingsStore(path), (path, identity)
             return self._store.search(query, limit, country)
 

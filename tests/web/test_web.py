@@ -229,7 +229,7 @@ def test_round_pairing_results_corrections_by_forms(fresh: Path) -> None:
     assert r.status_code == 200 and 'id="entry"' in r.text and "round 1 table 1: Sato Ken (white) won" in r.text
     assert head_of(r.text) == head(fresh) and "autofocus" in r.text
     r = desk.post("result", headers=hx, round="1", fragment="results", entry="1 b")
-    assert r.status_code == 400 and "already has a result" in r.text
+    assert r.status_code == 409 and "already has a result" in r.text and 'id="correction-form"' in r.text
     r = desk.post("result", headers=hx, round="1", fragment="results", entry="nonsense")
     assert r.status_code == 400 and "not a result entry" in r.text
     r = desk.post("result", headers=hx, round="1", fragment="results", entry="2 =!")
@@ -275,6 +275,11 @@ def test_stale_results_per_game(fresh: Path) -> None:
     replace = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
                               r.text.split('id="replace-form"')[1].split("</form>")[0]))
     assert replace["result"] == "B+2.5" and replace["table"] == "1" and replace["expected_head"] == str(seen + 1)
+    # the correction in the page (issue 43, item 6): old → new, and the reason to edit before replacing
+    assert re.search(r'id="conflict-old">white won</span> → <strong id="conflict-new">black won</strong>', r.text)
+    reason = re.search(r'<input name="reason" id="conflict-reason"[^>]* value="([^"]+)"', r.text)
+    assert reason and "another desk" in reason.group(1)
+    replace["reason"] = reason.group(1)
     assert head(fresh) == seen + 1
     # another table from the same stale page: recorded at once
     r = desk.post("result", expected_head=seen, headers=hx, round="1", fragment="results", entry="2 W+R")
