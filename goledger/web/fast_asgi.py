@@ -9,6 +9,12 @@ stack the desk's guard included, and writes its answer; the connection stays on 
 for the next request, which finds the page kept. Handing the connection to uvicorn instead would
 keep it on the slow path for good after the first result.
 
+**One asks, the others wait** (:class:`Asker`): when a result moves the head, 200 phones ask
+for the standings at once; the first request for a page at a head is asked of the application,
+and the others for the same page at the same head wait for its answer and are then answered
+from the page it kept, so a head's move costs one trip through the application, not one per
+phone (each trip read the head from SQLite and held the event loop while the page rendered).
+
 The application's response is buffered whole (a players' page, at most :data:`MAX_BODY`
 bytes) and sent with its ``Content-Length``; a response the application ends with an error
 before it started is answered ``500`` and the connection closed, as uvicorn does.
@@ -20,9 +26,10 @@ import asyncio
 from http import HTTPStatus
 from typing import Any
 
+from goledger.web.cached_front import CachedFront
 from goledger.web.fast_path import SimpleRequest
 
-__all__ = ["MAX_BODY", "respond"]
+__all__ = ["MAX_BODY", "Asker", "respond"]
 
 MAX_BODY = 64 * 1024 * 1024
 """Bytes of one buffered response at most (a players' page is a few hundred KB)."""
@@ -92,3 +99,35 @@ async def respond(app: Any, request: SimpleRequest, client: Any, server: Any,
     if not any(name == b"content-length" for name, _ in headers) and start["status"] not in (204, 304):
         lines.append(b"content-length: %d\r\n" % len(body))
     return b"".join(lines), b"" if request.method == "HEAD" else body, close
+
+
+class Asker:
+    """Simple requests for players' pages not kept, asked of ASGI ``app`` one per page and
+    head (:class:`goledger.web.fast_path.Ask`); ``front`` names each request's page and
+    answers it once it is kept."""
+
+    def __init__(self, app: Any, front: CachedFront) -> None:
+        self.app = app
+        self.front = front
+        self.asking: dict[tuple[str, int, str], asyncio.Future[None]] = {}
+        """(page, head's number, head's hash) → the request asked of the application for it."""
+
+    async def __call__(self, request: SimpleRequest, client: Any, server: Any,
+                      gone: asyncio.Event) -> tuple[bytes, bytes, bool]:
+        where = self.front.kept_key(request)
+        if where is None:
+            return await respond(self.app, request, client, server, gone)
+        first = self.asking.get(where)
+        if first is not None:
+            await asyncio.shield(first)
+            made = self.front.wire(request)
+            if made is not None:
+                return made[0], made[1], False
+            return await respond(self.app, request, client, server, gone)  # the first was refused: ask too
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.asking[where] = future
+        try:
+            return await respond(self.app, request, client, server, gone)
+        finally:
+            del self.asking[where]
+            future.set_result(None)

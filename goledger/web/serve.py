@@ -133,20 +133,18 @@ def serve_public(db: str | os.PathLike[str], host: str, port: int, limits: Conne
     director token is accepted there, and nothing there writes. A simple request for a kept page
     is answered before uvicorn (:mod:`goledger.web.fast_path`). Ends with its parent (the desk)
     on Linux."""
-    import functools
-
     from goledger.web.app import create_app
     from goledger.web.cached_front import CachedFront
     from goledger.web.connections import Door
     from goledger.web.connections import serve as serve_behind_the_door
-    from goledger.web.fast_asgi import respond
+    from goledger.web.fast_asgi import Asker
     from goledger.web.fast_path import FastProtocol
 
     _end_with_parent()
     app = create_app(Path(db), new_token(), limits=guard, public_only=True)
     cached = app.app
     assert isinstance(cached, CachedFront)
-    ask = functools.partial(respond, app)
+    ask = Asker(app, cached)
 
     def front(uvicorn_protocol: Callable[[], Any], door: Door) -> Callable[[], FastProtocol]:
         return lambda: FastProtocol(cached.wire, uvicorn_protocol, door, limits.header_timeout, ask)
