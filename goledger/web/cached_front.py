@@ -122,6 +122,16 @@ class CachedFront:
                                       headers.get(b"accept-language", b"")[:512].decode("latin-1"), tournament)
         return f"{language}:{request.path}?{request.query}", seq, head_hash
 
+    async def key_read(self, request: SimpleRequest) -> tuple[str, int, str] | None:
+        """:meth:`kept_key`, the tournament's language read again first when the ledger changed
+        since it was read (once, however many requests wait for it)."""
+        where = self.kept_key(request)
+        if where is None and self.public_only and is_public_path(request.path) and "lang=" not in request.query:
+            await self.app.tournament_language()
+            self._turn = None
+            where = self.kept_key(request)
+        return where
+
     def wire(self, request: SimpleRequest) -> tuple[bytes, bytes] | None:
         """The response to a simple request (:func:`goledger.web.fast_path.simple_request`) for
         a kept players' page, what :meth:`_answer` and the desk's guard send (but uvicorn's

@@ -114,7 +114,7 @@ class Asker:
 
     async def __call__(self, request: SimpleRequest, client: Any, server: Any,
                       gone: asyncio.Event) -> tuple[bytes, bytes, bool]:
-        where = self.front.kept_key(request)
+        where = await self.front.key_read(request)
         if where is None:
             return await respond(self.app, request, client, server, gone)
         first = self.asking.get(where)
