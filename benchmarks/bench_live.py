@@ -66,7 +66,7 @@ def egc_ledger(db: Path, source: Path = EGC, open_results: int = 41) -> tuple[in
 
 
 @contextmanager
-def serving(db: Path, public_port: int | None = None) -> Iterator[str]:
+def serving(db: Path, public_port: int | None = None, workers: int = 1) -> Iterator[str]:
     """``goledger serve`` over ``db`` on a free port of 127.0.0.1, in a process of its own, as a
     director starts it (the desk's own door, worker processes forked from its fork server), not
     in this process: the browser's driver and the client posting the results do not share the
@@ -78,7 +78,7 @@ def serving(db: Path, public_port: int | None = None) -> Iterator[str]:
         port = int(s.getsockname()[1])
     env = {**os.environ, "PYTHONPATH": str(REPO), "GOLEDGER_TOKEN": TOKEN}
     with tempfile.TemporaryFile("w+") as errors:  # not a pipe: nobody reads it while the desk runs
-        extra = ["--public-port", str(public_port)] if public_port else []
+        extra = ["--public-port", str(public_port), "--workers", str(workers)] if public_port else []
         server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port),
                                    *extra],
                                   env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True)
@@ -193,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--public-port", action="store_true",
                         help="serve the players' view on a port of its own (goledger serve --public-port): the "
                              "browser and the load use it, the results go to the desk's port")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --public-port: processes serving the players' port (goledger serve --workers)")
     args = parser.parse_args(argv)
     if not args.file.exists():
         print(f"{args.file} is not here (it is in ../shared/realdata; or set GOLEDGER_SHARED)", file=sys.stderr)
@@ -207,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.bench_load import free_port, wait_port
 
         players = free_port() if args.public_port else None
-        with serving(db, players) as url:
+        with serving(db, players, args.workers) as url:
             page_url = f"http://127.0.0.1:{players}" if players else url
             if players:
                 wait_port(players, None, "the players' view")
@@ -218,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"# live update: {args.file.name}, page {args.page}, {len(samples)} runs, {head} events"
           + (f", {args.load} connections loading it meanwhile" if args.load else "")
-          + (", players on --public-port" if args.public_port else ""))
+          + (f", players on --public-port ({args.workers} processes)" if args.public_port else ""))
     print(f"load average {before} before the runs, {load} after them (1, 5, 15 min) on {os.cpu_count()} cores; "
           f"Python {platform.python_version()}; headless Chromium; goledger serve in its own process")
     print()

@@ -18,8 +18,10 @@ The load generator is ``wrk`` (Debian's package) with ``Accept-Encoding: gzip``,
   port and process of its own (``goledger serve --public-port``).
 
 Printed: a Markdown table of requests/s and latency p50/p99 for goledger (the desk's own port,
-and the players' port of ``--public-port``, httptools) and nginx and their ratio, and the
-director's POST p50/p95. ``--tree PATH`` runs the desk from another checkout
+and the players' port of ``--public-port`` in ``--workers`` processes, one per core by default
+as nginx's) and nginx and their ratio, the CPU time each spent per request (user and system,
+the server's processes and their children, from /proc: what a shared machine's load does not
+change), and the director's POST p50/p95. ``--tree PATH`` runs the desk from another checkout
 (its ``goledger`` package) for a before/after comparison. Run:
 ``python benchmarks/bench_load.py [--seconds 10] [--connections 50,200,800]``.
 """
@@ -55,7 +57,8 @@ LAUNCH = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
 from goledger.web.serve import serve
-serve(sys.argv[1], port=int(sys.argv[2]), token=sys.argv[3], public_port=int(sys.argv[4]) if sys.argv[4] else None)
+serve(sys.argv[1], port=int(sys.argv[2]), token=sys.argv[3], public_port=int(sys.argv[4]) if sys.argv[4] else None,
+      **({"workers": int(sys.argv[5])} if int(sys.argv[5]) > 1 else {}))
 """
 
 
@@ -79,16 +82,21 @@ def wait_port(port: int, proc: subprocess.Popen[str] | None, what: str) -> None:
             time.sleep(0.05)
 
 
+SERVERS: dict[str, int] = {}
+"""The process ids of the servers measured (``goledger serve``, nginx): their CPU time and their children's."""
+
+
 @contextmanager
-def desk(db: Path, tree: Path, public_port: int | None = None) -> Iterator[int]:
+def desk(db: Path, tree: Path, public_port: int | None = None, workers: int = 1) -> Iterator[int]:
     """``goledger serve`` over ``db`` (the package of ``tree``) on a free port (with the players'
-    view on ``public_port`` too)."""
+    view on ``public_port`` too, in ``workers`` processes)."""
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(tree), "GOLEDGER_TOKEN": TOKEN}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(db), str(port), TOKEN, str(public_port or "")], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    args = [sys.executable, "-c", LAUNCH, str(db), str(port), TOKEN, str(public_port or ""), str(workers)]
+    proc = subprocess.Popen(args, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
     try:
         wait_port(port, proc, "goledger serve")
+        SERVERS["goledger"] = proc.pid
         yield port
     finally:
         proc.terminate()
@@ -133,6 +141,7 @@ http {{
                             stderr=subprocess.DEVNULL, text=True)
     try:
         wait_port(port, proc, "nginx")
+        SERVERS["nginx"] = proc.pid
         yield port
     finally:
         proc.terminate()
@@ -168,17 +177,42 @@ def _more_descriptors() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (8192, 8192))
 
 
-def wrk(port: int, path: str, connections: int, seconds: int, script: Path | None = None) -> tuple[float, float, float]:
-    """(requests/s, p50 ms, p99 ms) of wrk on ``path``."""
+def cpu_seconds(server: str) -> float:
+    """User and system CPU seconds of server ``server`` (its process and its children, from /proc;
+    0 elsewhere)."""
+    root = SERVERS.get(server)
+    if root is None or not os.path.isdir("/proc"):
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry), int(fields[1])
+        if pid == root or ppid == root:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def wrk(port: int, path: str, connections: int, seconds: int, script: Path | None = None,
+        server: str = "goledger") -> tuple[float, float, float, float]:
+    """(requests/s, p50 ms, p99 ms, CPU µs per request of ``server``) of wrk on ``path``."""
     args = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "10s",
             "-H", "Accept-Encoding: gzip"]
     if script is not None:
         args += ["-s", str(script)]
+    before = cpu_seconds(server)
     out = subprocess.run([*args, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True,
                          preexec_fn=_more_descriptors).stdout
+    spent = cpu_seconds(server) - before
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    done = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     lat = {q: float(v) * UNITS[u] for q, v, u in LATENCY.findall(out)}
-    return rate, lat.get("50", float("nan")), lat.get("99", float("nan"))
+    return rate, lat.get("50", float("nan")), lat.get("99", float("nan")), spent * 1e6 / max(1, done)
 
 
 def rotation_script(folder: Path, ids: list[str]) -> Path:
@@ -241,6 +275,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", default="50,200,800")
     parser.add_argument("--tree", type=Path, default=REPO, help="the checkout whose desk is measured")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes serving the players' port (goledger serve --workers; default: one per core, "
+                             "as nginx here)")
     args = parser.parse_args()
     if shutil.which("wrk") is None or shutil.which("nginx") is None:
         sys.exit("needs wrk and nginx (apt-get install wrk nginx)")
@@ -249,6 +286,7 @@ def main() -> None:
     from goledger.replay.views import state_as_of
 
     counts = [int(c) for c in args.connections.split(",")]
+    before = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         db = folder / "egc.db"
@@ -263,7 +301,7 @@ def main() -> None:
         pages = {"/standings": "standings (200 KB)", "/": "round pairings", f"/?find={find}": "find-my-table"}
         rows = []
         players = free_port()
-        with desk(db, args.tree, players) as port:
+        with desk(db, args.tree, players, args.workers) as port:
             wait_port(players, None, "the players' view")
             root = folder / "www"
             mirror(port, ["/standings", "/"], root)
@@ -278,13 +316,13 @@ def main() -> None:
                     static = "/find/" if path.startswith("/?find") else path
                     fetch(players, path)
                     for c in counts:
-                        theirs = wrk(web, static, c, args.seconds)
+                        theirs = wrk(web, static, c, args.seconds, server="nginx")
                         for where, at in (("desk", port), ("players' port", players)):
                             rows.append((label, where, c, wrk(at, path, c, args.seconds), theirs))
                 for pid in ids:
                     fetch(players, f"/player/{pid}")
                 for c in counts:
-                    theirs = wrk(web, "/", c, args.seconds, script)
+                    theirs = wrk(web, "/", c, args.seconds, script, server="nginx")
                     for where, at in (("desk", port), ("players' port", players)):
                         ours = wrk(at, "/", c, args.seconds, script)
                         rows.append(("/player/ID, all in turn", where, c, ours, theirs))
@@ -292,13 +330,14 @@ def main() -> None:
             loaded = under_load(port, port, db, [(last, t) for t in open_tables[1:6]])
             apart = under_load(port, players, db, [(last, t) for t in open_tables[6:]])
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
-          f" load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+          f" players' port in {args.workers} processes; load average before: {before}, after: "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print("| page | served by | connections | goledger req/s | nginx req/s | goledger / nginx "
-          "| goledger p50 / p99 ms | nginx p50 / p99 ms |")
-    print("|---|---|---|---|---|---|---|---|")
-    for label, where, c, (r1, p50, p99), (r2, q50, q99) in rows:
+          "| goledger p50 / p99 ms | nginx p50 / p99 ms | CPU µs per request goledger / nginx |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, where, c, (r1, p50, p99, cpu1), (r2, q50, q99, cpu2) in rows:
         print(f"| {label} | {where} | {c} | {r1:,.0f} | {r2:,.0f} | {r1 / r2:.2f} | {p50:.1f} / {p99:.1f} "
-              f"| {q50:.1f} / {q99:.1f} |")
+              f"| {q50:.1f} / {q99:.1f} | {cpu1:.0f} / {cpu2:.0f} |")
     print(f"\nDirector's `POST /api/results` while 200 connections load `/standings` on the same port: p50 "
           f"{statistics.median(loaded):.0f} ms, max {max(loaded):.0f} ms ({len(loaded)} results); with the "
           f"players on `--public-port`: p50 {statistics.median(apart):.0f} ms, max {max(apart):.0f} ms "

@@ -107,14 +107,11 @@ class CachedFront:
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
         return True
 
-    def wire(self, request: SimpleRequest) -> tuple[bytes, bytes] | None:
-        """The response to a simple request (:func:`goledger.web.fast_path.simple_request`) for
-        a kept players' page, what :meth:`_answer` and the desk's guard send (but uvicorn's
-        ``server`` and ``date`` headers): its status line and headers, and its body; made once
-        per page and variant. ``None`` when the application must answer: not a
-        players' page, a ``?lang=`` choice, a language that needs the ledger read, a page not
-        kept at the head the desk knows. Only on the players' port (``public_only``), where no
-        request carries the director."""
+    def kept_key(self, request: SimpleRequest) -> tuple[str, int, str] | None:
+        """The key a players' page asked by a simple request is kept under, with the head the
+        desk knows now (its sequence number and hash); ``None`` when the fast path does not
+        answer it (not on the players' port, not a players' page, a ``?lang=`` choice, a
+        language that needs the ledger read)."""
         if not self.public_only or not is_public_path(request.path) or "lang=" in request.query:
             return None
         (seq, head_hash), tournament = self._now()
@@ -123,9 +120,31 @@ class CachedFront:
         headers = request.headers
         language, _ = choose_language(request.path, request.query, _cookie(headers.get(b"cookie", b"")),
                                       headers.get(b"accept-language", b"")[:512].decode("latin-1"), tournament)
-        kept = self.pages.hit(f"{language}:{request.path}?{request.query}", seq, head_hash)
+        return f"{language}:{request.path}?{request.query}", seq, head_hash
+
+    async def key_read(self, request: SimpleRequest) -> tuple[str, int, str] | None:
+        """:meth:`kept_key`, the tournament's language read again first when the ledger changed
+        since it was read (once, however many requests wait for it)."""
+        where = self.kept_key(request)
+        if where is None and self.public_only and is_public_path(request.path) and "lang=" not in request.query:
+            await self.app.tournament_language()
+            self._turn = None
+            where = self.kept_key(request)
+        return where
+
+    def wire(self, request: SimpleRequest) -> tuple[bytes, bytes] | None:
+        """The response to a simple request (:func:`goledger.web.fast_path.simple_request`) for
+        a kept players' page, what :meth:`_answer` and the desk's guard send (but uvicorn's
+        ``server`` and ``date`` headers): its status line and headers, and its body; made once
+        per page and variant. ``None`` when the application must answer: not a
+        players' page, a ``?lang=`` choice, a language that needs the ledger read, a page not
+        kept at the head the desk knows. Only on the players' port (``public_only``), where no
+        request carries the director."""
+        where = self.kept_key(request)
+        kept = self.pages.hit(*where) if where is not None else None
         if kept is None:
             return None
+        headers = request.headers
         live = headers.get(b"x-goledger-live") == b"1"
         if_none_match = headers.get(b"if-none-match", b"").decode("latin-1")
         accept_encoding = headers.get(b"accept-encoding", b"").decode("latin-1")

@@ -577,14 +577,14 @@ def fast_protocol_class(door: Door) -> type[H11Protocol]:
 
 
 def serve(app: Any, host: str, port: int, limits: ConnectionLimits, *, fast: bool = False,
-          answer: Callable[[Any], tuple[bytes, bytes] | None] | None = None, sock: socket.socket | None = None,
-          **options: Any) -> None:
+          front: Callable[[Callable[[], Any], Door], Callable[[], Any]] | None = None,
+          sock: socket.socket | None = None, **options: Any) -> None:
     """Run ``app`` with uvicorn on ``host:port`` (or on ``sock``, already bound) behind a
     :class:`Door` within ``limits`` (``options``: more of uvicorn's settings) until interrupted;
-    ``fast``: over httptools (:func:`fast_protocol_class`), for the players' view; ``answer``:
-    every connection first read by :class:`goledger.web.fast_path.FastProtocol`, which answers
-    the simple requests ``answer`` has a response for and hands the connection to uvicorn at
-    the first it has not."""
+    ``fast``: over httptools (:func:`fast_protocol_class`), for the players' view; ``front``:
+    given uvicorn's protocol factory and the door, the factory of the protocol every connection
+    starts with (:class:`goledger.web.fast_path.FastProtocol`, which hands a connection to
+    uvicorn's when it must)."""
     import uvicorn
 
     door = Door(limits)
@@ -604,13 +604,7 @@ def serve(app: Any, host: str, port: int, limits: ConnectionLimits, *, fast: boo
                 return config.http_protocol_class(  # type: ignore[call-arg]
                     config=config, server_state=self.server_state, app_state=self.lifespan.state, _loop=loop)
 
-            factory: Callable[[], asyncio.Protocol] = create_protocol
-            if answer is not None:
-                from goledger.web.fast_path import FastProtocol
-
-                def factory() -> asyncio.Protocol:
-                    return FastProtocol(answer, create_protocol, door, limits.header_timeout)
-
+            factory = front(create_protocol, door) if front is not None else create_protocol
             self.servers = [door.listen(loop, sock, factory) for sock in sockets or ()]  # type: ignore[misc]
             self.started = True
 

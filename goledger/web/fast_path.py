@@ -32,9 +32,12 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from email.utils import formatdate
 from typing import Any, NamedTuple, cast
+
+from goledger.web.connections import HEAD_LIMIT
+from goledger.web.language import is_public_path
 
 __all__ = ["MAX_REQUESTS", "WRITE_TIMEOUT", "FastProtocol", "SimpleRequest", "date_line", "simple_request"]
 
@@ -117,20 +120,31 @@ def date_line() -> bytes:
 Answer = Callable[[SimpleRequest], "tuple[bytes, bytes] | None"]
 """A simple request's response: its status line and headers but the date (each line ended by
 CRLF) and its body; or ``None``: uvicorn answers."""
+Ask = Callable[[SimpleRequest, Any, Any, asyncio.Event], Awaitable[tuple[bytes, bytes, bool]]]
+"""A simple request asked of the application (:func:`goledger.web.fast_asgi.respond` over the
+desk's app): ``(request, client, server, gone)`` → status line and headers, body, and whether
+to close."""
 
 
 class FastProtocol(asyncio.Protocol):
     """One connection of the players' port: simple requests for kept pages answered by
-    ``answer``, the connection handed to ``fallback()`` (uvicorn's protocol, counted by
-    ``door``) at the first request it does not answer. ``door`` is a
+    ``answer``; a simple request for a players' page not kept asked of the application with
+    ``ask`` (the connection stays here: the next request finds the page kept; requests after it
+    wait their turn); the connection handed to ``fallback()`` (uvicorn's protocol, counted by
+    ``door``) at the first other request. ``door`` is a
     :class:`goledger.web.connections.Door`: it counts this connection, may close it to make
     room while it is idle, and gives the bytes it read before the connection was made
     (``received_first``)."""
 
     received_first = b""
 
-    def __init__(self, answer: Answer, fallback: Callable[[], Any], door: Any, header_timeout: float) -> None:
+    def __init__(self, answer: Answer, fallback: Callable[[], Any], door: Any, header_timeout: float,
+                 ask: Ask | None = None) -> None:
         self.answer = answer
+        self.ask = ask
+        self.asking: asyncio.Task[None] | None = None
+        """The request being asked of the application (the next ones wait)."""
+        self.gone = asyncio.Event()
         self.fallback = fallback
         self.door = door
         self.header_timeout = header_timeout
@@ -155,6 +169,8 @@ class FastProtocol(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.buffer += data
+        if self.asking is not None and len(self.buffer) > HEAD_LIMIT and self.transport is not None:
+            self.transport.pause_reading()  # requests pile up behind the one asked: read on after it
         self._run()
 
     def eof_received(self) -> bool | None:
@@ -179,17 +195,17 @@ class FastProtocol(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._uncount()
         self._cancel_timers()
+        self.gone.set()
 
     # ------------------------------------------------------------------ requests
 
     def _run(self) -> None:
         """Answer every complete simple request in the buffer; hand over at the first other one."""
         transport = self.transport
-        while not self.handed and not self.paused and transport is not None and not transport.is_closing():
+        while not self.handed and not self.paused and self.asking is None and transport is not None and \
+                not transport.is_closing():
             end = self.buffer.find(b"\r\n\r\n")
             if end < 0:
-                from goledger.web.connections import HEAD_LIMIT
-
                 if len(self.buffer) > HEAD_LIMIT or b"\n\n" in self.buffer:
                     self._hand_over()  # uvicorn refuses the size, or frames the bare LFs its way
                 else:
@@ -198,18 +214,44 @@ class FastProtocol(asyncio.Protocol):
             head = self.buffer[:end + 4]
             request = simple_request(head)
             response = self.answer(request) if request is not None else None
-            if request is None or response is None:
+            if request is None or (response is None and (self.ask is None or not is_public_path(request.path))):
                 self._hand_over()
                 return
             self._busy()
             self.buffer = self.buffer[end + 4:]
             self.served += 1
             closing = request.closes or self.served >= MAX_REQUESTS
+            if response is None:
+                self.asking = asyncio.get_running_loop().create_task(self._asked(request, closing))
+                return
             head, body = response
             transport.writelines((head, date_line(), b"connection: close\r\n\r\n" if closing else b"\r\n", body))
             if closing:
                 transport.close()
                 return
+
+    async def _asked(self, request: SimpleRequest, closing: bool) -> None:
+        """Ask the application for ``request``'s answer, write it, and go on with the next requests."""
+        assert self.ask is not None and self.transport is not None
+        transport = self.transport
+        try:
+            head, body, close = await self.ask(request, transport.get_extra_info("peername"),
+                                               transport.get_extra_info("sockname"), self.gone)
+        finally:
+            self.asking = None
+        if transport.is_closing():
+            return
+        if not head:
+            transport.abort()
+            return
+        closing = closing or close
+        transport.writelines((head, date_line(), b"connection: close\r\n\r\n" if closing else b"\r\n", body))
+        if closing:
+            transport.close()
+            return
+        if not self.paused:
+            transport.resume_reading()
+        self._run()
 
     def _hand_over(self) -> None:
         """Give the connection, and the bytes not answered yet, to uvicorn's protocol."""

@@ -28,6 +28,7 @@ Hungarian page to a Turkish phone.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -133,6 +134,8 @@ class LanguageMiddleware:
         self.app = app
         self.db = db
         self._file = str(db)
+        self._reading: tuple[tuple[int, int], asyncio.Future[str]] | None = None
+        """The file's mark and the reading of its language in flight."""
         self._tournament: tuple[tuple[int, int] | None, str] = (None, DEFAULT_LANGUAGE)
 
     def _mark(self) -> tuple[int, int] | None:
@@ -161,14 +164,22 @@ class LanguageMiddleware:
         return language if kept_mark == mark else None
 
     async def tournament_language(self) -> str:
-        """The ledger's language, read again (off the event loop) only when the file changed."""
+        """The ledger's language, read again (off the event loop) only when the file changed,
+        once however many requests ask at that moment (after a result, every phone's next
+        request does: each reading it cost a hall of phones a second of the players' process)."""
         mark = self._mark()
         if mark is None:
             return DEFAULT_LANGUAGE
         if self._tournament[0] != mark:
             from starlette.concurrency import run_in_threadpool
 
-            self._tournament = (mark, await run_in_threadpool(self._read))
+            reading = self._reading
+            if reading is None or reading[0] != mark:
+                reading = self._reading = (mark, asyncio.ensure_future(run_in_threadpool(self._read)))
+            language = await asyncio.shield(reading[1])
+            if self._reading is reading:
+                self._reading = None
+            self._tournament = (mark, language)
         return self._tournament[1]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:

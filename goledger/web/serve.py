@@ -8,7 +8,7 @@ import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from goledger.errors import CommandRejected
 from goledger.web.guard import GuardLimits
@@ -135,13 +135,21 @@ def serve_public(db: str | os.PathLike[str], host: str, port: int, limits: Conne
     on Linux."""
     from goledger.web.app import create_app
     from goledger.web.cached_front import CachedFront
+    from goledger.web.connections import Door
     from goledger.web.connections import serve as serve_behind_the_door
+    from goledger.web.fast_asgi import Asker
+    from goledger.web.fast_path import FastProtocol
 
     _end_with_parent()
     app = create_app(Path(db), new_token(), limits=guard, public_only=True)
-    front = app.app
-    assert isinstance(front, CachedFront)
-    serve_behind_the_door(app, host, port, limits, fast=True, answer=front.wire, sock=sock, log_level="warning",
+    cached = app.app
+    assert isinstance(cached, CachedFront)
+    ask = Asker(app, cached)
+
+    def front(uvicorn_protocol: Callable[[], Any], door: Door) -> Callable[[], FastProtocol]:
+        return lambda: FastProtocol(cached.wire, uvicorn_protocol, door, limits.header_timeout, ask)
+
+    serve_behind_the_door(app, host, port, limits, fast=True, front=front, sock=sock, log_level="warning",
                           timeout_graceful_shutdown=1, timeout_keep_alive=5, lifespan="off")
 
 
