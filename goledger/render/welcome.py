@@ -72,12 +72,13 @@ def key_link(base_url: str, key: str) -> str:
 
 
 def qr_svg(text: str) -> str:
-    """``text`` as a QR code in inline SVG (error correction M, boosted when it fits)."""
+    """``text`` as a QR code in inline SVG (error correction M, boosted when it fits): a
+    ``viewBox`` in modules and no size, so the page's stylesheet sizes it (70 mm on an A4 sheet)."""
     import segno
 
     buffer = io.BytesIO()
     segno.make(text, error="m", micro=False).save(buffer, kind="svg", xmldecl=False, svgns=True, nl=False,
-                                                  scale=4, svgclass="qr-code", lineclass=None)
+                                                  svgclass="qr-code", lineclass=None, omitsize=True)
     return buffer.getvalue().decode("ascii")
 
 

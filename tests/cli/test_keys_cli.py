@@ -11,6 +11,7 @@ import pytest
 
 from goledger import commands
 from goledger.keys import keys_path, player_for_key
+from goledger.render.welcome import qr_svg
 
 from ..conftest import run_cli
 
@@ -36,6 +37,7 @@ def test_the_welcome_sheet_prints_every_players_link_as_a_qr_code_and_again_the_
     assert first.out.count("<svg") == 4 and "@page" in first.out
     for n, link in enumerate(links, start=1):
         assert player_for_key(db, link.rsplit("/", 1)[1]) == f"p{n:04d}"
+        assert qr_svg(link) in first.out, "the QR code is the printed link's own"
     again = run_cli("keys", "sheet", "--url", "https://go.example.org", "--layout", "a6", "--db", db)
     assert re.findall(r'<p class="link">([^<]+)</p>', again.out) == links, "a reprint is not a reissue"
     assert "size: A6" in again.out
