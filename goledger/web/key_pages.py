@@ -191,12 +191,15 @@ class KeyPages:
                             headers={"Content-Security-Policy": PRINT_CSP, **_NO_STORE})
 
     async def welcome(self, request: Request) -> Response:
-        """``goledger keys sheet --url URL --layout a4|a6``: the welcome sheet."""
+        """``goledger keys sheet --url URL --layout a4|a6 [--player P]``: the welcome sheet
+        (``?player=ID``: his alone, to replace a lost one)."""
         from goledger.render.welcome import Layout, welcome_sheet
 
         url = request.query_params.get("url", "")[:200] or str(request.base_url)
         layout: Layout = "a6" if request.query_params.get("layout") == "a6" else "a4"
-        return await self._printout(request, lambda: welcome_sheet(self.desk.db, url, None, layout))
+        player = request.query_params.get("player", "")[:80]
+        return await self._printout(request, lambda: welcome_sheet(self.desk.db, url, [player] if player else None,
+                                                                   layout))
 
     async def slips(self, request: Request) -> Response:
         """``goledger slips --round R --url URL [--per-page 8]``: the slips with both players' links."""

@@ -134,6 +134,8 @@ def test_the_director_prints_reissues_and_revokes_at_the_desk(db: Path) -> None:
         new = ensure_keys(db)["p0001"]
         assert new != old and director.get(f"/k/{old}").status_code == 404
         assert director.get(f"/k/{new}").status_code == 200
+        lost = director.get("/desk/keys/welcome", params={"player": "p0001", "url": "https://go.example.org"}).text
+        assert lost.count("<svg") == 1 and f"https://go.example.org/k/{new}" in lost
         director.post("/desk/keys/do", data={"csrf": csrf, "what": "revoke", "player": "p0001"})
         assert director.get(f"/k/{new}").status_code == 404
         player_page = director.get(f"/k/{ensure_keys(db)['p0002']}").text
