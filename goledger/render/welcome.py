@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
-from goledger.keys import ensure_keys
+from goledger.keys import ensure_keys, keep_figures, kept_figures
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
@@ -82,13 +82,20 @@ def qr_svg(text: str) -> str:
     return buffer.getvalue().decode("ascii")
 
 
-def _links(state: TournamentState, keys: dict[str, str], base_url: str) -> list[KeyLink]:
+def _links(db: str | os.PathLike[str], state: TournamentState, keys: dict[str, str],
+           base_url: str) -> list[KeyLink]:
+    """The printed links of ``keys``, their QR codes drawn once and kept beside the keys
+    (:func:`goledger.keys.kept_figures`)."""
+    links = {pid: key_link(base_url, key) for pid, key in keys.items()}
+    kept = kept_figures(db, {link: keys[pid] for pid, link in links.items()})
+    drawn = {link: (keys[pid], qr_svg(link)) for pid, link in links.items() if link not in kept}
+    keep_figures(db, drawn)
     out: list[KeyLink] = []
-    for pid, key in keys.items():
+    for pid, link in links.items():
         player = state.players[pid]
-        link = key_link(base_url, key)
+        figure = kept[link] if link in kept else drawn[link][1]
         out.append(KeyLink(player_id=pid, name=player.full_name, rank=player.rank, club=player.club, link=link,
-                           qr=qr_svg(link)))
+                           qr=figure))
     return out
 
 
@@ -99,7 +106,7 @@ def key_links(db: str | os.PathLike[str], base_url: str, players: Iterable[str] 
     with Ledger.open(db) as ledger:
         state = load_state(ledger)
     ids = None if players is None else [find_player(state, ref).id for ref in players]
-    return _links(state, ensure_keys(db, ids), base)
+    return _links(db, state, ensure_keys(db, ids), base)
 
 
 def render_welcome(tournament: str, cards: list[KeyLink], layout: Layout = "a4") -> bytes:
