@@ -1,5 +1,6 @@
 """Benchmark the players' keys and check-in (issue 46, items 1–2) on EGC 2011's 760 players:
-the welcome sheet of every player (``goledger keys sheet``, keys issued on the way), a
+the welcome sheet of every player (``goledger keys sheet``, keys issued on the way; then
+reprinted, the QR codes kept beside the keys), a
 player's page by his key (``GET /k/KEY``, every player in turn) and his check-in (``POST
 /k/KEY/check-in``, one phone at a time, each through its own session), then "mark the others
 absent" for everyone who did not (``goledger absent-unchecked``), over a real ``goledger serve``.
@@ -76,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
             sheet_seconds = time.perf_counter() - start
             links = re.findall(r'<p class="link">([^<]+)</p>', sheet)
             assert len(links) == count, (len(links), count)
+            start = time.perf_counter()
+            again = goledger("keys", "sheet", "--url", url, "--db", str(db)).stdout.decode()
+            reprint_seconds = time.perf_counter() - start
+            assert again == sheet, "a reprint is the same sheet"
             pages: list[float] = []
             posts: list[float] = []
             for n, link in enumerate(links):
@@ -97,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         absent_seconds = time.perf_counter() - start
         status = goledger("check-ins", "--round", "1", "--json", "--db", str(db)).stdout.decode()
     print(f"{platform.node()} · {os.cpu_count()} cores · load {os.getloadavg()[0]:.1f}")
-    print(f"players: {count}; welcome sheet (keys issued): {sheet_seconds:.2f} s, {len(sheet) // 1024} KB")
+    print(f"players: {count}; welcome sheet (keys issued, QR codes drawn): {sheet_seconds:.2f} s, "
+          f"{len(sheet) // 1024} KB; reprinted (codes kept): {reprint_seconds:.2f} s")
     for label, samples in (("GET /k/KEY", pages), ("POST /k/KEY/check-in", posts)):
         ms = [1000 * s for s in samples]
         print(f"{label}: n={len(ms)} p50 {percentile(ms, 50):.1f} ms · p95 {percentile(ms, 95):.1f} ms · "
