@@ -105,3 +105,18 @@ def test_slips_carry_both_players_links(db: Path) -> None:
     assert {row["player_id"] for row in keys} == {"p0001", "p0002"}
     for row in keys:
         assert f"https://go.example.org/k/{row['key']}" in linked.out
+
+
+def test_pair_round_warns_when_check_in_is_required_and_missing(db: Path) -> None:
+    """Pairing is never refused for check-in: the director knows who is in the hall; but when
+    the tournament requires it, ``pair-round`` says who has not checked in and how to mark them."""
+    quiet = run_cli("pair-round", "1", "--dry-run", "--db", db)
+    assert quiet.code == 0 and "checked in" not in quiet.err
+    commands.change_rules(db, {"check_in": "every"})
+    commands.check_in(db, "p0001", 1)
+    warned = run_cli("pair-round", "1", "--dry-run", "--db", db)
+    assert warned.code == 0, warned.err
+    assert "warning: 3 players have not checked in for round 1 (check_in=every)" in warned.err
+    assert "goledger absent-unchecked --round 1" in warned.err
+    commands.absent_unchecked(db, 1)
+    assert "checked in" not in run_cli("pair-round", "1", "--dry-run", "--db", db).err
