@@ -204,9 +204,7 @@ def revoke_key(ledger_path: str | os.PathLike[str], player_id: str) -> None:
     """Revoke a player's key: from now on it is an unknown key. A player without a key is
     left as he is; an id that is not a registered player is refused (a typo would otherwise
     revoke nothing silently). An unregistered player's key may be revoked too."""
-    with _open(ledger_path, write=False) as conn:
-        held = conn is not None and conn.execute(
-            "SELECT 1 FROM player_keys WHERE player_id = ?", (player_id,)).fetchone() is not None
+    held = player_id in keys_for(ledger_path)
     if not held:
         _check_player(ledger_path, player_id)
         return

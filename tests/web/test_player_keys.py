@@ -103,6 +103,9 @@ def test_every_wrong_key_gets_the_same_answer_and_writes_nothing(db: Path) -> No
         foreign = phone.post(f"/k/{keys['p0002']}/check-in", headers={"Origin": "http://evil.example"},
                              data={"csrf": csrf, "round": "1", "answer": "play"})
         assert foreign.status_code == 403
+        large = phone.post(f"/k/{keys['p0002']}/check-in", data={"csrf": csrf, "round": "1", "answer": "play",
+                                                                 "pad": "x" * 20_000})
+        assert large.status_code == 413, "a key page's body is bounded like a login's (16 KB)"
     assert _log(db) == before
 
 
