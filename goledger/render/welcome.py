@@ -111,14 +111,11 @@ def key_links(db: str | os.PathLike[str], base_url: str, players: Iterable[str] 
 
 def render_welcome(tournament: str, cards: list[KeyLink], layout: Layout = "a4") -> bytes:
     """The welcome sheet of ``cards`` (template ``welcome.html``): an A4 page or an A6 card each."""
-    from goledger.outputs import shown
     from goledger.render.html import render as render_template
+    from goledger.render.printouts import printable as safe
 
     if layout not in LAYOUTS:
         raise CommandRejected(f"{layout!r}: print the welcome sheet as a4 (a page each) or a6 (a card each)")
-
-    def safe(text: str) -> str:  # an older ledger's control characters, written as escapes
-        return text if text.isprintable() else shown(text)
 
     shown_cards = [{"player_id": c.player_id, "name": safe(c.name), "rank": c.rank, "club": safe(c.club),
                     "link": c.link, "qr": Markup(c.qr)} for c in cards]  # segno's SVG of a checked link

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
@@ -211,13 +211,11 @@ class KeyPages:
         return self.pages.done(request, "/desk/keys", done.message)
 
     async def _printout(self, request: Request, done: Done) -> Response:
-        from goledger.web.print_pages import PRINT_CSP, print_button
+        from goledger.web.print_pages import printed
 
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
-        data: bytes = done.data
-        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
-                            headers={"Content-Security-Policy": PRINT_CSP, **_NO_STORE})
+        return printed(done.data, _NO_STORE)
 
     async def welcome(self, request: Request) -> Response:
         """``goledger keys sheet --url URL --layout a4|a6 [--player P]``: the welcome sheet
