@@ -1,7 +1,7 @@
 """The players' keys and check-in (issue 46): ``goledger keys issue|revoke|list|sheet``,
 ``goledger check-in``, ``check-ins`` and ``absent-unchecked``; thin shells over
 :mod:`goledger.keys`, :mod:`goledger.render.welcome`, :mod:`goledger.commands.checking_in`
-and :mod:`goledger.replay.views.check_ins`."""
+and :mod:`goledger.replay.views` (``check_ins``)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from goledger.cli.common import (
     recorded,
     run,
     shared_options,
+    warn,
 )
 
 UrlOption = Annotated[str, typer.Option(
@@ -168,3 +169,24 @@ def absent_unchecked(round_: RoundOption, **shared: Unpack[Shared]) -> None:
     from goledger.commands.checking_in import absent_unchecked as command
 
     recorded(command, round_, **shared)
+
+
+def warn_unchecked(db: Path | None, round_: int) -> None:
+    """Before ``pair-round``: when the tournament requires check-in (``check_in`` ``once`` or
+    ``every``) and some players have not checked in for ``round_`` nor been marked absent, say
+    so on stderr and how to mark them absent; the pairing goes on (the director knows who is
+    in the hall). Silent when check-in is not required, or the round cannot be read."""
+    from goledger.errors import GoledgerError
+    from goledger.replay.views import check_ins, settings_as_of
+
+    path = db or default_db()
+    try:
+        settings = settings_as_of(path)
+        if settings is None or settings.check_in == "no":
+            return
+        status = check_ins(path, round_)
+    except GoledgerError:
+        return  # pair-round itself says what is wrong
+    if status.waiting and not status.paired:
+        warn(f"{len(status.waiting)} players have not checked in for round {round_} (check_in={status.required}); "
+             f"`goledger absent-unchecked --round {round_}` marks them absent")

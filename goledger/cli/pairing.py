@@ -108,6 +108,9 @@ def pair_round(
         _check(round_, shared.get("db"), shared.get("as_json", False))
         return
     chosen = [p.strip() for p in players.split(",") if p.strip()] if players is not None else None
+    from goledger.cli.keys import warn_unchecked
+
+    warn_unchecked(shared.get("db"), round_)  # check-in required and missing: said, never refused (issue 46)
     recorded(commands.pair_round, round_, dry_run=dry_run, engine=engine, seed=seed, players=chosen, force=force,
              show=lambda outcome: outcome.to_dict(), text=_print_outcome, **shared)
 

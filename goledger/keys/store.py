@@ -32,7 +32,9 @@ checks that the player is registered now.
 API (stable; colleagues build on it): :func:`issue_key`, :func:`revoke_key`,
 :func:`player_for_key`, :func:`keys_for`, :func:`ensure_keys`, :func:`keys_path`,
 :func:`well_formed`, :func:`player_actor` (the envelope's actor of what a key records) and
-:func:`resolve_player` (a player reference as the command line takes it → his id).
+:func:`resolve_player` (a player reference as the command line takes it → his id); and
+:func:`kept_figures`/:func:`keep_figures`, the QR codes drawn of the printed links, kept beside
+their keys and dropped with them (a congress's slips are drawn once, not every round).
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ __all__ = [
     "KEY_LENGTH",
     "ensure_keys",
     "issue_key",
+    "keep_figures",
+    "kept_figures",
     "keys_for",
     "keys_path",
     "player_actor",
@@ -90,6 +94,9 @@ _SCHEMA: Final = (
     " digest BLOB NOT NULL UNIQUE,"
     " issued_at TEXT NOT NULL)"
 )
+_FIGURES: Final = "CREATE TABLE IF NOT EXISTS figures (link TEXT PRIMARY KEY, key TEXT NOT NULL, figure TEXT NOT NULL)"
+"""What a printed link was drawn as (its QR code, :func:`kept_figures`): as secret as the key it
+holds, so kept here and dropped with the key."""
 
 
 def player_actor(player_id: str) -> str:
@@ -151,6 +158,7 @@ def _open(ledger_path: str | os.PathLike[str], *, write: bool) -> Iterator[sqlit
         if write:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(_SCHEMA)
+            conn.execute(_FIGURES)
         yield conn
     except sqlite3.DatabaseError as exc:
         raise GoledgerError(f"the players' keys file {path} cannot be used: {exc}") from None
@@ -185,6 +193,7 @@ def issue_key(ledger_path: str | os.PathLike[str], player_id: str) -> str:
     with _open(ledger_path, write=True) as conn:
         assert conn is not None
         conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DELETE FROM figures WHERE key IN (SELECT key FROM player_keys WHERE player_id = ?)", (player_id,))
         conn.execute("INSERT OR REPLACE INTO player_keys (player_id, key, digest, issued_at) VALUES (?, ?, ?, ?)",
                      (player_id, key, _digest(key), _now()))
         conn.execute("COMMIT")
@@ -195,15 +204,16 @@ def revoke_key(ledger_path: str | os.PathLike[str], player_id: str) -> None:
     """Revoke a player's key: from now on it is an unknown key. A player without a key is
     left as he is; an id that is not a registered player is refused (a typo would otherwise
     revoke nothing silently). An unregistered player's key may be revoked too."""
-    with _open(ledger_path, write=False) as conn:
-        held = conn is not None and conn.execute(
-            "SELECT 1 FROM player_keys WHERE player_id = ?", (player_id,)).fetchone() is not None
+    held = player_id in keys_for(ledger_path)
     if not held:
         _check_player(ledger_path, player_id)
         return
     with _open(ledger_path, write=True) as conn:
         assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DELETE FROM figures WHERE key IN (SELECT key FROM player_keys WHERE player_id = ?)", (player_id,))
         conn.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,))
+        conn.execute("COMMIT")
 
 
 def player_for_key(ledger_path: str | os.PathLike[str], key: str) -> str | None:
@@ -254,3 +264,32 @@ def ensure_keys(ledger_path: str | os.PathLike[str], player_ids: Iterable[str] |
         conn.execute("COMMIT")
     held.update(fresh)
     return {pid: held[pid] for pid in wanted}
+
+
+def kept_figures(ledger_path: str | os.PathLike[str], links: dict[str, str]) -> dict[str, str]:
+    """The figures kept for ``links`` (link → the key it holds), link → figure: what
+    :func:`keep_figures` stored for a link whose key is still held (a QR code costs some 15 ms
+    to draw, 11 s for a congress's slips)."""
+    if not links:
+        return {}
+    with _open(ledger_path, write=False) as conn:
+        if conn is None:
+            return {}
+        try:
+            rows = conn.execute("SELECT f.link, f.figure FROM figures f JOIN player_keys k ON k.key = f.key").fetchall()
+        except sqlite3.OperationalError:  # a file without the table yet
+            return {}
+    return {str(link): str(figure) for link, figure in rows if link in links}
+
+
+def keep_figures(ledger_path: str | os.PathLike[str], figures: dict[str, tuple[str, str]]) -> None:
+    """Keep ``figures`` (link → (the key it holds, figure)) for links whose key is still held."""
+    if not figures:
+        return
+    with _open(ledger_path, write=True) as conn:
+        assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
+        held = {str(k) for (k,) in conn.execute("SELECT key FROM player_keys")}
+        conn.executemany("INSERT OR REPLACE INTO figures (link, key, figure) VALUES (?, ?, ?)",
+                         [(link, key, figure) for link, (key, figure) in figures.items() if key in held])
+        conn.execute("COMMIT")

@@ -39,6 +39,7 @@ __all__ = [
     "pairing_by_name_sheet",
     "pairing_sheet",
     "player_sheet",
+    "printable",
     "render",
     "render_csv",
     "render_html",
@@ -214,6 +215,13 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
 
 SLIPS_PER_PAGE: Final = (4, 8)
 
+def printable(text: str) -> str:
+    """``text`` as a page shows it: an older ledger's control characters written as escapes."""
+    from goledger.outputs import shown
+
+    return text if text.isprintable() else shown(text)
+
+
 def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | None = None) -> bytes:
     """Result slips of a round, ``per_page`` (4 or 8) to an A4 sheet: the table number big,
     the round, both players with their ranks and colours, handicap, komi and boxes to tick
@@ -224,11 +232,7 @@ def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | No
 
     if per_page not in SLIPS_PER_PAGE:
         raise CommandRejected(f"{per_page} slips per page: print 4 or 8 to an A4 sheet")
-    from goledger.outputs import shown
-
-    def safe(text: str) -> str:  # an older ledger's control characters, written as escapes
-        return text if text.isprintable() else shown(text)
-
+    safe = printable
     rows = [msgspec.structs.replace(r, white=safe(r.white), black=safe(r.black)) for r in pairings.rows]
     tournament = safe(pairings.tournament)
     title = gettext("%(tournament)s · result slips of round %(round)d") % {"tournament": tournament,

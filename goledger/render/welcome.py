@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
-from goledger.keys import ensure_keys
+from goledger.keys import ensure_keys, keep_figures, kept_figures
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
@@ -72,22 +72,30 @@ def key_link(base_url: str, key: str) -> str:
 
 
 def qr_svg(text: str) -> str:
-    """``text`` as a QR code in inline SVG (error correction M, boosted when it fits)."""
+    """``text`` as a QR code in inline SVG (error correction M, boosted when it fits): a
+    ``viewBox`` in modules and no size, so the page's stylesheet sizes it (70 mm on an A4 sheet)."""
     import segno
 
     buffer = io.BytesIO()
     segno.make(text, error="m", micro=False).save(buffer, kind="svg", xmldecl=False, svgns=True, nl=False,
-                                                  scale=4, svgclass="qr-code", lineclass=None)
+                                                  svgclass="qr-code", lineclass=None, omitsize=True)
     return buffer.getvalue().decode("ascii")
 
 
-def _links(state: TournamentState, keys: dict[str, str], base_url: str) -> list[KeyLink]:
+def _links(db: str | os.PathLike[str], state: TournamentState, keys: dict[str, str],
+           base_url: str) -> list[KeyLink]:
+    """The printed links of ``keys``, their QR codes drawn once and kept beside the keys
+    (:func:`goledger.keys.kept_figures`)."""
+    links = {pid: key_link(base_url, key) for pid, key in keys.items()}
+    kept = kept_figures(db, {link: keys[pid] for pid, link in links.items()})
+    drawn = {link: (keys[pid], qr_svg(link)) for pid, link in links.items() if link not in kept}
+    keep_figures(db, drawn)
     out: list[KeyLink] = []
-    for pid, key in keys.items():
+    for pid, link in links.items():
         player = state.players[pid]
-        link = key_link(base_url, key)
+        figure = kept[link] if link in kept else drawn[link][1]
         out.append(KeyLink(player_id=pid, name=player.full_name, rank=player.rank, club=player.club, link=link,
-                           qr=qr_svg(link)))
+                           qr=figure))
     return out
 
 
@@ -98,19 +106,16 @@ def key_links(db: str | os.PathLike[str], base_url: str, players: Iterable[str] 
     with Ledger.open(db) as ledger:
         state = load_state(ledger)
     ids = None if players is None else [find_player(state, ref).id for ref in players]
-    return _links(state, ensure_keys(db, ids), base)
+    return _links(db, state, ensure_keys(db, ids), base)
 
 
 def render_welcome(tournament: str, cards: list[KeyLink], layout: Layout = "a4") -> bytes:
     """The welcome sheet of ``cards`` (template ``welcome.html``): an A4 page or an A6 card each."""
-    from goledger.outputs import shown
     from goledger.render.html import render as render_template
+    from goledger.render.printouts import printable as safe
 
     if layout not in LAYOUTS:
         raise CommandRejected(f"{layout!r}: print the welcome sheet as a4 (a page each) or a6 (a card each)")
-
-    def safe(text: str) -> str:  # an older ledger's control characters, written as escapes
-        return text if text.isprintable() else shown(text)
 
     shown_cards = [{"player_id": c.player_id, "name": safe(c.name), "rank": c.rank, "club": safe(c.club),
                     "link": c.link, "qr": Markup(c.qr)} for c in cards]  # segno's SVG of a checked link

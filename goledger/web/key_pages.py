@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
@@ -35,7 +35,7 @@ from goledger.web import forms
 from goledger.web.isolate import Done
 from goledger.web.routing import DeskPages
 
-__all__ = ["ANSWERS", "check_in_work", "key_routes", "key_work"]
+__all__ = ["ANSWERS", "check_in_work", "key_routes", "key_work", "slips_work", "welcome_work"]
 
 _NO_STORE: Final = {"Cache-Control": "no-store"}
 """Never kept by a browser or a proxy for anyone else. (The desk's ``Referrer-Policy:
@@ -83,6 +83,33 @@ def key_work(db: Path, what: str, player_id: str) -> Done:
     except GoledgerError as exc:
         return Done(400, exc.message)
     return Done(200, gettext("%(player)s's personal link is revoked") % {"player": player_id})
+
+
+def welcome_work(db: Path, url: str, players: list[str] | None, layout: str) -> Done:
+    """The welcome sheet (:func:`goledger.render.welcome.welcome_sheet`) as ``data``: drawing a
+    congress's QR codes the first time holds the interpreter for seconds, so not in the desk's
+    own process."""
+    from goledger.render.welcome import welcome_sheet
+
+    try:
+        return Done(200, "", welcome_sheet(db, url, players, "a6" if layout == "a6" else "a4"))
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+
+
+def slips_work(db: Path, round_: int, url: str, per_page: int) -> Done:
+    """The result slips of ``round_`` with both players' links as ``data`` (in a worker, as
+    :func:`welcome_work`)."""
+    from goledger.render.printouts import render_slips
+    from goledger.render.welcome import key_links
+    from goledger.replay.views import pairings
+
+    try:
+        table = pairings(db, round_)
+        ids = [pid for row in table.rows for pid in (row.white_id, row.black_id)]
+        return Done(200, "", render_slips(table, per_page, {c.player_id: c for c in key_links(db, url, ids)}))
+    except GoledgerError as exc:
+        return Done(400, exc.message)
 
 
 # ---------------------------------------------------------------------------- the pages
@@ -183,37 +210,28 @@ class KeyPages:
             return self.pages.refusal(request, done.message, done.status)
         return self.pages.done(request, "/desk/keys", done.message)
 
-    async def _printout(self, request: Request, make: Any) -> Response:
-        from goledger.web.print_pages import PRINT_CSP, print_button
+    async def _printout(self, request: Request, done: Done) -> Response:
+        from goledger.web.print_pages import printed
 
-        data: bytes = await self.pages.read(request, make)
-        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
-                            headers={"Content-Security-Policy": PRINT_CSP, **_NO_STORE})
+        if done.status != 200:
+            return self.pages.refusal(request, done.message, done.status)
+        return printed(done.data, _NO_STORE)
 
     async def welcome(self, request: Request) -> Response:
-        """``goledger keys sheet --url URL --layout a4|a6``: the welcome sheet."""
-        from goledger.render.welcome import Layout, welcome_sheet
-
+        """``goledger keys sheet --url URL --layout a4|a6 [--player P]``: the welcome sheet
+        (``?player=ID``: his alone, to replace a lost one)."""
         url = request.query_params.get("url", "")[:200] or str(request.base_url)
-        layout: Layout = "a6" if request.query_params.get("layout") == "a6" else "a4"
-        return await self._printout(request, lambda: welcome_sheet(self.desk.db, url, None, layout))
+        layout = "a6" if request.query_params.get("layout") == "a6" else "a4"
+        player = request.query_params.get("player", "")[:80]
+        return await self._printout(request, await self.pages.work(welcome_work, self.desk.db, url,
+                                                                   [player] if player else None, layout))
 
     async def slips(self, request: Request) -> Response:
         """``goledger slips --round R --url URL [--per-page 8]``: the slips with both players' links."""
-        from goledger.render.printouts import render_slips
-        from goledger.render.welcome import key_links
-        from goledger.replay.views import pairings
-
         round_ = request.path_params["round"]
         url = request.query_params.get("url", "")[:200] or str(request.base_url)
         per_page = 8 if request.query_params.get("per_page") == "8" else 4
-
-        def make() -> bytes:
-            table = pairings(self.desk.db, round_)
-            ids = [pid for row in table.rows for pid in (row.white_id, row.black_id)]
-            return render_slips(table, per_page, {c.player_id: c for c in key_links(self.desk.db, url, ids)})
-
-        return await self._printout(request, make)
+        return await self._printout(request, await self.pages.work(slips_work, self.desk.db, round_, url, per_page))
 
 
 def _answer_words(answer: str, round_: int) -> str:

@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.web.routing import DeskPages, int_param
 
-__all__ = ["PRINT_CSP", "print_button", "print_routes"]
+__all__ = ["PRINT_CSP", "print_button", "print_routes", "printed"]
 
 PRINT_CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; "
              "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
@@ -27,6 +27,13 @@ def print_button() -> bytes:
     return render("print_button.html").encode("utf-8")
 
 
+def printed(data: bytes, headers: dict[str, str] | None = None) -> HTMLResponse:
+    """A printout's bytes as the desk sends them: the print button after ``<body>``, under
+    :data:`PRINT_CSP` (and ``headers``)."""
+    return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
+                        headers={"Content-Security-Policy": PRINT_CSP, **(headers or {})})
+
+
 class PrintPages:
     """The printouts' handlers (one method per route)."""
 
@@ -39,9 +46,7 @@ class PrintPages:
         (:mod:`goledger.render.printouts` over :mod:`goledger.replay.scoring.printouts`), never a
         second rendering of the same data; the desk adds a print button (:func:`print_button`)
         and sends it under :data:`PRINT_CSP`."""
-        data = await self.pages.read(request, make)
-        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
-                            headers={"Content-Security-Policy": PRINT_CSP})
+        return printed(await self.pages.read(request, make))
 
     async def print_pairings(self, request: Request) -> Response:
         """``goledger pairings --round R --format html`` (``?by=name``: ``--by name``)."""

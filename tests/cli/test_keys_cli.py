@@ -11,6 +11,7 @@ import pytest
 
 from goledger import commands
 from goledger.keys import keys_path, player_for_key
+from goledger.render.welcome import qr_svg
 
 from ..conftest import run_cli
 
@@ -36,6 +37,7 @@ def test_the_welcome_sheet_prints_every_players_link_as_a_qr_code_and_again_the_
     assert first.out.count("<svg") == 4 and "@page" in first.out
     for n, link in enumerate(links, start=1):
         assert player_for_key(db, link.rsplit("/", 1)[1]) == f"p{n:04d}"
+        assert qr_svg(link) in first.out, "the QR code is the printed link's own"
     again = run_cli("keys", "sheet", "--url", "https://go.example.org", "--layout", "a6", "--db", db)
     assert re.findall(r'<p class="link">([^<]+)</p>', again.out) == links, "a reprint is not a reissue"
     assert "size: A6" in again.out
@@ -103,3 +105,18 @@ def test_slips_carry_both_players_links(db: Path) -> None:
     assert {row["player_id"] for row in keys} == {"p0001", "p0002"}
     for row in keys:
         assert f"https://go.example.org/k/{row['key']}" in linked.out
+
+
+def test_pair_round_warns_when_check_in_is_required_and_missing(db: Path) -> None:
+    """Pairing is never refused for check-in: the director knows who is in the hall; but when
+    the tournament requires it, ``pair-round`` says who has not checked in and how to mark them."""
+    quiet = run_cli("pair-round", "1", "--dry-run", "--db", db)
+    assert quiet.code == 0 and "checked in" not in quiet.err
+    commands.change_rules(db, {"check_in": "every"})
+    commands.check_in(db, "p0001", 1)
+    warned = run_cli("pair-round", "1", "--dry-run", "--db", db)
+    assert warned.code == 0, warned.err
+    assert "warning: 3 players have not checked in for round 1 (check_in=every)" in warned.err
+    assert "goledger absent-unchecked --round 1" in warned.err
+    commands.absent_unchecked(db, 1)
+    assert "checked in" not in run_cli("pair-round", "1", "--dry-run", "--db", db).err

@@ -6,6 +6,7 @@ Chen (p0003) withdrew from round 3."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import msgspec
 
@@ -80,3 +81,18 @@ def test_a_check_in_of_an_unknown_player_in_an_old_log_is_ignored_and_named() ->
     state = fold(refusal_open(ev.CheckedIn(player_id="p0099", round=2)))
     assert state.check_ins == {}
     assert any("unknown player p0099" in a.message for a in state.anomalies)
+
+
+def test_a_check_in_outside_the_rounds_domain_is_never_appended(tmp_path: Path) -> None:
+    """The declared domain of ``round`` (1..99) holds for ``CheckedIn`` as for every event."""
+    from goledger import commands
+    from goledger.ledger.domains import event_problem
+
+    assert event_problem(ev.CheckedIn(player_id="p0001", round=0)) == "round 0 is outside 1..99"
+    assert event_problem(ev.CheckedIn(player_id="p0001", round=100)) == "round 100 is outside 1..99"
+    db = tmp_path / "t.db"
+    commands.new(db, "Domain", 2)
+    commands.register(db, "Abe", "Jo", "3k")
+    before = len(commands.log(db))
+    assert "outside 1..2" in refused(lambda: commands.check_in(db, "p0001", 0))
+    assert len(commands.log(db)) == before

@@ -134,3 +134,23 @@ def test_concurrent_ensure_agrees_on_one_key_each(db: Path) -> None:
         thread.join()
     assert len(results) == 4 and all(r == results[0] for r in results)
     assert keys_for(db) == results[0]
+
+
+def test_figures_are_kept_beside_their_keys_and_dropped_with_them(db: Path) -> None:
+    """A printed link's QR code is drawn once (:func:`goledger.keys.keep_figures`) and forgotten
+    when its key is reissued or revoked."""
+    from goledger.keys import keep_figures, kept_figures
+
+    a, b, _ = _ids(db)
+    keys = ensure_keys(db)
+    links = {f"https://x.example/k/{key}": key for key in keys.values()}
+    keep_figures(db, {link: (key, f"<svg>{key}</svg>") for link, key in links.items()})
+    keep_figures(db, {"https://x.example/k/gone": ("B" * KEY_LENGTH, "<svg/>")})  # no such key: not kept
+    assert kept_figures(db, links) == {link: f"<svg>{key}</svg>" for link, key in links.items()}
+    issue_key(db, a)
+    revoke_key(db, b)
+    assert set(kept_figures(db, links)) == {f"https://x.example/k/{keys[pid]}" for pid in keys if pid not in (a, b)}
+    import sqlite3
+
+    with sqlite3.connect(keys_path(db)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM figures").fetchone() == (1,)

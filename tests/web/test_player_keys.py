@@ -103,6 +103,9 @@ def test_every_wrong_key_gets_the_same_answer_and_writes_nothing(db: Path) -> No
         foreign = phone.post(f"/k/{keys['p0002']}/check-in", headers={"Origin": "http://evil.example"},
                              data={"csrf": csrf, "round": "1", "answer": "play"})
         assert foreign.status_code == 403
+        large = phone.post(f"/k/{keys['p0002']}/check-in", data={"csrf": csrf, "round": "1", "answer": "play",
+                                                                 "pad": "x" * 20_000})
+        assert large.status_code == 413, "a key page's body is bounded like a login's (16 KB)"
     assert _log(db) == before
 
 
@@ -134,6 +137,8 @@ def test_the_director_prints_reissues_and_revokes_at_the_desk(db: Path) -> None:
         new = ensure_keys(db)["p0001"]
         assert new != old and director.get(f"/k/{old}").status_code == 404
         assert director.get(f"/k/{new}").status_code == 200
+        lost = director.get("/desk/keys/welcome", params={"player": "p0001", "url": "https://go.example.org"}).text
+        assert lost.count("<svg") == 1 and f"https://go.example.org/k/{new}" in lost
         director.post("/desk/keys/do", data={"csrf": csrf, "what": "revoke", "player": "p0001"})
         assert director.get(f"/k/{new}").status_code == 404
         player_page = director.get(f"/k/{ensure_keys(db)['p0002']}").text
