@@ -25,7 +25,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"ledger"}),
     frozenset({"replay"}),
     frozenset({"describe"}),
-    frozenset({"audit", "rating", "ratings"}),
+    frozenset({"audit", "rating", "ratings", "keys"}),
     frozenset({"pairing"}),
     frozenset({"teams"}),
     frozenset({"systems"}),

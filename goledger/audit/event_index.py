@@ -47,6 +47,7 @@ _KIND: Final[dict[str, str]] = {
     "PlayerReinstated": "reinstatement",
     "PlayerUnregistered": "registration cancelled",
     "ParticipationChanged": "absence",
+    "CheckedIn": "check-in",
     "ByeAssigned": "bye",
     "ByeRemoved": "bye removed",
     "GamePaired": "pairing",

@@ -70,11 +70,13 @@ def slips(
     as_of: AsOfOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="html (a page to print) or json.")] = "html",
     language: LanguageOption = None,
+    url: Annotated[str | None, typer.Option("--url", help="Print each player's personal link (QR code) at this "
+                                                          "address of the desk (issue 46).")] = None,
     db: DbOption = None,  # type: ignore[assignment]
     as_json: JsonOption = False,
 ) -> None:
     """Result slips of a round, 4 or 8 to an A4 sheet: table number, names, ranks, colours,
-    handicap, komi and a result box."""
+    handicap, komi and a result box (with --url: both players' personal links)."""
     from goledger.cli.common import print_json
     from goledger.render.printouts import render_slips as slips_html
     from goledger.replay.views import pairings as pairings_view
@@ -84,7 +86,13 @@ def slips(
         fail(f"unknown format {fmt!r}; use html or json", 2)
     with output_language(db, language, chosen == "json"):
         result = run(lambda: pairings_view(db or default_db(), round_, as_of))
-        page = run(lambda: slips_html(result, per_page))
+        links = None
+        if url is not None and chosen == "html":
+            from goledger.render.welcome import key_links
+
+            ids = [pid for row in result.rows for pid in (row.white_id, row.black_id)]
+            links = {c.player_id: c for c in run(lambda: key_links(db or default_db(), url, ids))}
+        page = run(lambda: slips_html(result, per_page, links))
     if chosen == "json":
         print_json({**result.to_dict(), "per_page": per_page})
         return

@@ -61,6 +61,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.teams",
     "goledger.cli.timeline",
     "goledger.cli.units",
+    "goledger.cli.keys",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
@@ -88,6 +89,7 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
     "egd-check": "egd_check",
     "site": "site",
+    **dict.fromkeys(("keys", "check-in", "check-ins", "absent-unchecked"), "keys"),
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks

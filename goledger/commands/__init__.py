@@ -28,6 +28,7 @@ _HOMES: Final[dict[str, str]] = {
     "find_player": "record",
     "unregister": "unregistration",
     **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
+    **dict.fromkeys(("absent_unchecked", "check_in"), "checking_in"),
     **dict.fromkeys(("approve_reports", "report_result"), "player_reports"),
 }
 """Each command's module: the package imports one when one of its names is first asked for
@@ -40,6 +41,7 @@ __all__ = [  # noqa: RUF022 (in the order of _HOMES)
     "check_pairings", "explain_pairing", "pair_round", "unpair_round", "absent", "bye", "present", "unbye", "new",
     "register", "update_player", "log", "repair_report", "verify", "Outcome", "correct", "result", "unpair",
     "change_rules", "reinstate", "withdraw", "find_player", "unregister", "freeze", "unfreeze",
+    "absent_unchecked", "check_in",
     "approve_reports", "report_result",
 ]
 
@@ -55,6 +57,7 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from goledger.commands.absences import absent, bye, present, unbye
+    from goledger.commands.checking_in import absent_unchecked, check_in
     from goledger.commands.constraints import fix_pairing, fix_table, forbid
     from goledger.commands.creation import new
     from goledger.commands.freezing import freeze, unfreeze

@@ -3,7 +3,7 @@
 A player, identified by his key at the players' door (the key itself never reaches the log),
 reports the game he has in a round: he ``won``, ``lost``, or it was a ``jigo``, with a margin
 if he wants (``R`` resignation, ``T`` time, or the points). The claim is a ``ResultClaimed``
-event whose envelope actor is ``player <id>`` (:func:`player_actor`).
+event whose envelope actor is ``player <id>`` (:func:`goledger.keys.player_actor`).
 
 The rules (:func:`decide_report`):
 
@@ -34,21 +34,17 @@ from goledger.describe.events import describe_event
 from goledger.describe.results import outcome_words
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext
+from goledger.keys.store import player_actor
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import Claim, TournamentState
 from goledger.replay.scoring.reports import MARGIN, closed_reason, current_claim, reconcile, round_reports
 
 __all__ = ["OUTCOMES", "ClaimOutcome", "approve_reports", "approve_reports_message", "decide_approve_reports",
-           "decide_report", "player_actor", "players_actor", "report_message", "report_result", "reporters"]
+           "decide_report", "players_actor", "report_message", "report_result", "reporters"]
 
 ClaimOutcome = Literal["won", "lost", "jigo"]
 OUTCOMES: tuple[ClaimOutcome, ...] = ("won", "lost", "jigo")
-
-
-def player_actor(player_id: str) -> str:
-    """The envelope actor of a player's own claim: ``player p0012``."""
-    return f"player {player_id}"
 
 
 def players_actor(white: str, black: str, approved_by: str = "") -> str:
@@ -162,7 +158,8 @@ def report_result(
     **plumbing: Unpack[Plumbing],
 ) -> Outcome:
     """Record a player's own report of his game (:func:`decide_report`); the envelope's actor
-    is the player (any ``actor`` given is ignored), and a result it completes names both players."""
+    is the player (:func:`goledger.keys.player_actor`; any ``actor`` given is ignored), and a
+    result it completes names both players."""
     plumbing.pop("actor", None)
     return record(db, lambda state: decide_report(state, player_id, round, outcome, margin, opponent),
                   report_message, actors=_claim_actor, **plumbing)

@@ -98,6 +98,8 @@ def _player_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
         case ev.ParticipationChanged(player_id=pid, round=r, participating=participating):
             return (gettext("%(player)s present in round %(round)d") if participating
                     else gettext("%(player)s absent in round %(round)d")) % {"player": who(pid), "round": r}
+        case ev.CheckedIn(player_id=pid, round=r):
+            return gettext("%(player)s checked in for round %(round)d") % {"player": who(pid), "round": r}
         case ev.ByeAssigned(player_id=pid, round=r, forced=is_forced):
             return gettext("%(player)s has the bye in round %(round)d") % {"player": who(pid), "round": r} + (
                 forced if is_forced else "")

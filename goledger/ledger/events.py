@@ -33,6 +33,7 @@ __all__ = [
     "PLAYER_FIELDS",
     "ByeAssigned",
     "ByeRemoved",
+    "CheckedIn",
     "Checkpoint",
     "Event",
     "GameEdited",
@@ -196,6 +197,11 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     ``manual`` only once the director shows it (``goledger show-round R``, a ``RoundShown``
     event), so that tables can be fixed before anyone walks to them. (Added later with its
     default: payloads written before it read unchanged.)"""
+    check_in: Literal["no", "once", "every"] = "no"
+    """Whether players must check in before a round is paired (issue 46): ``no``; ``once``
+    (a check-in for any round up to R counts for R: the player has arrived); ``every`` (a
+    check-in for round R itself). The desk's round page lists who has not, and marks them
+    absent in one click; pairing never waits for it. (Added later with its default.)"""
     player_reports: Literal["approve", "record", "off"] = "approve"
     """What two players' agreeing reports of their game do (issue 46, ``ResultClaimed``):
     ``approve`` (the default) queues the result for the desk's one-click approval; ``record``
@@ -564,6 +570,15 @@ class RoundShown(Event, frozen=True, kw_only=True, tag="RoundShown"):
     round: int
 
 
+class CheckedIn(Event, frozen=True, kw_only=True, tag="CheckedIn"):
+    """``player_id`` says he will play round ``round`` (issue 46): from his phone, through
+    his personal key (the envelope's actor is then ``player <id>``), or at the desk
+    (``goledger check-in``). An announced absence of that round, recorded later, takes it back."""
+
+    player_id: str
+    round: int
+
+
 class StandingsFrozen(Event, frozen=True, kw_only=True, tag="StandingsFrozen"):
     """The director froze the standings (``goledger freeze``, issue 47, pairgoth's "freeze"):
     from here on a correction of a name, club, country, PIN or other identifier is recorded,
@@ -743,6 +758,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     UnitDissolved,
     StandingsFrozen,
     StandingsUnfrozen,
+    CheckedIn,
     ResultClaimed,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""

@@ -42,7 +42,7 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("round", r)}
         case ev.ByeAssigned(player_id=pid, round=r) | ev.ByeRemoved(player_id=pid, round=r):
             return {("player in round", pid, r)}
-        case ev.ParticipationChanged(player_id=pid, round=r):
+        case ev.ParticipationChanged(player_id=pid, round=r) | ev.CheckedIn(player_id=pid, round=r):
             return {("player in round", pid, r)}
         case ev.PlayerRegistered(player_id=pid) | ev.PlayerUpdated(player_id=pid):
             return {("player", pid)}

@@ -22,7 +22,7 @@ Table  White
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -214,10 +214,12 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
 
 SLIPS_PER_PAGE: Final = (4, 8)
 
-def render_slips(pairings: Any, per_page: int = 4) -> bytes:
+def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | None = None) -> bytes:
     """Result slips of a round, ``per_page`` (4 or 8) to an A4 sheet: the table number big,
     the round, both players with their ranks and colours, handicap, komi and boxes to tick
-    the result (template ``slips.html``)."""
+    the result (template ``slips.html``); with ``links`` (player id →
+    :class:`goledger.render.welcome.KeyLink`, issue 46) each player's personal link as a QR
+    code and as text."""
     from goledger.render.html import render as render_template
 
     if per_page not in SLIPS_PER_PAGE:
@@ -231,8 +233,12 @@ def render_slips(pairings: Any, per_page: int = 4) -> bytes:
     tournament = safe(pairings.tournament)
     title = gettext("%(tournament)s · result slips of round %(round)d") % {"tournament": tournament,
                                                                           "round": pairings.round}
+    from markupsafe import Markup
+
+    shown_links = {pid: {"qr": Markup(link.qr), "link": link.link, "name": safe(link.name)}  # segno's SVG
+                   for pid, link in (links or {}).items()}
     return render_template("slips.html", title=title, tournament=tournament, round=pairings.round,
-                           rows=rows, per_page=per_page, paper="slips").encode("utf-8")
+                           rows=rows, per_page=per_page, paper="slips", links=shown_links).encode("utf-8")
 
 
 def _as_of(seq: int) -> str:

@@ -336,6 +336,13 @@ def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
                                 expected_head=kw["expected_head"])
 
 
+def _absent_unchecked(db: Path, form: Form, **kw: Any) -> Any:
+    """"Mark the others absent" on the round page (issue 46)."""
+    from goledger import commands
+
+    return commands.absent_unchecked(db, _int(form, "round", "round"), **kw)
+
+
 def _unit_add(db: Path, form: Form, **kw: Any) -> Any:
     """``unit add``: the name, the members ``member1`` … ``member3`` filled in, their sexes
     ``sex1`` … where the form has them (Pair Go)."""
@@ -375,6 +382,9 @@ ACTIONS: dict[str, Action] = {
     "show-round": Action(_show_round),
     "unpair-round": Action(_unpair_round),
     "unit-add": Action(_unit_add),
+    "absent-unchecked": Action(_absent_unchecked, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
+                               is not None else set()),
+    "check-in": Action(_player_round("check_in")),
     "unit-remove": Action(_unit_remove),
     **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
 }

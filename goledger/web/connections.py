@@ -24,7 +24,7 @@ are closed (a connection flood). The desk stays reachable because:
   on). A client that sends its request at once is handed over at once, so it is never the
   one chosen. Only when every connection is busy is the newcomer refused.
 * **An anonymous body is waited for like headers** (issue 41): an anonymous write (``POST
-  /login``, ``/logout``: :data:`goledger.web.guard.ANONYMOUS_WRITES`) declaring a
+  /login``, ``/logout``, a player's key pages: :func:`goledger.web.guard.is_anonymous_write`) declaring a
   ``Content-Length`` within the login limit is held bare until its body is in too, within
   the same ``header_timeout`` (a phone sends its few hundred bytes with its headers, so it is
   handed over at once), and is shed like a half-sent request. Any other such request whose
@@ -66,7 +66,7 @@ from urllib.parse import unquote_to_bytes
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from goledger.web.guard import ANONYMOUS_WRITES, LOGIN_BODY, SAFE_METHODS
+from goledger.web.guard import LOGIN_BODY, SAFE_METHODS, is_anonymous_write
 
 __all__ = ["BURST", "LINGER_BYTES", "LINGER_SECONDS", "ConnectionLimits", "Door", "LingeringTransport",
            "default_limits", "fast_protocol_class", "protocol_class", "serve"]
@@ -86,7 +86,6 @@ LINGER_SECONDS = 2.0
 """How long a closing connection keeps reading (and dropping) what its client still sends."""
 LINGER_BYTES = 64 * 1024 * 1024
 """Bytes a closing connection reads and drops at most before it is closed anyway."""
-_ANONYMOUS_PATHS = frozenset(path.encode() for path in ANONYMOUS_WRITES)
 _OUT_OF_DESCRIPTORS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
@@ -151,7 +150,8 @@ def _complete(data: bytes) -> bool:
         return len(data) >= HEAD_LIMIT
     head, body = data[:blank.end()], data[blank.end():]
     line = _REQUEST_LINE.match(head)
-    if line is None or unquote_to_bytes(line.group(1)) not in _ANONYMOUS_PATHS or _TRANSFER_ENCODING.search(head):
+    if line is None or not is_anonymous_write(unquote_to_bytes(line.group(1)).decode("latin-1")) \
+            or _TRANSFER_ENCODING.search(head):
         return True
     length = _CONTENT_LENGTH.search(head)
     if length is None or int(length.group(1)) > LOGIN_BODY:
@@ -500,7 +500,7 @@ def protocol_class(door: Door, base: type[H11Protocol] | None = None) -> type[H1
             body is still coming in: then it may close it to make room (:meth:`Door._make_room`)."""
             cycle = self.cycle
             if (cycle is not None and cycle.more_body and not cycle.response_complete
-                    and cycle.scope["path"] in ANONYMOUS_WRITES and cycle.scope["method"] not in SAFE_METHODS):
+                    and is_anonymous_write(cycle.scope["path"]) and cycle.scope["method"] not in SAFE_METHODS):
                 door.bodies[self] = None
             else:
                 door.bodies.pop(self, None)

@@ -192,6 +192,9 @@ class DirectorPages:
             data: dict[str, Any] = {"state": state, "round": round_, "games": game_rows(as_units(state), round_),
                                     "byes": byes, "free": unassigned(state, round_), "head": state.seq,
                                     "preview": None}
+            from goledger.replay.views import check_in_status
+
+            data["check_ins"] = check_in_status(state, round_)  # before pairing: who has said he plays (issue 46)
             data["engines"] = pairing.engines_for(state)
             data["engine"] = request.query_params.get("engine", "").strip()
             if request.query_params.get("preview"):

@@ -46,8 +46,18 @@ from urllib.parse import urlsplit
 
 from goledger.errors import CommandRejected
 
-__all__ = ["ANONYMOUS_WRITES", "CSP", "LOGIN_BODY", "SAFE_METHODS", "DeskGuard", "GuardLimits", "query_int",
-           "query_seconds"]
+__all__ = [
+    "ANONYMOUS_WRITES",
+    "CSP",
+    "KEY_PREFIX",
+    "LOGIN_BODY",
+    "SAFE_METHODS",
+    "DeskGuard",
+    "GuardLimits",
+    "is_anonymous_write",
+    "query_int",
+    "query_seconds",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -66,7 +76,21 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ANONYMOUS_WRITES = frozenset({"/login", "/logout"})
-"""The only paths a client without the director may post to (each checks its CSRF token)."""
+"""The paths a client without the director may post to (each checks its CSRF token), beside
+those under :data:`KEY_PREFIX`."""
+KEY_PREFIX = "/k/"
+"""A player's own pages (issue 46): ``/k/KEY/…`` posts act for the key's player alone, with
+the CSRF token and the same bounds as a login (:func:`is_anonymous_write`)."""
+
+
+def is_anonymous_write(path: str) -> bool:
+    """Whether a client without the director may post to ``path``: the login, the logout and
+    a player's key pages.
+
+    >>> is_anonymous_write("/login"), is_anonymous_write("/k/abc/check-in"), is_anonymous_write("/desk/do/result")
+    (True, True, False)
+    """
+    return path in ANONYMOUS_WRITES or path.startswith(KEY_PREFIX)
 UPLOAD_PATHS = frozenset({"/desk/import", "/desk/players/upload"})
 LOGIN_BODY = 16 * 1024
 """The largest body of an anonymous write (the login and logout forms)."""
@@ -87,7 +111,7 @@ class GuardLimits:
 
     def body_limit(self, path: str) -> int:
         """The largest body ``path`` accepts."""
-        if path in ANONYMOUS_WRITES:
+        if is_anonymous_write(path):
             return self.login
         if path in UPLOAD_PATHS:
             return self.upload
@@ -129,7 +153,7 @@ class DeskGuard:
             else:
                 await self.app(scope, receive, send)
             return
-        if path not in ANONYMOUS_WRITES and not self.is_director(headers, path):
+        if not is_anonymous_write(path) and not self.is_director(headers, path):
             await refuse(send, 401, "this needs the director token: log in on /login (scripts send "
                          "Authorization: Bearer TOKEN)", path.startswith("/api/"))
             return
@@ -165,7 +189,7 @@ class DeskGuard:
             return None
         expected = int(length) if length is not None else limit
         deadline = time.monotonic() + self.limits.body_idle + expected / self.limits.body_rate
-        if path in ANONYMOUS_WRITES:
+        if is_anonymous_write(path):
             deadline = min(deadline, time.monotonic() + self.limits.anonymous_body)
         chunks: list[bytes] = []
         size = 0

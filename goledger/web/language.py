@@ -9,7 +9,7 @@ The choice, first that applies:
 1. ``?lang=xx`` — the language switcher's links; the choice is kept in a cookie
    (:data:`COOKIE`, one year) for the next pages;
 2. the cookie;
-3. on the players' view (``/``, ``/standings``, ``/player/…``), the browser's
+3. on the players' view (``/``, ``/standings``, ``/player/…``, a player's key pages ``/k/…``), the browser's
    ``Accept-Language`` (:func:`goledger.i18n.negotiate`);
 4. the tournament's language (``goledger new --language``, ``change-rules language=…``),
    read from the ledger once per head;
@@ -64,7 +64,7 @@ def choose_language(path: str, query: str, cookie: str | None, accept_language: 
         return asked, True
     if cookie in LANGUAGES:
         return str(cookie), False
-    if is_public_path(path):
+    if is_public_path(path) or path.startswith("/k/"):  # a player's own page by his key too (issue 46)
         found = negotiate(accept_language)
         if found is not None:
             return found, False

@@ -41,6 +41,7 @@ SAMPLES: list[ev.Event] = [
                    tables=(1,), bye="p0003", bye_candidates=(("p0003", 12), ("p0002", 40)), bye_rule="lowest"),
     ev.RoundUnpaired(round=2, reason="wrong results entered"),
     ev.RoundShown(round=2),
+    ev.CheckedIn(player_id="p0001", round=2),
     ev.StandingsFrozen(reason="prize giving"),
     ev.StandingsUnfrozen(reason="appeal upheld"),
     ev.TeamRegistered(team_id="t01", name="Lions", number=1),

@@ -218,6 +218,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     """round → sequence numbers of its ``RoundPaired`` events in force (``RoundUnpaired`` clears)."""
     shown_rounds: dict[int, int] = msgspec.field(default_factory=dict)
     """round → sequence number of the ``RoundShown`` that showed its pairing to the players."""
+    check_ins: dict[int, dict[str, int]] = msgspec.field(default_factory=dict)
+    """round → player → sequence number of his ``CheckedIn`` in force (issue 46); an announced
+    absence of the round takes it back."""
     teams: dict[str, TeamState] = msgspec.field(default_factory=dict)
     units: dict[str, UnitState] = msgspec.field(default_factory=dict)
     """Pair Go and Rengo units by id (``UnitFormed``), in the order they were formed."""
@@ -509,6 +512,14 @@ def _on_participation(state: TournamentState, e: ev.ParticipationChanged) -> Non
         player.absences.pop(e.round, None)
     else:
         player.absences[e.round] = e.points2
+        state.check_ins.get(e.round, {}).pop(player.id, None)
+
+
+def _on_checked_in(state: TournamentState, e: ev.CheckedIn) -> None:
+    if not 1 <= e.round <= 99 and _ignored(state, e, f"round {e.round} is outside 1..99"):
+        return
+    if _player(state, e.player_id, "CheckedIn") is not None:
+        state.check_ins.setdefault(e.round, {})[e.player_id] = state.seq
 
 
 def _on_bye(state: TournamentState, e: ev.ByeAssigned) -> None:
@@ -820,6 +831,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.RoundPaired: _on_round_paired,
     ev.RoundUnpaired: _on_round_unpaired,
     ev.RoundShown: _on_round_shown,
+    ev.CheckedIn: _on_checked_in,
     ev.TeamRegistered: _on_team,
     ev.TeamMemberAssigned: _on_team_member,
     ev.TeamMemberRemoved: _on_team_member_removed,

@@ -634,7 +634,7 @@ _OWN = frozenset({"PlayerRegistered", "PlayerUpdated", "PlayerWithdrew", "Player
 """A player's own events: the only ones that can move start scores (rank, correction, the
 super group's participants)."""
 _NEUTRAL = frozenset({"PairingConstraintSet", "TeamRegistered", "TeamMemberAssigned", "SourceImported", "Checkpoint",
-                      "PseudonymisedCopy"})
+                      "PseudonymisedCopy", "CheckedIn"})
 """Event types that change no round row."""
 
 

@@ -24,6 +24,7 @@ from goledger.ledger.events import TournamentSettings
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.loading.load import load_state, settings_of
+from goledger.replay.scoring.check_ins import check_in_status, next_round, standing
 from goledger.replay.scoring.printouts import (
     PairingList,
     PlayerList,
@@ -40,6 +41,7 @@ from goledger.replay.scoring.start_scores import StartScoreTable, start_score_ta
 from goledger.replay.views.standings_cache import cached_standings
 
 if TYPE_CHECKING:  # the views of one command each, imported by it (a run of ``standings`` needs none)
+    from goledger.replay.scoring.check_ins import CheckInStatus
     from goledger.replay.scoring.crosstable import Crosstable
     from goledger.replay.scoring.explain import PlayerExplanation
     from goledger.replay.scoring.fide_views import AdjustedScores
@@ -48,12 +50,16 @@ __all__ = [
     "HeadState",
     "StandingsPage",
     "adjusted_scores",
+    "check_in_status",
+    "check_ins",
     "crosstable",
     "explain",
     "head_state",
+    "next_round",
     "pairings",
     "players",
     "settings_as_of",
+    "standing",
     "standings",
     "standings_page",
     "start_scores_view",
@@ -236,3 +242,16 @@ def adjusted_scores(
     from goledger.replay.scoring.fide_views import adjusted_view
 
     return adjusted_view(state_as_of(db, as_of), round, policy)
+
+
+def check_ins(db: PathLike, round: int | None = None) -> CheckInStatus:  # noqa: A002
+    """``goledger check-ins``: round ``round``'s check-ins (issue 46; default: the next round
+    to pair, :func:`~goledger.replay.scoring.check_ins.next_round`)."""
+    with Ledger.open(db) as ledger:
+        state = load_state(ledger)
+    chosen = round if round is not None else next_round(state)
+    if chosen is None:
+        raise CommandRejected("every round is paired: there is no round left to check in for")
+    if not 1 <= chosen <= state.rounds:
+        raise CommandRejected(f"round {chosen} is outside 1..{state.rounds} of this tournament")
+    return check_in_status(state, chosen)

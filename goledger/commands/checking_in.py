@@ -1,0 +1,84 @@
+"""Checking in (issue 46, point 2): ``goledger check-in`` and ``goledger absent-unchecked``.
+
+A player says he will play round R, from his phone through his personal key or at the desk:
+a ``CheckedIn`` event, so the log (and the audit) shows who said it and when; the phone's
+writes carry the actor ``player <id>`` (:func:`goledger.keys.player_actor`). "I will not
+play" is the director's own ``absent`` with that actor. Checking in is over once the round
+is paired. "Mark the others absent" (``absent-unchecked``) records an announced absence for
+every player still waited for (:mod:`goledger.replay.scoring.check_ins`), one event each.
+"""
+
+from __future__ import annotations
+
+from typing import Unpack
+
+from goledger.commands.checks import check_round
+from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
+from goledger.replay.fold.players import find_player
+from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.check_ins import check_in_status, checked_in
+
+__all__ = ["absent_unchecked", "check_in", "decide_absent_unchecked", "decide_check_in"]
+
+
+def _open_round(state: TournamentState, round_: int) -> None:
+    check_round(state, round_)
+    if state.games.get(round_) or state.byes.get(round_):
+        raise CommandRejected(f"round {round_} is already paired: checking in for it is over (ask the desk)")
+
+
+def decide_check_in(state: TournamentState, player: str, round_: int) -> list[ev.Event]:
+    """``CheckedIn(player, round_)``, after cancelling his announced absence of the round if
+    he had one (he came after all). Refuses a round already paired, a withdrawn player and
+    one already checked in for the round.
+
+    >>> from goledger.replay.fold.state import fold
+    >>> s = fold([ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=2)),
+    ...           ev.PlayerRegistered(player_id="p0001", surname="Sato", rank="2d"),
+    ...           ev.ParticipationChanged(player_id="p0001", round=1, participating=False)])
+    >>> [type(e).__name__ for e in decide_check_in(s, "p0001", 1)]
+    ['ParticipationChanged', 'CheckedIn']
+    """
+    _open_round(state, round_)
+    p = find_player(state, player)
+    if p.is_withdrawn(round_):
+        raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+    if checked_in(state, p, round_):
+        raise CommandRejected(f"{p.id} {p.full_name} has already checked in for round {round_}")
+    back = [ev.ParticipationChanged(player_id=p.id, round=round_, participating=True)] if round_ in p.absences else []
+    return [*back, ev.CheckedIn(player_id=p.id, round=round_)]
+
+
+def _check_in_message(state: TournamentState, events: list[ev.Event]) -> str:
+    event = events[-1]
+    assert isinstance(event, ev.CheckedIn)
+    p = state.players[event.player_id]
+    again = " (his absence is cancelled)" if len(events) > 1 else ""
+    return f"{p.id} {p.full_name} checked in for round {event.round}{again}"
+
+
+def check_in(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
+    """Record that ``player`` will play round ``round`` (:func:`decide_check_in`)."""
+    return record(db, lambda state: decide_check_in(state, player, round), _check_in_message, **plumbing)
+
+
+def decide_absent_unchecked(state: TournamentState, round_: int) -> list[ev.Event]:
+    """An announced absence in ``round_`` (worth what the policy says) for every player not
+    checked in, not absent and not withdrawn; refused when there is nobody left to mark."""
+    _open_round(state, round_)
+    waiting = check_in_status(state, round_).waiting
+    if not waiting:
+        raise CommandRejected(f"every player has checked in for round {round_} or is absent: nobody to mark absent")
+    return [ev.ParticipationChanged(player_id=pid, round=round_, participating=False) for pid in waiting]
+
+
+def _absent_message(state: TournamentState, events: list[ev.Event]) -> str:
+    rounds = {e.round for e in events if isinstance(e, ev.ParticipationChanged)}
+    return f"round {min(rounds)}: {len(events)} players who had not checked in marked absent"
+
+
+def absent_unchecked(db: PathLike, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
+    """Mark every player who has not checked in for ``round`` absent (:func:`decide_absent_unchecked`)."""
+    return record(db, lambda state: decide_absent_unchecked(state, round), _absent_message, **plumbing)

@@ -1,0 +1,239 @@
+"""The players' own pages, reached by their personal key, and the director's key desk (issue 46).
+
+Players (no login: the key in the address is the credential, :mod:`goledger.keys`):
+
+* ``GET /k/KEY``: his page, phone-sized, in his browser's language (then the tournament's):
+  his current game, the next round to pair and whether he has checked in for it, with "I will
+  play round R" and "I will not play round R";
+* ``POST /k/KEY/check-in`` (``round``, ``answer`` = ``play`` or ``absent``, the CSRF token):
+  :func:`goledger.commands.check_in` or :func:`goledger.commands.absent` for the key's
+  player and no one else, in a worker process, with the actor ``player <id>``
+  (:func:`goledger.keys.player_actor`).
+
+A revoked, unknown or malformed key, or one whose player is no longer registered, gets one
+answer, 404 with the same sentence (:func:`_unknown_key`). The pages are never kept for others
+(``Cache-Control: no-store``), and send no referrer beyond the desk (``same-origin``, the desk's own).
+
+The director (behind :meth:`Pages.director_only` and the guard): ``/desk/keys`` lists who
+holds a key, reissues or revokes one, and prints the welcome sheet (``/desk/keys/welcome``,
+A4 or A6) and the result slips with each player's link (``/desk/keys/slips/R``): the
+bytes ``goledger keys sheet`` and ``goledger slips --url`` write, with the print button.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from goledger.errors import CommandRejected, GoledgerError
+from goledger.i18n import gettext
+from goledger.web import forms
+from goledger.web.isolate import Done
+from goledger.web.routing import DeskPages
+
+__all__ = ["ANSWERS", "check_in_work", "key_routes", "key_work"]
+
+_NO_STORE: Final = {"Cache-Control": "no-store"}
+"""Never kept by a browser or a proxy for anyone else. (The desk's ``Referrer-Policy:
+same-origin`` already keeps the address, key included, from other sites; ``no-referrer``
+would make the browser send ``Origin: null`` with the page's own forms, which the guard refuses.)"""
+ANSWERS: Final = ("play", "absent")
+
+
+def _unknown_key() -> str:
+    """The one answer to a revoked, unknown or malformed key."""
+    return gettext("This link is not valid (any more). Ask the desk for your personal link.")
+
+
+# ---------------------------------------------------------------------------- what workers run
+
+
+def check_in_work(db: Path, player_id: str, round_: int, answer: str) -> Done:
+    """A player's answer for round ``round_``: ``play`` (:func:`goledger.commands.check_in`)
+    or ``absent`` (:func:`goledger.commands.absent`, worth what the rules say), recorded with
+    the actor ``player <id>``."""
+    from goledger import commands
+    from goledger.keys import player_actor
+
+    actor = player_actor(player_id)
+    try:
+        if answer == "play":
+            outcome = commands.check_in(db, player_id, round_, actor=actor)
+        else:
+            outcome = commands.absent(db, player_id, round_, actor=actor)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, outcome.message)
+
+
+def key_work(db: Path, what: str, player_id: str) -> Done:
+    """The director's ``reissue`` or ``revoke`` of a player's key (the keys file, not the log)."""
+    from goledger.keys import issue_key, revoke_key
+
+    try:
+        if what == "reissue":
+            issue_key(db, player_id)
+            return Done(200, gettext("%(player)s has a new personal link; the old one no longer works")
+                        % {"player": player_id})
+        revoke_key(db, player_id)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    return Done(200, gettext("%(player)s's personal link is revoked") % {"player": player_id})
+
+
+# ---------------------------------------------------------------------------- the pages
+
+
+class KeyPages:
+    """The handlers (one method per route)."""
+
+    def __init__(self, pages: DeskPages) -> None:
+        self.pages = pages
+        self.desk = pages.desk
+
+    def _player_of(self, key: str) -> str | None:
+        """The registered player ``key`` acts for, or ``None`` (one path for every wrong key)."""
+        from goledger.keys import player_for_key
+
+        pid = player_for_key(self.desk.db, key[:64])
+        return pid if pid is not None and pid in self.desk.state().players else None
+
+    def _unknown(self, request: Request) -> Response:
+        response = self.pages.render(request, "player_key.html", 404, player=None, unknown=_unknown_key(),
+                                     key="")
+        response.headers.update(_NO_STORE)
+        return response
+
+    def _context(self, pid: str) -> dict[str, Any]:
+        from goledger.replay.views import next_round, standing
+
+        state = self.desk.state()
+        player = state.players[pid]
+        game = None
+        for round_ in range(state.rounds, 0, -1):
+            found = state.game_of(pid, round_)
+            if found is not None and state.round_visible(round_):
+                white = found.white == pid
+                game = {"round": round_, "table": found.table, "white": white,
+                        "opponent": state.players[found.black if white else found.white],
+                        "handicap": found.handicap, "result": str(found.result)}
+                break
+        next_ = next_round(state)
+        mode = state.settings.check_in if state.settings is not None else "no"
+        status = None
+        if next_ is not None and not player.is_withdrawn(next_):
+            status = standing(state, player, next_)
+        return {"state": state, "player": player, "game": game, "next_round": next_, "standing": status,
+                "check_in": mode, "head": state.seq}
+
+    async def player_page(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        pid = await self.pages.read(request, lambda: self._player_of(key))
+        if pid is None:
+            return self._unknown(request)
+        data = await self.pages.read(request, lambda: self._context(pid))
+        response = self.pages.render(request, "player_key.html", key=key, unknown="", **data)
+        response.headers.update(_NO_STORE)
+        return response
+
+    async def player_post(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        pid = await self.pages.read(request, lambda: self._player_of(key))
+        if pid is None:
+            return self._unknown(request)
+        form = await self.pages.checked_form(request, director=False)
+        answer = forms.text(form, "answer")
+        if answer not in ANSWERS:
+            raise CommandRejected(f"{answer[:20]!r} is not an answer: play or absent")
+        round_ = forms.number(form, "round", "round", low=1, high=99)
+        done = await self.pages.work(check_in_work, self.desk.db, pid, round_, answer)
+        data = await self.pages.read(request, lambda: self._context(pid))
+        message = _answer_words(answer, round_) if done.status == 200 else done.message
+        response = self.pages.render(request, "player_key.html", 200 if done.status == 200 else done.status,
+                                     key=key, unknown="", message=message, **data)
+        response.headers.update(_NO_STORE)
+        return response
+
+    # ------------------------------------------------------------------ the director's
+
+    async def keys_page(self, request: Request) -> Response:
+        from goledger.keys import keys_for
+
+        def build() -> dict[str, Any]:
+            state = self.desk.state()
+            return {"state": state, "held": keys_for(self.desk.db), "head": state.seq}
+
+        data = await self.pages.read(request, build)
+        base = str(request.base_url).rstrip("/")
+        response = self.pages.render(request, "desk_keys.html", url=base, **data)
+        response.headers.update(_NO_STORE)
+        return response
+
+    async def keys_post(self, request: Request) -> Response:
+        form = await self.pages.checked_form(request)
+        what, player = forms.text(form, "what"), forms.text(form, "player")
+        if what not in ("reissue", "revoke"):
+            raise CommandRejected(f"{what[:20]!r} is not a key action: reissue or revoke")
+        done = await self.pages.work(key_work, self.desk.db, what, player)
+        if done.status != 200:
+            return self.pages.refusal(request, done.message, done.status)
+        return self.pages.done(request, "/desk/keys", done.message)
+
+    async def _printout(self, request: Request, make: Any) -> Response:
+        from goledger.web.print_pages import PRINT_CSP, print_button
+
+        data: bytes = await self.pages.read(request, make)
+        return HTMLResponse(data.replace(b"<body>\n", b"<body>\n" + print_button(), 1),
+                            headers={"Content-Security-Policy": PRINT_CSP, **_NO_STORE})
+
+    async def welcome(self, request: Request) -> Response:
+        """``goledger keys sheet --url URL --layout a4|a6 [--player P]``: the welcome sheet
+        (``?player=ID``: his alone, to replace a lost one)."""
+        from goledger.render.welcome import Layout, welcome_sheet
+
+        url = request.query_params.get("url", "")[:200] or str(request.base_url)
+        layout: Layout = "a6" if request.query_params.get("layout") == "a6" else "a4"
+        player = request.query_params.get("player", "")[:80]
+        return await self._printout(request, lambda: welcome_sheet(self.desk.db, url, [player] if player else None,
+                                                                   layout))
+
+    async def slips(self, request: Request) -> Response:
+        """``goledger slips --round R --url URL [--per-page 8]``: the slips with both players' links."""
+        from goledger.render.printouts import render_slips
+        from goledger.render.welcome import key_links
+        from goledger.replay.views import pairings
+
+        round_ = request.path_params["round"]
+        url = request.query_params.get("url", "")[:200] or str(request.base_url)
+        per_page = 8 if request.query_params.get("per_page") == "8" else 4
+
+        def make() -> bytes:
+            table = pairings(self.desk.db, round_)
+            ids = [pid for row in table.rows for pid in (row.white_id, row.black_id)]
+            return render_slips(table, per_page, {c.player_id: c for c in key_links(self.desk.db, url, ids)})
+
+        return await self._printout(request, make)
+
+
+def _answer_words(answer: str, round_: int) -> str:
+    if answer == "play":
+        return gettext("Thank you: you are checked in for round %(round)d.") % {"round": round_}
+    return gettext("Thank you: the desk knows you will not play round %(round)d.") % {"round": round_}
+
+
+def key_routes(pages: DeskPages) -> list[BaseRoute]:
+    """The players' key pages and the director's key desk."""
+    keyed = KeyPages(pages)
+    director = pages.director_only
+    return [
+        Route("/k/{key}", keyed.player_page),
+        Route("/k/{key}/check-in", keyed.player_post, methods=["POST"]),
+        Route("/desk/keys", director(keyed.keys_page)),
+        Route("/desk/keys/do", keyed.keys_post, methods=["POST"]),
+        Route("/desk/keys/welcome", director(keyed.welcome)),
+        Route("/desk/keys/slips/{round:int}", director(keyed.slips)),
+    ]
