@@ -29,6 +29,7 @@ _HOMES: Final[dict[str, str]] = {
     "unregister": "unregistration",
     **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
     **dict.fromkeys(("absent_unchecked", "check_in"), "checking_in"),
+    **dict.fromkeys(("approve_reports", "report_result"), "player_reports"),
 }
 """Each command's module: the package imports one when one of its names is first asked for
 (PEP 562), so a run of ``goledger result`` imports the results' deciders, not every command's
@@ -41,6 +42,7 @@ __all__ = [  # noqa: RUF022 (in the order of _HOMES)
     "register", "update_player", "log", "repair_report", "verify", "Outcome", "correct", "result", "unpair",
     "change_rules", "reinstate", "withdraw", "find_player", "unregister", "freeze", "unfreeze",
     "absent_unchecked", "check_in",
+    "approve_reports", "report_result",
 ]
 
 
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
     from goledger.commands.freezing import freeze, unfreeze
     from goledger.commands.hand import edit_game, pair, renumber_tables
     from goledger.commands.pairing import PairRoundOutcome, check_pairings, explain_pairing, pair_round, unpair_round
+    from goledger.commands.player_reports import approve_reports, report_result
     from goledger.commands.players import register, update_player
     from goledger.commands.reading import log, repair_report, verify
     from goledger.commands.record import find_player

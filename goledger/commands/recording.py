@@ -25,8 +25,8 @@ from goledger.ledger.store import Ledger, Record
 from goledger.ledger.subjects import all_subjects, subjects
 from goledger.replay.fold.state import TournamentState
 
-__all__ = ["Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor", "first_event",
-           "record", "record_text"]
+__all__ = ["Actors", "Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor",
+           "first_event", "record", "record_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -35,6 +35,10 @@ Decide = Callable[[TournamentState], list[ev.Event]]
 
 Describe = Callable[[TournamentState, list[ev.Event]], str]
 """The director's one-line summary of decided events, from the state they were decided on."""
+
+Actors = Callable[[TournamentState, ev.Event], str]
+"""Each decided event's own envelope actor, from the state it was decided on (a player's
+report and the result it completes name different actors, issue 46)."""
 
 DRY_RUN = "(dry run, nothing written) "
 
@@ -89,6 +93,7 @@ def record(
     expected_head: int | None = None,
     retry: bool = False,
     dry_run: bool = False,
+    actors: Actors | None = None,
 ) -> Outcome:
     """Lock the ledger, fold it, let ``decide`` refuse or produce events, append them in one
     transaction; the outcome's message is ``describe`` of them.
@@ -97,13 +102,15 @@ def record(
     sentence naming what was recorded since; with ``retry`` the command is decided against
     the new state and appended unless the events since touch the same table, player-round,
     player or rules as the new ones (see :mod:`goledger.ledger.subjects`). ``dry_run``: the
-    decision on the current state, its message marked, nothing written (no records)."""
+    decision on the current state, its message marked, nothing written (no records).
+    ``actors``: each event's own actor instead of ``actor`` (one transaction all the same)."""
     if dry_run:
         state = _current_state(db)
         events = decide(state)
         _check_frozen(state, events)
         return Outcome(DRY_RUN + _described(describe, state, events), [])
-    return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry)
+    return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry,
+                   actors=actors)
 
 
 def _described(describe: Describe, state: TournamentState, events: list[ev.Event]) -> str:
@@ -137,7 +144,7 @@ def _check_tournament(db: PathLike, state: TournamentState) -> None:
 
 def _append(
     db: PathLike, decide: Decide, describe: Describe, *, actor: str, reason: str, expected_head: int | None,
-    retry: bool,
+    retry: bool, actors: Actors | None = None,
 ) -> Outcome:
     from goledger.replay.loading.load import load_state
 
@@ -166,7 +173,10 @@ def _append(
                         raise CommandRejected(problem)
                 if since:
                     _refuse_conflicts(events, since, expected_head, name_of)
-                records = tx.append(events, actor=actor or default_actor(), reason=reason)
+                if actors is not None:
+                    records = [r for e in events for r in tx.append([e], actor=actors(state, e), reason=reason)]
+                else:
+                    records = tx.append(events, actor=actor or default_actor(), reason=reason)
                 return Outcome(message, records)
         except StaleHeadError as exc:
             if not exc.since:

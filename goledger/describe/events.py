@@ -143,6 +143,8 @@ def _game_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
             return (gettext("round %(round)d table %(table)d: result corrected to %(result)s") % {
                 "round": r, "table": t, "result": result_word(result.value)} + margin_words(margin)
                 + (" " + gettext("by default") if by_default and margin != "F" else ""))
+        case ev.ResultClaimed(round=r, table=t, player_id=pid, outcome=outcome, margin=margin):
+            return board_words(r, t) + ": " + _CLAIM_WORDS[outcome]() % {"player": who(pid)} + margin_words(margin)
         case ev.GameEdited():
             return board_words(event.round, event.table) + f": {edit_words(event)}"
         case ev.GameMoved(round=r, table=t, to_table=to, forced=is_forced):
@@ -182,6 +184,12 @@ def _game_phrase(event: ev.Event, who: NameOf, forced: str) -> str | None:
         case ev.StandingsUnfrozen(reason=why):
             return gettext("standings unfrozen: %(reason)s") % {"reason": why}
     return None
+
+
+_CLAIM_WORDS: Final[dict[str, Callable[[], str]]] = {
+    "won": lambda: gettext("%(player)s reports a win"), "lost": lambda: gettext("%(player)s reports a loss"),
+    "jigo": lambda: gettext("%(player)s reports a jigo")}
+"""A player's own report (``ResultClaimed``, issue 46), by its outcome."""
 
 
 def _rounds_phrase(round_: int | None, from_round: int | None) -> str:
@@ -254,6 +262,9 @@ def describe_subject(subject: Subject, name_of: NameOf | None = None) -> str:
         return gettext("team %(team)s") % {"team": subject[1]}
     if kind == "round":
         return gettext("the pairing of round %(round)d") % {"round": subject[1]}
+    if kind == "report":
+        return gettext("the report of %(player)s in round %(round)d") % {"player": who(subject[1]),
+                                                                           "round": subject[2]}
     if kind == "round shown":
         return gettext("showing round %(round)d to the players") % {"round": subject[1]}
     return gettext("the tournament rules")

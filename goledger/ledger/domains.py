@@ -107,7 +107,7 @@ RANK_FIELDS: Final = frozenset({"rank", "mm_bar", "mm_floor", "mm_zero", "no_han
 
 IDENTITY_FIELDS: Final = frozenset({
     "surname", "first_name", "club", "country", "egd_pin", "grade", "rating_origin", "player_id",
-    "team_id", "white", "black", "player_a", "player_b", "bye", "name", "short_name", "location",
+    "team_id", "white", "black", "player_a", "player_b", "bye", "opponent", "name", "short_name", "location",
     "director", "label",
 })
 """Names and identifiers: text that is shown, matched and written into fixed formats, so it

@@ -53,6 +53,7 @@ __all__ = [
     "PlayerUpdated",
     "PlayerWithdrew",
     "PseudonymisedCopy",
+    "ResultClaimed",
     "ResultCorrected",
     "ResultRecorded",
     "RoundPaired",
@@ -201,6 +202,11 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     (a check-in for any round up to R counts for R: the player has arrived); ``every`` (a
     check-in for round R itself). The desk's round page lists who has not, and marks them
     absent in one click; pairing never waits for it. (Added later with its default.)"""
+    player_reports: Literal["approve", "record", "off"] = "approve"
+    """What two players' agreeing reports of their game do (issue 46, ``ResultClaimed``):
+    ``approve`` (the default) queues the result for the desk's one-click approval; ``record``
+    records it at once, with both players as the actors; ``off`` refuses players' reports.
+    (Added later with its default: older payloads read unchanged.)"""
 
 
 class TournamentCreated(Event, frozen=True, kw_only=True, tag="TournamentCreated"):
@@ -438,6 +444,25 @@ class ResultCorrected(Event, frozen=True, kw_only=True, tag="ResultCorrected"):
     result: Result
     by_default: bool = False
     reason: str = ""
+    margin: str = ""
+
+
+class ResultClaimed(Event, frozen=True, kw_only=True, tag="ResultClaimed"):
+    """A player's own report of his game (issue 46), sent from his phone with his key (the key
+    is never in the log: the envelope's actor is ``player <id>``). ``player_id`` says he
+    ``won``, ``lost`` or that the game was a ``jigo``, against ``opponent`` at (``round``,
+    ``table``); ``margin`` as in :class:`ResultRecorded` (``R`` resignation, or points).
+
+    A claim is not a result: it never scores. When both players' claims agree the result is
+    recorded (or approved at the desk, ``player_reports``) as a ``ResultRecorded`` whose actor
+    names both players; a later claim of the same player replaces his earlier one; no claim
+    changes a recorded result (:mod:`goledger.commands.player_reports`)."""
+
+    round: int
+    table: int
+    player_id: str
+    opponent: str
+    outcome: Literal["won", "lost", "jigo"]
     margin: str = ""
 
 
@@ -734,6 +759,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     StandingsFrozen,
     StandingsUnfrozen,
     CheckedIn,
+    ResultClaimed,
 )
 """Every event type; a new type must be added here (and keep its tag forever)."""
 

@@ -21,7 +21,8 @@ __all__ = ["Subject", "all_subjects", "subjects"]
 Subject = tuple[Any, ...]
 """``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
 ``("team", id)``, ``("round", round)`` (a whole round's pairing), ``("round shown", round)``
-(showing it to the players) or ``("rules",)``."""
+(showing it to the players), ``("report", id, round)`` (a player's own report of his game) or
+``("rules",)``."""
 
 
 def subjects(event: ev.Event) -> set[Subject]:
@@ -71,6 +72,8 @@ def subjects(event: ev.Event) -> set[Subject]:
             return {("round", r)}
         case ev.RoundShown(round=r):
             return {("round shown", r)}
+        case ev.ResultClaimed(round=r, player_id=pid):
+            return {("report", pid, r)}
         case ev.StandingsFrozen() | ev.StandingsUnfrozen():
             return {("standings frozen",)}
     return set()

@@ -29,6 +29,7 @@ SAMPLES: list[ev.Event] = [
     ev.PairingRemoved(round=1, table=1),
     ev.ResultRecorded(round=1, table=1, result=Result.BOTH_LOSE, by_default=True),
     ev.ResultCorrected(round=1, table=1, result=Result.JIGO, reason="scoring error"),
+    ev.ResultClaimed(round=1, table=1, player_id="p0002", opponent="p0001", outcome="won", margin="R"),
     ev.PairingAnnotated(round=1, table=3, result_points=2, extras={"macmahon.BoardNumberFixed": "true"}),
     ev.PairingAnnotated(round=2, table=7, bye="p0001", extras={"macmahon.ForcedPairing": "false"}),
     ev.PairingConstraintSet(player_a="p0001", player_b="p0002", constraint="forbidden"),

@@ -35,6 +35,7 @@ from goledger.nogc import nogc
 __all__ = [
     "SETTINGS_EVENTS",
     "ByeDetails",
+    "Claim",
     "GameState",
     "PlayerState",
     "RoundStatus",
@@ -161,6 +162,18 @@ class TeamState(msgspec.Struct, kw_only=True):
         return slots
 
 
+class Claim(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's own report of his game (``ResultClaimed``, issue 46): the table and the
+    opponent he reported against, ``won``/``lost``/``jigo``, the margin, and the event's
+    sequence number. It never scores; :mod:`goledger.replay.scoring.reports` reconciles it."""
+
+    table: int
+    opponent: str
+    outcome: str
+    margin: str = ""
+    seq: int = 0
+
+
 class Anomaly(msgspec.Struct, frozen=True):
     seq: int
     message: str
@@ -217,6 +230,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     unregistered: dict[str, PlayerState] = msgspec.field(default_factory=dict)
     """Players whose registration was cancelled (``PlayerUnregistered``): out of every view."""
     anomalies: list[Anomaly] = msgspec.field(default_factory=list)
+    claims: dict[int, dict[str, Claim]] = msgspec.field(default_factory=dict)
+    """round → player id → his latest own report of his game (``ResultClaimed``, issue 46)."""
     frozen: tuple[int, str] | None = None
     """The ``StandingsFrozen`` in force: its sequence number and reason (``None``: not frozen)."""
     seq: int = 0
@@ -782,6 +797,12 @@ def _on_unfrozen(state: TournamentState, e: ev.StandingsUnfrozen) -> None:
     state.frozen = None
 
 
+def _on_claim(state: TournamentState, e: ev.ResultClaimed) -> None:
+    """A player's report replaces his earlier one of the same round."""
+    state.claims.setdefault(e.round, {})[e.player_id] = Claim(table=e.table, opponent=e.opponent, outcome=e.outcome,
+                                                              margin=e.margin, seq=state.seq)
+
+
 def _on_checkpoint(state: TournamentState, e: ev.Checkpoint) -> None:
     state.checkpoints.append((state.seq, e))
 
@@ -818,6 +839,7 @@ _HANDLERS: dict[type[ev.Event], Any] = {
     ev.UnitFormed: _on_unit,
     ev.UnitDissolved: _on_unit_dissolved,
     ev.Checkpoint: _on_checkpoint,
+    ev.ResultClaimed: _on_claim,
     ev.StandingsFrozen: _on_frozen,
     ev.StandingsUnfrozen: _on_unfrozen,
 }
