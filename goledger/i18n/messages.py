@@ -45,7 +45,7 @@ from typing import Final
 
 from goledger.i18n import gettext, ngettext, use_language
 
-__all__ = ["Message", "Word", "hu_article", "nsay", "resolve_articles", "say", "word"]
+__all__ = ["Message", "Word", "articles_in_page", "hu_article", "nsay", "resolve_articles", "say", "word"]
 
 Param = object
 """A message parameter: a number, a name, a :class:`Word`, another :class:`Message`…"""
@@ -116,6 +116,18 @@ def resolve_articles(text: str) -> str:
         return chosen + found.group(2) + found.group(3) + found.group(4)
 
     return _MARKER.sub(article, text)
+
+
+def articles_in_page(text: str) -> str:
+    """A page written in the language in force with the Hungarian article of every ``a(z)``
+    chosen (:func:`resolve_articles`; a page in another language is returned as it is, after
+    one look for the marker). What a template writes from a text made in Python (a described
+    event, an explanation's term) reaches the page through here."""
+    if "(z)" not in text:
+        return text
+    from goledger.i18n import current_language
+
+    return resolve_articles(text) if current_language() == "hu" else text
 
 
 def _param(value: Param) -> Param:

@@ -42,7 +42,7 @@ from goledger.i18n import (
     translations,
     use_language,
 )
-from goledger.i18n.messages import resolve_articles
+from goledger.i18n.messages import articles_in_page, resolve_articles
 from goledger.render.compiled import CompiledTemplates, compiled_templates
 
 __all__ = [
@@ -365,7 +365,7 @@ def environment() -> Environment:
 
 def render(name: str, **context: object) -> str:
     """Template ``name`` of :data:`TEMPLATES` rendered with ``context``."""
-    return environment().get_template(name).render(**context)
+    return articles_in_page(environment().get_template(name).render(**context))
 
 
 @cache

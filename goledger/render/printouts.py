@@ -170,7 +170,6 @@ def render(sheet: Sheet, fmt: str, data: dict[str, Any] | None = None) -> bytes:
 
 def pairing_sheet(pairings: Any) -> Sheet:
     """:class:`~goledger.replay.scoring.printouts.PairingList` as a sheet."""
-    from goledger.replay.scoring.printouts import PAIRING_LEGEND
 
     rows = [[str(r.table), r.white, r.white_rank, r.black, r.black_rank, str(r.handicap), decimal(r.komi), r.result]
             for r in pairings.rows]
@@ -182,7 +181,7 @@ def pairing_sheet(pairings: Any) -> Sheet:
     return Sheet(title=pairings.title, subtitle=_as_of(pairings.as_of_seq),
                  headers=(gettext("Table"), gettext("White"), gettext("Rank"), gettext("Black"), gettext("Rank"),
                           pgettext("short for handicap", "H"), gettext("Komi"), gettext("Result")), rows=rows,
-                 right=frozenset({0, 2, 4, 5, 6}), legend=PAIRING_LEGEND, sections=sections,
+                 right=frozenset({0, 2, 4, 5, 6}), legend=_pairing_legend(), sections=sections,
                  nowrap=frozenset({1, 3}))
 
 
@@ -191,7 +190,6 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
     alphabetical order (accents and case ignored) with his table, colour and opponent, so
     that a player finds his table without reading the whole list."""
     from goledger.replay.fold.players import match_key
-    from goledger.replay.scoring.printouts import PAIRING_LEGEND
 
     lines = []
     for r in pairings.rows:
@@ -210,7 +208,8 @@ def pairing_by_name_sheet(pairings: Any) -> Sheet:
     return Sheet(title=title, subtitle=_as_of(pairings.as_of_seq),
                  headers=(gettext("Name"), gettext("Rank"), gettext("Table"), gettext("Colour"), gettext("Opponent"),
                           gettext("Rank"), pgettext("short for handicap", "H"), gettext("Komi")),
-                 rows=rows, right=frozenset({1, 2, 5, 6, 7}), legend=PAIRING_LEGEND, nowrap=frozenset({0, 4}))
+                 rows=rows, right=frozenset({1, 2, 5, 6, 7}), legend=_pairing_legend(),
+                 nowrap=frozenset({0, 4}))
 
 
 SLIPS_PER_PAGE: Final = (4, 8)
@@ -275,6 +274,15 @@ def _round_ranges(rounds: list[int]) -> str:
     return ",".join(parts)
 
 
+def _pairing_legend() -> tuple[tuple[str, str], ...]:
+    """The pairing list's legend with the handicap column's letter as its header writes it
+    (Hungarian ``E``, not ``H``); the result notation stays as it is."""
+    from goledger.replay.scoring.printouts import PAIRING_LEGEND
+
+    letter = pgettext("short for handicap", "H")
+    return tuple((letter if code == "H" else code, meaning) for code, meaning in PAIRING_LEGEND)
+
+
 def player_sheet(players: Any) -> Sheet:
     """:class:`~goledger.replay.scoring.printouts.PlayerList` as a sheet."""
     from goledger.replay.scoring.printouts import registration_text
@@ -282,11 +290,12 @@ def player_sheet(players: Any) -> Sheet:
     def rounds(row: Any) -> str:
         if len(row.plays) == players.rounds:
             return pgettext("plays in rounds", "all")
-        parts = [(pgettext("player's rounds", "plays"), row.plays), (pgettext("player's rounds", "bye"), row.byes),
-                 (pgettext("player's rounds", "absent"), row.absent),
-                 (pgettext("player's rounds", "withdrawn"), row.withdrawn),
-                 (pgettext("player's rounds", "not paired"), row.not_paired)]
-        return " · ".join(f"{word} {_round_ranges(found)}" for word, found in parts if found) or pgettext(
+        parts = [(pgettext("player's rounds", "plays %(rounds)s"), row.plays),
+                 (pgettext("player's rounds", "bye %(rounds)s"), row.byes),
+                 (pgettext("player's rounds", "absent %(rounds)s"), row.absent),
+                 (pgettext("player's rounds", "withdrawn %(rounds)s"), row.withdrawn),
+                 (pgettext("player's rounds", "not paired %(rounds)s"), row.not_paired)]
+        return " · ".join(words % {"rounds": _round_ranges(found)} for words, found in parts if found) or pgettext(
             "plays in rounds", "none")
 
     def pin(r: Any) -> str:

@@ -126,7 +126,8 @@ def bracket_of(state: TournamentState) -> BracketView:
                      total - 2: gettext("Quarter-finals")}.get(r) or gettext("Round %(round)d") % {"round": r}
             cols.append(Column(label=f"{label} ({_round(r)})", boxes=tuple(_box(state, m, seed_of) for m in matches)))
         if b.third_place is not None:
-            cols.append(Column(label=f"{gettext('Third place')} ({_round(total)})",
+            third = gettext("Third place")
+            cols.append(Column(label=f"{third} ({_round(total)})",
                                boxes=(_box(state, b.third_place, seed_of),)))
         champion = _label(state, b.champion, seed_of) if b.champion else ""
         return BracketView(system=system, title=title,

@@ -299,6 +299,11 @@ class _Pages:
                        db_name=self.desk.db.name, tournament_name=self.desk.name(),
                        tournament_system=self.desk.system())
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
+        if b"(z)" in response.body:  # a Hungarian article chosen from what follows (issue 44)
+            from goledger.i18n.messages import articles_in_page
+
+            response.body = articles_in_page(bytes(response.body).decode()).encode()
+            response.headers["content-length"] = str(len(response.body))
         if fresh:
             response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict")
         return response
@@ -455,7 +460,9 @@ class _Pages:
         context = {"csrf": "", "director": False, "message": "", "refused": False, "db_name": self.desk.db.name,
                    "tournament_name": settings.name if settings is not None else self.desk.name(),
                    "public": True, "language_query": query, **data}
-        return self.templates.get_template(name).render(context)
+        from goledger.i18n.messages import articles_in_page
+
+        return articles_in_page(self.templates.get_template(name).render(context))
 
     def _listen(self) -> None:
         """Have the head watcher call :meth:`prerender_soon` on this event loop when the head moves."""

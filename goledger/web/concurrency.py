@@ -31,6 +31,7 @@ from typing import Any
 
 from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected, StaleHeadError
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Record
 from goledger.ledger.subjects import Subject, subjects
@@ -177,7 +178,8 @@ def words(record: Record, state: TournamentState) -> str:
 
     The names are the players' (never their ids); results say who won."""
     name_of = _full_name(state)
-    who = record.actor or gettext("someone")
+    who = (say("desk %(name)s", name=record.actor[5:]) if record.actor.startswith("desk ")
+           else record.actor or gettext("someone"))
     when = record.recorded_at[11:19] if len(record.recorded_at) >= 19 else record.recorded_at
     event = record.event
     match event:

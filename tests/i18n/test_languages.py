@@ -123,7 +123,7 @@ def test_audit_report_and_standings_in_turkish(paired: Path, tmp_path: Path) -> 
     target = tmp_path / "rapor.html"
     assert run_cli("report", "--html", target, "--db", paired).code == 0
     page = target.read_text(encoding="utf-8")
-    assert '<html lang="tr">' in page and "Denetim raporu: Kupa" in page and "Özet zinciri" in page
+    assert '<html lang="tr">' in page and "Denetim raporu: Kupa" in page and "Hash (özet) zinciri" in page
     # the event log's "what" column is the ledger's own one-line description of each event (English, as
     # the CLI's messages are); everything above it is Turkish
     left = english_left(page.split('<section id="log">')[0], "tr", extract())

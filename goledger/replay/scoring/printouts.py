@@ -73,7 +73,8 @@ PAIRING_LEGEND: Final[tuple[tuple[str, str], ...]] = (
     ("!", N_("by default (forfeit)")),
     ("H", N_("handicap stones (0: even game)")),
 )
-"""The pairing list's notation, in English (the printouts show each meaning translated)."""
+"""The pairing list's notation, in English (the printouts show each meaning translated, and
+``H`` as the handicap column's header writes it: Hungarian ``E``)."""
 
 WALL_LEGEND: Final[tuple[tuple[str, str], ...]] = (
     ("12+/w2", N_("won against the player on line 12, with white, handicap 2 stones")),
