@@ -26,18 +26,10 @@ from playwright.async_api import Browser, async_playwright
 
 from goledger import commands
 
-from ..conftest import SHARED
+from ..phone_support import LONG_NAMES, field, name_words
 
 WIDTH, HEIGHT = 390, 844
 HEADER_SHARE = 0.15
-LONG_NAMES = [  # (surname, first name, country): cited by the native review, or long in real files
-    ("Csizmadia", "György", "HU"), ("Jeon", "Sang Youn", "KR"), ("Karaerkek", "Kerem Mehmet", "TR"),
-    ("Sütő", "Lőrinc", "HU"), ("Erdoğan", "Özgür", "TR"), ("Akbaş", "Serhat", "TR"),
-    ("Szőkefalvi-Nagy", "Zsuzsanna Erzsébet", "HU"), ("Kıyak", "Çağlayan", "TR"), ("Baek", "Hyeon Woo", "KR"),
-    ("Ohlenbusch-Schulz", "Heidrun", "DE"), ("Fernandez-Diez", "Jesus-Maria", "ES"),
-    ("Zalaegerszegi", "Boldizsár", "HU"), ("Karamahmutoğlu", "Gülşah", "TR"), ("Papp", "Ede", "HU"),
-    ("Kovács", "Áron", "HU"), ("Çoban", "İlknur", "TR"),
-]
 SKIPPED = ("/api/", "/events/", "/desk/export/")
 """Not pages a person reads: JSON, the live stream, file downloads."""
 
@@ -74,12 +66,7 @@ def _field(db: Path) -> list[str]:
     of the players' names."""
     commands.new(db, "Ankara Kupası — Uzun İsimler Açık Turnuvası", 3, "mcmahon", "3d", "20k", None, None, "6.5",
                  language="tr")
-    names = list(LONG_NAMES)
-    egc = SHARED / "realdata" / "opengotha" / "lucvannier_opengotha__egc2011.xml" if SHARED is not None else None
-    if egc is not None and egc.exists():
-        found = re.findall(r'firstName="([^"]*)" name="([^"]*)"', egc.read_text(encoding="utf-8", errors="replace"))
-        longest = sorted(found, key=lambda fn: -len(fn[0] + fn[1]))[:8]
-        names += [(surname, first, "") for first, surname in longest if surname not in {n[0] for n in names}]
+    names = field(8)
     ranks = ["4d", "3d", "2d", "1d", "1k", "2k", "3k", "5k", "7k", "9k"]
     for i, (surname, first, country) in enumerate(names):
         commands.register(db, surname, first, ranks[i % len(ranks)], country, "Ankara Go Kulübü" if i % 2 else "")
@@ -89,7 +76,7 @@ def _field(db: Path) -> list[str]:
         commands.result(db, 1, table, "white" if table % 3 else "black")
     commands.pair_round(db, 2)
     commands.result(db, 2, 1, "black")
-    return sorted({w for surname, first, _ in names for w in re.split(r"[\s-]+", f"{surname} {first}") if w})
+    return name_words(names)
 
 
 def _pages(server: Server, pid: str, seq: int) -> list[str]:
@@ -148,8 +135,7 @@ def test_team_pages_keep_names_whole_on_a_phone(tmp_path: Path) -> None:
             team_assign(db, team, f"p{3 * t + board:04d}", board)
     pair_teams(db, 1, TEAMS[0], TEAMS[1])
     pair_teams(db, 1, TEAMS[2], TEAMS[3])
-    words = sorted({w for surname, first, _ in LONG_NAMES[:12] for w in re.split(r"[\s-]+", f"{surname} {first}")}
-                   | {w for team in TEAMS for w in team.split()})
+    words = sorted(set(name_words(LONG_NAMES[:12])) | {w for team in TEAMS for w in team.split()})
     paths = ["/teams", "/teams/round/1", "/player/p0001", "/desk/teams/round/1"]
     with Server(db) as server:
         report, _ = asyncio.run(_measure(server, paths, words, "p0001", phones=False))
