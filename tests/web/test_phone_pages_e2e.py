@@ -5,7 +5,8 @@ by itself), the printouts included. On each page, every word of every player's n
 rendered is measured with ``Range.getClientRects``: its boxes lie on one line (no name breaks
 inside a word, "Csiz|madi|a|Györ|gy"; a double name may break after its own hyphen, between
 its two words, "Ohlenbusch-|Schulz", as a printed page breaks it); and the header (the bar and
-the search box, all above ``<main>``) is at most 15 % of the first screen. The field has the
+the search box, all above ``<main>``) is at most 15 % of the first screen; and no screen is
+wider than the phone (the printouts and the audit report are A4 documents). The field has the
 long names the native review cites and, when ``../shared`` is here, the longest names of EGC
 2011 (760 players). One browser; skipped without Chromium or Playwright, like :mod:`tests.web.test_web_e2e`
 (whose server and login it uses)."""
@@ -58,7 +59,8 @@ MEASURE = """([words, share]) => {
   // the header: the bar and the search box under it, all that comes before the page's <main>
   const header = document.querySelector("header.bar"), main = document.querySelector("main");
   const height = header && main ? main.getBoundingClientRect().top + window.scrollY : 0;
-  return {broken, measured, header: height, limit: share * window.innerHeight, width: window.innerWidth};
+  return {broken, measured, header: height, limit: share * window.innerHeight, width: window.innerWidth,
+          page: document.documentElement.scrollWidth, document: !header};
 }"""
 
 
@@ -111,6 +113,11 @@ def test_every_page_keeps_names_whole_on_a_phone_in_turkish_and_hungarian(tmp_pa
     tall = {page: (round(r["header"]), round(r["limit"])) for page, r in report.items() if r["header"] > r["limit"]}
     assert not tall, tall
     assert {r["width"] for r in report.values()} == {360, WIDTH, 414}
+    # no screen of the desk is wider than the phone (its wide tables scroll inside it); the printouts
+    # and the audit report are A4 documents (``/print/…``, ``/desk/report``: no header bar)
+    wide = {page: r["page"] for page, r in report.items() if r["page"] > r["width"] and not r["document"]}
+    assert not wide, wide
+    assert sum(r["document"] for r in report.values()) >= 10
     # the player's page shows handicap and komi on a phone (komi in the page's numbers: 6,5)
     assert details["handicap"] and all(details["handicap"]), details
     assert details["komi"] and set(details["komi"]) <= {"6,5", "0,5"}, details  # the round's komi, or ½ with handicap
