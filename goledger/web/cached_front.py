@@ -3,7 +3,8 @@ the desk has already rendered at the ledger's head costs no SQLite and no Python
 
 :class:`CachedFront` sits between the desk's guard (:mod:`goledger.web.guard`, which bounds
 and times every request and adds the security headers) and the rest of the application. For a
-``GET`` or ``HEAD`` of a players' page (``/``, ``/standings``, ``/player/…``) by anyone who is
+``GET`` or ``HEAD`` of a players' page (``/``, ``/standings``, ``/player/…``, ``/find``,
+``/teams…``: :func:`goledger.web.language.is_public_path`) by anyone who is
 not the director, it chooses the page's language the way
 :class:`goledger.web.language.LanguageMiddleware` does, and when the page is kept
 (:class:`goledger.web.page_cache.PageCache`) at the head the desk knows

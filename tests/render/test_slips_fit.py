@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 from pathlib import Path
 
 import pytest
 
 from goledger import commands
 
-from ..conftest import SHARED
-from .test_printouts_print import ARGS, CHROMIUM, EGC, MM, _write, pdf_pages, playwright_api
+from ..phone_support import field
+from .test_printouts_print import ARGS, CHROMIUM, MM, _write, pdf_pages, playwright_api
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 
-REVIEWED = [("Karaerkek", "Kerem Mehmet"), ("Csizmadia", "György"), ("Jeon", "Sang Youn"),
-            ("Szőkefalvi-Nagy", "Zsuzsanna Erzsébet"), ("Karamahmutoğlu", "Gülşah"), ("Zalaegerszegi", "Boldizsár")]
 MEASURE = """() => {
   const names = [...document.querySelectorAll('.slip-name')].filter(td => td.textContent.trim());
   const cut = [], broken = [];
@@ -54,15 +51,6 @@ MEASURE = """() => {
 }"""
 
 
-def _longest_names() -> list[tuple[str, str]]:
-    names = list(REVIEWED)
-    source = SHARED / "realdata" / "opengotha" / EGC if SHARED is not None else None
-    if source is not None and source.exists():
-        found = re.findall(r'firstName="([^"]*)" name="([^"]*)"', source.read_text(encoding="utf-8", errors="replace"))
-        names += [(surname, first) for first, surname in sorted(found, key=lambda fn: -len(fn[0] + fn[1]))[:10]]
-    return names
-
-
 async def _measure(path: Path) -> tuple[bytes, dict]:
     async with playwright_api.async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -80,9 +68,9 @@ async def _measure(path: Path) -> tuple[bytes, dict]:
 def test_slips_show_the_longest_names_whole_and_fill_the_sheet(tmp_path: Path, per_page: int) -> None:
     db = tmp_path / "slips.db"
     commands.new(db, "Avrupa Go Kongresi", 1, "mcmahon", "3d", "20k", None, None, "6.5", language="tr")
-    names = _longest_names()
+    names = field(10)
     names = names[: len(names) // 2 * 2]
-    for surname, first in names:
+    for surname, first, _ in names:
         commands.register(db, surname, first, "5k", force=True)
     tables = len(names) // 2
     for t in range(1, tables + 1):

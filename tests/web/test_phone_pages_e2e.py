@@ -4,10 +4,11 @@ public page and every desk page (the routes are read from the app, so a new page
 by itself), the printouts included. On each page, every word of every player's name that is
 rendered is measured with ``Range.getClientRects``: its boxes lie on one line (no name breaks
 inside a word, "Csiz|madi|a|Györ|gy"; a double name may break after its own hyphen, between
-its two words, "Ohlenbusch-|Schulz", as a printed page breaks it); and the header
-(``header.bar``) is at most 15 % of the first screen. The field has the long names the native
-review cites and, when ``../shared`` is here, the longest names of EGC 2011 (760 players).
-One browser; skipped without Chromium or Playwright, like :mod:`tests.web.test_web_e2e`
+its two words, "Ohlenbusch-|Schulz", as a printed page breaks it); and the header (the bar and
+the search box, all above ``<main>``) is at most 15 % of the first screen; and no screen is
+wider than the phone (the printouts and the audit report are A4 documents). The field has the
+long names the native review cites and, when ``../shared`` is here, the longest names of EGC
+2011 (760 players). One browser; skipped without Chromium or Playwright, like :mod:`tests.web.test_web_e2e`
 (whose server and login it uses)."""
 
 from __future__ import annotations
@@ -26,18 +27,10 @@ from playwright.async_api import Browser, async_playwright
 
 from goledger import commands
 
-from ..conftest import SHARED
+from ..phone_support import LONG_NAMES, field, name_words
 
 WIDTH, HEIGHT = 390, 844
 HEADER_SHARE = 0.15
-LONG_NAMES = [  # (surname, first name, country): cited by the native review, or long in real files
-    ("Csizmadia", "György", "HU"), ("Jeon", "Sang Youn", "KR"), ("Karaerkek", "Kerem Mehmet", "TR"),
-    ("Sütő", "Lőrinc", "HU"), ("Erdoğan", "Özgür", "TR"), ("Akbaş", "Serhat", "TR"),
-    ("Szőkefalvi-Nagy", "Zsuzsanna Erzsébet", "HU"), ("Kıyak", "Çağlayan", "TR"), ("Baek", "Hyeon Woo", "KR"),
-    ("Ohlenbusch-Schulz", "Heidrun", "DE"), ("Fernandez-Diez", "Jesus-Maria", "ES"),
-    ("Zalaegerszegi", "Boldizsár", "HU"), ("Karamahmutoğlu", "Gülşah", "TR"), ("Papp", "Ede", "HU"),
-    ("Kovács", "Áron", "HU"), ("Çoban", "İlknur", "TR"),
-]
 SKIPPED = ("/api/", "/events/", "/desk/export/")
 """Not pages a person reads: JSON, the live stream, file downloads."""
 
@@ -63,9 +56,11 @@ MEASURE = """([words, share]) => {
       if (lines > rects[0].height / 2) broken.push([m[0], rects.length, Math.round(lines)]);
     }
   }
-  const header = document.querySelector("header.bar");
-  const height = header ? header.getBoundingClientRect().height : 0;
-  return {broken, measured, header: height, limit: share * window.innerHeight, width: window.innerWidth};
+  // the header: the bar and the search box under it, all that comes before the page's <main>
+  const header = document.querySelector("header.bar"), main = document.querySelector("main");
+  const height = header && main ? main.getBoundingClientRect().top + window.scrollY : 0;
+  return {broken, measured, header: height, limit: share * window.innerHeight, width: window.innerWidth,
+          page: document.documentElement.scrollWidth, document: !header};
 }"""
 
 
@@ -74,12 +69,7 @@ def _field(db: Path) -> list[str]:
     of the players' names."""
     commands.new(db, "Ankara Kupası — Uzun İsimler Açık Turnuvası", 3, "mcmahon", "3d", "20k", None, None, "6.5",
                  language="tr")
-    names = list(LONG_NAMES)
-    egc = SHARED / "realdata" / "opengotha" / "lucvannier_opengotha__egc2011.xml" if SHARED is not None else None
-    if egc is not None and egc.exists():
-        found = re.findall(r'firstName="([^"]*)" name="([^"]*)"', egc.read_text(encoding="utf-8", errors="replace"))
-        longest = sorted(found, key=lambda fn: -len(fn[0] + fn[1]))[:8]
-        names += [(surname, first, "") for first, surname in longest if surname not in {n[0] for n in names}]
+    names = field(8)
     ranks = ["4d", "3d", "2d", "1d", "1k", "2k", "3k", "5k", "7k", "9k"]
     for i, (surname, first, country) in enumerate(names):
         commands.register(db, surname, first, ranks[i % len(ranks)], country, "Ankara Go Kulübü" if i % 2 else "")
@@ -89,7 +79,7 @@ def _field(db: Path) -> list[str]:
         commands.result(db, 1, table, "white" if table % 3 else "black")
     commands.pair_round(db, 2)
     commands.result(db, 2, 1, "black")
-    return sorted({w for surname, first, _ in names for w in re.split(r"[\s-]+", f"{surname} {first}") if w})
+    return name_words(names)
 
 
 def _pages(server: Server, pid: str, seq: int) -> list[str]:
@@ -123,6 +113,11 @@ def test_every_page_keeps_names_whole_on_a_phone_in_turkish_and_hungarian(tmp_pa
     tall = {page: (round(r["header"]), round(r["limit"])) for page, r in report.items() if r["header"] > r["limit"]}
     assert not tall, tall
     assert {r["width"] for r in report.values()} == {360, WIDTH, 414}
+    # no screen of the desk is wider than the phone (its wide tables scroll inside it); the printouts
+    # and the audit report are A4 documents (``/print/…``, ``/desk/report``: no header bar)
+    wide = {page: r["page"] for page, r in report.items() if r["page"] > r["width"] and not r["document"]}
+    assert not wide, wide
+    assert sum(r["document"] for r in report.values()) >= 10
     # the player's page shows handicap and komi on a phone (komi in the page's numbers: 6,5)
     assert details["handicap"] and all(details["handicap"]), details
     assert details["komi"] and set(details["komi"]) <= {"6,5", "0,5"}, details  # the round's komi, or ½ with handicap
@@ -130,7 +125,35 @@ def test_every_page_keeps_names_whole_on_a_phone_in_turkish_and_hungarian(tmp_pa
     assert details["tiebreaks"] == [False, True], details
 
 
-async def _measure(server: Server, paths: list[str], words: list[str], pid: str) -> tuple[dict[str, dict], dict]:
+TEAMS = ["Budapesti Egyetemi Go Egyesület", "Ankara Üniversitesi Go Topluluğu", "Szegedi Góbarátok", "İzmir Go Kulübü"]
+
+
+def test_team_pages_keep_names_whole_on_a_phone(tmp_path: Path) -> None:
+    """The team pages with teams: the players' team standings and matches, a member's page, the
+    director's round by match, at 390 px in tr and hu."""
+    from goledger.commands.teams import pair_teams, team_add, team_assign
+
+    db = tmp_path / "takim.db"
+    commands.new(db, "Takımlar Kupası", 2, "team-swiss", options={"boards": 3}, language="tr")
+    for i, (surname, first, country) in enumerate(LONG_NAMES[:12]):
+        commands.register(db, surname, first, ["2d", "1k", "4k"][i % 3], country)
+    for t, team in enumerate(TEAMS):
+        team_add(db, team)
+        for board in range(1, 4):
+            team_assign(db, team, f"p{3 * t + board:04d}", board)
+    pair_teams(db, 1, TEAMS[0], TEAMS[1])
+    pair_teams(db, 1, TEAMS[2], TEAMS[3])
+    words = sorted(set(name_words(LONG_NAMES[:12])) | {w for team in TEAMS for w in team.split()})
+    paths = ["/teams", "/teams/round/1", "/player/p0001", "/desk/teams/round/1"]
+    with Server(db) as server:
+        report, _ = asyncio.run(_measure(server, paths, words, "p0001", phones=False))
+    assert sum(r["measured"] for r in report.values()) > 100
+    assert not {page: r["broken"] for page, r in report.items() if r["broken"]}, report
+    assert all(r["header"] <= r["limit"] for r in report.values()), report
+
+
+async def _measure(server: Server, paths: list[str], words: list[str], pid: str,
+                   phones: bool = True) -> tuple[dict[str, dict], dict]:
     """Every page at 390 px in tr and hu, as a player and as the director; the players' pages at
     360 and 414 px too (the narrowest and widest phones), in hu; and what a phone shows of a
     player's page and the standings' tiebreaks."""
@@ -139,9 +162,11 @@ async def _measure(server: Server, paths: list[str], words: list[str], pid: str)
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         for language in ("tr", "hu"):
             report |= await _language(browser, server, paths, words, language, WIDTH, ("player", "director"))
-        for width in (360, 414):
-            report |= await _language(browser, server, paths, words, "hu", width, ("player",))
-        details = await _phone_details(browser, server, pid)
+        details = {}
+        if phones:
+            for width in (360, 414):
+                report |= await _language(browser, server, paths, words, "hu", width, ("player",))
+            details = await _phone_details(browser, server, pid)
         await browser.close()
     return report, details
 

@@ -17,13 +17,13 @@ import pytest
 
 from goledger import commands
 
-from ..desk_server import TOKEN, DeskServer
+from ..desk_server import TOKEN, DeskServer, free_port
 
 pytest.importorskip("starlette")
 
 
-def _get(server: DeskServer, path: str, headers: dict[str, str]) -> tuple[int, str, dict[str, str]]:
-    request = urllib.request.Request(server.url + path, headers=headers)
+def _get(base: str, path: str, headers: dict[str, str]) -> tuple[int, str, dict[str, str]]:
+    request = urllib.request.Request(base + path, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=20) as r:
             return r.status, r.read().decode(), {k.lower(): v for k, v in r.headers.items()}
@@ -49,7 +49,9 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         commands.register(db, surname, first, "2k")
     commands.pair_round(db, 1)
     commands.result(db, 1, 1, "white")
-    with DeskServer(db) as running:
+    players = free_port()
+    with DeskServer(db, public_port=players) as running:
+        running.players = f"http://127.0.0.1:{players}"  # type: ignore[attr-defined]
         yield running
 
 
@@ -68,20 +70,41 @@ def _reader_paths(server: DeskServer) -> list[str]:
     return [*(p if p != "/find" else "/find?q=Csiz" for p in paths), "/desk/new"]
 
 
-def test_cookie_then_accept_language_then_the_tournament_on_every_public_page(server: DeskServer) -> None:
+def _players_port(server: DeskServer) -> str:
+    """The players' view's own port (``serve --public-port``), once it answers."""
+    import socket
+    import time
+
+    base: str = server.players  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), timeout=1):
+                return base
+        except OSError:
+            assert time.monotonic() < deadline, "the players' port did not start"
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("door", ["desk", "players' port"])
+def test_cookie_then_accept_language_then_the_tournament_on_every_public_page(server: DeskServer, door: str) -> None:
     paths = _reader_paths(server)
     assert {"/", "/standings", "/player/p0001", "/find?q=Csiz", "/teams", "/login", "/desk/new"} <= set(paths)
+    base = server.url
+    if door != "desk":  # the players' view alone: no login, no director's form
+        base = _players_port(server)
+        paths = [p for p in paths if p not in ("/login", "/desk/new")]
     for path in paths:
         for _ in range(2):  # the second time from the page cache, answered before routing
-            status, body, headers = _get(server, path, {"Accept-Language": "hu-HU,hu;q=0.9,en;q=0.5"})
+            status, body, headers = _get(base, path, {"Accept-Language": "hu-HU,hu;q=0.9,en;q=0.5"})
             assert status in (200, 400, 401), (path, status)
             assert _lang(body) == "hu", path
             assert {"accept-language", "cookie"} <= _vary(headers), (path, headers.get("vary"))
-            assert _lang(_get(server, path, {"Accept-Language": "de;q=0.3, fr-CH;q=0.8, xx"})[1]) == "fr", path
-            assert _lang(_get(server, path, {"Accept-Language": "ja, *;q=0.1"})[1]) == "tr", path  # the tournament's
-            assert _lang(_get(server, path, {"Accept-Language": "hu", "Cookie": "goledger_lang=de"})[1]) == "de", path
-            assert _lang(_get(server, path, {"Accept-Language": "hu", "Cookie": "goledger_lang=xx"})[1]) == "hu", path
-        status, body, headers = _get(server, path + ("&" if "?" in path else "?") + "lang=de",
+            assert _lang(_get(base, path, {"Accept-Language": "de;q=0.3, fr-CH;q=0.8, xx"})[1]) == "fr", path
+            assert _lang(_get(base, path, {"Accept-Language": "ja, *;q=0.1"})[1]) == "tr", path  # the tournament's
+            assert _lang(_get(base, path, {"Accept-Language": "hu", "Cookie": "goledger_lang=de"})[1]) == "de", path
+            assert _lang(_get(base, path, {"Accept-Language": "hu", "Cookie": "goledger_lang=xx"})[1]) == "hu", path
+        status, body, headers = _get(base, path + ("&" if "?" in path else "?") + "lang=de",
                                      {"Accept-Language": "hu"})
         assert _lang(body) == "de" and "goledger_lang=de" in headers.get("set-cookie", ""), path
 
@@ -89,8 +112,8 @@ def test_cookie_then_accept_language_then_the_tournament_on_every_public_page(se
 def test_the_directors_pages_follow_his_choice_not_the_browser(server: DeskServer) -> None:
     director = {"Authorization": f"Bearer {TOKEN}"}
     for path in ("/desk", "/desk/players", "/desk/standings"):
-        status, body, headers = _get(server, path, {**director, "Accept-Language": "hu"})
+        status, body, headers = _get(server.url, path, {**director, "Accept-Language": "hu"})
         assert status == 200 and _lang(body) == "tr", path  # the tournament's, not the browser's
         assert "cookie" in _vary(headers), path
-        chosen = _get(server, path, {**director, "Accept-Language": "hu", "Cookie": "goledger_lang=fr"})[1]
+        chosen = _get(server.url, path, {**director, "Accept-Language": "hu", "Cookie": "goledger_lang=fr"})[1]
         assert _lang(chosen) == "fr", path
