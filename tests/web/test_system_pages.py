@@ -69,6 +69,7 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     assert 'id="nav-bracket"' in overview and '<span id="system-name">Knockout</span>' in overview
     desk.client.cookies.clear()
     assert "<svg" in desk.page("/bracket").text
+    assert 'id="nav-bracket"' in desk.page("/standings").text  # the players' header links it too
     assert desk.client.get("/desk/bracket", follow_redirects=False).status_code in (303, 401)
 
 

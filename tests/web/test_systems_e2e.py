@@ -48,7 +48,7 @@ DAYS = [
     Day("continuous-handicap", 4, 2),
     Day("match", 2, 3),
 ]
-FAST = {"knockout", "round-robin"}
+FAST = {"knockout", "round-robin", "paramus", "match"}
 """The core run by default; the other systems are marked slow (``-m slow``)."""
 
 RANKS = ["5d", "3d", "1d", "2k", "4k", "6k", "8k", "10k", "12k", "14k", "16k", "18k"]
