@@ -30,7 +30,7 @@ from goledger.i18n import N_
 __all__ = ["ENGINE_MODULES", "SYSTEMS", "FormField", "SystemEntry"]
 
 FormField = Literal["bar_floor", "boards", "third_place", "reset", "jigo", "seeding", "method", "target",
-                    "max_games", "max_rank_difference", "cycles"]
+                    "max_games", "max_rank_difference", "cycles", "handicap_stones", "max_games_per_pair", "ranking"]
 """An option the New tournament form asks for (beyond what every system has: name, dates,
 place, country, time, komi, handicap rule, language)."""
 
@@ -88,9 +88,10 @@ _ENTRIES: Final = (
     SystemEntry("match", N_("Match"), "match", "goledger.systems.match", fields=("target", "max_games", "seeding"),
                 preset=_OWN_PLACES),
     SystemEntry("handicap", N_("Handicap tournament"), "handicap", "goledger.systems.handicap",
-                fields=("max_rank_difference",), preset=_OWN_PLACES),
+                fields=("max_rank_difference", "handicap_stones"), preset=_OWN_PLACES),
     SystemEntry("continuous-handicap", N_("Continuous handicap"), "continuous-handicap",
-                "goledger.systems.continuous", fields=("max_rank_difference",), preset=_OWN_PLACES),
+                "goledger.systems.continuous",
+                fields=("max_rank_difference", "max_games_per_pair", "ranking"), preset=_OWN_PLACES),
     SystemEntry("team-swiss", N_("Team Swiss"), "teams", "goledger.systems.teams", fields=("boards",), preset=_SWISS),
     SystemEntry("team-mcmahon", N_("Team McMahon"), "teams", "goledger.systems.teams", fields=("boards", "bar_floor"),
                 preset=_MCMAHON),

@@ -37,7 +37,16 @@ _OPTION_FIELDS: dict[str, tuple[str, str]] = {
     "max_games": ("max_games", "number"),
     "max_rank_difference": ("max_rank_difference", "number"),
     "cycles": ("cycles", "number"),
+    "max_games_per_pair": ("max_games_per_pair", "number"),
+    "ranking": ("ranking", "text"),
+    "handicap_correction_stones": ("handicap_correction", "number"),
+    "max_handicap": ("max_handicap", "number"),
+    "handicap_komi": ("handicap_komi", "text"),
 }
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "handicap_stones": ("handicap_correction_stones", "max_handicap", "handicap_komi"),
+}
+"""A form field of the registry that stands for several inputs of the form."""
 
 
 def chosen_system(name: str) -> SystemEntry:
@@ -90,7 +99,7 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
     ``commands.new`` checks every value (ranks, dates, komi, country, options)."""
     entry = chosen_system(forms.text(form, "system"))
     options: dict[str, Any] = {}
-    for field in entry.fields:
+    for field in (name for f in entry.fields for name in _GROUPS.get(f, (f,))):
         if field in _OPTION_FIELDS:
             option, kind = _OPTION_FIELDS[field]
             if kind == "flag":

@@ -46,6 +46,13 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     assert out.count("<li>") == 4 and "Player5" in out and "Player1 " not in out
     free = round_two.split('id="free"')[1].split("</p>")[0]
     assert "Player5" not in free and "Player1" in free
+    players = desk.page("/desk/players?round=2").text
+    row = next(r for r in players.split("<tr>") if "Player5" in r and "<td>" in r)
+    assert "out of the event" in row
+    row = next(r for r in players.split("<tr>") if "Player1 " in r and "<td>" in r)
+    assert "not paired" in row
+    eliminated = state_as_of(db).games_of_round(1)[0].black
+    assert "out of the event" in desk.page(f"/player/{eliminated}").text
     play(desk, db, 2)
     play(desk, db, 3)
     cli = json.loads(run_cli("standings", "--json", "--db", db).out)
