@@ -81,8 +81,9 @@ def enter(page: Page, entry: str) -> str:
 
 def create(page: Page, url: str, day: Day) -> None:
     page.goto(url + "/desk/new")
-    page.select_option("#system-choice", day.system)
-    submit(page, "#choose-system")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.select_option("#system-choice", day.system)  # the form follows the choice (htmx), no button needed
+    page.wait_for_function("s => document.querySelector('#new-form input[name=system]').value === s", arg=day.system)
     assert page.locator("#new-form legend").first.inner_text() != ""
     page.fill("#new-form input[name=name]", f"{day.system} day")
     if day.rounds is None:
