@@ -65,10 +65,10 @@ def time_of(form: forms.Form) -> TimeSettings | None:
         return None
     if system not in TIME_SYSTEMS:
         raise CommandRejected(f"unknown overtime {system!r}; choose one of the list")
-    main = forms.number(form, "main_time", gettext("main time"), signed=False, low=0, high=10000)
-    seconds = forms.optional_number(form, "byo_yomi", gettext("byo-yomi seconds"), signed=False, low=0, high=36000)
-    stones = forms.optional_number(form, "stones", gettext("stones"), signed=False, low=1, high=1000)
-    fischer = forms.optional_number(form, "fischer", gettext("Fischer increment"), signed=False, low=0, high=3600)
+    main = forms.number(form, "main_time", "main time", signed=False, low=0, high=10000)
+    seconds = forms.optional_number(form, "byo_yomi", "byo-yomi seconds", signed=False, low=0, high=36000)
+    stones = forms.optional_number(form, "stones", "stones", signed=False, low=1, high=1000)
+    fischer = forms.optional_number(form, "fischer", "Fischer increment", signed=False, low=0, high=3600)
     base = TimeSettings()
     return TimeSettings(basic_minutes=main, system=system,  # type: ignore[arg-type]
                         byo_yomi_seconds=seconds if seconds is not None and system == "byo-yomi"
@@ -105,14 +105,14 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
             if kind == "flag":
                 options[option] = forms.flag(form, field)
             elif kind == "number":
-                value = forms.optional_number(form, field, gettext(field.replace("_", " ")), signed=False, high=1000)
+                value = forms.optional_number(form, field, field.replace("_", " "), signed=False, high=1000)
                 if value is not None:
                     options[option] = value
             elif forms.text(form, field):
                 options[option] = forms.text(form, field)
     if "boards" in entry.fields:
-        options["boards"] = forms.number(form, "boards", gettext("boards"), signed=False, low=1, high=20)
-    rounds = None if entry.rounds_at_draw else forms.number(form, "rounds", gettext("rounds"), signed=False,
+        options["boards"] = forms.number(form, "boards", "boards", signed=False, low=1, high=20)
+    rounds = None if entry.rounds_at_draw else forms.number(form, "rounds", "rounds", signed=False,
                                                              low=1, high=99)
     time = time_of(form)
     based_on = forms.text(form, "handicap_on")
@@ -128,9 +128,9 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
                      if time.system == "canadian" else None) if time else None,
         "stones": time.canadian_stones if time and time.system == "canadian" else None,
         "fischer": time.fischer_seconds if time and time.system == "fischer" else None,
-        "handicap_correction": forms.optional_number(form, "handicap_correction", gettext("handicap correction"),
+        "handicap_correction": forms.optional_number(form, "handicap_correction", "handicap correction",
                                                      signed=False, high=9),
-        "handicap_ceiling": forms.optional_number(form, "handicap_ceiling", gettext("handicap ceiling"),
+        "handicap_ceiling": forms.optional_number(form, "handicap_ceiling", "handicap ceiling",
                                                   signed=False, high=9),
         "handicap_threshold": forms.optional(form, "handicap_threshold"),
         "handicap_on": based_on or None,
