@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from goledger.errors import CommandRejected
 from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.systems.common import Place, Places
 from goledger.systems.registry import SYSTEMS
@@ -70,7 +71,12 @@ def system_routes(pages: Any) -> list[Route]:
         from goledger.systems.views import bracket_of
 
         state = pages.desk.state()
-        view = bracket_of(state)
+        try:
+            view = bracket_of(state)
+        except CommandRejected as exc:  # a bracket system before its draw can be made: said in the page
+            if state.settings is None or state.settings.system not in BRACKET_SYSTEMS:
+                raise
+            return {"state": state, "view": None, "svg": "", "why": exc.message, "head": state.seq}
         return {"state": state, "view": view, "svg": bracket_svg(view), "head": state.seq}
 
     async def public_bracket(request: Request) -> Response:

@@ -40,6 +40,7 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     db = tmp_path / "t.db"
     knockout_of_eight(db)
     desk = Desk(db)
+    assert "<svg" in desk.page("/bracket").text  # the draw to come, from the seeds
     play(desk, db, 1)
     round_two = desk.page("/desk/round/2").text
     out = round_two.split('id="out"')[1].split("</ul>")[0]
@@ -124,3 +125,11 @@ def test_teams_are_made_and_filled_in_the_desk_and_their_criteria_explained(tmp_
     legend = standings.split('id="team-legend"')[1]
     assert "<dt>TEAMP</dt>" in legend and "team points" in legend and "<dt>BDW3U</dt>" in legend
     assert "4+(2)" in legend and "board wins on the 3 upper boards" in legend
+
+
+def test_a_bracket_before_its_draw_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    commands.new(db, "Coupe", None, "knockout")
+    desk = Desk(db)
+    page = desk.page("/bracket").text
+    assert 'id="no-bracket"' in page and "at least two entrants" in page and "Nothing was written" not in page
