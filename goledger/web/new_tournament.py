@@ -9,7 +9,7 @@ class of the time fields as they are typed (htmx)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,8 +23,8 @@ from goledger.web import forms
 
 __all__ = ["TIME_SYSTEMS", "egd_class_text", "form_context", "new_arguments", "new_tournament_routes"]
 
-TIME_SYSTEMS = ("canadian", "byo-yomi", "fischer", "sudden-death")
-"""The overtime systems the form offers (``TimeSettings.system``), Canadian first as OpenGotha."""
+TIME_SYSTEMS: tuple[str, ...] = get_args(get_type_hints(TimeSettings)["system"])
+"""The overtime systems ``TimeSettings.system`` knows (the form offers each, Canadian first)."""
 
 _OPTION_FIELDS: dict[str, tuple[str, str]] = {
     # form field → (system option name, kind: flag / text / number)
@@ -140,12 +140,12 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
 
 def form_context(system: str) -> dict[str, Any]:
     """What ``new.html`` shows for ``system``: the systems in words, the chosen one's entry,
-    the overtime systems, and the EGD class of the form's default time."""
+    and the EGD class of the form's default time."""
     entry = chosen_system(system)
     default_time = TimeSettings(basic_minutes=60, system="canadian", canadian_stones=15, canadian_seconds=300)
     return {"systems": [(name, gettext(e.label)) for name, e in SYSTEMS.items()], "entry": entry,
             "entry_label": gettext(entry.label), "rounds_rule": gettext(entry.rounds_rule) if entry.rounds_rule else "",
-            "time_systems": TIME_SYSTEMS, "egd_class": egd_class_text(default_time)}
+            "egd_class": egd_class_text(default_time)}
 
 
 def new_tournament_routes(pages: Any) -> list[Route]:
