@@ -6,7 +6,7 @@ ledger file holding one ``TournamentCreated`` event (``Ledger.create_complete``)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,23 +18,12 @@ from goledger.ledger import events as ev
 from goledger.ledger.domains import date_problem, event_problem
 from goledger.ledger.store import Ledger, utc_now
 from goledger.ledger.values import Rank
+from goledger.systems.registry import SYSTEMS
 
 __all__ = ["new"]
 
-_PRESETS: dict[str, dict[str, Any]] = {
-    "mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
-    "swiss": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "SOSW", "SOSOSW")},
-    "swisscat": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("CAT", "NBW", "EXT", "EXR")},
-    "cup": {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 0, "mms2_bye": 0, "mms2_absent": 0,
-            "criteria": ("CPS",)},
-    "round-robin": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "DE", "SB", "KS", "WIN")},
-    "team-swiss": {"mm_bar": "9d", "mm_floor": "30k", "criteria": ("NBW", "SOSW", "SOSOSW")},
-    "team-mcmahon": {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")},
-    **{s: {"mm_bar": "9d", "mm_floor": "30k", "nbw2_bye": 2, "mms2_bye": 2, "criteria": ("NBW", "SOSW", "SOSOSW")}
-       for s in ("knockout", "double-knockout", "paramus", "match", "handicap", "continuous-handicap")},
-    **{s: {"mm_bar": "4d", "mm_floor": "20k", "criteria": ("MMS", "SOSM", "SOSOSM")}
-       for s in ("pairgo", "rengo2", "rengo3")},
-}
+_PRESETS: dict[str, Mapping[str, Any]] = {name: entry.preset for name, entry in SYSTEMS.items()}
+"""Each system's settings at creation (:data:`goledger.systems.registry.SYSTEMS`)."""
 
 
 def new(

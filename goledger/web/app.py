@@ -289,6 +289,8 @@ class _Pages:
             self.desk.flash.put(str(session), message)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        from goledger.web.system_pages import system_links
+
         session, fresh = self._session(request)
         if "head" not in context:
             context["head"] = self.desk.head()
@@ -297,7 +299,7 @@ class _Pages:
         context.update(csrf=self.desk.keys.csrf_for(session), director=director, message=message,
                        refused=status >= 400, language_query=request.url.query,
                        db_name=self.desk.db.name, tournament_name=self.desk.name(),
-                       tournament_system=self.desk.system())
+                       system_links=system_links(self.desk.system()))
         response = self.templates.TemplateResponse(request, name, context, status_code=status)
         if b"(z)" in response.body:  # a Hungarian article chosen from what follows (issue 44)
             from goledger.i18n.messages import articles_in_page
@@ -455,11 +457,14 @@ class _Pages:
         name are the state's own: the page claims the head it was computed at. It is kept for
         every visitor, so nothing of the request but its cache key's ``query`` goes in: no
         header (``Host`` named the language links' site, issue 41)."""
+        from goledger.web.system_pages import system_links
+
         state = data.get("state")
         settings = state.settings if isinstance(state, TournamentState) else None
         context = {"csrf": "", "director": False, "message": "", "refused": False, "db_name": self.desk.db.name,
                    "tournament_name": settings.name if settings is not None else self.desk.name(),
-                   "public": True, "language_query": query, **data}
+                   "public": True, "language_query": query,
+                   "system_links": system_links(settings.system if settings is not None else ""), **data}
         from goledger.i18n.messages import articles_in_page
 
         return articles_in_page(self.templates.get_template(name).render(context))

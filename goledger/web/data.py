@@ -23,6 +23,7 @@ __all__ = [
     "current_round",
     "game_rows",
     "pairings_dict",
+    "placed_for_good",
     "player_dict",
     "player_games",
     "player_rows",
@@ -154,12 +155,15 @@ def player_rows(state: TournamentState, query: str = "", round_: int | None = No
     """The registered players whose name, id, club, country or EGD PIN contains ``query``
     (accents and case ignored), with their status in ``round_``."""
     needle = fold_name(query.strip()) if query.strip() else ""
+    out = placed_for_good(state)
     rows = []
     for p in state.players.values():
         hay = fold_name(" ".join((p.full_name, p.id, p.club, p.country, p.egd_pin)))
         if needle and needle not in hay:
             continue
-        status = state.status(p.id, round_) if round_ and 1 <= round_ <= state.rounds else ""
+        status: str = state.status(p.id, round_) if round_ and 1 <= round_ <= state.rounds else ""
+        if status == "not-assigned" and p.id in out:
+            status = "out"
         rows.append({"player": p, "status": status_word(status),
                      "withdrawn": gettext("from round %(round)d") % {"round": p.withdrawn_from} if p.withdrawn_from
                      else "",
@@ -173,9 +177,12 @@ def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]
     from goledger.ledger.values import effective_komi
 
     rows = []
+    out = player_id in placed_for_good(state)
     for round_ in range(1, state.rounds + 1):
         game: GameState | None = state.game_of(player_id, round_)
-        status = state.status(player_id, round_)
+        status: str = state.status(player_id, round_)
+        if status == "not-assigned" and out:
+            status = "out"
         if game is None:
             empty: dict[str, Any] = {"round": round_, "status": status_word(status), "table": None, "opponent": None,
                                      "colour": "",
@@ -199,10 +206,20 @@ def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]
     return rows
 
 
+def placed_for_good(state: TournamentState) -> frozenset[str]:
+    """The players the system has placed for good (eliminated from a knockout, out of a
+    Paramus…): a round without a game is "out of the event" for them, not "not paired"."""
+    from goledger.web.system_pages import system_places
+
+    places = system_places(state)
+    return frozenset(row.player_id for row in places.rows if not row.active) if places is not None else frozenset()
+
+
 def status_word(status: str) -> str:
     """A player's status in a round (``TournamentState.status``) in the language written in."""
     words = {"bye": gettext("Bye"), "absent": gettext("absent"), "withdrawn": gettext("withdrawn"),
-             "not-assigned": gettext("not paired"), "paired": gettext("paired")}
+             "not-assigned": gettext("not paired"), "paired": gettext("paired"),
+             "out": gettext("out of the event")}
     return words.get(status, status)
 
 

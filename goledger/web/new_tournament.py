@@ -9,7 +9,7 @@ class of the time fields as they are typed (htmx)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,8 +23,8 @@ from goledger.web import forms
 
 __all__ = ["TIME_SYSTEMS", "egd_class_text", "form_context", "new_arguments", "new_tournament_routes"]
 
-TIME_SYSTEMS = ("canadian", "byo-yomi", "fischer", "sudden-death")
-"""The overtime systems the form offers (``TimeSettings.system``), Canadian first as OpenGotha."""
+TIME_SYSTEMS: tuple[str, ...] = get_args(get_type_hints(TimeSettings)["system"])
+"""The overtime systems ``TimeSettings.system`` knows (the form offers each, Canadian first)."""
 
 _OPTION_FIELDS: dict[str, tuple[str, str]] = {
     # form field → (system option name, kind: flag / text / number)
@@ -37,7 +37,16 @@ _OPTION_FIELDS: dict[str, tuple[str, str]] = {
     "max_games": ("max_games", "number"),
     "max_rank_difference": ("max_rank_difference", "number"),
     "cycles": ("cycles", "number"),
+    "max_games_per_pair": ("max_games_per_pair", "number"),
+    "ranking": ("ranking", "text"),
+    "handicap_correction_stones": ("handicap_correction", "number"),
+    "max_handicap": ("max_handicap", "number"),
+    "handicap_komi": ("handicap_komi", "text"),
 }
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "handicap_stones": ("handicap_correction_stones", "max_handicap", "handicap_komi"),
+}
+"""A form field of the registry that stands for several inputs of the form."""
 
 
 def chosen_system(name: str) -> SystemEntry:
@@ -56,10 +65,10 @@ def time_of(form: forms.Form) -> TimeSettings | None:
         return None
     if system not in TIME_SYSTEMS:
         raise CommandRejected(f"unknown overtime {system!r}; choose one of the list")
-    main = forms.number(form, "main_time", gettext("main time"), signed=False, low=0, high=10000)
-    seconds = forms.optional_number(form, "byo_yomi", gettext("byo-yomi seconds"), signed=False, low=0, high=36000)
-    stones = forms.optional_number(form, "stones", gettext("stones"), signed=False, low=1, high=1000)
-    fischer = forms.optional_number(form, "fischer", gettext("Fischer increment"), signed=False, low=0, high=3600)
+    main = forms.number(form, "main_time", "main time", signed=False, low=0, high=10000)
+    seconds = forms.optional_number(form, "byo_yomi", "byo-yomi seconds", signed=False, low=0, high=36000)
+    stones = forms.optional_number(form, "stones", "stones", signed=False, low=1, high=1000)
+    fischer = forms.optional_number(form, "fischer", "Fischer increment", signed=False, low=0, high=3600)
     base = TimeSettings()
     return TimeSettings(basic_minutes=main, system=system,  # type: ignore[arg-type]
                         byo_yomi_seconds=seconds if seconds is not None and system == "byo-yomi"
@@ -90,20 +99,20 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
     ``commands.new`` checks every value (ranks, dates, komi, country, options)."""
     entry = chosen_system(forms.text(form, "system"))
     options: dict[str, Any] = {}
-    for field in entry.fields:
+    for field in (name for f in entry.fields for name in _GROUPS.get(f, (f,))):
         if field in _OPTION_FIELDS:
             option, kind = _OPTION_FIELDS[field]
             if kind == "flag":
                 options[option] = forms.flag(form, field)
             elif kind == "number":
-                value = forms.optional_number(form, field, gettext(field.replace("_", " ")), signed=False, high=1000)
+                value = forms.optional_number(form, field, field.replace("_", " "), signed=False, high=1000)
                 if value is not None:
                     options[option] = value
             elif forms.text(form, field):
                 options[option] = forms.text(form, field)
     if "boards" in entry.fields:
-        options["boards"] = forms.number(form, "boards", gettext("boards"), signed=False, low=1, high=20)
-    rounds = None if entry.rounds_at_draw else forms.number(form, "rounds", gettext("rounds"), signed=False,
+        options["boards"] = forms.number(form, "boards", "boards", signed=False, low=1, high=20)
+    rounds = None if entry.rounds_at_draw else forms.number(form, "rounds", "rounds", signed=False,
                                                              low=1, high=99)
     time = time_of(form)
     based_on = forms.text(form, "handicap_on")
@@ -119,9 +128,9 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
                      if time.system == "canadian" else None) if time else None,
         "stones": time.canadian_stones if time and time.system == "canadian" else None,
         "fischer": time.fischer_seconds if time and time.system == "fischer" else None,
-        "handicap_correction": forms.optional_number(form, "handicap_correction", gettext("handicap correction"),
+        "handicap_correction": forms.optional_number(form, "handicap_correction", "handicap correction",
                                                      signed=False, high=9),
-        "handicap_ceiling": forms.optional_number(form, "handicap_ceiling", gettext("handicap ceiling"),
+        "handicap_ceiling": forms.optional_number(form, "handicap_ceiling", "handicap ceiling",
                                                   signed=False, high=9),
         "handicap_threshold": forms.optional(form, "handicap_threshold"),
         "handicap_on": based_on or None,
@@ -131,12 +140,12 @@ def new_arguments(form: forms.Form) -> dict[str, Any]:
 
 def form_context(system: str) -> dict[str, Any]:
     """What ``new.html`` shows for ``system``: the systems in words, the chosen one's entry,
-    the overtime systems, and the EGD class of the form's default time."""
+    and the EGD class of the form's default time."""
     entry = chosen_system(system)
     default_time = TimeSettings(basic_minutes=60, system="canadian", canadian_stones=15, canadian_seconds=300)
     return {"systems": [(name, gettext(e.label)) for name, e in SYSTEMS.items()], "entry": entry,
             "entry_label": gettext(entry.label), "rounds_rule": gettext(entry.rounds_rule) if entry.rounds_rule else "",
-            "time_systems": TIME_SYSTEMS, "egd_class": egd_class_text(default_time)}
+            "egd_class": egd_class_text(default_time)}
 
 
 def new_tournament_routes(pages: Any) -> list[Route]:

@@ -14,16 +14,22 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from goledger.errors import CommandRejected
 from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.systems.common import Place, Places
+from goledger.systems.registry import SYSTEMS
 
-__all__ = ["BRACKET_SYSTEMS", "TEAM_SYSTEMS", "out_of_event", "places_context", "system_places", "system_routes"]
+__all__ = ["BRACKET_SYSTEMS", "out_of_event", "places_context", "system_links", "system_places", "system_routes"]
 
-BRACKET_SYSTEMS = frozenset({"knockout", "double-knockout", "paramus", "cup"})
+BRACKET_SYSTEMS = frozenset(name for name, entry in SYSTEMS.items() if entry.bracket)
 """The systems ``goledger bracket`` draws (:func:`goledger.systems.views.bracket_of`)."""
 
-TEAM_SYSTEMS = frozenset({"team-swiss", "team-mcmahon"})
-"""The team systems, whose team pages the desk's navigation links."""
+
+def system_links(system: str) -> dict[str, bool]:
+    """Which of the system's own pages the header links: the bracket, the team pages."""
+    from goledger.teams.model import TEAM_SYSTEMS
+
+    return {"bracket": system in BRACKET_SYSTEMS, "teams": system in TEAM_SYSTEMS}
 
 
 def system_places(state: TournamentState, round_: int | None = None) -> Places | None:
@@ -40,7 +46,6 @@ def places_context(state: TournamentState, round_: int | None, *, with_places: b
     of the criteria's: ``places`` (``None`` for a system ranked by its standings, or when not
     ``with_places``) and the system's name in words."""
     from goledger.i18n import gettext
-    from goledger.systems.registry import SYSTEMS
 
     system = state.settings.system if state.settings is not None else ""
     entry = SYSTEMS.get(system)
@@ -66,7 +71,12 @@ def system_routes(pages: Any) -> list[Route]:
         from goledger.systems.views import bracket_of
 
         state = pages.desk.state()
-        view = bracket_of(state)
+        try:
+            view = bracket_of(state)
+        except CommandRejected as exc:  # a bracket system before its draw can be made: said in the page
+            if state.settings is None or state.settings.system not in BRACKET_SYSTEMS:
+                raise
+            return {"state": state, "view": None, "svg": "", "why": exc.message, "head": state.seq}
         return {"state": state, "view": view, "svg": bracket_svg(view), "head": state.seq}
 
     async def public_bracket(request: Request) -> Response:

@@ -55,6 +55,7 @@ def test_a_cup_is_paired_as_opengotha_pairs_one(tmp_path: Path) -> None:
         for g in games:
             assert run_cli("result", "white", "-r", str(round_), "-t", str(g["table"]), "--db", db).code == 0
             wins[g["white_id"]] = wins.get(g["white_id"], 0) + 1
+    assert "initForCup" in run_cli("log", "--json", "--db", db).out  # OpenGotha's cup parameters, recorded
     table = json.loads(run_cli("standings", "--json", "--db", db).out)
     assert table["criteria"] == ["CPS"]
     top = table["rows"][0]

@@ -78,3 +78,18 @@ def test_a_team_swiss_asks_for_boards_and_rounds(tmp_path: Path) -> None:
     settings = state_as_of(db).settings
     assert settings is not None and settings.rounds == 3 and settings.system_options == {"boards": 3}
     assert settings.time is None
+
+
+def test_the_handicap_systems_ask_for_their_own_rules(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    desk = Desk(db)
+    page = desk.page("/desk/new?system=continuous-handicap").text
+    assert 'name="ranking"' in page and 'name="max_games_per_pair"' in page and 'name="max_handicap"' not in page
+    assert 'name="max_handicap"' in desk.page("/desk/new?system=handicap").text
+    fields = {"csrf": desk.csrf, "system": "handicap", "name": "Hcp", "rounds": "4", "komi": "0.5", "time": "",
+              "max_rank_difference": "5", "handicap_correction_stones": "1", "max_handicap": "6",
+              "handicap_komi": "0.5"}
+    assert desk.client.post("/desk/new", data=fields, follow_redirects=False).status_code == 303
+    settings = state_as_of(db).settings
+    assert settings is not None and settings.system_options == {
+        "max_rank_difference": 5, "handicap_correction": 1, "max_handicap": 6}

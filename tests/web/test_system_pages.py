@@ -40,12 +40,20 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     db = tmp_path / "t.db"
     knockout_of_eight(db)
     desk = Desk(db)
+    assert "<svg" in desk.page("/bracket").text  # the draw to come, from the seeds
     play(desk, db, 1)
     round_two = desk.page("/desk/round/2").text
     out = round_two.split('id="out"')[1].split("</ul>")[0]
     assert out.count("<li>") == 4 and "Player5" in out and "Player1 " not in out
     free = round_two.split('id="free"')[1].split("</p>")[0]
     assert "Player5" not in free and "Player1" in free
+    players = desk.page("/desk/players?round=2").text
+    row = next(r for r in players.split("<tr>") if "Player5" in r and "<td>" in r)
+    assert "out of the event" in row
+    row = next(r for r in players.split("<tr>") if "Player1 " in r and "<td>" in r)
+    assert "not paired" in row
+    eliminated = state_as_of(db).games_of_round(1)[0].black
+    assert "out of the event" in desk.page(f"/player/{eliminated}").text
     play(desk, db, 2)
     play(desk, db, 3)
     cli = json.loads(run_cli("standings", "--json", "--db", db).out)
@@ -69,6 +77,7 @@ def test_a_knockout_s_places_bracket_and_the_eliminated_in_the_desk(tmp_path: Pa
     assert 'id="nav-bracket"' in overview and '<span id="system-name">Knockout</span>' in overview
     desk.client.cookies.clear()
     assert "<svg" in desk.page("/bracket").text
+    assert 'id="nav-bracket"' in desk.page("/standings").text  # the players' header links it too
     assert desk.client.get("/desk/bracket", follow_redirects=False).status_code in (303, 401)
 
 
@@ -116,3 +125,11 @@ def test_teams_are_made_and_filled_in_the_desk_and_their_criteria_explained(tmp_
     legend = standings.split('id="team-legend"')[1]
     assert "<dt>TEAMP</dt>" in legend and "team points" in legend and "<dt>BDW3U</dt>" in legend
     assert "4+(2)" in legend and "board wins on the 3 upper boards" in legend
+
+
+def test_a_bracket_before_its_draw_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    commands.new(db, "Coupe", None, "knockout")
+    desk = Desk(db)
+    page = desk.page("/bracket").text
+    assert 'id="no-bracket"' in page and "at least two entrants" in page and "Nothing was written" not in page

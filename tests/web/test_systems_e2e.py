@@ -48,7 +48,7 @@ DAYS = [
     Day("continuous-handicap", 4, 2),
     Day("match", 2, 3),
 ]
-FAST = {"knockout", "round-robin"}
+FAST = {"knockout", "round-robin", "paramus", "match"}
 """The core run by default; the other systems are marked slow (``-m slow``)."""
 
 RANKS = ["5d", "3d", "1d", "2k", "4k", "6k", "8k", "10k", "12k", "14k", "16k", "18k"]
@@ -81,8 +81,9 @@ def enter(page: Page, entry: str) -> str:
 
 def create(page: Page, url: str, day: Day) -> None:
     page.goto(url + "/desk/new")
-    page.select_option("#system-choice", day.system)
-    submit(page, "#choose-system")
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.select_option("#system-choice", day.system)  # the form follows the choice (htmx), no button needed
+    page.wait_for_function("s => document.querySelector('#new-form input[name=system]').value === s", arg=day.system)
     assert page.locator("#new-form legend").first.inner_text() != ""
     page.fill("#new-form input[name=name]", f"{day.system} day")
     if day.rounds is None:
