@@ -347,11 +347,13 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
             played = sum(g.result is not Result.UNKNOWN for g in games)
             left = len(players_to_pair(state, round_))
             if not left:
-                raise CommandRejected(f"round {round_} is already paired: {len(games)} games ({played} played), "
-                                      "nobody is left to pair")
-            raise ConfirmPairing(f"round {round_} already has {len(games)} games ({played} played); pairing it "
-                                 f"again pairs only the {left} players still without a game or bye: confirm to "
-                                 "go on")
+                raise CommandRejected(gettext("round %(round)d is already paired: %(games)d games (%(played)d "
+                                              "played), nobody is left to pair")
+                                      % {"round": round_, "games": len(games), "played": played})
+            raise ConfirmPairing(gettext("round %(round)d already has %(games)d games (%(played)d played); pairing "
+                                         "it again pairs only the %(left)d players still without a game or bye: "
+                                         "confirm to go on")
+                                 % {"round": round_, "games": len(games), "played": played, "left": left})
     kw.pop("retry", None)
     return pairing.pair_round(db, round_, engine=_opt(form, "engine"), force=_flag(form, "force"),
                               expected_head=kw.pop("expected_head"), actor=kw.pop("actor"), reason=kw.pop("reason"))

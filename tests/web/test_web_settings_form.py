@@ -173,3 +173,16 @@ def test_nobody_but_the_director_sees_the_form(played: Path) -> None:
     with DeskServer(played) as desk:
         anonymous = httpx.get(f"{desk.url}/desk/settings?preview=1&mm_bar=5k", timeout=30)
         assert anonymous.status_code == 401 and 'id="settings-form"' not in anonymous.text
+
+
+def test_the_form_speaks_the_page_language(played: Path) -> None:
+    """Each criterion's meaning, the labels and a refusal of the form in the page's language."""
+    with DeskServer(played) as desk:
+        director = Director(desk)
+        page = director.client.get("/desk/settings?lang=tr").text
+        assert "SOSM: rakiplerin McMahon puanlarının toplamı" in page and "Değişikliği önizle" in page
+        fields = form_fields(page)
+        twice = director.client.get("/desk/settings", params={**fields, "criterion2": "MMS", "lang": "tr"}).text
+        assert "MMS ölçütü iki kez seçilmiş" in twice
+        german = director.client.get("/desk/settings?lang=de").text
+        assert "SOSM: Summe der McMahon-Punkte der Gegner" in german
