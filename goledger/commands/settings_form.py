@@ -12,8 +12,9 @@ while the tournament has none of its own).
 those in force, as ``change-rules`` takes them. A changed handicap rule or pairing parameter
 writes both sets whole (``handicap`` and ``pairing``), so that every other value in force stays
 what it was: a tournament whose ``pairing`` set is empty reads OpenGotha's defaults for its
-system, and would read other handicap values once the set is not empty. A value OpenGotha
-would not read is refused in one sentence.
+system, and would read other handicap values once the set is not empty; an imported file's
+entries the engine does not read are kept. A value OpenGotha would not read is refused in one
+sentence.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ def changes_from(state: TournamentState, wanted: Mapping[str, Any]) -> dict[str,
     handicap = {**now["handicap"], **wanted.get("handicap", {})}
     changed = {k: v for k, v in wanted.get("pairing", {}).items() if v != now["pairing"].get(k)}
     if changed or handicap != now["handicap"]:
-        whole_set = now["pairing"] | changed
+        whole_set = {**settings.pairing, **now["pairing"], **changed}  # a file's own other entries kept
         resolve(whole_set, settings.system, changed, settings)  # refuses a value OpenGotha would not read
         if whole_set != settings.pairing:
             changes["pairing"] = whole_set

@@ -120,3 +120,7 @@ def test_every_real_opengotha_file_shows_a_form_that_changes_nothing(shared: Pat
         state = state_as_of(db)
         assert changes_from(state, asked(state)) == {}, source.name
         assert isinstance(state.settings, ev.TournamentSettings)
+        # a change writes the whole set and keeps the file's own entries the engine does not read
+        changes = changes_from(state, asked(state, pairing={"paiBaBalanceWB": "999"}))
+        assert changes["pairing"]["paiBaBalanceWB"] == "999", source.name  # type: ignore[index]
+        assert set(state.settings.pairing) <= set(changes["pairing"]), source.name  # type: ignore[arg-type]
