@@ -188,7 +188,7 @@ class DirectorPages:
             from goledger.i18n.collation import sorted_by_name
             from goledger.systems.unit_views import as_units
             from goledger.web.data import game_rows, unassigned
-            from goledger.web.hand_edits import pair_preview
+            from goledger.web.hand_edits import pair_preview, pairable_scores
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
@@ -200,6 +200,7 @@ class DirectorPages:
                                     "byes": byes, "free": free, "head": state.seq,
                                     "preview": None}
             data["hand_pair"] = pair_preview(state, round_, request.query_params)  # issue 43: shown first
+            data["scores"] = pairable_scores(state, round_, free)
             data["engines"] = pairing.engines_for(state)
             data["engine"] = request.query_params.get("engine", "").strip()
             if request.query_params.get("preview"):
