@@ -54,7 +54,7 @@ def pair_action(db: Path, form: Form, **kw: Any) -> Any:
 
 def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, Any] | None:
     """The game hand pairing would record for the two players picked in ``query`` (``white``,
-    ``black``, ``colours`` = ``rule`` or ``picked``, optional ``table``, ``handicap`` and
+    ``black``, ``colours`` = ``picked`` or else ``rule``, optional ``table``, ``handicap`` and
     ``force``), decided as :func:`pair_action` records it: ``{"game", "white", "black",
     "komi", "fields"}``, or ``{"problem", "fields"}`` with the refusal's sentence; ``None``
     when two players are not picked."""
@@ -65,7 +65,7 @@ def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, 
     white, black = _text(query, "white"), _text(query, "black")
     if not white or not black:
         return None
-    fields = {"white": white, "black": black, "colours": "rule" if _text(query, "colours") == "rule" else "picked",
+    fields = {"white": white, "black": black, "colours": "picked" if _text(query, "colours") == "picked" else "rule",
               "table": _text(query, "table"), "handicap": _text(query, "handicap"),
               "force": "1" if _flag(query, "force") else ""}
     try:

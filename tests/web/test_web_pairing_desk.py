@@ -64,6 +64,8 @@ def test_hand_pairing_picks_two_players_and_records_the_game_it_showed(hall: Pat
         assert game and html.unescape(game.group(1)) == (
             f"Table {expected.table}: Fischer Ann (White) – Smet Bo (Black), handicap {expected.handicap}, "
             f"komi {komi}"), game
+        unsaid = director.page(1, "?white=p0002&black=p0001").text  # no colours chosen: the rule's
+        assert '<option value="rule" selected>' in unsaid and game.group(0) in unsaid
         action, fields = form_of(shown, "pair-record")
         assert director.client.post(action, data=fields).status_code == 303
         recorded = load_state(Ledger.open(hall)).games[1][expected.table]
