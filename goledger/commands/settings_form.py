@@ -12,8 +12,9 @@ while the tournament has none of its own).
 those in force, as ``change-rules`` takes them. A changed handicap rule or pairing parameter
 writes both sets whole (``handicap`` and ``pairing``), so that every other value in force stays
 what it was: a tournament whose ``pairing`` set is empty reads OpenGotha's defaults for its
-system, and would read other handicap values once the set is not empty. A value OpenGotha
-would not read is refused in one sentence.
+system, and would read other handicap values once the set is not empty; an imported file's
+entries the engine does not read are kept. A value OpenGotha would not read is refused in one
+sentence.
 """
 
 from __future__ import annotations
@@ -55,16 +56,35 @@ def _rank(text: str) -> str:
         return text
 
 
+_MODES = {1: "TOP", 2: "MID", 3: "BOT"}
+_FLAGS = {"paiBaDeterministic": "deterministic", "paiMaCompensateDUDD": "compensate_dudd",
+          "paiSeBarThresholdActive": "bar_threshold_active", "paiSeNbWinsThresholdActive": "nbw_threshold_active",
+          "hdBasedOnMMS": "hd_based_on_mms"}
+
+
 def _gotha(state: TournamentState) -> dict[str, str]:
-    """The OpenGotha parameters in force (pairing and handicap, by OpenGotha's names)."""
-    from goledger.pairing.opengotha.parameters import resolve
+    """The OpenGotha parameters in force (pairing and handicap, by OpenGotha's names), each
+    written as the engine reads it: a word OpenGotha does not know as the default it takes
+    instead (pairgoth writes ``None`` for no additional criterion), true and false, ranks in
+    capitals, whole numbers without leading zeros."""
+    from goledger.ledger.values import Rank
+    from goledger.pairing.opengotha.parameters import SEED_SYSTEM_NAMES, resolve
 
     settings = state.settings
     assert settings is not None
     try:
-        return resolve(settings.pairing, settings.system, {}, settings).text
+        params = resolve(settings.pairing, settings.system, {}, settings)
     except CommandRejected:  # an imported value OpenGotha would not read: the engine refuses it anyway
-        return resolve({}, settings.system, {}, settings).text
+        params = resolve({}, settings.system, {}, settings)
+    w = params.weights
+    text = {k: str(int(v)) if v.strip().isdigit() else v.strip() for k, v in params.text.items()}
+    text.update({name: "true" if getattr(w, field) else "false" for name, field in _FLAGS.items()})
+    text.update(paiMaSeedSystem1=SEED_SYSTEM_NAMES[w.seed_system1], paiMaSeedSystem2=SEED_SYSTEM_NAMES[w.seed_system2],
+                paiMaDUDDUpperMode=_MODES[w.dudd_upper_mode], paiMaDUDDLowerMode=_MODES[w.dudd_lower_mode],
+                paiMaAdditionalPlacementCritSystem1=w.additional_crit1,
+                paiMaAdditionalPlacementCritSystem2=w.additional_crit2,
+                paiSeRankThreshold=str(Rank.from_value(w.rank_threshold)).upper())
+    return text
 
 
 def rules_in_force(state: TournamentState) -> RulesInForce:
@@ -133,7 +153,7 @@ def changes_from(state: TournamentState, wanted: Mapping[str, Any]) -> dict[str,
     handicap = {**now["handicap"], **wanted.get("handicap", {})}
     changed = {k: v for k, v in wanted.get("pairing", {}).items() if v != now["pairing"].get(k)}
     if changed or handicap != now["handicap"]:
-        whole_set = now["pairing"] | changed
+        whole_set = {**settings.pairing, **now["pairing"], **changed}  # a file's own other entries kept
         resolve(whole_set, settings.system, changed, settings)  # refuses a value OpenGotha would not read
         if whole_set != settings.pairing:
             changes["pairing"] = whole_set

@@ -194,7 +194,7 @@ class DirectorPages:
             from goledger.i18n.collation import sorted_by_name
             from goledger.systems.unit_views import as_units
             from goledger.web.data import game_rows, unassigned
-            from goledger.web.hand_edits import pair_preview
+            from goledger.web.hand_edits import pair_preview, pairable_scores
             from goledger.web.system_pages import out_of_event
 
             state = self.desk.state()
@@ -210,6 +210,7 @@ class DirectorPages:
 
             data["check_ins"] = check_in_status(state, round_)  # before pairing: who has said he plays (issue 46)
             data["hand_pair"] = pair_preview(state, round_, request.query_params)  # issue 43: shown first
+            data["scores"] = pairable_scores(state, round_, free)
             data["engines"] = pairing.engines_for(state)
             data["engine"] = request.query_params.get("engine", "").strip()
             if request.query_params.get("preview"):

@@ -34,8 +34,8 @@ from goledger.web.forms import text as _text
 if TYPE_CHECKING:
     from goledger.replay.fold.state import TournamentState
 
-__all__ = ["edit_game_action", "edit_games_action", "pair_action", "pair_preview", "renumber_action", "routes",
-           "selected_tables"]
+__all__ = ["edit_game_action", "edit_games_action", "pair_action", "pair_preview", "pairable_scores",
+           "renumber_action", "routes", "selected_tables"]
 
 
 def pair_action(db: Path, form: Form, **kw: Any) -> Any:
@@ -55,7 +55,7 @@ def pair_action(db: Path, form: Form, **kw: Any) -> Any:
 
 def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, Any] | None:
     """The game hand pairing would record for the two players picked in ``query`` (``white``,
-    ``black``, ``colours`` = ``rule`` or ``picked``, optional ``table``, ``handicap`` and
+    ``black``, ``colours`` = ``picked`` or else ``rule``, optional ``table``, ``handicap`` and
     ``force``), decided as :func:`pair_action` records it: ``{"game", "white", "black",
     "komi", "fields"}``, or ``{"problem", "fields"}`` with the refusal's sentence; ``None``
     when two players are not picked."""
@@ -66,7 +66,7 @@ def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, 
     white, black = _text(query, "white"), _text(query, "black")
     if not white or not black:
         return None
-    fields = {"white": white, "black": black, "colours": "rule" if _text(query, "colours") == "rule" else "picked",
+    fields = {"white": white, "black": black, "colours": "picked" if _text(query, "colours") == "picked" else "rule",
               "table": _text(query, "table"), "handicap": _text(query, "handicap"),
               "force": "1" if _flag(query, "force") else ""}
     try:
@@ -80,6 +80,23 @@ def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, 
     komi = effective_komi(state.settings_for_round(round_).komi, game.komi, game.handicap)
     return {"game": game, "white": state.players[game.white], "black": state.players[game.black], "komi": komi,
             "fields": fields}
+
+
+def pairable_scores(state: TournamentState, round_: int, players: list[Any]) -> dict[str, str]:
+    """Each of ``players``' main score after round ``round_`` − 1 (``MMS 2½``), as OpenGotha's
+    list of pairable players shows it; empty for round 1 or nobody to pair."""
+    from goledger.ledger.values import format_points
+    from goledger.replay.scoring.standings import standings
+
+    if round_ <= 1 or not players:
+        return {}
+    table = standings(state, round_ - 1)
+    if not table.criteria:
+        return {}
+    main = table.criteria[0]
+    wanted = {p.id for p in players}
+    return {row.player_id: f"{main} {format_points(row.values[main], table.scales[main])}" for row in table.rows
+            if row.player_id in wanted and main in row.values}
 
 
 def selected_tables(form: Form) -> list[int]:

@@ -1,4 +1,6 @@
-"""The desk's settings page as a form (issue 43, item 2): ``GET /desk/settings``.
+"""The desk's settings page as a form (issue 43, item 2): ``GET /desk/settings``
+(``&format=json``: the rules in force, the preview and the ``KEY=VALUE`` words as data; a
+refusal as ``{"error": SENTENCE}`` with 400).
 
 The form shows the rules in force with typed inputs: the placement criteria picked and ordered
 from OpenGotha's list (each with its meaning), the McMahon bar and floor, the handicap rule,
@@ -31,7 +33,7 @@ from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import N_, gettext
 from goledger.replay.fold.state import TournamentState
 from goledger.web.forms import Form, flag, optional_number, text, whole
-from goledger.web.routing import Pages
+from goledger.web.routing import Pages, json_response
 
 __all__ = ["CRITERIA_SLOTS", "PAIRING_FIELDS", "RANKS", "current_values", "form_changes", "settings_routes"]
 
@@ -166,7 +168,7 @@ def settings_routes(pages: Pages) -> list[Route]:
             if state.settings is None:
                 raise CommandRejected(gettext("this ledger has no tournament yet"))
             now = current_values(state)
-            data: dict[str, Any] = {"state": state, "head": state.seq, "values": now, "preview": None,
+            data: dict[str, Any] = {"state": state, "head": state.seq, "values": now, "now": now, "preview": None,
                                     "problem": "", "words": [], "from_round": "", "reason": "",
                                     "settings": msgspec.to_builtins(state.settings)}
             own = tuple(v for k, v in now.items() if k.startswith("criterion") and v)
@@ -189,6 +191,13 @@ def settings_routes(pages: Pages) -> list[Route]:
             return data
 
         data = await pages.read(request, build)
+        if query.get("format") == "json":  # the preview as data: what would be recorded, and what it moves
+            import msgspec
+
+            if data["problem"]:
+                return json_response({"error": data["problem"]}, 400)
+            preview = msgspec.to_builtins(data["preview"]) if data["preview"] is not None else None
+            return json_response({"rules": data["now"], "preview": preview, "settings": data["words"]})
         return pages.render(request, "settings.html", **data, groups=_groups(), ranks=RANKS,
                             seed_systems=SEED_SYSTEMS, dudd_modes=DUDD_MODES, additional=ADDITIONAL_CRITERIA,
                             points=POINTS)

@@ -19,7 +19,7 @@ from goledger.ledger.store import Ledger
 from goledger.ledger.values import effective_komi
 from goledger.replay.loading.load import load_state
 from tests.desk_server import DeskServer
-from tests.web.test_web_pair_round import Director, head
+from tests.web.test_web_pair_round import Director, head, play
 
 PLAYERS = [("Fischer", "Ann", "1k"), ("Smet", "Bo", "6k"), ("Abe", "Cy", "3k"), ("Dal", "Di", "3k"),
            ("Ek", "Ed", "9k"), ("Fu", "Fa", "2d")]
@@ -64,6 +64,8 @@ def test_hand_pairing_picks_two_players_and_records_the_game_it_showed(hall: Pat
         assert game and html.unescape(game.group(1)) == (
             f"Table {expected.table}: Fischer Ann (White) – Smet Bo (Black), handicap {expected.handicap}, "
             f"komi {komi}"), game
+        unsaid = director.page(1, "?white=p0002&black=p0001").text  # no colours chosen: the rule's
+        assert '<option value="rule" selected>' in unsaid and game.group(0) in unsaid
         action, fields = form_of(shown, "pair-record")
         assert director.client.post(action, data=fields).status_code == 303
         recorded = load_state(Ledger.open(hall)).games[1][expected.table]
@@ -76,6 +78,22 @@ def test_hand_pairing_picks_two_players_and_records_the_game_it_showed(hall: Pat
         sentence = re.search(r'<p class="msg refused" id="pair-problem">(.*?)</p>', problem)
         assert sentence and "gives Fu Fa White with handicap" in html.unescape(sentence.group(1))
         assert 'id="pair-record"' not in problem and head(hall) == before + 1
+
+
+def test_the_players_to_pick_show_their_score_as_opengotha_lists_them(hall: Path) -> None:
+    from goledger.ledger.values import format_points
+    from goledger.replay.scoring.standings import standings
+
+    commands.pair_round(hall, 1)
+    play(hall, 1)
+    table = standings(load_state(Ledger.open(hall)), 1)
+    shown = {row.player_id: f"MMS {format_points(row.values['MMS'], table.scales['MMS'])}" for row in table.rows}
+    with DeskServer(hall) as desk:
+        page = Director(desk).page(2).text
+    picks = re.search(r'<select name="white" id="pair-white">(.*?)</select>', page, re.S)
+    assert picks
+    offered = dict(re.findall(r'<option value="(p\d{4})">[^<]*, (MMS [^)<]+)\)</option>', picks.group(1)))
+    assert offered == shown and len(offered) == len(PLAYERS)
 
 
 def test_selected_games_swap_colours_move_and_exchange_tables(hall: Path) -> None:

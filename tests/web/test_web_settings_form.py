@@ -173,3 +173,30 @@ def test_nobody_but_the_director_sees_the_form(played: Path) -> None:
     with DeskServer(played) as desk:
         anonymous = httpx.get(f"{desk.url}/desk/settings?preview=1&mm_bar=5k", timeout=30)
         assert anonymous.status_code == 401 and 'id="settings-form"' not in anonymous.text
+
+
+def test_the_form_speaks_the_page_language(played: Path) -> None:
+    """Each criterion's meaning, the labels and a refusal of the form in the page's language."""
+    with DeskServer(played) as desk:
+        director = Director(desk)
+        page = director.client.get("/desk/settings?lang=tr").text
+        assert "SOSM: rakiplerin McMahon puanlarının toplamı" in page and "Değişikliği önizle" in page
+        fields = form_fields(page)
+        twice = director.client.get("/desk/settings", params={**fields, "criterion2": "MMS", "lang": "tr"}).text
+        assert "MMS ölçütü iki kez seçilmiş" in twice
+        german = director.client.get("/desk/settings?lang=de").text
+        assert "SOSM: Summe der McMahon-Punkte der Gegner" in german
+
+
+def test_the_preview_as_json(played: Path) -> None:
+    with DeskServer(played) as desk:
+        director = Director(desk)
+        fields = form_fields(director.client.get("/desk/settings").text)
+        data = director.client.get("/desk/settings", params={**fields, "mm_bar": "5k", "format": "json"}).json()
+        assert data["settings"] == ["mm_bar=5k"] and data["preview"]["changes"] == {"mm_bar": "5k"}
+        assert data["preview"]["pairing_round"] == 2 and data["rules"]["mm_bar"] == "3d"
+        moved = {m["player_id"]: (m["before"], m["after"]) for m in data["preview"]["moves"]}
+        page = director.client.get("/desk/settings", params={**fields, "mm_bar": "5k"}).text
+        assert f"{len(moved)} players change place" in page
+        bad = director.client.get("/desk/settings", params={**fields, "nbw2_bye": "7", "format": "json"})
+        assert bad.status_code == 400 and bad.json() == {"error": "nbw2_bye '7' is not a whole number in 0..2"}
