@@ -449,10 +449,17 @@ _PLAYER_ACTIONS: dict[str, Runner] = {
     "present": _player_round("present"), "bye": _player_round("bye"), "unbye": _player_round("unbye"),
 }
 
+def _refresh_ratings(db: Path, form: Form, **kw: Any) -> Any:
+    from goledger.commands.refresh_ratings import refresh_ratings
+
+    return refresh_ratings(db, **kw)
+
+
 ACTIONS: dict[str, Action] = {
     "register": Action(_register),
     "bulk-register": Action(_bulk_register),
     "update-player": Action(_update_player),
+    "refresh-ratings": Action(_refresh_ratings),
     "player": Action(_player_action),
     "pair": Action(_pair),
     "unpair": Action(_unpair, table_subject),

@@ -171,6 +171,46 @@ def player_rows(state: TournamentState, query: str = "", round_: int | None = No
     return rows
 
 
+PLAYER_ORDERS: tuple[str, ...] = ("registration", "name", "rank", "rating", "club")
+"""How the players page may list the players (``?sort=``)."""
+
+
+def sorted_rows(rows: list[dict[str, Any]], order: str) -> list[dict[str, Any]]:
+    """The players page's rows in ``order`` (:data:`PLAYER_ORDERS`; anything else: as
+    registered): by name in the page language's alphabet (:mod:`goledger.i18n.collation`),
+    by rank or rating strongest first, or by club (in the alphabet, then by name); a
+    player without a rating, rank or club comes last.
+
+    >>> from types import SimpleNamespace as P
+    >>> rows = [{"player": P(id=i, surname=s, first_name="", rank=r, rating=g, club=c)} for i, s, r, g, c in
+    ...         [("p1", "Çelik", "3k", None, "Ank"), ("p2", "Cem", "2d", 2150, ""), ("p3", "Dinç", "1k", 1950, "Ist")]]
+    >>> from goledger.i18n import use_language
+    >>> with use_language("tr"):
+    ...     [[r["player"].id for r in sorted_rows(rows, o)] for o in ("name", "rank", "rating", "club")]
+    [['p2', 'p1', 'p3'], ['p2', 'p3', 'p1'], ['p2', 'p3', 'p1'], ['p1', 'p3', 'p2']]
+    """
+    from goledger.i18n.collation import sort_key
+    from goledger.ledger.values import Rank, RankError
+
+    def name(p: Any) -> tuple[Any, ...]:
+        return sort_key(p.surname), sort_key(p.first_name), p.id
+
+    def strength(p: Any) -> int:
+        try:
+            return -Rank.parse(p.rank).value
+        except RankError:
+            return 1 << 30
+
+    keys: dict[str, Any] = {
+        "name": lambda r: name(r["player"]),
+        "rank": lambda r: (strength(r["player"]), name(r["player"])),
+        "rating": lambda r: (r["player"].rating is None, -(r["player"].rating or 0), name(r["player"])),
+        "club": lambda r: (not r["player"].club, sort_key(r["player"].club), name(r["player"])),
+    }
+    key = keys.get(order)
+    return sorted(rows, key=key) if key is not None else rows
+
+
 def player_games(state: TournamentState, player_id: str) -> list[dict[str, Any]]:
     """A player's rounds: opponent, colour, handicap, komi (the round's, as the game has it:
     :func:`goledger.ledger.values.effective_komi`), table and result seen from him."""

@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
-from goledger.i18n import ngettext
+from goledger.i18n import gettext, ngettext
 from goledger.web import forms, isolate, pairing_page
 from goledger.web.actions import ACTIONS
 from goledger.web.routing import DeskPages, criteria_list, int_param, round_or
@@ -160,16 +160,31 @@ class DirectorPages:
         return self.pages.done(request, "/desk/players", ngettext(
             "registered %(n)d player", "registered %(n)d players", done.data) % {"n": done.data})
 
+    async def ratings_upload(self, request: Request) -> Response:
+        """Import an uploaded rating list (the EGD's ``allworld_lp.html``) into the machine's
+        ratings store, as ``goledger ratings import`` does (its reader, size limit and checks;
+        the desk's upload bound before it): issue 43, item 3."""
+        form = await self.pages.checked_form(request)
+        done = await self._with_upload(form, "allworld_lp.html", gettext("choose the rating list file to upload"),
+                                       lambda source: self.pages.work(isolate.ratings_file, source))
+        if done.status != 200:
+            return self.pages.refusal(request, done.message, done.status)
+        return self.pages.done(request, "/desk/players", done.message)
+
     async def players(self, request: Request) -> Response:
 
         def build() -> dict[str, Any]:
-            from goledger.web.data import current_round, player_rows
+            from goledger.web.data import PLAYER_ORDERS, current_round, player_rows, sorted_rows
+            from goledger.web.ratings import list_words
 
             state = self.desk.state()
             round_ = round_or(int_param(request, "round"), current_round(state))
             query = request.query_params.get("q", "")
-            return {"state": state, "rows": player_rows(state, query, round_), "q": query, "round": round_,
-                    "head": state.seq}
+            order = request.query_params.get("sort", "")
+            order = order if order in PLAYER_ORDERS else "registration"
+            return {"state": state, "rows": sorted_rows(player_rows(state, query, round_), order), "q": query,
+                    "round": round_, "head": state.seq, "sort": order, "orders": PLAYER_ORDERS,
+                    "rating_list": list_words()}
 
         data = await self.pages.read(request, build)
         return self.pages.render(request, "players.html", **data)
@@ -447,6 +462,7 @@ def desk_routes(pages: DeskPages) -> list[BaseRoute]:
         Route("/desk/import", desk.import_upload, methods=["POST"]),
         Route("/desk/players", director(desk.players)),
         Route("/desk/players/upload", desk.players_upload, methods=["POST"]),
+        Route("/desk/ratings/import", desk.ratings_upload, methods=["POST"]),
         Route("/desk/round/{round:int}", director(desk.round_page)),
         Route("/desk/round/{round:int}/results", director(desk.results_page)),
         Route("/desk/standings", director(desk.standings)),

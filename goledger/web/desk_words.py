@@ -17,6 +17,8 @@ result for a table that has one: the correction form) never comes here
 round 1 table 3 has no result yet; record it with the round's result entry
 that pair is fixed at table 2 (the round page's pairing forms)
 cannot read the ratings store ratings.db: locked
+>>> desk_words("'b' is read as white in Turkish, but goledger reads it as black")
+"'b' is read as white in Turkish, but goledger reads it as black"
 """
 
 from __future__ import annotations
@@ -58,9 +60,11 @@ _NAME: Final = r"goledger\s+(?P<name>[a-z][a-z-]*)"
 _COMMAND: Final = re.compile(
     rf"\((?P<bracket>{_NAME}[^)]*)\)"  # (goledger fix-pairing A B --round 1 --lift)
     rf"|`{_NAME.replace('name', 'quoted')}[^`]*`|'{_NAME.replace('name', 'single')}[^']*'"  # `…`, '…'
-    rf"|{_NAME.replace('name', 'bare')}(?:\s+(?:-{{1,2}}[\w-]+|[\w-]+=[^\s;,)]*|[A-Z]+|p\d+|\d+)\b)*")
-"""``goledger NAME ARGS`` in brackets, back-quoted, quoted, or bare with its options,
-``key=value`` settings, placeholders, player ids and numbers."""
+    rf"|goledger\s+(?P<bare>{'|'.join(sorted(_PLACES, key=len, reverse=True))})\b"
+    r"(?:\s+(?:-{1,2}[\w-]+|[\w-]+=[^\s;,)]*|[A-Z]+|p\d+|\d+)\b)*")
+"""``goledger NAME ARGS`` in brackets, back-quoted, quoted, or bare (a command the desk knows
+a place for: ``goledger reads it as black`` names the program, not a command) with its
+options, ``key=value`` settings, placeholders, player ids and numbers."""
 
 _PATH: Final = re.compile(r"(?<![\w.:/~])/(?:[\w.+-]+/)+(?P<file>[\w.+-]+)")
 """A ``/``-rooted path of the server's: the desk names the file alone."""

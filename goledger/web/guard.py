@@ -15,7 +15,8 @@ For every HTTP request, before the application sees it:
   ``Origin`` (else ``Referer``) names another origin than the desk's own is refused (403).
   A request with neither header (scripts, old browsers) still needs its CSRF token.
 * **Bodies are bounded per route** (:meth:`GuardLimits.body_limit`: 16 KB for the login and
-  logout forms, the upload limit for the two upload forms, 1 MB for every other write) and
+  logout forms, the upload limit for the three upload forms (the rating list's too), 1 MB for
+  every other write) and
   must arrive in time: each chunk within ``body_idle`` seconds, the whole within ``body_idle``
   plus one second per ``body_rate`` bytes, and an anonymous body (the login and logout forms,
   a few hundred bytes a phone sends with its headers) within ``anonymous_body`` seconds in
@@ -92,7 +93,9 @@ def is_anonymous_write(path: str) -> bool:
     (True, True, False)
     """
     return path in ANONYMOUS_WRITES or path.startswith(KEY_PREFIX)
-UPLOAD_PATHS = frozenset({"/desk/import", "/desk/players/upload"})
+
+
+UPLOAD_PATHS = frozenset({"/desk/import", "/desk/players/upload", "/desk/ratings/import"})
 LOGIN_BODY = 16 * 1024
 """The largest body of an anonymous write (the login and logout forms)."""
 

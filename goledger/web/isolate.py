@@ -29,7 +29,7 @@ from typing import Any
 from goledger.errors import GoledgerError, StaleHeadError
 
 __all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_file", "new_tournament", "players_file",
-           "warm"]
+           "ratings_file", "warm"]
 
 PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views",
            "goledger.web.concurrency", "goledger.render.json_text", "goledger.render.html",
@@ -292,6 +292,25 @@ def players_file(source: Path, db: Path, actor: str, expected_head: int | None) 
     except GoledgerError as exc:
         return Done(400, exc.message)
     return Done(200, "", sum(1 for r in outcome.records if r.type == "PlayerRegistered"))
+
+
+def ratings_file(source: Path) -> Done:
+    """``POST /desk/ratings/import``: :func:`goledger.formats.ratinglists.import_list` of the
+    uploaded list into the machine's ratings store (``$GOLEDGER_RATINGS``, else the user data
+    folder), the message in the desk's words."""
+    from goledger.formats.ratinglists import import_list
+    from goledger.render.html import gettext
+
+    try:
+        outcome = import_list(source, "egd", None)
+    except GoledgerError as exc:
+        return Done(400, exc.message)
+    info = outcome.info
+    words = {"imported": gettext("imported the %(source)s list of %(date)s: %(players)d players"),
+             "replaced": gettext("the %(source)s list of %(date)s replaced the previous one: %(players)d players"),
+             "unchanged": gettext("the %(source)s list of %(date)s was already imported; nothing changed")}
+    return Done(200, words[outcome.status] % {"source": info.ref.source.upper(), "date": info.ref.date,
+                                              "players": info.players})
 
 
 def api_result(db: Path, round_: int, table: int, result: str, by_default: bool, actor: str, reason: str,

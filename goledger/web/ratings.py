@@ -5,7 +5,11 @@
   (``hx-trigger="input changed delay:250ms"``), and a click on a match fills the form
   (``static/ratings.js``);
 * ``GET /api/ratings/search?q=…[&limit=N][&country=XX]`` (director): the JSON of
-  ``goledger ratings search QUERY --json``.
+  ``goledger ratings search QUERY --json``;
+* ``GET /desk/ratings/refresh`` (director, issue 43): the preview of "refresh ratings of
+  registered players" (who changes, old → new; who is left as he is, and why), with the form
+  that records it (``POST /desk/do/refresh-ratings``). The list itself is uploaded on the
+  players page (``POST /desk/ratings/import``, :func:`goledger.web.isolate.ratings_file`).
 
 The store is the machine's (``$GOLEDGER_RATINGS``, else the user data directory), opened
 once and kept: its list's words stay loaded, so a search costs only its own queries
@@ -27,7 +31,7 @@ from starlette.routing import Route
 from goledger.errors import GoledgerError
 from goledger.web.routing import json_response
 
-__all__ = ["no_list_words", "ratings_routes"]
+__all__ = ["list_words", "no_list_words", "ratings_routes"]
 
 def no_list_words() -> str:
     """The desk's words for a machine without a rating list (the command line's name its
@@ -35,6 +39,22 @@ def no_list_words() -> str:
     from goledger.i18n import gettext
 
     return gettext("No rating list has been imported on this machine yet: import the EGD list on the players page.")
+
+
+def list_words() -> str:
+    """The machine's EGD list in a few words (``EGD list of 2019-02-22: 45,522 players``), or
+    ``""`` when none was imported (or the store cannot be read)."""
+    from goledger.i18n import gettext
+    from goledger.ratings.store import default_path, list_info
+
+    if not default_path().is_file():
+        return ""
+    try:
+        info = list_info()
+    except GoledgerError:
+        return ""
+    return gettext("%(source)s list of %(date)s: %(players)s players") % {
+        "source": info.ref.source.upper(), "date": info.ref.date, "players": info.players}
 
 
 _MIN_QUERY = 2
@@ -130,5 +150,18 @@ def ratings_routes(pages: Any) -> list[Route]:
         return pages.templates.TemplateResponse(request, "_ratings_results.html",
                                                 {"matches": matches, "list": listed, "error": error, "q": query})
 
+    async def refresh_preview(request: Request) -> Response:
+        """What "refresh ratings of registered players" would change, player by player
+        (:func:`goledger.commands.refresh_ratings.refresh_plan`), and the form that records it
+        against the head the preview was made at."""
+        from goledger.commands.refresh_ratings import refresh_plan
+
+        def build() -> dict[str, Any]:
+            state = pages.desk.state()
+            return {"rows": refresh_plan(state), "head": state.seq, "state": state}
+
+        return pages.render(request, "ratings_refresh.html", **await pages.read(request, build))
+
     return [Route("/api/ratings/search", pages.director_only(api_search)),
-            Route("/desk/ratings/search", pages.director_only(desk_search))]
+            Route("/desk/ratings/search", pages.director_only(desk_search)),
+            Route("/desk/ratings/refresh", pages.director_only(refresh_preview))]

@@ -179,7 +179,7 @@ def test_the_desk_never_searches_a_deleted_store(tmp_path: Path, monkeypatch: py
         for path in tmp_path.glob("r.db*"):
             path.unlink()
         status, body = search(desk, "kovacs")
-        assert status == 400 and "no ratings store" in json.loads(body)["error"], body
+        assert status == 400 and "No rating list has been imported" in json.loads(body)["error"], body
         other = [("19999999", "Newman Nora", "DE", "Hamb", "4k", 1700, "T200301A")]
         assert run_cli("ratings", "import", write_list(tmp_path / "other.txt", other), "--ratings", store).code == 0
         status, body = search(desk, "kovacs")

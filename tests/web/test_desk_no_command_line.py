@@ -1,6 +1,6 @@
 """No desk page or refusal names a command line or a server path (issue 43, item 6), over
 HTTP on a running ``goledger serve`` with a populated ledger: every GET route of the app
-(its parameters filled from the ledger) and the refusals the desk's forms produce (each
+(its parameters filled from the ledger), in each language of the desk, and the refusals the desk's forms produce (each
 action posted empty, then wrong in the ways a volunteer gets it wrong) are scanned for
 ``goledger `` and for a ``/``-rooted file path in what the page shows."""
 
@@ -118,21 +118,24 @@ def test_no_desk_page_or_refusal_names_a_command_line_or_a_server_path(tmp_path:
     hits: dict[str, list[str]] = {}
     with DeskServer(db) as desk:
         client, csrf = logged_in(desk.url)
-        for path in routes + extra:
-            r = client.get(path)
-            assert r.status_code < 500, (path, r.status_code, r.text[:300])
-            if "html" in r.headers.get("content-type", "") and (found := problems(r.text, server_paths)):
-                hits[path] = found
+        for language in ("en", "tr", "hu", "fr", "de"):  # every catalog's words
+            for path in routes + extra:
+                r = client.get(path + ("&" if "?" in path else "?") + f"lang={language}")
+                assert r.status_code < 500, (path, r.status_code, r.text[:300])
+                if "html" in r.headers.get("content-type", "") and (found := problems(r.text, server_paths)):
+                    hits[f"{path} ({language})"] = found
         refusals = _refusals(db)
-        for action, fields in refusals:
-            page = client.get("/desk/players").text
-            head = re.search(r'name="expected_head" value="(\d+)"', page)
-            assert head
-            r = client.post(f"/desk/do/{action}", data={"csrf": csrf, "expected_head": head.group(1),
-                                                         "back": "/desk", **fields})
-            assert r.status_code in (400, 404, 409), (action, fields, r.status_code, r.text[:300])
-            if found := problems(r.text, server_paths):
-                hits[f"POST {action} {fields}"] = found
+        for language in ("en", "tr"):
+            client.get(f"/desk?lang={language}")  # the refusals in the chosen language (its cookie)
+            for action, fields in refusals:
+                page = client.get("/desk/players").text
+                head = re.search(r'name="expected_head" value="(\d+)"', page)
+                assert head
+                r = client.post(f"/desk/do/{action}", data={"csrf": csrf, "expected_head": head.group(1),
+                                                             "back": "/desk", **fields})
+                assert r.status_code in (400, 404, 409), (action, fields, r.status_code, r.text[:300])
+                if found := problems(r.text, server_paths):
+                    hits[f"POST {action} {fields} ({language})"] = found
         for path, files in [("/desk/import", {"file": ("t.xml", b"<not a tournament/>")}),
                             ("/desk/players/upload", {"file": ("p.txt", b"\x00\x01 not a list")})]:
             r = client.post(path, data={"csrf": csrf, "expected_head": str(_head(db)), "back": "/desk",

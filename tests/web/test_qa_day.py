@@ -36,7 +36,7 @@ def test_creating_the_tournament_is_confirmed_in_the_pages_language(tmp_path: Pa
             "csrf": csrf, "name": "Ankara Açık", "rounds": "4", "system": "mcmahon", "bar": "", "floor": "",
             "komi": "7.5", "language": lang})
         assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
-        assert _status_line(r.text) == expected.format(db=db)
+        assert _status_line(r.text) == expected.format(db=db.name)  # the file, never the server's path (issue 43)
 
 
 def _head(db: Path) -> str:
@@ -135,9 +135,9 @@ def test_a_result_entered_twice_points_to_the_desks_correction_not_the_command_l
         after = _head(turkish)
         status, line = enter("1 siyah", rendered)  # from the other desk's old page: the conflict, in Turkish
         assert status == 409 and line.startswith("Hiçbir şey yazılmadı"), (status, line)
-        status, line = enter("1 siyah", after)  # after a reload
-        assert (status, line) == (400, "1. tur 1. masanın zaten bir sonucu var (beyaz kazandı): tur sayfasında, "
-                                       "“Sonuç düzelt” bölümünde düzeltin")
+        status, line = enter("1 siyah", after)  # after a reload: the correction form in the page (issue 43)
+        assert (status, line) == (409, "1. tur 1. masanın zaten bir sonucu var (beyaz kazandı); sonucu “siyah "
+                                       "kazandı” olarak değiştirmek için gerekçeyi yazıp burada düzeltin")
         assert _head(turkish) == after
 
 

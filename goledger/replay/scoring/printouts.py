@@ -227,6 +227,11 @@ class PlayerRow(msgspec.Struct, frozen=True, kw_only=True):
     rating list it was taken from (``egd 2019-02-22``; issue 34)."""
     pin_in_list: bool | None = None
     """Whether the rating list held the EGD PIN (``None``: not checked against a list)."""
+    rating: int | None = None
+    """His rating (the GoR, when it was taken from the EGD list; ``None``: none recorded)."""
+    rating_source: str = ""
+    """Where the rating came from: the rating list (``egd 2019-02-22``), ``given``, or ``""``
+    when there is none (issue 43: the GoR recorded from the list was not shown)."""
     plays: list[int] = msgspec.field(default_factory=list)
     """Rounds he is paired in, or expected at (a round not paired yet, no absence)."""
     byes: list[int] = msgspec.field(default_factory=list)
@@ -260,6 +265,17 @@ def _rank_source(p: Any) -> str:
     return "given"
 
 
+def _rating_source(p: Any) -> str:
+    """``egd 2019-02-22`` when the rating came from that list, ``given`` when typed or read
+    from a file, ``""`` without a rating."""
+    if p.rating is None:
+        return ""
+    origin = p.rating_list
+    if origin is not None and "rating" in origin.fields:
+        return f"{origin.source} {origin.date}"
+    return "given"
+
+
 _PER_ROUND = {"paired": "plays", "not-assigned": "plays", "bye": "byes", "absent": "absent",
               "withdrawn": "withdrawn", "not-paired": "not_paired"}
 """A round's status → the :class:`PlayerRow` list it is shown in."""
@@ -286,6 +302,7 @@ def player_list_of(state: TournamentState) -> PlayerList:
             egd_pin=p.egd_pin, registration=p.status, status=status_text(state, p.id, now) if p.status == "final"
             else p.status, rounds=present, rank_source=_rank_source(p),
             pin_in_list=p.rating_list.listed if p.rating_list is not None else None,
+            rating=p.rating, rating_source=_rating_source(p),
         ))
     return PlayerList(tournament=state.settings.name, rounds=state.rounds, as_of_seq=state.seq, rows=rows)
 
