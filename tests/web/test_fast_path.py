@@ -298,3 +298,36 @@ def test_the_players_port_served_by_several_processes(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port",
                                str(free_port()), *extra], env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 1 and "--workers" in done.stderr + done.stdout, extra
+
+
+def test_a_new_head_read_on_the_fast_path_wakes_the_head_watcher(tmp_path: Path) -> None:
+    """The first turn of the event loop that reads a head other than the last turn's calls the
+    front's ``moved`` (the desk's head watcher is then woken at once); later turns at the same
+    head do not."""
+    from goledger.web.app import create_app
+    from goledger.web.cached_front import CachedFront
+    from goledger.web.fast_path import simple_request
+
+    db = tmp_path / "t.db"
+    _tournament(db, 4)
+    front = create_app(db, TOKEN, public_only=True).app
+    assert isinstance(front, CachedFront)
+    woken: list[int] = []
+    front.moved = lambda: woken.append(1)
+    request = simple_request(b"GET /standings HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert request is not None
+
+    async def turns() -> list[int]:
+        seqs = []
+        for write in (False, False, True, False, False):
+            if write:
+                commands.result(db, 1, 1, "white")
+            where = await front.key_read(request)
+            assert where is not None
+            seqs.append(where[1])
+            await asyncio.sleep(0)  # the next turn of the loop
+            await asyncio.sleep(0)
+        return seqs
+
+    seqs = asyncio.run(turns())
+    assert seqs[0] == seqs[1] < seqs[2] == seqs[3] == seqs[4] and woken == [1]
