@@ -314,13 +314,15 @@ def main() -> None:
             with nginx(root) as web:
                 for path, label in pages.items():
                     static = "/find/" if path.startswith("/?find") else path
-                    fetch(players, path)
+                    for _ in range(2 * args.workers):  # each worker keeps its own pages: warm them all
+                        fetch(players, path)
                     for c in counts:
                         theirs = wrk(web, static, c, args.seconds, server="nginx")
                         for where, at in (("desk", port), ("players' port", players)):
                             rows.append((label, where, c, wrk(at, path, c, args.seconds), theirs))
                 for pid in ids:
-                    fetch(players, f"/player/{pid}")
+                    for _ in range(2 * args.workers):
+                        fetch(players, f"/player/{pid}")
                 for c in counts:
                     theirs = wrk(web, "/", c, args.seconds, script, server="nginx")
                     for where, at in (("desk", port), ("players' port", players)):

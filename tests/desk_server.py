@@ -17,6 +17,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +107,37 @@ class DeskServer:
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
         sock.sendall(data)
         return sock
+
+
+def wait_port(port: int, what: str = "the server", seconds: float = 30) -> None:
+    """Wait until something accepts connections on ``port`` of 127.0.0.1."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(0.05)
+
+
+@contextmanager
+def players_view(db: Path, header_timeout: float = 10.0) -> Iterator[int]:
+    """The players' view of ``db`` alone (``goledger serve --public-port``'s process), forked
+    from this process (so it sees this process's module constants, patched or not), on a free
+    port; stopped at the end."""
+    from goledger.web.connections import ConnectionLimits
+    from goledger.web.serve import _start_public
+
+    port = free_port()
+    [process] = _start_public(db, "127.0.0.1", port, ConnectionLimits(64, header_timeout), None)
+    try:
+        wait_port(port, "the players' view")
+        yield port
+    finally:
+        process.terminate()
+        process.join(5)
 
 
 def read_response(sock: socket.socket, timeout: float) -> bytes:

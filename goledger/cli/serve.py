@@ -31,8 +31,8 @@ def register_commands(app: typer.Typer) -> None:
             help="Also serve the players' view (standings, pairings, player pages) on this port, in a process "
                  "of its own, so phones never make the desk wait.")] = None,
         workers: Annotated[int, typer.Option(
-            "--workers", help="Processes serving the players' port (with --public-port): one per core, as a web "
-                              "server has.")] = 1,
+            "--workers", help="Processes serving the players' port (with --public-port): at most one per core "
+                              "but one, which the desk keeps.")] = 1,
         new: Annotated[bool, typer.Option(
             "--new", help="The ledger does not exist yet: start a desk that creates it (a new tournament or an "
                           "import).")] = False,

@@ -225,7 +225,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     from goledger.web.language import LanguageMiddleware
 
     front = CachedFront(LanguageMiddleware(app, desk.db), pages.public_pages, desk.mark, desk.is_director,
-                        public_only=public_only)
+                        public_only=public_only, moved=desk.live.written)
     return DeskGuard(front, desk.is_director, replace(limits or GuardLimits(), upload=max_upload))
 
 

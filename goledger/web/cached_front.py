@@ -49,7 +49,8 @@ class CachedFront:
     """Answer kept players' pages before ``app`` (the language middleware and the routes)."""
 
     def __init__(self, app: LanguageMiddleware, pages: PageCache, mark: Callable[[], tuple[int, str]],
-                 is_director: Callable[[dict[bytes, bytes], str], bool], *, public_only: bool = False) -> None:
+                 is_director: Callable[[dict[bytes, bytes], str], bool], *, public_only: bool = False,
+                 moved: Callable[[], None] | None = None) -> None:
         self.app = app
         self.pages = pages
         self.mark = mark
@@ -57,6 +58,10 @@ class CachedFront:
         self.is_director = is_director
         """Whether a request's headers carry the director (:meth:`goledger.web.app.Desk.is_director`)."""
         self.public_only = public_only
+        self.moved = moved
+        """Called when a turn reads a head other than the last turn's (the head watcher is woken
+        at once rather than at its next look: the live pages hear of a result sooner)."""
+        self._last_seq = -1
         self._turn: tuple[tuple[int, str], str | None] | None = None
         """The head and the tournament's language as read in this turn of the event loop (:meth:`_now`)."""
 
@@ -70,6 +75,11 @@ class CachedFront:
         if turn is None:
             turn = self._turn = (self.mark(), self.app.known_tournament_language())
             asyncio.get_running_loop().call_soon(self._forget_turn)
+            seq = turn[0][0]
+            if seq != self._last_seq:
+                if self._last_seq >= 0 and self.moved is not None:
+                    self.moved()
+                self._last_seq = seq
         return turn
 
     def _forget_turn(self) -> None:

@@ -200,43 +200,55 @@ class FastProtocol(asyncio.Protocol):
     # ------------------------------------------------------------------ requests
 
     def _run(self) -> None:
-        """Answer every complete simple request in the buffer; hand over at the first other one."""
+        """Answer every complete simple request in the buffer; hand over at the first other one.
+        The buffer is cut once, after the requests answered (not once per request: a burst of
+        pipelined requests costs linear time)."""
         transport = self.transport
-        while not self.handed and not self.paused and self.asking is None and transport is not None and \
-                not transport.is_closing():
-            end = self.buffer.find(b"\r\n\r\n")
-            if end < 0:
-                if len(self.buffer) > HEAD_LIMIT or b"\n\n" in self.buffer:
-                    self._hand_over()  # uvicorn refuses the size, or frames the bare LFs its way
-                else:
-                    self._idle()
-                return
-            head = self.buffer[:end + 4]
-            request = simple_request(head)
-            response = self.answer(request) if request is not None else None
-            if request is None or (response is None and (self.ask is None or not is_public_path(request.path))):
-                self._hand_over()
-                return
-            self._busy()
-            self.buffer = self.buffer[end + 4:]
-            self.served += 1
-            closing = request.closes or self.served >= MAX_REQUESTS
-            if response is None:
-                self.asking = asyncio.get_running_loop().create_task(self._asked(request, closing))
-                return
-            head, body = response
-            transport.writelines((head, date_line(), b"connection: close\r\n\r\n" if closing else b"\r\n", body))
-            if closing:
-                transport.close()
-                return
+        buffer, pos = self.buffer, 0
+        try:
+            while not self.handed and not self.paused and self.asking is None and transport is not None and \
+                    not transport.is_closing():
+                end = buffer.find(b"\r\n\r\n", pos)
+                if end < 0:
+                    if len(buffer) - pos > HEAD_LIMIT or buffer.find(b"\n\n", pos) >= 0:
+                        self.buffer, buffer, pos = buffer[pos:], b"", 0
+                        self._hand_over()  # uvicorn refuses the size, or frames the bare LFs its way
+                    else:
+                        self._idle()
+                    return
+                request = simple_request(buffer[pos:end + 4])
+                try:
+                    response = self.answer(request) if request is not None else None
+                except Exception:  # whatever the fast path cannot answer, uvicorn does
+                    request = response = None
+                if request is None or (response is None and (self.ask is None or not is_public_path(request.path))):
+                    self.buffer, buffer, pos = buffer[pos:], b"", 0
+                    self._hand_over()
+                    return
+                self._busy()
+                pos = end + 4
+                self.served += 1
+                closing = request.closes or self.served >= MAX_REQUESTS
+                if response is None:
+                    self.asking = asyncio.get_running_loop().create_task(self._asked(request, closing))
+                    return
+                head, body = response
+                transport.writelines((head, date_line(), b"connection: close\r\n\r\n" if closing else b"\r\n",
+                                      body))
+                if closing:
+                    transport.close()
+                    return
+        finally:
+            if pos:
+                self.buffer = buffer[pos:]
 
     async def _asked(self, request: SimpleRequest, closing: bool) -> None:
         """Ask the application for ``request``'s answer, write it, and go on with the next requests."""
         assert self.ask is not None and self.transport is not None
         transport = self.transport
         try:
-            head, body, close = await self.ask(request, transport.get_extra_info("peername"),
-                                               transport.get_extra_info("sockname"), self.gone)
+            head, body, close = await self.ask(request, _address(transport.get_extra_info("peername")),
+                                               _address(transport.get_extra_info("sockname")), self.gone)
         finally:
             self.asking = None
         if transport.is_closing():
@@ -292,3 +304,8 @@ class FastProtocol(asyncio.Protocol):
         if self._counted:
             self._counted = False
             self.door.protocols -= 1
+
+
+def _address(name: Any) -> tuple[str, int] | None:
+    """A socket's address as ASGI names it: ``(host, port)`` (an IPv6 address has two more fields)."""
+    return (str(name[0]), int(name[1])) if isinstance(name, tuple) and len(name) >= 2 else None

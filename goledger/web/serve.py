@@ -66,8 +66,9 @@ def serve(db: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 8000,
     reads) is also served on that port by a process of its own (:func:`serve_public`), so a hall
     of phones loading it never queues the director's pages and writes behind their requests:
     give the players that address, and keep ``port`` for the desks. ``workers`` such processes
-    share that port (one per core, as a web server has one worker per core): the kernel spreads
-    the connections over them (``SO_REUSEPORT``), each has its own head watcher and kept pages.
+    share that port (at most one per core but one, which the desk keeps for the director's
+    writes): the kernel spreads the connections over them (``SO_REUSEPORT``), each has its own
+    head watcher and kept pages.
     """
     from goledger.web.app import create_app
     from goledger.web.connections import ConnectionLimits, default_limits

@@ -14,45 +14,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from goledger import commands
 from goledger.web import fast_path
-from goledger.web.connections import ConnectionLimits
 
-from ..desk_server import TOKEN, free_port, read_response
+from ..desk_server import TOKEN, free_port, players_view, read_response, wait_port
 from .test_public_cache import _get, _tournament
-
-
-def _wait(port: int) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            assert time.monotonic() < deadline, "the players' view did not start"
-            time.sleep(0.05)
-
-
-@contextmanager
-def players(db: Path, header_timeout: float = 10.0) -> Iterator[int]:
-    """The players' view of ``db`` alone, in a forked process (which sees this process's
-    module constants, patched or not), on a free port."""
-    from goledger.web.serve import _start_public
-
-    port = free_port()
-    [process] = _start_public(db, "127.0.0.1", port, ConnectionLimits(64, header_timeout), None)
-    try:
-        _wait(port)
-        yield port
-    finally:
-        process.terminate()
-        process.join(5)
 
 
 def _exchange(sock: socket.socket, request: bytes) -> bytes:
@@ -87,7 +57,7 @@ def test_a_kept_page_is_answered_by_the_fast_path_and_odd_requests_by_uvicorn(tm
         b"GET /api/head HTTP/1.1\r\nHost: x\r\n\r\n",
         b"OPTIONS /standings HTTP/1.1\r\nHost: x\r\n\r\n",
     ]
-    with players(db) as port:
+    with players_view(db) as port:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             first = _exchange(sock, GET)  # rendered (asked of the application from the fast path), then kept
             assert first.startswith(b"HTTP/1.1 200") and b"server: uvicorn" not in _head(first)
@@ -110,7 +80,7 @@ def test_a_connection_stays_on_the_fast_path_after_a_result(tmp_path: Path) -> N
     (the page at the new head, rendered once) and the connection stays on the fast path."""
     db = tmp_path / "t.db"
     _tournament(db, 6)
-    with players(db) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with players_view(db) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         request = b"GET /?round=1 HTTP/1.1\r\nHost: x\r\n\r\n"
         before = _exchange(sock, request)
         assert b"1-0" not in before
@@ -125,7 +95,7 @@ def test_the_fast_path_closes_when_asked_and_after_its_request_limit(tmp_path: P
     db = tmp_path / "t.db"
     _tournament(db, 4)
     monkeypatch.setattr(fast_path, "MAX_REQUESTS", 3)
-    with players(db) as port:
+    with players_view(db) as port:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             answers = [_exchange(sock, GET) for _ in range(3)]
             assert [b"connection: close" in _head(a) for a in answers] == [False, False, True]
@@ -140,7 +110,8 @@ def test_the_fast_path_closes_when_asked_and_after_its_request_limit(tmp_path: P
 def test_the_fast_path_cuts_off_slow_headers_between_requests(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     _tournament(db, 4)
-    with players(db, header_timeout=1.0) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with players_view(db, header_timeout=1.0) as port, \
+            socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         _exchange(sock, GET)
         assert b"server: uvicorn" not in _head(_exchange(sock, GET))  # on the fast path
         sock.sendall(b"GET /standings HTTP/1.1\r\nHost: x\r\n")  # and never the rest
@@ -160,7 +131,7 @@ def test_a_client_that_reads_nothing_is_dropped(tmp_path: Path, monkeypatch: pyt
     _tournament(db, 40)
     monkeypatch.setattr(fast_path, "WRITE_TIMEOUT", 1.0)
     plain = b"GET /standings HTTP/1.1\r\nHost: x\r\n\r\n"  # not gzipped: more bytes to leave unread
-    with players(db) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with players_view(db) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         one = _exchange(sock, plain)
         size = len(one)
@@ -266,8 +237,8 @@ def test_the_players_port_served_by_several_processes(tmp_path: Path) -> None:
                              "--public-port", str(port), "--workers", "2"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        _wait(desk_port)
-        _wait(port)
+        wait_port(desk_port)
+        wait_port(port)
         deadline = time.monotonic() + 30
         while len([c for c in _children(proc.pid) if _holds(c, port, "0A")]) < 2:
             assert time.monotonic() < deadline, "two processes should listen on the players' port"
@@ -298,3 +269,36 @@ def test_the_players_port_served_by_several_processes(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port",
                                str(free_port()), *extra], env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 1 and "--workers" in done.stderr + done.stdout, extra
+
+
+def test_a_new_head_read_on_the_fast_path_wakes_the_head_watcher(tmp_path: Path) -> None:
+    """The first turn of the event loop that reads a head other than the last turn's calls the
+    front's ``moved`` (the desk's head watcher is then woken at once); later turns at the same
+    head do not."""
+    from goledger.web.app import create_app
+    from goledger.web.cached_front import CachedFront
+    from goledger.web.fast_path import simple_request
+
+    db = tmp_path / "t.db"
+    _tournament(db, 4)
+    front = create_app(db, TOKEN, public_only=True).app
+    assert isinstance(front, CachedFront)
+    woken: list[int] = []
+    front.moved = lambda: woken.append(1)
+    request = simple_request(b"GET /standings HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert request is not None
+
+    async def turns() -> list[int]:
+        seqs = []
+        for write in (False, False, True, False, False):
+            if write:
+                commands.result(db, 1, 1, "white")
+            where = await front.key_read(request)
+            assert where is not None
+            seqs.append(where[1])
+            await asyncio.sleep(0)  # the next turn of the loop
+            await asyncio.sleep(0)
+        return seqs
+
+    seqs = asyncio.run(turns())
+    assert seqs[0] == seqs[1] < seqs[2] == seqs[3] == seqs[4] and woken == [1]

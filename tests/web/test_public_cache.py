@@ -197,32 +197,15 @@ def test_the_players_port_bounds_the_headers_of_every_request(tmp_path: Path) ->
     is answered 400 and closed (the first request's are bounded by the door, as on the desk)."""
     import socket
 
-    from goledger.web.connections import ConnectionLimits
-    from goledger.web.serve import _start_public
-
-    from ..desk_server import free_port, read_response
+    from ..desk_server import players_view, read_response
 
     db = tmp_path / "t.db"
     _tournament(db, 4)
-    port = free_port()
-    [process] = _start_public(db, "127.0.0.1", port, ConnectionLimits(64), None)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "the players' view did not start"
-                time.sleep(0.05)
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            sock.sendall(b"GET /standings HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert read_response(sock, 10).startswith(b"HTTP/1.1 200")
-            sock.sendall(b"GET /standings HTTP/1.1\r\nHost: x\r\n")
-            for _ in range(40):
-                sock.sendall(b"X-Filler: " + b"a" * 1000 + b"\r\n")
-            answer = read_response(sock, 10)
-            assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
-    finally:
-        process.terminate()
-        process.join(5)
+    with players_view(db) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"GET /standings HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_response(sock, 10).startswith(b"HTTP/1.1 200")
+        sock.sendall(b"GET /standings HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(40):
+            sock.sendall(b"X-Filler: " + b"a" * 1000 + b"\r\n")
+        answer = read_response(sock, 10)
+        assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
