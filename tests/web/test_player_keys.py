@@ -78,6 +78,12 @@ def test_a_player_checks_in_and_announces_his_absence_with_his_own_key(db: Path)
         assert [pid for pid, _ in absences] == ["p0003", "p0004", "p0005"]
         assert all(actor.startswith("desk") for _, actor in absences)
         assert 'id="check-in-warning"' not in director.get("/desk/round/1").text
+        late = director.post("/desk/do/check-in", data={"csrf": csrf, "round": "1", "player": "Cal",
+                                                        "back": "/desk/round/1", "expected_head": str(len(_log(db)))})
+        assert late.status_code == 200, late.text
+        assert [(t, p["player_id"]) for t, p, _ in _log(db)[-2:]] == [("ParticipationChanged", "p0003"),
+                                                                     ("CheckedIn", "p0003")]
+        assert _log(db)[-1][2].startswith("desk"), "the desk checked him in: the log says so"
 
 
 def test_every_wrong_key_gets_the_same_answer_and_writes_nothing(db: Path) -> None:
