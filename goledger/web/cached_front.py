@@ -11,6 +11,11 @@ not the director, it chooses the page's language the way
 (:class:`goledger.web.live.HeadMark`) it sends it as kept. Anything else (a miss, a
 director, a ``?lang=`` choice to remember, another path) goes on to the application, which
 renders, keeps and answers the page the same way (:func:`goledger.web.page_cache.served`).
+
+On the players' port, before any of this, :mod:`goledger.web.fast_path` asks :meth:`CachedFront.wire`
+for the response to a simple request: the same choice of language and page, the head and the
+tournament's language read once per turn of the event loop, and the response's bytes (status
+line, headers with the guard's security headers, body) made once per kept page and variant.
 """
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ class LanguageMiddleware:
             from starlette.concurrency import run_in_threadpool
 
             reading = self._reading
-            if reading is None or reading[0] != mark:
+            if reading is None or reading[0] != mark or reading[1].get_loop() is not asyncio.get_running_loop():
                 reading = self._reading = (mark, asyncio.ensure_future(run_in_threadpool(self._read)))
             language = await asyncio.shield(reading[1])
             if self._reading is reading:

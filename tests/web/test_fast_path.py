@@ -302,3 +302,32 @@ def test_a_new_head_read_on_the_fast_path_wakes_the_head_watcher(tmp_path: Path)
 
     seqs = asyncio.run(turns())
     assert seqs[0] == seqs[1] < seqs[2] == seqs[3] == seqs[4] and woken == [1]
+
+
+def test_head_and_a_failing_application_on_the_fast_path(tmp_path: Path) -> None:
+    """``HEAD`` of a page not kept yet is asked of the application and answered without a
+    body (its length said); an application that fails before answering is answered 500 and the
+    connection closed, as uvicorn does."""
+    from goledger.web.fast_asgi import respond
+    from goledger.web.fast_path import simple_request
+
+    db = tmp_path / "t.db"
+    _tournament(db, 4)
+    with players_view(db) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"HEAD /player/p0002 HTTP/1.1\r\nHost: x\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(65536)
+        lines = _head(head)
+        assert head.startswith(b"HTTP/1.1 200") and head.endswith(b"\r\n\r\n") and b"server: uvicorn" not in lines
+        length = int(lines.split(b"content-length: ")[1].split(b"\r\n")[0])
+        page = _exchange(sock, b"GET /player/p0002 HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert len(page.partition(b"\r\n\r\n")[2]) == length > 0
+
+    async def broken(scope: dict, receive: object, send: object) -> None:
+        raise RuntimeError("a bug")
+
+    request = simple_request(b"GET /standings HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert request is not None
+    status, body, close = asyncio.run(respond(broken, request, None, None, asyncio.Event()))
+    assert status.startswith(b"HTTP/1.1 500") and body == b"Internal Server Error" and close

@@ -46,10 +46,10 @@ def _tournament(built: Path, db: Path) -> None:
     shutil.copy(built, db)
 
 
-def _post(url: str, table: int, result: str) -> int:
+def _post(url: str, table: int, result: str, token: str = TOKEN) -> int:
     body = json.dumps({"round": 1, "table": table, "result": result}).encode()
     request = urllib.request.Request(url + "/api/results", data=body, method="POST", headers={
-        "Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=20) as r:
         return int(json.loads(r.read())["events"][-1]["seq"])
 
@@ -135,3 +135,31 @@ def test_two_quick_writes_end_on_the_second_heads_standings(built: Path, tmp_pat
     for claimed, shown_head, shown in seen:  # every swap showed the standings of the head it claimed
         assert shown_head == claimed and shown == _shown(db, int(claimed)), claimed
     assert [int(s[0]) for s in seen] == sorted(int(s[0]) for s in seen)  # never back to an older head
+
+
+def test_a_posted_result_reaches_a_page_on_the_players_port_in_two_processes(built: Path, tmp_path: Path) -> None:
+    """``serve --public-port P --workers 2``: the standings page opened on the players' port
+    (its page and its ``<main>`` answered by the fast path, its stream by uvicorn) shows a
+    result posted at the desk, with the new standings."""
+    from ..desk_server import TOKEN as DESK_TOKEN
+    from ..desk_server import DeskServer, free_port, wait_port
+
+    db = tmp_path / "live.db"
+    _tournament(built, db)
+    players = free_port()
+
+    async def run(desk_url: str, players_url: str) -> tuple[int, list[list[str]]]:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = await browser.new_page()
+            await _open(page, players_url)
+            seq = await asyncio.to_thread(_post, desk_url, PLAYERS // 2, "black", DESK_TOKEN)
+            await _updated(page, seq)
+            order = await page.evaluate(ORDER)
+            await browser.close()
+            return seq, order
+
+    with DeskServer(db, public_port=players, workers=2) as desk:
+        wait_port(players, "the players' view")
+        seq, order = asyncio.run(run(desk.url, f"http://127.0.0.1:{players}"))
+    assert order == _shown(db, seq) != _shown(db, seq - 1)
