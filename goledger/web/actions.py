@@ -342,6 +342,15 @@ def _publish(db: Path, form: Form, **kw: Any) -> Any:
     return publish(db, _int(form, "round", "round"), _text(form, "note"), _opt(form, "policy"), None, **kw)
 
 
+def _approve_reports(db: Path, form: Form, **kw: Any) -> Any:
+    """``approve-reports``: the round's agreeing players' reports, or those of ``table`` alone
+    (:func:`goledger.commands.approve_reports`)."""
+    from goledger.commands.player_reports import approve_reports
+
+    table = _opt_int(form, "table", "table")
+    return approve_reports(db, _int(form, "round", "round"), () if table is None else (table,), **kw)
+
+
 def _show_round(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.show_round import show_round
 
@@ -483,6 +492,8 @@ ACTIONS: dict[str, Action] = {
     "team-add": Action(_team_add),
     "team-assign": Action(_team_assign),
     "team-remove": Action(_team_remove),
+    "approve-reports": Action(_approve_reports, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
+                              is not None else set()),
     **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
 }
 """Form name (``POST /desk/do/NAME``) → action."""

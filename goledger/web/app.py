@@ -208,8 +208,10 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     templates.env.filters["desk_words"] = desk_words
     pages = _Pages(desk, templates)
     from goledger.web.key_pages import key_routes
+    from goledger.web.report_pages import report_routes
 
     routes = [*public_routes(pages), *print_routes(pages), *api_routes(pages), *desk_routes(pages), *key_routes(pages),
+              *report_routes(pages),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     if public_only:
         routes = [route for route in routes if _is_public(route)]
