@@ -21,6 +21,7 @@ from goledger.commands.checks import (
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.i18n.messages import say
+from goledger.i18n.numbers import decimal
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import PlayerState, TournamentState
@@ -72,7 +73,7 @@ def _participation_message(state: TournamentState, events: list[ev.Event], worth
     if event.participating:
         return say("%(player)s present in round %(round)d", **who)
     if worth is not None:
-        return say("%(player)s absent in round %(round)d worth %(points)s", points=worth, **who)
+        return say("%(player)s absent in round %(round)d worth %(points)s", points=decimal(worth), **who)
     return say("%(player)s absent in round %(round)d", **who)
 
 

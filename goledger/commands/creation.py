@@ -14,6 +14,7 @@ from goledger.commands.checks import check_names, parse_komi, parse_rank
 from goledger.commands.recording import Outcome, PathLike, default_actor
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import date_problem, event_problem
 from goledger.ledger.store import Ledger, utc_now
@@ -82,9 +83,10 @@ def new(
     the count when it makes the draw.
     """
     if system not in _PRESETS:
-        raise CommandRejected(f"unknown system {system!r}; use one of {', '.join(_PRESETS)}")
+        raise CommandRejected(say("unknown system %(system)r; use one of %(systems)s", system=system,
+                                  systems=", ".join(_PRESETS)))
     if not name.strip():
-        raise CommandRejected("a tournament needs a name")
+        raise CommandRejected(say("a tournament needs a name"))
     rounds, options = _rounds_of(system, rounds, options)
     unit_swiss = system in ("pairgo", "rengo2", "rengo3") and str((options or {}).get("pairing", "")) == "swiss"
     preset = _preset("swiss" if unit_swiss else system, bar, floor)
@@ -131,14 +133,14 @@ def _rounds_of(system: str, rounds: int | None, options: dict[str, Any] | None) 
         from goledger.systems import ROUNDS_AT_DRAW
 
         if system not in ROUNDS_AT_DRAW:
-            raise CommandRejected(f"a {system} tournament needs --rounds (only {', '.join(sorted(ROUNDS_AT_DRAW))} "
-                                  "compute their rounds at the draw)")
+            raise CommandRejected(say("a %(system)s tournament needs --rounds (only %(systems)s compute their rounds "
+                                      "at the draw)", system=system, systems=", ".join(sorted(ROUNDS_AT_DRAW))))
         options = {**(options or {}), "rounds_at_draw": True}
         rounds = 1
     elif {"rounds_at_draw", "rounds-at-draw"} & set(options or {}):
-        raise CommandRejected("give either --rounds or the option rounds-at-draw, not both")
+        raise CommandRejected(say("give either --rounds or the option rounds-at-draw, not both"))
     if not 1 <= rounds <= 99:
-        raise CommandRejected(f"a tournament has 1..99 rounds, not {rounds}")
+        raise CommandRejected(say("a tournament has 1..99 rounds, not %(rounds)d", rounds=rounds))
     return rounds, options
 
 
@@ -150,7 +152,8 @@ def _preset(system: str, bar: str | None, floor: str | None) -> dict[str, Any]:
     if floor is not None:
         preset["mm_floor"] = parse_rank(floor)
     if Rank.parse(preset["mm_floor"]) > Rank.parse(preset["mm_bar"]):
-        raise CommandRejected(f"the McMahon floor {preset['mm_floor']} is above the bar {preset['mm_bar']}")
+        raise CommandRejected(say("the McMahon floor %(floor)s is above the bar %(bar)s", floor=preset["mm_floor"],
+                                  bar=preset["mm_bar"]))
     return preset
 
 
@@ -180,5 +183,6 @@ def _language(language: str | None) -> dict[str, str]:
     from goledger.i18n import LANGUAGES
 
     if language is not None and language not in LANGUAGES:
-        raise CommandRejected(f"language {language!r} has no catalog; use one of {', '.join(LANGUAGES)}")
+        raise CommandRejected(say("language %(language)r has no catalog; use one of %(languages)s", language=language,
+                                  languages=", ".join(LANGUAGES)))
     return {"language": language} if language else {}

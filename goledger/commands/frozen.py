@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.replay.fold.state import TournamentState
 
@@ -32,9 +33,9 @@ def check_frozen(state: TournamentState, events: Sequence[ev.Event]) -> None:
     if after.frozen is not None and _standing(state) == _standing(after):
         return
     seq, why = state.frozen
-    raise CommandRejected(f"the standings are frozen (event {seq}: {why}) and this would change them; only names, "
-                          "clubs, countries and PINs can be corrected: unfreeze first (goledger unfreeze --reason "
-                          "TEXT)")
+    raise CommandRejected(say("the standings are frozen (event %(event)d: %(why)s) and this would change them; only "
+                              "names, clubs, countries and PINs can be corrected: unfreeze first (goledger unfreeze "
+                              "--reason TEXT)", event=seq, why=why))
 
 
 def _identity_only(event: ev.Event) -> bool:

@@ -43,7 +43,7 @@ from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event
 from goledger.describe.events import edit_words, result_word
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext
-from goledger.i18n.messages import say
+from goledger.i18n.messages import nsay, say
 from goledger.i18n.numbers import decimal
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, effective_komi
@@ -545,6 +545,7 @@ def late_absences_text(state: TournamentState, absences: Sequence[ev.Event]) -> 
     from goledger.replay.scoring.standings import resolve_policy
     from goledger.replay.scoring.withdrawals import absence_rule
 
-    word = "round" if len(rounds) == 1 else "rounds"
-    return (f"; absent in {word} {_rounds_text(rounds)} (registered late): "
-            f"{absence_rule(resolve_policy(state, None), state.settings_for_round(rounds[0]))}")
+    return "; " + nsay("absent in round %(rounds)s (registered late): %(rule)s",
+                       "absent in rounds %(rounds)s (registered late): %(rule)s", len(rounds),
+                       rounds=_rounds_text(rounds),
+                       rule=absence_rule(resolve_policy(state, None), state.settings_for_round(rounds[0])))

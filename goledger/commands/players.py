@@ -11,11 +11,12 @@ player registered after rounds were paired is absent in the rounds before he joi
 from __future__ import annotations
 
 import re
-from typing import Any, Unpack
+from typing import Any, Final, Unpack
 
 from goledger.commands.checks import check_names, parse_rank
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n import N_, gettext
 from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
@@ -280,12 +281,19 @@ def decide_update_player(state: TournamentState, player: str, wanted: dict[str, 
     return [ev.PlayerUpdated(player_id=p.id, changes=changes)]
 
 
+_FIELD_WORDS: Final = {"surname": N_("surname"), "first_name": N_("first name"), "rank": N_("rank"),
+                       "country": N_("country"), "club": N_("club"), "egd_pin": N_("EGD PIN"), "rating": N_("rating"),
+                       "grade": N_("grade"), "status": N_("status"), "mm_correction": N_("McMahon correction")}
+"""A player's fields in words, as an update names them."""
+
+
 def update_player_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``updated p0003: rank '2k' → '1k', club 'Par' → 'Lyon'`` (and the list it came from)."""
     event = first_event(events, ev.PlayerUpdated)
     p = state.players[event.player_id]
     changes = event.changes
-    fields = ", ".join(f"{k} {getattr(p, k)!r} → {v!r}" for k, v in changes.items() if k != "rating_list")
+    fields = ", ".join(f"{gettext(_FIELD_WORDS.get(k, k))} {getattr(p, k)!r} → {v!r}" for k, v in changes.items()
+                       if k != "rating_list")
     if "rating_list" in changes:
         fields += say(" (from the %(source)s list of %(date)s)", source=changes["rating_list"]["source"],
                       date=changes["rating_list"]["date"])

@@ -37,6 +37,8 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
+from goledger.i18n.numbers import numeric_date
 from goledger.ledger import events as ev
 from goledger.ratings.model import ListRef, RatedPlayer
 from goledger.ratings.names import collapse, tokens
@@ -53,7 +55,7 @@ def check_pin(pin: str) -> str:
     """The PIN without blanks; refuses one that is not 8 digits."""
     text = pin.strip()
     if not (len(text) == 8 and text.isascii() and text.isdigit()):
-        raise CommandRejected(f"EGD PIN {pin[:40]!r} must be 8 digits")
+        raise CommandRejected(say("EGD PIN %(pin)r must be 8 digits", pin=pin[:40]))
     return text
 
 
@@ -106,17 +108,20 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
                       note="PIN not checked: no ratings store on this machine")
     if listed is None:
         if not typed.get("surname") or not typed.get("rank"):
-            raise CommandRejected(f"EGD PIN {pin} is not in the {ref.source} list of {ref.date}; "
-                                  "give --surname and --rank to register him anyway")
+            raise CommandRejected(say("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give --surname and "
+                                      "--rank to register him anyway", pin=pin, source=ref.source,
+                                      date=numeric_date(ref.date)))
         provenance = ev.ListProvenance(source=ref.source, date=ref.date, sha256=ref.sha256, listed=False)
         return Filled(values=dict(given), from_list=(), provenance=provenance, listed=None, ref=ref,
                       note=f"PIN not in the {ref.source} list of {ref.date}: registered with the names given")
     if not force and not same_name(typed.get("surname", ""), typed.get("first_name", ""), listed.surname,
                                    listed.first_name):
         given_name = f"{typed.get('surname', '')} {typed.get('first_name', '')}".strip()
-        raise CommandRejected(
-            f"EGD PIN {pin} is {listed.full_name} ({listed.country}, {listed.club}) in the {ref.source} list of "
-            f"{ref.date}, not {given_name}; use --force to register the PIN under the name given")
+        raise CommandRejected(say(
+            "EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not %(given)s; "
+            "use --force to register the PIN under the name given", pin=pin, listed=listed.full_name,
+            country=listed.country, club=listed.club, source=ref.source, date=numeric_date(ref.date),
+            given=given_name))
     from_list_values: dict[str, Any] = {
         "surname": listed.surname, "first_name": listed.first_name, "country": listed.country,
         "club": "" if listed.club.strip("x") == "" else listed.club, "rank": listed.grade, "grade": listed.grade,
@@ -161,9 +166,10 @@ def check_freeze(settings: Any, ref: ListRef | ev.ListProvenance | None) -> None
     """Refuse a list newer than the tournament's ratings freeze (``ratings_date``)."""
     freeze = getattr(settings, "ratings_date", "")
     if ref is not None and freeze and ref.date > freeze:
-        raise CommandRejected(
-            f"the {ref.source} list of {ref.date} is newer than this tournament's ratings freeze ({freeze}); "
-            f"import the list of {freeze} or move the freeze with 'change-rules ratings_date=YYYY-MM-DD'")
+        raise CommandRejected(say(
+            "the %(source)s list of %(date)s is newer than this tournament's ratings freeze (%(freeze)s); import the "
+            "list of %(freeze)s or move the freeze with 'change-rules ratings_date=YYYY-MM-DD'", source=ref.source,
+            date=numeric_date(ref.date), freeze=numeric_date(freeze)))
 
 
 REFRESHED: Final = ("country", "club", "rank", "grade", "rating")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from goledger.i18n import gettext, pgettext
+from goledger.i18n.numbers import decimal
 from goledger.ledger import events as ev
 from goledger.ledger.subjects import Subject
 
@@ -243,7 +244,7 @@ def edit_words(event: ev.GameEdited) -> str:
     """
     parts = ([gettext("colours swapped")] if event.swap_colours else []) + (
         [gettext("handicap %(stones)s") % {"stones": event.handicap}] if event.handicap is not None else []) + (
-        [gettext("komi %(komi)s") % {"komi": event.komi}] if event.komi is not None else [])
+        [gettext("komi %(komi)s") % {"komi": decimal(event.komi)}] if event.komi is not None else [])
     return (", ".join(parts) or gettext("edited")) + (" " + gettext("(forced: it had a result)") if event.forced
                                                       else "")
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Final, Protocol
 
 import msgspec
 
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.report import InterchangeReport
+from goledger.i18n import N_
 from goledger.ledger.events import Event
 from goledger.ledger.store import Ledger, Record
 
@@ -68,9 +69,20 @@ class ImportOutcome(msgspec.Struct, kw_only=True):
 
     @property
     def message(self) -> str:
-        """One line: every kind of item recorded, with its count (:meth:`InterchangeReport.summary`)."""
-        held = self.report.summary() or "parameters only"
-        return f"imported {self.report.source} into {self.db}: {held} ({self.events} events)"
+        """One line: every kind of item recorded, with its count (:meth:`InterchangeReport.summary`),
+        in the language written in (the kinds goledger's readers count, in words)."""
+        from goledger.i18n import gettext
+        from goledger.i18n.messages import say
+
+        held = ", ".join(f"{count} {gettext(_KINDS.get(kind, kind))}" for count, kind in self.report.recorded())
+        return say("imported %(source)s into %(db)s: %(held)s (%(events)d events)", source=self.report.source,
+                   db=self.db, held=held or gettext("parameters only"), events=self.events)
+
+
+_KINDS: Final = {"players": N_("players"), "games": N_("games"), "results": N_("results"), "byes": N_("byes"),
+                 "absences": N_("absences"), "teams": N_("teams"), "unwanted pairings": N_("unwanted pairings"),
+                 "free rounds": N_("free rounds"), "events": N_("events"), "countries": N_("countries")}
+"""The kinds of items an import counts, in words (a kind not listed is shown as it is)."""
 
 
 class ImportRefused(FormatError):

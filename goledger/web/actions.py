@@ -192,8 +192,7 @@ def _player_action(db: Path, form: Form, **kw: Any) -> Any:
     what = _text(form, "what")
     runner = _PLAYER_ACTIONS.get(what)
     if runner is None:
-        raise CommandRejected(say("%(what)r is not a player action: use one of %(actions)s", what=what,
-                                  actions=", ".join(_PLAYER_ACTIONS)))
+        raise CommandRejected(say("%(what)r is not a player action of the desk", what=what))
     return runner(db, form, **kw)
 
 

@@ -82,9 +82,13 @@ def absence_rule(policy: Policy, settings: TournamentSettings) -> str:
     'each counts as an announced absence under policy egf: ½ point in NBW and ½ in MMS'
     """
     if policy.name.startswith("fide"):
-        return f"each is an unplayed round under policy {policy.name} (FIDE C.02: a zero-point bye unless given points)"
+        return gettext("each is an unplayed round under policy %(policy)s (FIDE C.02: a zero-point bye unless given "
+                       "points)") % {"policy": policy.name}
     nbw2 = settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
     mms2 = settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
-    unit = "point" if nbw2 in (1, 2) else "points"
-    return (f"each counts as an announced absence under policy {policy.name}: {_points(nbw2)} {unit} in NBW and "
-            f"{_points(mms2)} in MMS")
+    values = {"policy": policy.name, "nbw": _points(nbw2), "mms": _points(mms2)}
+    if nbw2 in (1, 2):
+        return gettext("each counts as an announced absence under policy %(policy)s: %(nbw)s point in NBW and "
+                       "%(mms)s in MMS") % values
+    return gettext("each counts as an announced absence under policy %(policy)s: %(nbw)s points in NBW and "
+                   "%(mms)s in MMS") % values
