@@ -200,3 +200,18 @@ def test_the_preview_as_json(played: Path) -> None:
         assert f"{len(moved)} players change place" in page
         bad = director.client.get("/desk/settings", params={**fields, "nbw2_bye": "7", "format": "json"})
         assert bad.status_code == 400 and bad.json() == {"error": "nbw2_bye '7' is not a whole number in 0..2"}
+
+
+def test_a_one_round_swiss_takes_a_change(tmp_path: Path) -> None:
+    """OpenGotha's default last round of the first seeding system (2) is beyond a one-round
+    tournament's rounds: the form shows it and still takes a change."""
+    db = tmp_path / "one.db"
+    commands.new(db, "One Round", 1, "swiss")
+    for k, rank in enumerate(RANKS[:2]):
+        commands.register(db, f"Player{k}", "One", rank)
+    with DeskServer(db) as desk:
+        director = Director(desk)
+        fields = form_fields(director.client.get("/desk/settings").text)
+        assert fields["paiMaLastRoundForSeedSystem1"] == "2"
+        data = director.client.get("/desk/settings", params={**fields, "withdrawn": "zero", "format": "json"})
+        assert data.status_code == 200 and data.json()["settings"] == ["withdrawn=zero"]
