@@ -215,3 +215,8 @@ def test_a_one_round_swiss_takes_a_change(tmp_path: Path) -> None:
         assert fields["paiMaLastRoundForSeedSystem1"] == "2"
         data = director.client.get("/desk/settings", params={**fields, "withdrawn": "zero", "format": "json"})
         assert data.status_code == 200 and data.json()["settings"] == ["withdrawn=zero"]
+        # before any game: the starting order is what moves (all tied on NBW; by rank, the 2d is second)
+        shown = director.client.get("/desk/settings", params={**fields, "criterion1": "Rank", "criterion2": "",
+                                                              "criterion3": ""}).text
+        assert "1 player changes place in the starting order:" in shown
+        assert re.search(r'<td>Player1 One</td><td class="num">1</td><td class="num">2</td>', shown)
