@@ -29,16 +29,20 @@ from tests.web.test_web_pair_round import Director, head, play
 RANKS = ["4d", "2d", "1k", "3k", "6k", "9k"]
 
 
-@pytest.fixture
-def played(tmp_path: Path) -> Path:
-    """A McMahon of six (bar 3d, floor 20k) whose round 1 is paired and played."""
-    db = tmp_path / "rules.db"
-    commands.new(db, "Rules Cup", 4, "mcmahon", "3d", "20k", None, None, "7.5")
+def mcmahon_played(db: Path, surname: str = "Rules") -> Path:
+    """A McMahon of six (bar 3d, floor 20k, players ``Player0 SURNAME``…) whose round 1 is
+    paired and played (white wins)."""
+    commands.new(db, f"{surname} Cup", 4, "mcmahon", "3d", "20k", None, None, "7.5")
     for k, rank in enumerate(RANKS):
-        commands.register(db, f"Player{k}", "Rules", rank)
+        commands.register(db, f"Player{k}", surname, rank)
     commands.pair_round(db, 1)
     play(db, 1)
     return db
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    return mcmahon_played(tmp_path / "rules.db")
 
 
 def form_fields(page: str) -> dict[str, str]:
