@@ -9,7 +9,7 @@ process through Starlette's test client (the ASGI app ``goledger serve`` runs; n
 * ``pairable_scores``: the main score of every player, as hand pairing's lists show it;
 * ``GET /desk/round/10``: the round page.
 
-Printed: the median of ``--runs`` runs of each. Run: ``python benchmarks/bench_desk_settings.py
+Printed: the median of ``--runs`` runs of each, after one untimed run. Run: ``python benchmarks/bench_desk_settings.py
 [--runs 5]``.
 """
 
@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import sys
 import tempfile
-import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.timing import timed
 from goledger.formats.opengotha import import_opengotha
 from goledger.replay.views import state_as_of
 from goledger.web import create_app
@@ -38,15 +36,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 EGC = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "opengotha" / "lucvannier_opengotha__egc2011.xml"
-
-
-def median_ms(runs: int, step: Callable[[], object]) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 def main() -> None:
@@ -83,7 +72,7 @@ def main() -> None:
     ]
     print("| step | median (ms) |\n|---|---|")
     for label, step in rows:
-        print(f"| {label} | {median_ms(runs, step):.0f} |")
+        print(f"| {label} | {timed(step, runs).median * 1000:.0f} |")
 
 
 if __name__ == "__main__":

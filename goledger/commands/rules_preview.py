@@ -46,7 +46,8 @@ class PlaceChange(msgspec.Struct, frozen=True, kw_only=True):
 class RulesPreview(msgspec.Struct, frozen=True, kw_only=True):
     """The preview of one change: ``changes`` (the ``RulesChanged.changes`` it records),
     ``phrases`` (``change-rules``'s own ``name old → new`` phrases), ``moves`` (the players who
-    change place in the standings after ``round``; ``round`` 0: no round has games yet),
+    change place in the standings after ``round``; ``round`` 0: in the starting order, no round
+    having games yet),
     ``pairing_round`` (the round whose pairing the change affects, ``None``: none),
     ``parameters`` (the OpenGotha parameters that change: name, before, after)."""
 

@@ -73,7 +73,7 @@ PAIRING_FIELDS: tuple[tuple[str, str, str, str], ...] = (
 """OpenGotha's pairing parameters as its dialog groups them (base, main, secondary criteria):
 the group, OpenGotha's name, the kind of input (``weight`` a whole number 0..10¹⁸, ``flag`` a
 check box, ``mode`` TOP/MID/BOT, ``seed`` a seeding system, ``crit`` an additional criterion,
-``rank``, ``round`` a round of the tournament, ``small`` 0..99) and its label."""
+``rank``, ``round`` a round number 1..99, ``small`` 0..99) and its label."""
 
 SEED_SYSTEMS = (("SPLITANDRANDOM", N_("split and random")), ("SPLITANDFOLD", N_("split and fold")),
                 ("SPLITANDSLIP", N_("split and slip")))
@@ -112,7 +112,7 @@ def _choice(form: Form, name: str, allowed: tuple[str, ...], label: str) -> str:
     return value
 
 
-def _pairing_text(state: TournamentState, form: Form, kind: str, name: str) -> str:
+def _pairing_text(form: Form, kind: str, name: str) -> str:
     """Pairing parameter ``name`` from the form, as OpenGotha writes it in its file."""
     if kind == "flag":
         return "true" if flag(form, name) else "false"
@@ -121,7 +121,7 @@ def _pairing_text(state: TournamentState, form: Form, kind: str, name: str) -> s
     if kind == "small":
         return str(whole(text(form, name), name, signed=False, low=0, high=99))
     if kind == "round":
-        return str(whole(text(form, name), name, signed=False, low=1, high=max(state.rounds, 1)))
+        return str(whole(text(form, name), name, signed=False, low=1, high=99))  # OpenGotha's default 2 in any
     if kind == "rank":
         return _choice(form, name, RANKS, name).upper()
     words = {"mode": DUDD_MODES, "seed": SEED_SYSTEMS, "crit": ADDITIONAL_CRITERIA}[kind]
@@ -144,7 +144,7 @@ def form_changes(state: TournamentState, form: Form) -> dict[str, Any]:
                      "no_handicap_threshold": _choice(form, "hd_threshold", RANKS, "hd_threshold"),
                      "correction": whole(text(form, "hd_correction"), "hd_correction", low=-9, high=9),
                      "ceiling": whole(text(form, "hd_ceiling"), "hd_ceiling", signed=False, low=0, high=9)},
-        "pairing": {name: _pairing_text(state, form, kind, name) for _, name, kind, _ in PAIRING_FIELDS},
+        "pairing": {name: _pairing_text(form, kind, name) for _, name, kind, _ in PAIRING_FIELDS},
     }
     for name in _SCORES:
         wanted[name] = whole(text(form, name), name, signed=False, low=0, high=2)

@@ -8,22 +8,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from goledger import commands
 from goledger.replay.views import standings, state_as_of
 
 from .test_web_e2e import ARGS, CHROMIUM, Server, async_playwright, click, head, login
-
-RANKS = ["4d", "2d", "1k", "3k", "6k", "9k"]
+from .test_web_settings_form import mcmahon_played
 
 
 def test_settings_preview_then_record_in_the_browser(tmp_path: Path) -> None:
-    db = tmp_path / "desk.db"
-    commands.new(db, "Form Open", 4, "mcmahon", "3d", "20k", None, None, "7.5")
-    for k, rank in enumerate(RANKS):
-        commands.register(db, f"Player{k}", "Form", rank)
-    commands.pair_round(db, 1)
-    for game in state_as_of(db).games_of_round(1):
-        commands.result(db, 1, game.table, "white")
+    db = mcmahon_played(tmp_path / "desk.db", "Form")
     with Server(db) as server:
         asyncio.run(_settings(server))
 

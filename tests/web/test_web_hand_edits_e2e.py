@@ -45,11 +45,12 @@ async def _hand_edits(server: Server) -> None:
         assert "Fischer Ann (White) – Smet Bo (Black), handicap 4, komi 0.5" in await page.inner_text("#pair-game")
         await click(page, "#pair-record-button")
         assert "Fischer Ann (W) – Smet Bo (B), handicap 4, komi 0.5" in await page.inner_text("#message")
+        # the game is shown as soon as both are picked, without a click (htmx: the page's own preview)
+        await page.select_option("#pair-colours", "picked")  # colours as picked, the handicap and komi by the rule
         await page.select_option("#pair-white", "p0004")
+        assert await page.locator("#pair-game").count() == 0
         await page.select_option("#pair-black", "p0003")
-        await page.select_option("#pair-colours", "picked")
-        await click(page, "#pair-show")  # colours as picked, the handicap and komi by the rule
-        assert "Table 2: Dal Di (White) – Abe Cy (Black)" in await page.inner_text("#pair-game")
+        await page.wait_for_selector("#pair-game:has-text('Table 2: Dal Di (White) – Abe Cy (Black)')")
         await click(page, "#pair-record-button")
         assert "round 1 table 2: Dal Di (W) – Abe Cy (B)" in await page.inner_text("#message")
 

@@ -29,16 +29,20 @@ from tests.web.test_web_pair_round import Director, head, play
 RANKS = ["4d", "2d", "1k", "3k", "6k", "9k"]
 
 
-@pytest.fixture
-def played(tmp_path: Path) -> Path:
-    """A McMahon of six (bar 3d, floor 20k) whose round 1 is paired and played."""
-    db = tmp_path / "rules.db"
-    commands.new(db, "Rules Cup", 4, "mcmahon", "3d", "20k", None, None, "7.5")
+def mcmahon_played(db: Path, surname: str = "Rules") -> Path:
+    """A McMahon of six (bar 3d, floor 20k, players ``Player0 SURNAME``…) whose round 1 is
+    paired and played (white wins)."""
+    commands.new(db, f"{surname} Cup", 4, "mcmahon", "3d", "20k", None, None, "7.5")
     for k, rank in enumerate(RANKS):
-        commands.register(db, f"Player{k}", "Rules", rank)
+        commands.register(db, f"Player{k}", surname, rank)
     commands.pair_round(db, 1)
     play(db, 1)
     return db
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    return mcmahon_played(tmp_path / "rules.db")
 
 
 def form_fields(page: str) -> dict[str, str]:
@@ -200,3 +204,23 @@ def test_the_preview_as_json(played: Path) -> None:
         assert f"{len(moved)} players change place" in page
         bad = director.client.get("/desk/settings", params={**fields, "nbw2_bye": "7", "format": "json"})
         assert bad.status_code == 400 and bad.json() == {"error": "nbw2_bye '7' is not a whole number in 0..2"}
+
+
+def test_a_one_round_swiss_takes_a_change(tmp_path: Path) -> None:
+    """OpenGotha's default last round of the first seeding system (2) is beyond a one-round
+    tournament's rounds: the form shows it and still takes a change."""
+    db = tmp_path / "one.db"
+    commands.new(db, "One Round", 1, "swiss")
+    for k, rank in enumerate(RANKS[:2]):
+        commands.register(db, f"Player{k}", "One", rank)
+    with DeskServer(db) as desk:
+        director = Director(desk)
+        fields = form_fields(director.client.get("/desk/settings").text)
+        assert fields["paiMaLastRoundForSeedSystem1"] == "2"
+        data = director.client.get("/desk/settings", params={**fields, "withdrawn": "zero", "format": "json"})
+        assert data.status_code == 200 and data.json()["settings"] == ["withdrawn=zero"]
+        # before any game: the starting order is what moves (all tied on NBW; by rank, the 2d is second)
+        shown = director.client.get("/desk/settings", params={**fields, "criterion1": "Rank", "criterion2": "",
+                                                              "criterion3": ""}).text
+        assert "1 player changes place in the starting order:" in shown
+        assert re.search(r'<td>Player1 One</td><td class="num">1</td><td class="num">2</td>', shown)
