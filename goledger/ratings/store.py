@@ -537,7 +537,10 @@ class RatingsStore:
             args: tuple[Any, ...] = (list_id, country.upper()) if country else (list_id,)
             expansions = [vocab.same(w) for w in words]
             begun = _begun(words, typing)
-            matches = _ranked(words, expansions, self._candidates(words, expansions, begun, args), begun, limit)
+            # no OR of the words yet: a player lacking a word scores at most 70, which asks for
+            # the typo step below anyway, and that asks the index again
+            matches = _ranked(words, expansions, self._candidates(words, expansions, begun, args, any_word=False),
+                              begun, limit)
             if not matches or matches[0].score < 100 - _MISSING + 1 or any(not e for e in expansions):
                 # a word no entry has as said: one typo away, then
                 for w, found in zip(words, expansions, strict=True):
@@ -549,9 +552,9 @@ class RatingsStore:
         return SearchResult(ref=ref, matches=matches)
 
     def _candidates(self, words: list[str], expansions: list[dict[str, int]], begun: frozenset[int],
-                    args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """The rows having a word of every expansion (of any, when no row has all); a word
-        in ``begun`` also as the beginning of a word."""
+                    args: tuple[Any, ...], any_word: bool = True) -> list[tuple[Any, ...]]:
+        """The rows having a word of every expansion (with ``any_word``, of any when no row
+        has all); a word in ``begun`` also as the beginning of a word."""
         groups = []
         for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
             terms = [f'"{t}"' for t in sorted(found)]
@@ -566,7 +569,7 @@ class RatingsStore:
                "CROSS JOIN players p ON p.id = players_fts.rowid WHERE players_fts MATCH ? AND p.list = ?"
                + (" AND p.country = ?" if len(args) > 1 else "") + " LIMIT 5000")
         rows = self._conn.execute(sql, (" AND ".join(groups), *args)).fetchall()
-        if not rows and len(groups) > 1:
+        if not rows and len(groups) > 1 and any_word:
             rows = self._conn.execute(sql, (" OR ".join(groups), *args)).fetchall()
         return rows
 
