@@ -23,7 +23,7 @@ from benchmarks.timing import REPO, Samples, compile_bytecode, machine, ms, upda
 
 SECTION = "## Ratings search, whole process (issue 43)"
 QUERIES = ["Duman M.", "Tara S.", "kovacs peter", "Çelebican Barkın", "Celebicn Barkin"]
-"""Two surnames with an initial, a plain name, accents, and a typo (the typo search loads rapidfuzz)."""
+"""Two surnames with an initial, a name not in the list (the typo step runs), accents, and a typo."""
 
 
 def rows(path: Path, runs: int) -> list[str]:

@@ -378,6 +378,26 @@ def _player_of(row: tuple[Any, ...]) -> RatedPlayer:
                        line=row[11])
 
 
+_LETTERS: Final = "abcdefghijklmnopqrstuvwxyz0123456789"
+"""What a folded word is made of (:func:`goledger.ratings.names.tokens`)."""
+
+
+def _one_edit(word: str) -> set[str]:
+    """Every spelling at optimal-string-alignment distance at most 1 from ``word``: itself,
+    one letter deleted, two neighbours swapped, one letter replaced or inserted.
+
+    >>> sorted(w for w in _one_edit("kovacs") if w in {"kovac", "kovasc", "kovaks", "kovacsz", "kovacs", "vokacs"})
+    ['kovac', 'kovacs', 'kovacsz', 'kovaks', 'kovasc']
+    """
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {word}
+    out.update(a + b[1:] for a, b in splits if b)
+    out.update(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1)
+    out.update(a + c + b[1:] for a, b in splits if b for c in _LETTERS)
+    out.update(a + c + b for a, b in splits for c in _LETTERS)
+    return out
+
+
 class _Vocabulary:
     """The distinct words of one list, by length, and the German collapse pairs. Each
     length's words are split into a list only when a search asks for that length: a search
@@ -420,19 +440,16 @@ class _Vocabulary:
         return found
 
     def typos(self, word: str) -> dict[str, int]:
-        """The list's words one typo from ``word`` (a letter missing, doubled or wrong, or two
-        letters swapped: the optimal-string-alignment distance 1 of rapidfuzz), for words of
-        3 letters or more, each at cost :data:`_TYPO`."""
-        from rapidfuzz import process
-        from rapidfuzz.distance import OSA
-
+        """The list's words one typo from ``word`` (a letter missing, added or wrong, or two
+        neighbours swapped: the optimal-string-alignment distance 1), for words of 3 letters
+        or more, each at cost :data:`_TYPO`. Every spelling one edit away is made and looked
+        up among the list's words of its length (some 40 per letter of ``word``, each a set
+        lookup), so no list word is compared letter by letter and no library is loaded."""
         found: dict[str, int] = {}
         if len(word) >= 3:
-            for n in (len(word) - 1, len(word), len(word) + 1):
-                choices = self._text.get(n, "").split()
-                if choices:
-                    for w, _, _ in process.extract(word, choices, scorer=OSA.distance, score_cutoff=1, limit=None):
-                        found[w] = _TYPO
+            for candidate in _one_edit(word):
+                if self.has(candidate):
+                    found[candidate] = _TYPO
         return found
 
 
@@ -537,7 +554,10 @@ class RatingsStore:
             args: tuple[Any, ...] = (list_id, country.upper()) if country else (list_id,)
             expansions = [vocab.same(w) for w in words]
             begun = _begun(words, typing)
-            matches = _ranked(words, expansions, self._candidates(words, expansions, begun, args), begun, limit)
+            # no OR of the words yet: a player lacking a word scores at most 70, which asks for
+            # the typo step below anyway, and that asks the index again
+            matches = _ranked(words, expansions, self._candidates(words, expansions, begun, args, any_word=False),
+                              begun, limit)
             if not matches or matches[0].score < 100 - _MISSING + 1 or any(not e for e in expansions):
                 # a word no entry has as said: one typo away, then
                 for w, found in zip(words, expansions, strict=True):
@@ -549,9 +569,9 @@ class RatingsStore:
         return SearchResult(ref=ref, matches=matches)
 
     def _candidates(self, words: list[str], expansions: list[dict[str, int]], begun: frozenset[int],
-                    args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """The rows having a word of every expansion (of any, when no row has all); a word
-        in ``begun`` also as the beginning of a word."""
+                    args: tuple[Any, ...], any_word: bool = True) -> list[tuple[Any, ...]]:
+        """The rows having a word of every expansion (with ``any_word``, of any when no row
+        has all); a word in ``begun`` also as the beginning of a word."""
         groups = []
         for i, (w, found) in enumerate(zip(words, expansions, strict=True)):
             terms = [f'"{t}"' for t in sorted(found)]
@@ -566,7 +586,7 @@ class RatingsStore:
                "CROSS JOIN players p ON p.id = players_fts.rowid WHERE players_fts MATCH ? AND p.list = ?"
                + (" AND p.country = ?" if len(args) > 1 else "") + " LIMIT 5000")
         rows = self._conn.execute(sql, (" AND ".join(groups), *args)).fetchall()
-        if not rows and len(groups) > 1:
+        if not rows and len(groups) > 1 and any_word:
             rows = self._conn.execute(sql, (" OR ".join(groups), *args)).fetchall()
         return rows
 

@@ -67,3 +67,25 @@ def test_a_surname_and_an_initial_find_the_player_first(egd_store: Path) -> None
             assert matches and matches[0].player.pin == pin, (query, [m.player.full_name for m in matches])
         # a full first name is still no initial: "Duman Merve" is exact, "Duman Mer" begun
         assert store.search("Duman Merve", 3).matches[0].score == 100
+
+
+@needs_shared
+def test_the_typo_step_finds_exactly_the_words_one_edit_away(egd_store: Path) -> None:
+    """The typo step (every spelling one edit away, looked up) finds exactly the list's words
+    that rapidfuzz's optimal-string-alignment distance puts at most 1 away, on the real list."""
+    import random
+
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    with RatingsStore(egd_store) as store:
+        store.search("warm up")
+        vocab = next(iter(store._vocab.values()))
+        words = sorted(w for n in range(3, 13) for w in vocab.of_length(n))
+        sample = [*random.Random(43).sample(words, 150), "kovacs", "celebicn", "barkni", "dumna", "xqzt"]
+        for word in sample:
+            found = set(vocab.typos(word))
+            choices = [w for n in (len(word) - 1, len(word), len(word) + 1) for w in vocab.of_length(n)]
+            expected = {w for w, _, _ in process.extract(word, choices, scorer=OSA.distance, score_cutoff=1,
+                                                         limit=None)}
+            assert found == expected, (word, found ^ expected)
