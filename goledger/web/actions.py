@@ -7,7 +7,7 @@ Each :class:`Action` reads its form fields as text and calls one recording comma
 The desk only turns empty fields into "not given" and text into the argument types.
 
 >>> sorted(ACTIONS)[:4]
-['absent', 'bulk-register', 'bye', 'change-rules']
+['absent', 'absent-unchecked', 'bulk-register', 'bye']
 >>> parse_entry("12 w"), parse_entry("3=!"), parse_entry("7 both-lose")
 ((12, 'w', False), (3, '=', True), (7, 'both-lose', False))
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from goledger.errors import CommandRejected, GoledgerError
-from goledger.i18n import gettext, ngettext
+from goledger.i18n import current_language, gettext, ngettext
 from goledger.i18n.messages import nsay, say
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import number as _int
@@ -38,7 +38,7 @@ Form = Mapping[str, Any]
 Runner = Callable[..., Any]
 
 
-_ENTRY = re.compile(r"^\s*(\d{1,5})(?:\s*[.:/]\s*|\s+|(?=[^\d\s]))(\S.{0,30}?)\s*(!?)\s*$")
+_ENTRY = re.compile(r"^\s*(\d{1,5})(?:\s*[.:/]\s*|\s+|(?=[^\W\d_]|=))(\S.{0,30}?)\s*(!?)\s*$")
 
 
 def parse_entry(text: str) -> tuple[int, str, bool]:
@@ -54,6 +54,10 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
     ((8, 'W+R', False), (9, 'B+2.5', False), (10, '0-0', False))
     >>> parse_entry("12w!"), parse_entry("4: 1-0")
     ((12, 'w', True), (4, '1-0', False))
+    >>> parse_entry("1-0")  # no table: never table 1 with the result "-0"
+    Traceback (most recent call last):
+    ...
+    goledger.errors.CommandRejected: '1-0' is not a result entry: type the table, then the result ...
     >>> parse_entry("12 maybe")
     Traceback (most recent call last):
     ...
@@ -61,15 +65,18 @@ def parse_entry(text: str) -> tuple[int, str, bool]:
     """
     from goledger.ledger.result_notation import parse_result_notation
 
+    not_an_entry = CommandRejected(gettext("%(typed)s is not a result entry: type the table, then the result "
+                                           "(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
+                                   % {"typed": repr(text.strip())})
     found = _ENTRY.match(text)
     if not found:
-        raise CommandRejected(gettext("%(typed)s is not a result entry: type the table, then the result "
-                                      "(e.g. 12 w, 8 W+R, 9 B+2.5, 10 0-0; add ! for a result by default)")
-                              % {"typed": repr(text.strip())})
+        raise not_an_entry
     word = found.group(2).strip()
     try:
         parse_result_notation(word)
     except ValueError as exc:  # its own sentence: a bare 0 says what it could mean (issue 40, item 4)
+        if current_language() != "en":  # the notation's list is English: the page's language says it its way
+            raise not_an_entry from None
         raise CommandRejected(str(exc)) from None
     return whole(found.group(1), "table", signed=False), word, bool(found.group(3))  # ASCII digits only
 

@@ -262,3 +262,27 @@ def test_the_team_pages_of_a_tournament_without_teams_say_so_in_turkish(turkish:
         for path in ("/teams?lang=tr", "/teams/round/1?lang=tr"):
             status, text, _ = desk.get(path)
             assert status == 400 and _status_line(text) == "bu turnuvada takım yok", (path, status)
+
+
+@pytest.mark.parametrize(("entry", "lang", "expected"), [
+    ("1-0", "tr", "'1-0' bir sonuç girişi değil: önce masayı, sonra sonucu yazın"),
+    ("1 maybe", "tr", "'1 maybe' bir sonuç girişi değil: önce masayı, sonra sonucu yazın"),
+    ("1-0", "en", "'1-0' is not a result entry: type the table, then the result"),
+])
+def test_a_result_typed_without_its_table_is_refused_in_the_pages_language(turkish: Path, entry: str, lang: str,
+                                                                           expected: str) -> None:
+    """A volunteer types ``1-0`` with no table: it is not table 1 with the result ``-0``, and
+    the refusal is in the page's language, not the command line's list of notations."""
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    commands.pair(turkish, 1, "p0001", "p0002", 1)
+    before = _head(turkish)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post(f"/desk/do/result?lang={lang}", data={
+            "csrf": csrf, "expected_head": before, "back": "/desk/round/1/results", "round": "1", "entry": entry})
+        assert r.status_code == 400
+        assert _status_line(r.text).startswith(expected), _status_line(r.text)
+    assert _head(turkish) == before
