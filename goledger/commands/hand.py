@@ -542,9 +542,9 @@ def late_absences_text(state: TournamentState, absences: Sequence[ev.Event]) -> 
     rounds = [e.round for e in absences if isinstance(e, ev.ParticipationChanged)]
     if not rounds:
         return ""
-    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.choices import rules_at
     from goledger.replay.scoring.withdrawals import absence_rule
 
     word = "round" if len(rounds) == 1 else "rounds"
     return (f"; absent in {word} {_rounds_text(rounds)} (registered late): "
-            f"{absence_rule(resolve_policy(state, None), state.settings_for_round(rounds[0]))}")
+            f"{absence_rule(rules_at(state, rounds[0]))}")
