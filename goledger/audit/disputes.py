@@ -28,6 +28,7 @@ from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.choices import rules_at
 from goledger.replay.scoring.explain import PlayerExplanation, explain
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import StandingRow, Standings, resolve_policy
@@ -121,7 +122,7 @@ def event_what_if_events(events: list[ev.Event], seq: int, round: int | None = N
     without = consequences(events, seq)
     late = noteworthy(events).get(seq, (0, None))[1]
     pol = resolve_policy(end, None)
-    rule = rule_words(event, pol, end.settings_for_round(getattr(event, "from_round", None) or 1), late, names)
+    rule = rule_words(event, rules_at(end, getattr(event, "from_round", None) or 1, pol), late, names)
     result = _local_what_if(events, end, without, round) or what_if_events(events, without, None, (), round)
     return EventWhatIf(seq=seq, type=event.type_name(), what=describe_event(event, lambda p: names.get(p, p)),
                        rule=rule, note=_kept_note(events, seq, without, names), without=without, result=result,

@@ -38,6 +38,7 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.nogc import nogc
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.choices import rules_at
 from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import check_round, json_number, ranking, resolve_policy
@@ -236,8 +237,7 @@ def timeline_events(
             entries.append(TimelineEntry(
                 seq=seq, type=event.type_name(), after_round=paired, subject=subject,
                 what=describe_event(event, lambda p: names.get(p, p)),
-                rule=rule_words(event, pol, end.settings_for_round(getattr(event, "from_round", None) or 1),
-                                late, names),
+                rule=rule_words(event, rules_at(end, getattr(event, "from_round", None) or 1, pol), late, names),
                 relation=relation_words(subject, pid, names[pid], opponents, names, places),
                 before=before, after=after,
                 changed=changed_values(before.values if before else None, after.values if after else None, scales),

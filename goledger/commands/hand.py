@@ -542,10 +542,9 @@ def late_absences_text(state: TournamentState, absences: Sequence[ev.Event]) -> 
     rounds = [e.round for e in absences if isinstance(e, ev.ParticipationChanged)]
     if not rounds:
         return ""
-    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.choices import rules_at
     from goledger.replay.scoring.withdrawals import absence_rule
 
     return "; " + nsay("absent in round %(rounds)s (registered late): %(rule)s",
                        "absent in rounds %(rounds)s (registered late): %(rule)s", len(rounds),
-                       rounds=_rounds_text(rounds),
-                       rule=absence_rule(resolve_policy(state, None), state.settings_for_round(rounds[0])))
+                       rounds=_rounds_text(rounds), rule=absence_rule(rules_at(state, rounds[0])))

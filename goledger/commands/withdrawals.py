@@ -38,12 +38,12 @@ def decide_withdraw(state: TournamentState, player: str, from_round: int, reason
 
 def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0004 Abe Ann withdraws from round 3; <what his withdrawn rounds count> (…)``."""
-    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.choices import rules_at
     from goledger.replay.scoring.withdrawals import withdrawal_rule
 
     event = first_event(events, ev.PlayerWithdrew)
     p = state.players[event.player_id]
-    rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round))
+    rule = withdrawal_rule(rules_at(state, event.from_round))
     return say("%(player)s withdraws from round %(round)d; %(rule)s (goledger explain %(id)s shows it)",
                player=f"{p.id} {p.full_name}", round=event.from_round, rule=rule, id=p.id)
 
@@ -51,12 +51,12 @@ def withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
 def desk_withdraw_message(state: TournamentState, events: list[ev.Event]) -> str:
     """:func:`withdraw_message` in the desk's language and words: the rule names the
     settings page, not the commands to type."""
-    from goledger.replay.scoring.standings import resolve_policy
+    from goledger.replay.scoring.choices import rules_at
     from goledger.replay.scoring.withdrawals import withdrawal_rule
 
     event = first_event(events, ev.PlayerWithdrew)
     p = state.players[event.player_id]
-    rule = withdrawal_rule(resolve_policy(state, None), state.settings_for_round(event.from_round), desk=True)
+    rule = withdrawal_rule(rules_at(state, event.from_round), desk=True)
     return say("%(player)s withdraws from round %(round)d; %(rule)s", player=f"{p.id} {p.full_name}",
                round=event.from_round, rule=rule)
 

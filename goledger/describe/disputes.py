@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import format_points
-from goledger.replay.scoring.policies import Policy
+from goledger.replay.scoring.rules import Rules
 
 __all__ = ["changed_values", "policy_words", "relation_words", "rounds_words", "rule_words"]
 
@@ -40,21 +40,20 @@ def policy_words(name: str) -> str:
     return "FIDE" if name.startswith("fide") else _POLICY_NAMES.get(name, name)
 
 
-def _withdrawal_rule(policy: Policy, settings: ev.TournamentSettings) -> str:
-    names = {"policy": policy_words(policy.name)}
-    if policy.name.startswith("fide"):
+def _withdrawal_rule(rules: Rules) -> str:
+    names = {"policy": policy_words(rules.policy.name)}
+    if rules.policy.name.startswith("fide"):
         return gettext("under the %(policy)s rules each round a withdrawn player misses is a lost round with no "
                        "opponent (0 points)") % names
-    if policy.withdrawn == "zero":
+    if rules.withdrawn == "zero":
         return gettext("under the %(policy)s rules each round a withdrawn player misses counts 0") % names
-    mms2 = settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
     return gettext("under the %(policy)s rules each round a withdrawn player misses counts %(points)s in MMS, "
-                   "like an announced absence") % {**names, "points": _points(mms2)}
+                   "like an announced absence") % {**names, "points": _points(rules.mms2_absent)}
 
 
-def rule_words(event: ev.Event, policy: Policy, settings: ev.TournamentSettings | None, late_after: int | None,
-               name_of: Mapping[str, str]) -> str:
-    """The rule an event applied, as one sentence (``""`` when it needs none).
+def rule_words(event: ev.Event, rules: Rules | None, late_after: int | None, name_of: Mapping[str, str]) -> str:
+    """The rule an event applied, as one sentence (``""`` when it needs none); ``rules`` are
+    those in force for the event's round (``None``: no tournament yet).
 
     ``late_after``: for a result, the latest round already paired when it was recorded (a late
     result), else ``None``."""
@@ -63,7 +62,7 @@ def rule_words(event: ev.Event, policy: Policy, settings: ev.TournamentSettings 
 
     match event:
         case ev.PlayerWithdrew(player_id=pid, from_round=r):
-            rule = _withdrawal_rule(policy, settings) if settings is not None else ""
+            rule = _withdrawal_rule(rules) if rules is not None else ""
             return gettext("From round %(round)d on %(player)s had withdrawn; %(rule)s.") % {
                 "round": r, "player": who(pid), "rule": rule}
         case ev.PlayerReinstated(player_id=pid, from_round=r):

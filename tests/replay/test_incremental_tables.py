@@ -118,3 +118,23 @@ def test_a_copy_derives_from_its_origin() -> None:
         rounds.untrack(state)
     fresh = rounds.RoundTable(state, pol, state.settings_for_round(5), rounds.table_size(state, 5))
     assert table.state is state and not same(table, fresh)
+
+
+def test_a_derived_table_keeps_opengotha_start_scores_from_30k() -> None:
+    """Under ``quirk_mm_zero_30k`` the start scores ignore the tournament's McMahon zero, in
+    a derived table as in a fresh one (both read ``Rules.start_settings``)."""
+    events = events_with_every_kind(1)
+    created = events[0]
+    assert isinstance(created, ev.TournamentCreated)
+    events[0] = ev.TournamentCreated(settings=msgspec.structs.replace(created.settings, mm_zero="20k"))
+    pol = get_policy("opengotha")
+    rounds._CACHE.clear()
+    derived = 0
+    for i, event, state in tracked_points(events, random.Random(1), 0.0):
+        settings = state.settings_for_round(5)
+        before = len(rounds._CACHE)
+        table = rounds.round_table(state, pol, settings, 5)
+        fresh = rounds.RoundTable(state, pol, settings, rounds.table_size(state, 5))
+        assert not same(table, fresh), (i, type(event).__name__, same(table, fresh))
+        derived += before > 0
+    assert derived > 20

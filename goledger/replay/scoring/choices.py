@@ -1,6 +1,7 @@
 """What a view looks at when it is not told: the policy, the criteria and the round (spec
-``scoring.md`` §2.5). Every view of the scoring floor and the scoring context itself resolve
-them here (:func:`goledger.replay.scoring.standings.standings` re-exports them).
+``scoring.md`` §2.5), and the :class:`~goledger.replay.scoring.rules.Rules` they make. Every
+view of the scoring floor and the scoring context itself resolve them here
+(:func:`goledger.replay.scoring.standings.standings` re-exports them).
 """
 
 from __future__ import annotations
@@ -11,16 +12,15 @@ from goledger.errors import CommandRejected
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, get_policy
+from goledger.replay.scoring.rules import MAIN_SCORE, Rules, rules_for
 
-__all__ = ["check_round", "main_score", "resolve_criteria", "resolve_policy"]
-
-_MAIN_SCORE = {"mcmahon": "MMS", "swiss": "NBW", "swisscat": "NBW", "cup": "CPS", "round-robin": "NBW"}
+__all__ = ["check_round", "main_score", "resolve_criteria", "resolve_policy", "rules_at"]
 
 
 def main_score(state: TournamentState) -> str:
     """The tournament's main score criterion (MMS for McMahon, NBW for Swiss…)."""
     assert state.settings is not None
-    return _MAIN_SCORE.get(state.settings.system, "NBW")
+    return MAIN_SCORE.get(state.settings.system, "NBW")
 
 
 def resolve_policy(state: TournamentState, policy: str | Policy | None) -> Policy:
@@ -34,16 +34,22 @@ def resolve_policy(state: TournamentState, policy: str | Policy | None) -> Polic
     return get_policy(policy)
 
 
+def rules_at(state: TournamentState, round_: int, policy: str | Policy | None = None) -> Rules:
+    """The :class:`~goledger.replay.scoring.rules.Rules` of ``state`` for round ``round_``
+    (the settings in force for it) under ``policy`` (:func:`resolve_policy`'s choice)."""
+    chosen = resolve_policy(state, policy)
+    return rules_for(chosen, state.settings_for_round(max(round_, 1)))
+
+
 def resolve_criteria(state: TournamentState, policy: Policy, criteria: Sequence[str] | None) -> tuple[str, ...]:
-    """Criteria asked for, else the tournament's, else the policy's default, else the main score."""
+    """Criteria asked for, else :attr:`Rules.criteria <goledger.replay.scoring.rules.Rules.criteria>`
+    (the tournament's, else the policy's default, else the main score)."""
     if criteria:
         names = criteria
-    elif state.settings is not None and state.settings.criteria:
-        names = state.settings.criteria
-    elif state.settings is not None and policy.criteria_for(state.settings.system):
-        names = policy.criteria_for(state.settings.system)
+    elif state.settings is not None:
+        names = rules_for(policy, state.settings).criteria
     else:
-        names = (main_score(state),)
+        names = ("NBW",)
     return tuple(get_criterion(policy.criterion_name(n)).name for n in names if n and n.upper() != "NULL")
 
 

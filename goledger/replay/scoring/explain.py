@@ -23,6 +23,7 @@ from goledger.errors import CommandRejected
 from goledger.i18n import gettext
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.choices import rules_at
 from goledger.replay.scoring.criteria import Explanation, Term, get_criterion
 from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.scoring import ScoringContext
@@ -198,7 +199,7 @@ def explain(
     withdrawal = ""
     if withdrawn_from is not None and withdrawn_from <= max(round_, 1):
         withdrawal = gettext("withdrawn from round %(round)d: %(rule)s") % {
-            "round": withdrawn_from, "rule": withdrawal_rule(pol, state.settings_for_round(withdrawn_from))}
+            "round": withdrawn_from, "rule": withdrawal_rule(rules_at(state, withdrawn_from, pol))}
     return PlayerExplanation(
         player_id=pid,
         name=state.players[pid].full_name,

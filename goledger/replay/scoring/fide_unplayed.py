@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Final
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext
 from goledger.ledger.values import Result, parse_points2
+from goledger.replay.scoring.rules import rules_for
 
 if TYPE_CHECKING:
     from goledger.replay.fold.state import GameState, TournamentState
@@ -357,14 +358,8 @@ class FideData:
     def _adjustment(self) -> str:
         if self.round_robin:
             return "none"
-        chosen = self.policy.opponent_score_adjustment
-        if chosen is not None:
-            return chosen
         assert self.state.settings is not None
-        half = self.policy.not_played_as_half
-        if half is None:
-            half = self.state.settings.not_played_as_half
-        return "all-unplayed-as-draw" if half else "none"
+        return rules_for(self.policy, self.state.settings).opponent_score_adjustment
 
     def seen2(self, fr: FideRound) -> int:
         """What this round adds to the player's score as his opponents see it (16.3)."""
@@ -473,9 +468,8 @@ def _build_rounds(
 ) -> dict[str, list[FideRound]]:
     rows: dict[str, list[FideRound]] = {pid: [] for pid in state.players}
     for r in range(1, upto + 1):
-        settings = state.settings_for_round(r)
-        bye2 = settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye
-        absent2 = settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
+        rules = rules_for(policy, state.settings_for_round(r))
+        bye2, absent2 = rules.nbw2_bye, rules.nbw2_absent
         seen: set[str] = set()
         for game in state.games_of_round(r):
             for pid in (game.white, game.black):
@@ -497,7 +491,7 @@ def _build_rounds(
             elif r in player.absences:
                 stored = player.absences[r]
                 rows[pid].append(_absence(r, absent2 if stored is None else stored, ps))
-            elif policy.not_assigned == "absent":
+            elif rules.not_assigned == "absent":
                 rows[pid].append(_absence(r, absent2, ps))
             else:
                 rows[pid].append(FideRound(r, Kind.NOT_PAIRED, ps.zpb))

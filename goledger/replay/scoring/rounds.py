@@ -47,15 +47,14 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import accumulate
 from typing import Any
 
-import msgspec
-
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result
 from goledger.nogc import nogc
 from goledger.replay.fold.state import GameState, PlayerState, RoundStatus, TournamentState
 from goledger.replay.scoring.hashmap_order import iteration_order
 from goledger.replay.scoring.policies import Policy
-from goledger.replay.scoring.start_scores import rank_value, start_scores
+from goledger.replay.scoring.rules import Rules, rules_for
+from goledger.replay.scoring.start_scores import start_scores
 
 __all__ = [
     "RoundTable",
@@ -65,7 +64,6 @@ __all__ = [
     "note_event",
     "round_table",
     "rounded",
-    "score_settings",
     "track",
     "untrack",
 ]
@@ -87,14 +85,6 @@ def rounded(game2: int, unpaired2: int, scope: str) -> int:
     return game2 + unpaired2
 
 
-def score_settings(policy: Policy, settings: TournamentSettings) -> TournamentSettings:
-    """The settings start scores are computed with: the tournament's, with the McMahon zero
-    replaced by 30k under ``quirk_mm_zero_30k`` (OpenGotha ignores its file's genMMZero)."""
-    if policy.quirk_mm_zero_30k and rank_value(settings.mm_zero) != -30:
-        return msgspec.structs.replace(settings, mm_zero="30k")
-    return settings
-
-
 class RoundTable:
     """Every player's rounds 1..``size`` under one policy (see the module docstring)."""
 
@@ -103,11 +93,8 @@ class RoundTable:
         self.policy = policy
         self.settings = settings
         self.size = size
-        self.round_down_scope: str = (
-            policy.round_down if policy.round_down is not None
-            else "unpaired-part" if settings.round_down else "none"
-        )
-        self.smms: dict[str, int] = start_scores(state, score_settings(policy, settings))
+        self._set_rules()
+        self.smms: dict[str, int] = start_scores(state, self.rules.start_settings)
         """Start McMahon scores (bar and floor, grouped McMahon, EGF super-group, correction)."""
         self.extra2: dict[str, list[int]] = {}
         """Under ``several_games_in_round="opengotha"``, per player with several games in a
@@ -200,10 +187,11 @@ class RoundTable:
         previous.parent = None  # a chain of two tables: the previous point, no older one
         table.extra2, table.extra_played2, table.extra_games = {}, {}, {}
         table.state, table.policy, table.settings = state, previous.policy, settings
-        table.size, table.round_down_scope = previous.size, previous.round_down_scope
+        table.size = previous.size
+        table._set_rules()
         redo = {pid for pid in touched if pid in state.players}
         if players_changed:
-            table.smms = start_scores(state, table.settings)
+            table.smms = start_scores(state, table.rules.start_settings)
             old = previous.smms
             redo.update(pid for pid, v in table.smms.items() if old.get(pid) != v)
         else:
@@ -431,49 +419,51 @@ class RoundTable:
                 implied.add(g.black)
         return tuple(pid for pid in players if pid in implied)
 
+    def _set_rules(self) -> None:
+        """The table's :class:`~goledger.replay.scoring.rules.Rules` (those of the standings
+        round's settings: round-down, start scores) and each round's (its bye and absent
+        values follow the settings in force for it)."""
+        state, policy = self.state, self.policy
+        self.rules: Rules = rules_for(policy, self.settings)
+        self.round_down_scope: str = self.rules.round_down
+        self.round_rules: list[Rules] = (
+            [rules_for(policy, state.settings_for_round(r)) for r in range(1, self.size + 1)]
+            if state.round_settings else [self.rules] * self.size)
+        """Per round (0-based), the rules of the settings in force for it."""
+
     def unpaired_points2(self, player_id: str, round_: int, family: str) -> int:
         """Half-points a round without a game brings in the ``"nbw"`` or ``"mms"`` family
         (before rounding); see :meth:`ScoringContext.unpaired_points2`."""
         status = self.status[player_id][round_ - 1]
-        policy = self.policy
         if status == "paired":
             return 0
-        settings = self.state.settings_for_round(round_) if self.state.round_settings else self.settings
+        rules = self.round_rules[round_ - 1]
         if status == "bye":
             override = self.state.byes.get(round_, {}).get(player_id)
             if override is not None:
                 return override
-            if family == "nbw":
-                return settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye
-            return settings.mms2_bye if policy.mms2_bye is None else policy.mms2_bye
+            return rules.nbw2_bye if family == "nbw" else rules.mms2_bye
         if status == "absent":
             override = self.state.players[player_id].absences.get(round_)
             if override is not None:
                 return override
-        elif (status == "not-assigned" and policy.not_assigned == "zero") or (
-            status == "withdrawn" and policy.withdrawn == "zero"
+        elif (status == "not-assigned" and rules.not_assigned == "zero") or (
+            status == "withdrawn" and rules.withdrawn == "zero"
         ):
             return 0
-        if family == "nbw":
-            return settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent
-        return settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent
+        return rules.nbw2_absent if family == "nbw" else rules.mms2_absent
 
     def _unpaired_defaults(self) -> list[dict[str, tuple[int, int]]]:
         """Per round (0-based), the (nbw, mms) half-points of each unpaired status when the
         bye or absence carries no value of its own: :meth:`unpaired_points2` without its
         per-player overrides, computed once per round instead of once per player-round."""
-        policy, state = self.policy, self.state
         out: list[dict[str, tuple[int, int]]] = []
-        for round_ in range(1, self.size + 1):
-            settings = state.settings_for_round(round_) if state.round_settings else self.settings
-            bye = (settings.nbw2_bye if policy.nbw2_bye is None else policy.nbw2_bye,
-                   settings.mms2_bye if policy.mms2_bye is None else policy.mms2_bye)
-            absent = (settings.nbw2_absent if policy.nbw2_absent is None else policy.nbw2_absent,
-                      settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent)
+        for rules in self.round_rules:
+            absent = (rules.nbw2_absent, rules.mms2_absent)
             out.append({
-                "bye": bye, "absent": absent,
-                "not-assigned": (0, 0) if policy.not_assigned == "zero" else absent,
-                "withdrawn": (0, 0) if policy.withdrawn == "zero" else absent,
+                "bye": (rules.nbw2_bye, rules.mms2_bye), "absent": absent,
+                "not-assigned": (0, 0) if rules.not_assigned == "zero" else absent,
+                "withdrawn": (0, 0) if rules.withdrawn == "zero" else absent,
             })
         return out
 

@@ -56,6 +56,7 @@ from goledger.replay.scoring.choices import resolve_criteria
 from goledger.replay.scoring.criteria import Criterion, get_criterion
 from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.rounds import round_table, rounded
+from goledger.replay.scoring.rules import Rules
 from goledger.replay.scoring.start_scores import rank_value, start_mms
 
 __all__ = ["RoundEntry", "ScoringContext", "category_index", "rank_value", "rounded", "start_mms"]
@@ -162,13 +163,13 @@ class ScoringContext:
         self.all_players: list[str] = list(state.players)
         self.values: dict[str, dict[str, int]] = {}
         self.memo: dict[str, Any] = {}
-        self.not_played_as_half = (
-            self.settings.not_played_as_half if policy.not_played_as_half is None else policy.not_played_as_half
-        )
         table = round_table(state, policy, self.settings, round_)
         self.table = table
         """The shared :class:`~goledger.replay.scoring.rounds.RoundTable` (rounds past R included:
         read it only through the context's lists, which stop at R)."""
+        self.rules: Rules = table.rules
+        """The rules of round R's settings under ``policy`` (:mod:`goledger.replay.scoring.rules`)."""
+        self.not_played_as_half: bool = self.rules.not_played_as_half
         self.smms: dict[str, int] = table.smms
         self.players: list[str] = list(table.listed)
         self._previous = table.previous_view(round_)
@@ -233,8 +234,8 @@ class ScoringContext:
         return self.table.unpaired_points2(player_id, round_, family)
 
     def round_down_scope(self) -> str:
-        """``unpaired-part``, ``whole-score`` or ``none`` (policy, else the tournament's flag)."""
-        return self.table.round_down_scope
+        """``unpaired-part``, ``whole-score`` or ``none`` (:attr:`Rules.round_down`)."""
+        return self.rules.round_down
 
     # ---------------------------------------------------------------- derived facts
 

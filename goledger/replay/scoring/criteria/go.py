@@ -60,30 +60,30 @@ def game_term(ctx: ScoringContext, player_id: str, round_: int, value: int, rule
 
 
 def unpaired_rule(ctx: ScoringContext, player_id: str, round_: int, family: str) -> str:
-    """The rule that gave a round without a game its value (for explanations)."""
+    """The rule that gave a round without a game its value (for explanations): the same
+    :class:`~goledger.replay.scoring.rules.Rules` of that round the value was read from."""
     status = ctx.status[player_id][round_ - 1]
-    policy = ctx.policy
+    rules = ctx.table.round_rules[round_ - 1]
+    policy = rules.policy.name
     name = "NBW" if family == "nbw" else "MMS"
     if status == "bye":
         if ctx.state.byes.get(round_, {}).get(player_id) is not None:
             return gettext("bye recorded with its own value")
-        own = policy.nbw2_bye if family == "nbw" else policy.mms2_bye
-        if own is not None:
-            return gettext("%(name)s bye value of policy %(policy)s") % {"name": name, "policy": policy.name}
+        if rules.source(f"{family}2_bye") == "policy":
+            return gettext("%(name)s bye value of policy %(policy)s") % {"name": name, "policy": policy}
         return gettext("%(name)s bye value of the tournament") % {"name": name}
     if status == "absent" and ctx.state.players[player_id].absences.get(round_) is not None:
         return gettext("absence recorded with its own value")
-    if status == "not-assigned" and policy.not_assigned == "zero":
+    if status == "not-assigned" and rules.not_assigned == "zero":
         return gettext("not assigned (present, neither paired nor bye): 0 under policy %(policy)s") % {
-            "policy": policy.name}
-    if status == "withdrawn" and policy.withdrawn == "zero":
-        return gettext("withdrawn: 0 under policy %(policy)s") % {"policy": policy.name}
-    own = policy.nbw2_absent if family == "nbw" else policy.mms2_absent
+            "policy": policy}
+    if status == "withdrawn" and rules.withdrawn == "zero":
+        return gettext("withdrawn: 0 under policy %(policy)s") % {"policy": policy}
     what = gettext("absent") if status == "absent" else gettext("%(status)s (counted as absent)") % {
         "status": status_word(status)}
-    if own is not None:
+    if rules.source(f"{family}2_absent") == "policy":
         return gettext("%(name)s %(what)s value of policy %(policy)s") % {"name": name, "what": what,
-                                                                           "policy": policy.name}
+                                                                           "policy": policy}
     return gettext("%(name)s %(what)s value of the tournament") % {"name": name, "what": what}
 
 
@@ -125,14 +125,15 @@ def score_terms(ctx: ScoringContext, player_id: str, family: str, upto: int) -> 
 
 def start_score_rule(ctx: ScoringContext, player_id: str) -> str:
     p = ctx.state.players[player_id]
-    s = ctx.settings
+    rules = ctx.rules
     corr = " " + gettext("%(correction)+d correction") % {"correction": p.mm_correction} if p.mm_correction else ""
-    zero = s.mm_zero
-    if ctx.policy.quirk_mm_zero_30k and rank_value(zero) != -30:
-        zero = gettext("30k (the tournament's %(zero)s is ignored, as OpenGotha 3.51.02 does)") % {"zero": s.mm_zero}
+    zero = rules.mm_zero
+    if rules.mm_zero_ignored:
+        zero = gettext("30k (the tournament's %(zero)s is ignored, as OpenGotha 3.51.02 does)") % {
+            "zero": rules.settings.mm_zero}
     return gettext("clamp(%(rank)s, floor %(floor)s, bar %(bar)s) − McMahon zero %(zero)s%(correction)s "
                    "= %(start)s (spec §1.1)") % {
-        "rank": p.rank, "floor": s.mm_floor, "bar": s.mm_bar, "zero": zero, "correction": corr,
+        "rank": p.rank, "floor": rules.mm_floor, "bar": rules.mm_bar, "zero": zero, "correction": corr,
         "start": ctx.smms[player_id]}
 
 
