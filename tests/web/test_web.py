@@ -473,4 +473,4 @@ def test_round_page_shows_the_pairing_constraints(fresh: Path) -> None:
     with Ledger.open(fresh) as ledger:
         ledger.append([ev.PairingConstraintSet(player_a="p0001", player_b="p0002", constraint="forbidden")])
     text = Desk(fresh).page("/desk/round/1").text
-    assert "Sato Ken – Ito Mai: forbidden" in text
+    assert "Sato Ken – Ito Mai: never paired" in text  # the constraint in words, as on /desk/constraints
