@@ -32,10 +32,12 @@ def _state(db: Path) -> object:
 async def _create(page: Page, server: Server, name: str, system: str, players: int) -> None:
     await login(page, server, "desk-a")
     assert page.url.endswith("/desk/new")
+    await page.select_option("#system-choice", system)  # the New form follows the system chosen (htmx)
+    await page.wait_for_function("s => document.querySelector('#new-form input[name=system]').value === s",
+                                 arg=system)
     await page.fill("#new-form input[name=name]", name)
     await page.fill("#new-form input[name=rounds]", "4")
-    await page.select_option("#new-form select[name=system]", system)
-    await click(page, "#new-form button")
+    await click(page, "#create")
     await page.fill("#bulk-list", "\n".join(f"Member{i:02d}|X|{RANKS[i]}" for i in range(players)))
     await click(page, "#bulk-form button")
     assert f"registered {players} players" in await page.inner_text("#message")
