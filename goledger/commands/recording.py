@@ -18,7 +18,7 @@ import msgspec
 
 from goledger.describe.events import describe_event, describe_subject, names_from
 from goledger.errors import CommandRejected, StaleHeadError
-from goledger.i18n.messages import resolve_articles
+from goledger.i18n.messages import resolve_articles, say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
@@ -139,7 +139,7 @@ def _check_frozen(state: TournamentState, events: list[ev.Event]) -> None:
 
 def _check_tournament(db: PathLike, state: TournamentState) -> None:
     if state.settings is None:
-        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        raise CommandRejected(say("%(db)s has no tournament (its log has no TournamentCreated event)", db=str(db)))
 
 
 def _append(

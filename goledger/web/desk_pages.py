@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.formats.registry import FORMATS
 from goledger.i18n import gettext, ngettext
+from goledger.i18n.messages import say
 from goledger.web import forms, isolate, pairing_page
 from goledger.web.actions import ACTIONS
 from goledger.web.routing import DeskPages, criteria_list, int_param, round_or
@@ -138,8 +139,8 @@ class DirectorPages:
         form = await self.pages.checked_form(request)
         fmt = str(form.get("format", ""))
         if fmt not in IMPORT_FORMATS:
-            return self.pages.refusal(request, f"{fmt!r} is not a format the desk imports: use one of "
-                                f"{', '.join(IMPORT_FORMATS)}")
+            return self.pages.refusal(request, say("%(format)r is not a format the desk imports: use one of "
+                                                   "%(formats)s", format=fmt, formats=", ".join(IMPORT_FORMATS)))
         done = await self._with_upload(form, "upload", "choose the file to import", lambda source: self.pages.work(
             isolate.import_file, fmt, source, self.desk.db, self.pages.actor(request)))
         if done.status != 200:
@@ -318,8 +319,8 @@ class DirectorPages:
         """Download the ledger in another program's format (its ``export_*`` function)."""
         fmt = request.path_params["fmt"]
         if fmt not in FORMATS:
-            return self.pages.refusal(request, f"{fmt!r} is not a format the desk exports: use one of "
-                                f"{', '.join(FORMATS)}", 404)
+            return self.pages.refusal(request, say("%(format)r is not a format the desk exports: use one of "
+                                                   "%(formats)s", format=fmt, formats=", ".join(FORMATS)), 404)
 
         def run() -> Any:
             return FORMATS[fmt].write(self.desk.db)
@@ -378,15 +379,15 @@ class DirectorPages:
         name = request.path_params["action"]
         action = ACTIONS.get(name)
         if action is None:
-            return self.pages.refusal(request, f"{name!r} is not an action of the desk", 404)
+            return self.pages.refusal(request, say("%(action)r is not an action of the desk", action=name), 404)
         head_text = forms.text(form, "expected_head")
         if not head_text:
-            return self.pages.refusal(request, "the form does not say which ledger head it was rendered against; "
-                                "reload the page")
+            return self.pages.refusal(request, say("the form does not say which ledger head it was rendered "
+                                                   "against; reload the page"))
         try:
             expected_head = forms.whole(head_text, "the form's ledger head", signed=False)
         except CommandRejected:
-            return self.pages.refusal(request, "the form's ledger head is not an event number; reload the page")
+            return self.pages.refusal(request, say("the form's ledger head is not an event number; reload the page"))
         retry = str(form.get("retry", "")) == "1"
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         fragment = fields.get("fragment", "")

@@ -43,6 +43,16 @@ def test_the_marker_is_resolved_with_capitals_and_tags() -> None:
     assert resolve_articles("Kaza(z) nothing") == "Kaza(z) nothing"  # only the article marker
 
 
+def test_a_hungarian_page_has_its_articles_chosen() -> None:
+    from goledger.i18n.messages import articles_in_page
+
+    page = "<p>a(z) <b>5</b>. forduló · a(z) 12. asztal</p>"
+    with use_language("hu"):
+        assert articles_in_page(page) == "<p>az <b>5</b>. forduló · a 12. asztal</p>"
+    with use_language("tr"):
+        assert articles_in_page(page) == page  # the marker is Hungarian's alone
+
+
 def test_a_message_renders_in_the_language_in_force_with_its_words_translated() -> None:
     made = {}
     for language in ("en", "tr", "hu"):

@@ -93,6 +93,11 @@ CONFIRMATIONS: list[tuple[str, dict[str, str]]] = [
 """Forms the desk records, in this order (each confirmation is the command's own sentence)."""
 
 
+PAGES = ("/desk", "/desk/round/1", "/desk/round/1/results", "/desk/players", "/desk/standings", "/desk/log",
+         "/desk/settings", "/", "/standings", "/player/p0001")
+"""Pages whose Hungarian text writes articles before numbers (rounds, tables, events)."""
+
+
 def _tournament(folder: Path, language: str) -> Path:
     """Round 1 of a McMahon in ``language`` paired by hand, table 1 played."""
     db = folder / f"{language}.db"
@@ -186,6 +191,8 @@ def test_every_desk_message_is_in_the_page_language(tmp_path: Path, language: st
             status, message = post(action, fields)
             assert status == 200 and _head(db) > before, (action, fields, status, message)
             english.append((action, message, _english(message, language, template)))
+        pages = {path: client.get(path).text for path in PAGES}
+    assert [path for path, page in pages.items() if "a(z)" in page.lower()] == []  # every article chosen
     messages = [m for _, m, _ in english]
     left = [f"{action}: {message} {words}" for action, message, words in english if words]
     assert left == [], "\n".join(left)
