@@ -211,3 +211,19 @@ def test_two_claims_at_once_record_the_result_once(tmp_path: Path) -> None:
         kinds = [r.type for r in ledger.records()]
     assert kinds[-3:] == ["ResultClaimed", "ResultClaimed", "ResultRecorded"]
     assert kinds.count("ResultRecorded") == 2  # table 1's and this one
+
+
+def test_the_audit_shows_which_results_came_from_the_players(tmp_path: Path) -> None:
+    """The audit report's event log lists the players' claims and the result they agreed on,
+    with the players (and the desk that approved it) as the actors."""
+    from goledger.render.audit_report import report
+
+    db = ledger_file(tmp_path, "approve")
+    report_result(db, "p0003", 1, "won", "R")
+    report_result(db, "p0004", 1, "lost")
+    approve_reports(db, 1, actor="desk Anna")
+    html = tmp_path / "audit.html"
+    report(db, html)
+    text = html.read_text(encoding="utf-8")
+    assert "players p0003 p0004 (approved by desk Anna)" in text
+    assert "round 1 table 2: p0003 Chen Li reports a win by resignation" in text and "player p0004" in text
