@@ -228,6 +228,8 @@ class EventIndex:
             return describe_event(e) + f": {moved}"
         if isinstance(e, ev.SourceImported):
             return gettext("imported %(format)s file %(file)s") % {"format": e.format, "file": e.filename}
+        if isinstance(e, ev.ResultClaimed):  # a player's own report (issue 46)
+            return describe_event(e, lambda pid: f"{pid} {name(pid)}")
         return e.type_name()
 
     def _game_words(self) -> tuple[str, str]:

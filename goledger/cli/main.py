@@ -62,6 +62,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "goledger.cli.timeline",
     "goledger.cli.units",
     "goledger.cli.keys",
+    "goledger.cli.reports",
 )
 """CLI modules, each with ``register_commands(app)`` and optionally
 ``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
@@ -90,6 +91,7 @@ COMMAND_MODULE: Final[dict[str, str]] = {
     "egd-check": "egd_check",
     "site": "site",
     **dict.fromkeys(("keys", "check-in", "check-ins", "absent-unchecked"), "keys"),
+    **dict.fromkeys(("reports", "approve-reports"), "reports"),
 }
 """The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
 imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks

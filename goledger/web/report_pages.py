@@ -87,7 +87,7 @@ class ReportPages(KeyPages):
     def _game(self, pid: str) -> dict[str, Any]:
         """His game to report: the latest round shown to the players that has his game and is
         still open, with both claims and the result."""
-        from goledger.replay.scoring.reports import closed_reason, current_claim
+        from goledger.replay.views import closed_reason, current_claim
 
         state = self.desk.state()
         player = state.players[pid]
@@ -148,7 +148,8 @@ class ReportPages(KeyPages):
     # ------------------------------------------------------------------ the director's
 
     async def desk_reports(self, request: Request) -> Response:
-        from goledger.replay.scoring.reports import STATUSES, round_reports
+        from goledger.replay.views import REPORT_STATUSES as STATUSES
+        from goledger.replay.views import round_reports
 
         round_ = request.path_params["round"]
 

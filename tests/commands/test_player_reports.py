@@ -211,3 +211,36 @@ def test_two_claims_at_once_record_the_result_once(tmp_path: Path) -> None:
         kinds = [r.type for r in ledger.records()]
     assert kinds[-3:] == ["ResultClaimed", "ResultClaimed", "ResultRecorded"]
     assert kinds.count("ResultRecorded") == 2  # table 1's and this one
+
+
+def test_the_audit_shows_which_results_came_from_the_players(tmp_path: Path) -> None:
+    """The audit report's event log lists the players' claims and the result they agreed on,
+    with the players (and the desk that approved it) as the actors."""
+    from goledger.render.audit_report import report
+
+    db = ledger_file(tmp_path, "approve")
+    report_result(db, "p0003", 1, "won", "R")
+    report_result(db, "p0004", 1, "lost")
+    approve_reports(db, 1, actor="desk Anna")
+    html = tmp_path / "audit.html"
+    report(db, html)
+    text = html.read_text(encoding="utf-8")
+    assert "players p0003 p0004 (approved by desk Anna)" in text
+    assert "round 1 table 2: p0003 Chen Li reports a win by resignation" in text and "player p0004" in text
+
+
+def test_the_command_line_lists_and_approves_the_reports(tmp_path: Path, cli) -> None:
+    db = ledger_file(tmp_path, "approve")
+    report_result(db, "p0003", 1, "jigo")
+    report_result(db, "p0004", 1, "jigo")
+    listed = cli("reports", "--round", "1", "--db", db)
+    assert listed.code == 0 and "agree: 1" in listed.out and "table 2: Chen Li – Dias Rui: jigo / jigo → jigo" in (
+        listed.out)
+    as_json = cli("reports", "--round", "1", "--db", db, "--json")
+    assert as_json.code == 0 and '"status": "agree"' in as_json.out
+    done = cli("approve-reports", "--round", "1", "--db", db, "--actor", "desk Anna")
+    assert done.code == 0, done.err
+    assert actors(db)[-1] == ("ResultRecorded", "players p0003 p0004 (approved by desk Anna)")
+    again = cli("approve-reports", "--round", "1", "--db", db)
+    assert again.code == 1 and "no agreeing reports" in again.err
+    assert cli("reports", "--round", "9", "--db", db).code == 1

@@ -101,6 +101,8 @@ COMMANDS: list[list[str]] = [
     ["export", "aga", "-o", "OUT"],
     ["freeze", "--reason", "final"],
     ["unfreeze", "--reason", "appeal"],
+    ["reports", "--round", "1"],
+    ["approve-reports", "--round", "1"],
     ["egd-check"],
     ["site", "OUT"],
     ["timeline", "Abe"],

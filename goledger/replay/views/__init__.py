@@ -35,6 +35,8 @@ from goledger.replay.scoring.printouts import (
     wall_list_of,
     withdrawn_note,
 )
+from goledger.replay.scoring.reports import STATUSES as REPORT_STATUSES
+from goledger.replay.scoring.reports import closed_reason, current_claim, round_reports
 from goledger.replay.scoring.standings import Standings
 from goledger.replay.scoring.standings import standings as compute_standings
 from goledger.replay.scoring.start_scores import StartScoreTable, start_score_table
@@ -47,17 +49,21 @@ if TYPE_CHECKING:  # the views of one command each, imported by it (a run of ``s
     from goledger.replay.scoring.fide_views import AdjustedScores
 
 __all__ = [
+    "REPORT_STATUSES",
     "HeadState",
     "StandingsPage",
     "adjusted_scores",
     "check_in_status",
     "check_ins",
+    "closed_reason",
     "crosstable",
+    "current_claim",
     "explain",
     "head_state",
     "next_round",
     "pairings",
     "players",
+    "round_reports",
     "settings_as_of",
     "standing",
     "standings",
