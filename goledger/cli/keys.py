@@ -77,11 +77,10 @@ def register_commands(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """The players who hold a key, with the key (and the link with --url); creates nothing."""
-        from goledger.keys import keys_for
         from goledger.render.welcome import check_base_url
 
         base = run(lambda: check_base_url(url)) if url else None
-        keys = run(lambda: keys_for(db or default_db()))
+        keys = run(lambda: _checked_keys(db or default_db()))
         rows = [{"player_id": pid, "key": key, "link": f"{base}/k/{key}" if base else None}
                 for pid, key in keys.items()]
         if as_json:
@@ -190,3 +189,13 @@ def warn_unchecked(db: Path | None, round_: int) -> None:
     if status.waiting and not status.paired:
         warn(f"{len(status.waiting)} players have not checked in for round {round_} (check_in={status.required}); "
              f"`goledger absent-unchecked --round {round_}` marks them absent")
+
+
+def _checked_keys(db: Path) -> dict[str, str]:
+    """The keys of ``db``'s players, once the ledger itself has opened (a damaged or foreign
+    ledger is refused before its keys are read)."""
+    from goledger.keys import keys_for
+    from goledger.replay.views import state_as_of
+
+    state_as_of(db, None)
+    return keys_for(db)
