@@ -182,7 +182,7 @@ def in_worker(task: str, spec: dict[str, object]) -> dict[str, Samples]:
 def _worker(spec: dict[str, Any]) -> dict[str, Samples]:
     """The in-process measurements of one worker (see :func:`in_worker`)."""
     from goledger.audit.queries import what_if
-    from goledger.commands.record import verify
+    from goledger.commands import verify
     from goledger.formats.opengotha import import_opengotha
     from goledger.replay.fold.state import fold
     from goledger.replay.scoring import rounds as round_tables

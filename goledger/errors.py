@@ -76,14 +76,18 @@ class LedgerError(GoledgerError):
 class StaleHeadError(LedgerError):
     """The caller's expected head is not the ledger's head any more. ``expected`` is the
     head the caller gave and ``since`` the stored records appended after it (empty when
-    the expected head lies beyond the ledger's last event)."""
+    the expected head lies beyond the ledger's last event, or only those touching what the
+    write depends on: :meth:`goledger.ledger.store.Transaction.depend`); ``head`` the
+    ledger's head when the write was refused, when known."""
 
     code = "stale-head"
 
-    def __init__(self, message: str, *, expected: int | None = None, since: tuple = ()) -> None:
+    def __init__(self, message: str, *, expected: int | None = None, since: tuple = (),
+                 head: int | None = None) -> None:
         super().__init__(message)
         self.expected = expected
         self.since = since
+        self.head = head
 
 
 class FormatError(GoledgerError):

@@ -13,9 +13,9 @@ from pathlib import Path
 from lxml import etree
 
 from goledger.formats.countries import is_country_code
-from goledger.formats.egd.classes import egf_class
 from goledger.formats.egd.validate import place_country_city
 from goledger.ledger.events import TimeSettings
+from goledger.rating.classes import egf_class
 
 _SYSTEMS = {"SUDDENDEATH": "sudden-death", "STDBYOYOMI": "byo-yomi", "CANBYOYOMI": "canadian", "FISCHER": "fischer"}
 

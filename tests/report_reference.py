@@ -29,8 +29,8 @@ from goledger.ledger.store import Record, VerifyReport
 from goledger.ledger.values import format_points
 from goledger.rating.preview import RatingPreview
 from goledger.render.audit_report import AUDITED_TYPES, View, _safe_log
+from goledger.render.html import stylesheet
 from goledger.render.rating import HEADERS, _caption, not_rated_summary, preview_rows
-from goledger.render.report_style import REPORT_STYLE
 from goledger.replay.fold.state import TournamentState, apply, fold
 from goledger.replay.scoring.standings import Standings, standings
 
@@ -358,7 +358,7 @@ def render_report(records: Sequence[Record], events: Sequence[ev.Event], verify:
         published, audit,
         _log_section(records, index),
     )
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(REPORT_STYLE)), body, lang="en")
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(stylesheet())), body, lang="en")
     data = etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
     summary = {"path": str(path), "players": len(state.players), "rounds": last, "events": len(records),
                "audited": n_audited, "published": n_published, "verified": verify.ok}
@@ -375,7 +375,7 @@ def standings_page(table: Standings, title: str) -> bytes:
     title = shown(title)
     caption = (f"after round {table.round} · policy {table.policy} · as of event {table.as_of_seq}")
     body = E.BODY(E.H1(title), E.P(caption), _standings_table(table, id="standings"))
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(REPORT_STYLE)), body, lang="en")
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(stylesheet())), body, lang="en")
     return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")
 
 
@@ -397,6 +397,6 @@ def preview_section(preview: RatingPreview, **attrs: str) -> Any:
 
 def preview_html(preview: RatingPreview, title: str) -> bytes:
     """The preview as a self-contained HTML page (inline styles, nothing fetched)."""
-    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(REPORT_STYLE)),
+    document = E.HTML(E.HEAD(E.META(charset="utf-8"), E.TITLE(title), E.STYLE(stylesheet())),
                       E.BODY(E.H1(title), preview_section(preview, id="rating")), lang="en")
     return etree.tostring(document, method="html", encoding="utf-8", doctype="<!DOCTYPE html>")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from goledger.commands import record as rec
+from goledger import commands as rec
 from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
@@ -25,7 +25,7 @@ def state_of(db: Path) -> Any:
 
 
 def record_pairing(db: Path, pairing: Pairing) -> None:
-    """Append ``pairing``'s games and bye through ``goledger.commands.record.pair``/``bye``."""
+    """Append ``pairing``'s games and bye through ``goledger.commands.pair``/``bye``."""
     for g in pairing.games:
         rec.pair(db, pairing.round, g.white, g.black, table=g.table, handicap=g.handicap, komi=g.komi)
     if pairing.bye is not None:

@@ -1,4 +1,4 @@
-"""Recording commands: thin shells over :mod:`goledger.commands.record`, one module-level
+"""Recording commands: thin shells over :mod:`goledger.commands`, one module-level
 function each with the library function's name and arguments (``db`` is ``--db``).
 
 The options every recording command shares (``--db``, ``--actor``, ``--reason``,
@@ -48,7 +48,7 @@ RESULT_FORMS = (
 
 
 def parse_settings(texts: list[str]) -> dict[str, object]:
-    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.record.change_rules`
+    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.change_rules`
     (:func:`goledger.commands.settings_text.parse_settings`); a malformed word exits 2.
 
     >>> parse_settings(["policy=egf", "criteria=MMS, SOSM", "mms2_absent=0", "komi=6.5"])

@@ -5,6 +5,12 @@ either appends its events in one transaction or refuses with one sentence
 (:class:`~goledger.errors.CommandRejected`) and writes nothing. The CLI's recording
 commands are thin shells over these functions, with the same names and arguments.
 
+Player references (``player``, ``white``, ``black``) accept the ledger id (``p0007``), an
+EGD PIN, or a unique name (``"Surname First"``, ``"Surname, First"`` or a unique surname).
+Common keyword arguments: ``db`` (path of the ledger file), ``actor`` and ``reason`` (kept in
+the envelope), ``expected_head`` (the sequence number the caller last saw) and ``retry``
+(see :func:`goledger.commands.recording.record`).
+
 >>> from goledger import commands
 >>> callable(commands.register) and callable(commands.result)
 True
@@ -25,7 +31,7 @@ _HOMES: Final[dict[str, str]] = {
     **dict.fromkeys(("correct", "result", "unpair"), "results"),
     "change_rules": "rules",
     **dict.fromkeys(("reinstate", "withdraw"), "withdrawals"),
-    "find_player": "record",
+    "find_player": "players",
     "unregister": "unregistration",
     **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
     **dict.fromkeys(("absent_unchecked", "check_in"), "checking_in"),
@@ -64,9 +70,8 @@ if TYPE_CHECKING:
     from goledger.commands.hand import edit_game, pair, renumber_tables
     from goledger.commands.pairing import PairRoundOutcome, check_pairings, explain_pairing, pair_round, unpair_round
     from goledger.commands.player_reports import approve_reports, report_result
-    from goledger.commands.players import register, update_player
+    from goledger.commands.players import find_player, register, update_player
     from goledger.commands.reading import log, repair_report, verify
-    from goledger.commands.record import find_player
     from goledger.commands.recording import Outcome
     from goledger.commands.results import correct, result, unpair
     from goledger.commands.rules import change_rules

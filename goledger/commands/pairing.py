@@ -323,8 +323,13 @@ def _over(state: TournamentState, round_: int, rounds: int) -> str:
 
 def plan_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
                players: Sequence[str] | None = None, force: bool = False) -> tuple[PairRoundOutcome, list[ev.Event]]:
-    """What ``pair-round`` decides for ``round_`` (:func:`decide_pair_round`) with the outcome
-    it reports (nothing appended yet)."""
+    """The decider of ``pair-round``, with the outcome it reports (nothing appended yet):
+    ``RoundPaired`` (engine, parameters, seed, weight, who was not paired and why) followed by
+    the ``GamePaired``/``ByeAssigned`` of round ``round_`` by the tournament's engine (or
+    ``engine``), after the round count set at the draw (:func:`_draw`). Refuses a round out of
+    range, a round out of order unless ``force`` (:func:`order_problem`), nobody to pair, an
+    unknown engine, and whatever the engine refuses; refuses with
+    :class:`~goledger.errors.EventDecided` once the system has decided the event."""
     from goledger.systems import decided, engine_for
 
     chosen = engine_for(state, engine)
@@ -385,17 +390,6 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
     return planned, [*before, *_events(request, pairing, not_paired)]
 
 
-def decide_pair_round(state: TournamentState, round_: int, engine: str | None = None, seed: int | None = None,
-                      players: Sequence[str] | None = None, force: bool = False) -> list[ev.Event]:
-    """``RoundPaired`` (engine, parameters, seed, weight, who was not paired and why) followed
-    by the ``GamePaired``/``ByeAssigned`` of round ``round_`` by the tournament's engine (or
-    ``engine``), after the round count set at the draw (:func:`_draw`). Refuses a round out of
-    range, a round out of order unless ``force`` (:func:`order_problem`), nobody to pair, an
-    unknown engine, and whatever the engine refuses; refuses with
-    :class:`~goledger.errors.EventDecided` once the system has decided the event."""
-    return plan_round(state, round_, engine, seed, players, force)[1]
-
-
 def pair_round(
     db: PathLike,
     round_: int,
@@ -409,7 +403,7 @@ def pair_round(
     actor: str = "",
     reason: str = "",
 ) -> PairRoundOutcome:
-    """Pair round ``round_`` (:func:`decide_pair_round`) and append its events in one
+    """Pair round ``round_`` (:func:`plan_round`) and append its events in one
     transaction; ``dry_run`` writes nothing. ``players`` (references) pairs only these;
     ``seed`` (default 0) seeds every random choice; ``force`` pairs a round out of order
     (:func:`order_problem`)."""

@@ -22,7 +22,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.commands.pairing import PairingExplanation, explain_pairing
-from goledger.commands.record import PathLike
+from goledger.commands.recording import PathLike
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
 from goledger.ledger.values import format_points

@@ -18,6 +18,7 @@ from goledger.errors import CommandRejected
 from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
+from goledger.ledger.subjects import all_subjects, record_subjects
 
 __all__ = ["publish"]
 
@@ -41,7 +42,7 @@ def publish(
     from goledger.audit.published import PUBLISHED_LABEL, standings_digest, view_standings
     from goledger.replay.loading.load import fresh_state
 
-    with Ledger.open(db) as ledger, ledger.writing(expected_head, retry=retry) as tx:
+    with Ledger.open(db) as ledger, ledger.writing(expected_head, keys_of=record_subjects if retry else None) as tx:
         state = fresh_state(tx)  # what is vouched for comes from the log, never from a cache
         if state.settings is None:
             raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
@@ -57,6 +58,7 @@ def publish(
             label=PUBLISHED_LABEL, round=round, event_count=tx.head.seq, head=tx.head.hash, digest=digest,
             policy=policy_name, criteria=table.criteria, note=note,
         )
+        tx.depend(all_subjects([checkpoint]))  # --retry: it vouches for the state as it is now
         records = tx.append([checkpoint], actor=actor or default_actor(), reason=reason)
     unknown = sum(1 for g in state.games_of_round(round) if not g.result.is_known)
     pending = say("; %(n)d result(s) of round %(round)d still unknown", n=unknown, round=round) if unknown else ""

@@ -6,12 +6,32 @@ A command is a pure decider (``decide_<command>(state, …) -> list[Event]``, re
 transaction, the fold of the current state, the declared domains of every event
 (:func:`goledger.ledger.domains.event_problem`), the envelope's ``actor`` and ``reason``,
 optimistic concurrency (``expected_head``, ``retry``) and ``dry_run``.
+
+**Conflicts: one rule, in the store.** Given the head the writer last saw, a moved head is
+refused outright (:class:`~goledger.errors.StaleHeadError` naming every event since) unless the
+writer says what its decision depends on; then the decision is made on the new state, inside
+the write lock, and the store refuses it only when an event appended since touches one of those
+dependencies (:func:`goledger.ledger.store.touching`: subjects shared, or an event it cannot
+decode). What a decision depends on is the union of
+
+- the subjects of the events it decided (:func:`goledger.ledger.subjects.all_subjects`), checked
+  after deciding: ``retry`` (the CLI's ``--retry``) asks for this alone;
+- what its caller says it read (:func:`depending`: the desk's form, e.g. a result depends on
+  its table, its round's pairing and both players in that round), checked *before* deciding,
+  so that another desk's result for the same table is a conflict to show, not a refusal to
+  record a second result. ``None`` there means the whole ledger: a plain refusal.
+
+Either refusal names the events that touched (:class:`ChangedSince`, with the head now).
+The caller's dependencies come in a context (:func:`depending`) rather than a parameter: the
+desk reaches :func:`record` through the forty commands' own signatures.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypedDict, TypeVar
 
 import msgspec
@@ -21,12 +41,12 @@ from goledger.errors import CommandRejected, StaleHeadError
 from goledger.i18n.messages import resolve_articles, say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import event_problem
-from goledger.ledger.store import Ledger, Record
-from goledger.ledger.subjects import all_subjects, subjects
+from goledger.ledger.store import Ledger, Record, Transaction
+from goledger.ledger.subjects import Subject, all_subjects, record_subjects, subjects
 from goledger.replay.fold.state import TournamentState
 
-__all__ = ["Actors", "Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor",
-           "first_event", "record", "record_text"]
+__all__ = ["Actors", "Appending", "ChangedSince", "Decide", "Depends", "Describe", "Outcome", "PathLike", "Plumbing",
+           "default_actor", "depending", "first_event", "record", "record_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -40,7 +60,34 @@ Actors = Callable[[TournamentState, ev.Event], str]
 """Each decided event's own envelope actor, from the state it was decided on (a player's
 report and the result it completes name different actors, issue 46)."""
 
+Depends = Callable[[TournamentState], Collection[Subject] | None]
+"""What a caller's decision reads, from the state it is decided on (``None``: the whole ledger)."""
+
+_DEPENDS: ContextVar[Depends | None] = ContextVar("goledger_depends", default=None)
+
 DRY_RUN = "(dry run, nothing written) "
+
+
+@contextmanager
+def depending(depends: Depends) -> Iterator[None]:
+    """Within the block, :func:`record` lets the head move and refuses only what touches
+    ``depends(state)`` or the decided events' subjects (the module's conflict rule)."""
+    token = _DEPENDS.set(depends)
+    try:
+        yield
+    finally:
+        _DEPENDS.reset(token)
+
+
+class ChangedSince(CommandRejected):
+    """A write refused because events appended since the writer's expected head touch what it
+    depends on: ``records`` (those events), ``expected`` and ``head`` (the head now)."""
+
+    def __init__(self, message: str, *, records: tuple[Record, ...], expected: int | None, head: int) -> None:
+        super().__init__(message)
+        self.records = records
+        self.expected = expected
+        self.head = head
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -99,9 +146,9 @@ def record(
     transaction; the outcome's message is ``describe`` of them.
 
     With ``expected_head`` (the last event the desk saw): a moved head is refused with a
-    sentence naming what was recorded since; with ``retry`` the command is decided against
-    the new state and appended unless the events since touch the same table, player-round,
-    player or rules as the new ones (see :mod:`goledger.ledger.subjects`). ``dry_run``: the
+    sentence naming what was recorded since; with ``retry`` (or within :func:`depending`) the
+    command is decided against the new state and appended unless the events since touch what it
+    depends on (the module docstring: :class:`ChangedSince`). ``dry_run``: the
     decision on the current state, its message marked, nothing written (no records).
     ``actors``: each event's own actor instead of ``actor`` (one transaction all the same)."""
     if dry_run:
@@ -148,31 +195,31 @@ def _append(
 ) -> Outcome:
     from goledger.replay.loading.load import load_state
 
+    depends = None if retry else _DEPENDS.get()
+    keys_of = record_subjects if retry or depends is not None else None
     with Ledger.open(db) as ledger:
         try:
-            with ledger.writing(expected_head, retry=retry) as tx:
+            with ledger.writing(expected_head, keys_of=keys_of) as tx:
                 state = load_state(tx)
                 _check_tournament(db, state)
-                since: list[Record] = []
-                if expected_head is not None and tx.head.seq != expected_head:
-                    since = list(tx.records(after=expected_head))
                 name_of = names_from(state.players)
+                if depends is not None:  # what the caller read, before deciding on it
+                    _depend(tx, depends(state), name_of)
                 try:
                     events = decide(state)
                     message = _described(describe, state, events)
                 except CommandRejected as exc:
-                    if not since:
+                    if not tx.since:
                         raise
                     raise CommandRejected(
-                        f"{exc.message} (recorded since event {expected_head}: {_since_text(since, name_of)})"
+                        f"{exc.message} (recorded since event {expected_head}: {_since_text(tx.since, name_of)})"
                     ) from None
                 _check_frozen(state, events)
                 for event in events:  # the declared domains: nothing outside them is appended
                     problem = event_problem(event)
                     if problem:
                         raise CommandRejected(problem)
-                if since:
-                    _refuse_conflicts(events, since, expected_head, name_of)
+                _depend(tx, all_subjects(events), name_of)
                 if actors is not None:
                     records = [r for e in events for r in tx.append([e], actor=actors(state, e), reason=reason)]
                 else:
@@ -187,8 +234,31 @@ def _append(
                 f"the ledger changed since event {exc.expected}, the last one you saw: {count} "
                 f"event{'s were' if count > 1 else ' was'} recorded since ({_since_text(exc.since, name_of)}); "
                 "nothing was written: check them, then repeat with --retry to record yours against them",
-                expected=exc.expected, since=exc.since,
+                expected=exc.expected, since=exc.since, head=exc.head,
             ) from None
+
+
+def _depend(tx: Transaction, keys: Collection[Subject] | None, name_of: Callable[[str], str]) -> None:
+    """The store's conflict check (:meth:`goledger.ledger.store.Transaction.depend`) in the
+    director's words: :class:`ChangedSince` naming the subject and the event that touched it.
+    ``None`` (the whole ledger) stays the store's plain refusal of a moved head."""
+    try:
+        tx.depend(keys)
+    except StaleHeadError as exc:
+        if keys is None:
+            raise
+        stored, head = exc.since[0], exc.head if exc.head is not None else tx.head.seq
+        try:
+            shared = set(keys) & subjects(stored.event)
+        except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
+            shared = set()
+        what = describe_subject(sorted(shared, key=str)[0], name_of) if shared else "the ledger"
+        raise ChangedSince(
+            f"{what} changed since event {exc.expected}, the last one you saw "
+            f"({record_text(stored, name_of)}); nothing was written: check it, then repeat with "
+            f"--expected-head {head} if your command still applies",
+            records=tuple(exc.since), expected=exc.expected, head=head,
+        ) from None
 
 
 def _since_text(records: Sequence[Record], name_of: Callable[[str], str], limit: int = 5) -> str:
@@ -206,25 +276,3 @@ def record_text(record: Record, name_of: Callable[[str], str]) -> str:
         what = record.type
     by = ", ".join(x for x in (record.actor, f"{record.recorded_at[11:16]} UTC" if record.recorded_at else "") if x)
     return f"{record.seq} {what}" + (f" ({by})" if by else "")
-
-
-def _refuse_conflicts(
-    events: Sequence[ev.Event], since: Sequence[Record], expected_head: int | None,
-    name_of: Callable[[str], str],
-) -> None:
-    """Refuse (``--retry``) when an event recorded since the expected head touches what the
-    new events touch."""
-    mine = all_subjects(events)
-    for stored in since:
-        try:
-            theirs = subjects(stored.event)
-        except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
-            continue
-        shared = mine & theirs
-        if shared:
-            what = describe_subject(sorted(shared, key=str)[0], name_of)
-            raise CommandRejected(
-                f"{what} changed since event {expected_head}, the last one you saw "
-                f"({record_text(stored, name_of)}); nothing was written: check it, then repeat with "
-                f"--expected-head {since[-1].seq} if your command still applies"
-            )

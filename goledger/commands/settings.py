@@ -436,7 +436,7 @@ def _criteria_change(value: Any) -> Any:
 
 def _check_criteria(merged: ev.TournamentSettings) -> None:
     """The criteria must be known criterion names (whether the policy can compute them is
-    checked by computing the standings, see :func:`goledger.commands.record.change_rules`)."""
+    checked by computing the standings, see :func:`goledger.commands.change_rules`)."""
     from goledger.replay.scoring.criteria import get_criterion
 
     for name in merged.criteria:
@@ -484,7 +484,7 @@ _TIME_SYSTEMS = ("sudden-death", "byo-yomi", "canadian", "fischer")
 
 def time_settings(system: str | None, main_time: int | None, byo_yomi: int | None, periods: int | None,
                    stones: int | None, fischer: int | None) -> ev.TimeSettings | None:
-    """The ``TimeSettings`` of :func:`~goledger.commands.record.new`'s time options (``None`` without ``--time``)."""
+    """The ``TimeSettings`` of :func:`~goledger.commands.new`'s time options (``None`` without ``--time``)."""
     given = {"--main-time": main_time, "--byo-yomi": byo_yomi, "--periods": periods, "--stones": stones,
              "--fischer": fischer}
     if system is None:

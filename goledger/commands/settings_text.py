@@ -1,5 +1,5 @@
 """Settings written as ``KEY=VALUE`` words → the ``changes`` of
-:func:`~goledger.commands.record.change_rules` (``goledger change-rules`` and the desk's
+:func:`~goledger.commands.change_rules` (``goledger change-rules`` and the desk's
 settings page read them alike)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ __all__ = ["parse_settings", "settings_words"]
 
 
 def parse_settings(texts: list[str]) -> dict[str, object]:
-    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.record.change_rules`:
+    """``KEY=VALUE`` words to the ``changes`` of :func:`~goledger.commands.change_rules`:
     a text field keeps the text as written, a list field takes a comma-separated list, and any
     other field reads JSON (numbers, ``true``/``false``, objects); what is not JSON stays text,
     for ``change_rules`` to judge. A word without ``=`` is refused (:class:`CommandRejected`).

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from goledger.i18n import current_language
 
-__all__ = ["date", "date_range", "date_time", "decimal", "decimal_symbol", "numeric_date"]
+__all__ = ["date", "date_range", "date_time", "decimal", "numeric_date"]
 
 _DECIMAL: Final = re.compile(r"[-+]?[0-9]{1,18}(?:\.[0-9]{1,18})?")
 _ISO_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -41,11 +41,6 @@ def _locale(language: str) -> Any:
     from babel import Locale
 
     return Locale.parse(language)
-
-
-def decimal_symbol(language: str | None = None) -> str:
-    """The decimal separator of ``language`` (default: the current one)."""
-    return str(_locale(language or current_language()).number_symbols["latn"]["decimal"])
 
 
 def decimal(text: object) -> str:

@@ -16,7 +16,9 @@ zeros. ``verify`` recomputes it and names the first event that does not match.
 
 **Appends** run inside ``BEGIN IMMEDIATE``: the head is read inside the write lock and
 compared with the caller's expected head, so two processes writing the same file never
-interleave or lose an event; a crash leaves either the whole batch or nothing (SQLite's
+interleave or lose an event (a caller that names what its write depends on
+is refused only when a record appended since touches it: :func:`touching`, the one
+conflict rule); a crash leaves either the whole batch or nothing (SQLite's
 atomic commit, WAL journal, ``synchronous=FULL``). A new ledger that starts with events
 (``goledger new``, imports, copies) is written by :meth:`Ledger.create_complete`: a hidden
 partial file linked into place only when complete, so a killed process leaves the whole
@@ -36,7 +38,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -53,6 +55,7 @@ __all__ = [
     "STORE_SCHEMA_VERSION",
     "Envelope",
     "Head",
+    "KeysOf",
     "Ledger",
     "Record",
     "VerifyReport",
@@ -62,6 +65,7 @@ __all__ = [
     "peek_head",
     "protection_problems",
     "remove_stale_partials",
+    "touching",
 ]
 
 STORE_FORMAT: Final = "goledger-ledger"
@@ -207,6 +211,40 @@ class VerifyReport(msgspec.Struct, frozen=True):
 
 
 Clock = Callable[[], str]
+
+KeysOf = Callable[[Record], Collection[Hashable]]
+"""What a stored record touches, as opaque keys (the store compares them, never reads them);
+it may raise on a record it cannot read."""
+
+
+def touching(records: Iterable[Record], keys: Collection[Hashable] | None, keys_of: KeysOf) -> list[Record]:
+    """The conflict rule, the only one: the ``records`` (appended since a writer's expected head)
+    that touch ``keys``, what the write depends on. ``None`` means the whole ledger: every record
+    touches it. Otherwise a record touches when ``keys_of(record)`` meets ``keys``, and also when
+    ``keys_of`` cannot read it (an undecodable record: what it changed is unknown, so a write that
+    depends on anything is not made against it). Nothing touches an empty ``keys``.
+
+    >>> r = Record(5, "X", 1, "{}", "", "", "", "", "")
+    >>> [x.seq for x in touching([r], {"a"}, lambda rec: {"a", "b"})], touching([r], {"c"}, lambda rec: {"a"})
+    ([5], [])
+    >>> def unreadable(rec: Record) -> set[str]:
+    ...     raise ValueError("unknown event type")
+    >>> [x.seq for x in touching([r], {"c"}, unreadable)], touching([r], set(), unreadable)
+    ([5], [])
+    """
+    if keys is None:
+        return list(records)
+    if not keys:
+        return []
+    found = []
+    for record in records:
+        try:
+            touched = not set(keys).isdisjoint(keys_of(record))
+        except Exception:  # any record keys_of cannot read counts as touching (the rule above)
+            touched = True
+        if touched:
+            found.append(record)
+    return found
 
 
 _SECOND: list[Any] = [None, ""]  # the last whole second seen, and its text
@@ -696,11 +734,13 @@ class Ledger:
     # ------------------------------------------------------------------ writing
 
     @contextmanager
-    def writing(self, expected_head: int | None = None, *, retry: bool = False) -> Iterator[Transaction]:
+    def writing(self, expected_head: int | None = None, *, keys_of: KeysOf | None = None) -> Iterator[Transaction]:
         """Hold the write lock (``BEGIN IMMEDIATE``) while the caller reads, validates and
         appends. With ``expected_head`` (the sequence number the caller last saw) a moved
         head raises :class:`StaleHeadError` naming what was appended since, unless
-        ``retry`` is set: then the caller validates against the new state instead."""
+        ``keys_of`` is given: then the caller decides against the new state and names what
+        that decision depends on with :meth:`Transaction.depend`, which refuses the write,
+        still inside the lock, when a record appended since touches it (:func:`touching`)."""
         conn = self._conn
         if self.read_only:
             raise LedgerError(f"{self.path} is in a read-only folder; nothing can be recorded there (copy it to a "
@@ -716,20 +756,20 @@ class Ledger:
                 head = _read_head(conn)
             except sqlite3.DatabaseError as exc:
                 raise damaged(self.path, exc) from None
-            tx = Transaction(conn, head)
+            tx = Transaction(conn, head, expected_head, keys_of)
             if expected_head is not None and expected_head > tx.head.seq:
                 raise StaleHeadError(
                     f"expected head {expected_head} is beyond the ledger's last event {tx.head.seq}: is this the "
                     "ledger you read it from?", expected=expected_head,
                 )
-            if expected_head is not None and tx.head.seq != expected_head and not retry:
+            if expected_head is not None and tx.head.seq != expected_head and keys_of is None:
                 records = tuple(_records(conn, expected_head, None))
                 since = [f"{r.seq} {r.type}" for r in records]
                 shown = ", ".join(since[:5]) + (f" and {len(since) - 5} more" if len(since) > 5 else "")
                 raise StaleHeadError(
                     f"the ledger changed since event {expected_head}: {len(since)} event(s) were "
                     f"appended ({shown}); review them, or repeat with --retry to re-check and append",
-                    expected=expected_head, since=records,
+                    expected=expected_head, since=records, head=tx.head.seq,
                 )
             yield tx
             conn.execute("COMMIT")
@@ -881,9 +921,39 @@ class Ledger:
 class Transaction:
     """The write lock held by :meth:`Ledger.writing`: read what is there, then append."""
 
-    def __init__(self, conn: sqlite3.Connection, head: Head) -> None:
+    def __init__(self, conn: sqlite3.Connection, head: Head, expected: int | None = None,
+                 keys_of: KeysOf | None = None) -> None:
         self._conn = conn
         self.head = head
+        self.expected = expected
+        self._keys_of = keys_of
+        self._since: tuple[Record, ...] | None = None
+
+    @property
+    def since(self) -> tuple[Record, ...]:
+        """The records appended after the writer's expected head (none without one, or when
+        the head has not moved)."""
+        if self._since is None:
+            moved = self.expected is not None and self.expected < self.head.seq
+            self._since = tuple(_records(self._conn, self.expected or 0, None)) if moved else ()
+        return self._since
+
+    def depend(self, keys: Collection[Hashable] | None) -> None:
+        """Refuse this write with :class:`StaleHeadError` (``since``: the touching records,
+        ``head``: the head now) when a record appended after the expected head touches
+        ``keys`` (:func:`touching`; ``None``: the whole ledger). Called before appending by a
+        writer that let the head move (:meth:`Ledger.writing` with ``keys_of``)."""
+        if not self.since:
+            return
+        if self._keys_of is None:
+            raise LedgerError("a write that names its dependencies needs `keys_of` in Ledger.writing")
+        found = tuple(touching(self.since, keys, self._keys_of))
+        if found:
+            raise StaleHeadError(
+                f"the ledger changed since event {self.expected}: {len(found)} event(s) appended since touch "
+                f"what this write depends on (the first is event {found[0].seq})",
+                expected=self.expected, since=found, head=self.since[-1].seq,
+            )
 
     def events(self, after: int = 0, upto: int | None = None) -> list[Event]:
         return _decode_rows(self._conn, after, upto)

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from goledger.ledger import events as ev
+from goledger.ledger.store import Record
 
-__all__ = ["Subject", "all_subjects", "subjects"]
+__all__ = ["Subject", "all_subjects", "record_subjects", "subjects"]
 
 Subject = tuple[Any, ...]
 """``("table", round, table)``, ``("player in round", id, round)``, ``("player", id)``,
@@ -84,3 +85,10 @@ def all_subjects(events: Iterable[ev.Event]) -> set[Subject]:
     for event in events:
         out |= subjects(event)
     return out
+
+
+def record_subjects(record: Record) -> set[Subject]:
+    """What a stored record is about: the store's ``keys_of`` for a write that names its
+    dependencies (:meth:`goledger.ledger.store.Ledger.writing`); raises on a record that
+    cannot be decoded, which the store then counts as touching everything."""
+    return subjects(record.event)

@@ -18,7 +18,7 @@ D (internet)    2400 / 3000                1800 / 3000
 Anything else is ``X`` (no class: the EGD upload form then asks, or refuses to rate).
 
 The module sits in ``rating/`` (the rating preview weighs games by class and lies below the
-formats); :mod:`goledger.formats.egd.classes` re-exports it for the EGD writer.
+formats); the EGD and FFG writers import it from here.
 
 >>> from goledger.ledger.events import TimeSettings
 >>> t = TimeSettings(basic_minutes=60, system="byo-yomi", byo_yomi_seconds=30)

@@ -49,7 +49,7 @@ def msgspec_json(data: Any) -> bytes | None:
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:
-    """JSON for a command outcome (:class:`~goledger.commands.record.Outcome`): the message
+    """JSON for a command outcome (:class:`~goledger.commands.Outcome`): the message
     and the appended envelopes, each payload decoded."""
     import msgspec
 

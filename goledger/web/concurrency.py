@@ -1,8 +1,10 @@
 """Concurrency per game, not per ledger (issue 32, item 1).
 
-A desk's form carries the head its page was rendered at. The store refuses any write whose
-head moved (:meth:`goledger.ledger.store.Ledger.writing`); the desk then looks at the events
-appended since and asks whether any of them is about something the form *depends on*:
+A desk's form carries the head its page was rendered at. The desk says what the form
+*depends on* (:func:`depends_on`, through :func:`goledger.commands.recording.depending`), and
+the store, inside the write lock, refuses the write only when an event appended since that
+head touches it or the events the command decided (one rule for the CLI's ``--retry``, the
+desk and the workers: :func:`goledger.ledger.store.touching`):
 
 - a result or correction at round R table T depends on that table (its pairing and result:
   ``("table", R, T)``), on both players' pairing in round R (``("player in round", P, R)``:
@@ -14,17 +16,17 @@ appended since and asks whether any of them is about something the form *depends
 - a registration or an update of a player on that player only.
 
 When none of the events since touches a dependency, the write is made against the new head
-without a question (the command validates it again against the new state, inside the write
-lock, so two results for one table can never both be recorded); when one does, the write is
-refused with what changed, in words, and the page offers to keep what is recorded or replace
-it. A form of any other kind (change-rules, publish, pair-round…) depends on the whole ledger.
+without a question (the command decides on the new state, inside the write lock, so two
+results for one table can never both be recorded); when one does, the write is refused with
+what changed, in words, and the page offers to keep what is recorded or replace it. A form of
+any other kind (change-rules, publish, pair-round…) depends on the whole ledger.
 
 Subjects are those of :func:`goledger.ledger.subjects.subjects`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,20 +36,14 @@ from goledger.errors import CommandRejected, StaleHeadError
 from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Record
-from goledger.ledger.subjects import Subject, subjects
+from goledger.ledger.subjects import Subject
 from goledger.ledger.values import Result
 from goledger.render.html import gettext
 from goledger.replay.fold.state import TournamentState
 
-__all__ = ["MAX_ATTEMPTS", "Conflict", "conflicts", "depends_on", "replacement", "run_per_subject", "stale_words",
-           "words", "write_per_subject"]
+__all__ = ["Conflict", "depends_on", "replacement", "stale_words", "words", "write_per_subject"]
 
 Form = Mapping[str, Any]
-
-MAX_ATTEMPTS = 50
-"""How often a write that conflicts with nothing is tried again against a newer head before
-the desk gives up (each attempt is refused only when another write landed in between)."""
-
 
 def _text(form: Form, name: str) -> str:
     value = form.get(name, "")
@@ -132,21 +128,6 @@ def depends_on(state: TournamentState, action: str, form: Form) -> set[Subject] 
     return None
 
 
-def conflicts(since: Iterable[Record], deps: set[Subject]) -> list[Record]:
-    """The records of ``since`` about a subject in ``deps`` (an undecodable record counts as
-    a conflict: the desk cannot tell what it changed)."""
-    found = []
-    for record in since:
-        try:
-            touched = subjects(record.event)
-        except Exception:
-            found.append(record)
-            continue
-        if touched & deps:
-            found.append(record)
-    return found
-
-
 @dataclass(frozen=True)
 class Conflict:
     """A write refused because something it depends on changed: the head it was tried
@@ -200,35 +181,6 @@ def words(record: Record, state: TournamentState) -> str:
                                                        what=describe_event(event, name_of))
 
 
-def run_per_subject(run: Callable[[int | None, bool], Any], expected_head: int, deps: set[Subject] | None,
-                    state_now: Callable[[], TournamentState], table: tuple[int, int] | None = None) -> Any:
-    """``run(expected_head, retry)`` against the page's head; when the head moved and no
-    event since touches ``deps``, again against the newest head seen (never with ``retry``:
-    each attempt is still refused if yet another write landed meanwhile, and then judged
-    again). Returns the command's outcome, or raises :class:`ConflictError` naming what
-    changed, or the store's :class:`StaleHeadError` when ``deps`` is ``None``."""
-    head = expected_head
-    for _ in range(MAX_ATTEMPTS):
-        try:
-            return run(head, False)
-        except StaleHeadError as exc:
-            if deps is None or not exc.since:
-                raise
-            found = conflicts(exc.since, deps)
-            if found:
-                state = state_now()
-                result_now = ""
-                if table is not None:
-                    game = state.games.get(table[0], {}).get(table[1])
-                    if game is not None and game.result is not Result.UNKNOWN:
-                        result_now = game.result.value
-                raise ConflictError(Conflict(exc.since[-1].seq, tuple(found),
-                                             tuple(words(r, state) for r in found), result_now)) from None
-            head = exc.since[-1].seq
-    raise StaleHeadError(gettext("the ledger is changing too fast to record this; try again"),
-                         expected=expected_head)
-
-
 class ConflictError(StaleHeadError):
     """A write refused because an event since the page's head touched what it depends on."""
 
@@ -244,22 +196,28 @@ __all__ += ["ConflictError"]
 
 def write_per_subject(db: Path, run: Callable[[int | None, bool], Any], action: str, form: Form,
                       expected_head: int, retry: bool) -> Any:
-    """A desk write (``run(head, retry)``) in the worker process (:mod:`goledger.web.isolate`):
-    first against the page's head; only when that head has moved is the state read, what the
-    form depends on found (:func:`depends_on`) and the write judged per subject
-    (:func:`run_per_subject`). ``retry`` (the director's one-click retry) goes straight to the
-    command, which re-checks against the new events."""
+    """A desk write (``run(head, retry)``) in the worker process (:mod:`goledger.web.isolate`),
+    depending on what the form depends on (:func:`depends_on`): the store refuses it only when
+    an event since the page's head touches that (:class:`ConflictError`, what changed in words),
+    or plainly when the form depends on the whole ledger. ``retry`` (the director's one-click
+    retry) depends on the decided events alone, as the CLI's ``--retry`` does."""
+    from goledger.commands.recording import ChangedSince, depending
     from goledger.replay.views import state_as_of
 
     if retry:
         return run(expected_head, True)
     try:
-        return run(expected_head, False)
-    except StaleHeadError as exc:
-        if not exc.since:
-            raise
-    deps = depends_on(state_as_of(db, None), action, form)
-    return run_per_subject(run, expected_head, deps, lambda: state_as_of(db, None), form_table(form))
+        with depending(lambda state: depends_on(state, action, form)):
+            return run(expected_head, False)
+    except ChangedSince as exc:
+        state = state_as_of(db, None)
+        result_now = ""
+        if (table := form_table(form)) is not None:
+            game = state.games.get(table[0], {}).get(table[1])
+            if game is not None and game.result is not Result.UNKNOWN:
+                result_now = game.result.value
+        raise ConflictError(Conflict(exc.head, exc.records, tuple(words(r, state) for r in exc.records),
+                                     result_now)) from None
 
 
 def form_table(fields: Form) -> tuple[int, int] | None:

@@ -28,7 +28,7 @@ from typing import Any
 
 from goledger.errors import GoledgerError, StaleHeadError
 
-__all__ = ["Done", "WorkerPool", "action", "api_result", "conflicts", "import_file", "new_tournament", "players_file",
+__all__ = ["Done", "WorkerPool", "action", "api_result", "import_file", "new_tournament", "players_file",
            "ratings_file", "warm"]
 
 PRELOAD = ["goledger.web.isolate", "goledger.commands", "goledger.web.actions", "goledger.replay.views",
@@ -215,6 +215,8 @@ def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str,
     (:func:`goledger.web.concurrency.write_per_subject`: a head moved by events about other
     things is no reason to refuse). A conflict's ``extra["conflict"]`` holds what changed in
     words (``sentences``), the form that replaces it (``replace``) and the head (``head``)."""
+    from goledger.ledger.store import touching
+    from goledger.ledger.subjects import record_subjects
     from goledger.render.html import gettext
     from goledger.web.actions import ACTIONS, CorrectionOffered
     from goledger.web.concurrency import ConflictError, replacement, stale_words, write_per_subject
@@ -233,7 +235,7 @@ def action(db: Path, name: str, fields: dict[str, str], actor: str, reason: str,
         return Done(409, gettext("Nothing was written: this changed after your page was shown."),
                     head=exc.conflict.head, extra={"conflict": conflict})
     except StaleHeadError as exc:
-        return Done(409, stale_words(exc), retry_ok=not conflicts(chosen.subjects(fields), exc.since))
+        return Done(409, stale_words(exc), retry_ok=not touching(exc.since, chosen.subjects(fields), record_subjects))
     except CorrectionOffered as exc:
         return Done(409, exc.message, extra={"code": exc.code, "correction": exc.correction})
     except GoledgerError as exc:
@@ -341,18 +343,3 @@ def api_result(db: Path, round_: int, table: int, result: str, by_default: bool,
     except GoledgerError as exc:
         return Done(400, exc.message)
     return Done(200, outcome.message, outcome_json(outcome))
-
-
-def conflicts(touched: set[tuple[Any, ...]], since: tuple[Any, ...]) -> bool:
-    """Whether a stored record in ``since`` is about a subject in ``touched``."""
-    if not touched:
-        return False
-    from goledger.ledger.subjects import subjects
-
-    for record in since:
-        try:
-            if subjects(record.event) & touched:
-                return True
-        except Exception:  # an undecodable record: let the retry's own check judge it
-            continue
-    return False

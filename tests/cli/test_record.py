@@ -14,7 +14,6 @@ from goledger import commands
 from goledger.cli import record as cli_record
 from goledger.cli.main import _command_name, app
 from goledger.commands import hand
-from goledger.commands import record as library
 
 SHARED = ["db", "actor", "reason", "expected_head", "retry", "as_json"]
 
@@ -24,7 +23,7 @@ CLI_ONLY = {"register": {"from_file"}, "new": {"option", "boards"}, "change_rule
 
 
 def _library(name: str):
-    return getattr(library, name, None) or getattr(hand, name)
+    return getattr(commands, name, None) or getattr(hand, name)
 
 
 @pytest.mark.parametrize("command", cli_record.COMMANDS, ids=lambda c: c.__name__)
@@ -60,5 +59,5 @@ def test_a_command_function_can_be_called_as_it_is(tmp_path: Path, capsys: pytes
     game = json.loads(capsys.readouterr().out)["game"]
     cli_record.result(round=1, table=game["table"], result="B+R", db=db, actor="desk-a")
     assert capsys.readouterr().out.startswith(f"round 1 table {game['table']}: Ban X (black) won by resignation")
-    [last] = library.log(db)[-1:]
+    [last] = commands.log(db)[-1:]
     assert last.type == "ResultRecorded" and last.actor == "desk-a"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from goledger import commands
-from goledger.commands.recording import DRY_RUN, record
+from goledger.commands.recording import DRY_RUN, ChangedSince, depending, record
 from goledger.errors import CommandRejected, StaleHeadError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
@@ -71,6 +71,32 @@ def test_a_retry_is_refused_when_the_events_since_touch_the_same_thing(db: Path)
     commands.bye(db, "Abe", 1)
     with pytest.raises(CommandRejected, match="changed since event 3"):
         record(db, _bye, _said, expected_head=3, retry=True)
+
+
+def test_what_the_caller_read_is_checked_before_deciding_and_the_events_after(db: Path) -> None:
+    """:func:`depending` (the desk's form): another write about what the decision read is a
+    conflict named with its records and the head now, before the decider could refuse it;
+    ``None`` (the whole ledger) is the plain refusal; anything else lets the head move."""
+    decided: list[int] = []
+
+    def bye(state: TournamentState) -> list[ev.Event]:
+        decided.append(len(state.players))
+        return _bye(state)
+
+    commands.absent(db, "Ban", 2)  # event 4: p0002 in round 2
+    with depending(lambda state: {("player in round", "p0002", 2)}), pytest.raises(ChangedSince) as caught:
+        record(db, bye, _said, expected_head=3)
+    assert [r.seq for r in caught.value.records] == [4] and caught.value.head == 4 and decided == []
+    with depending(lambda state: None), pytest.raises(StaleHeadError, match="1 event was recorded since"):
+        record(db, bye, _said, expected_head=3)
+    commands.bye(db, "Abe", 2)  # event 5: p0001's round 2, not what _bye writes (round 1)
+    with depending(lambda state: {("player", "p0002")}):
+        assert record(db, bye, _said, expected_head=3).seqs == [6]
+    assert decided == [2]
+    commands.present(db, "Ban", 2)  # event 7; the bye decided again touches event 6, appended since head 5
+    with depending(lambda state: set()), pytest.raises(ChangedSince, match="changed since event 5") as caught:
+        record(db, bye, _said, expected_head=5)
+    assert [r.seq for r in caught.value.records] == [6] and caught.value.head == 7 and _head(db) == 7
 
 
 def test_a_ledger_without_a_tournament_is_refused(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from goledger.formats.egd import validate_egd
-from goledger.formats.egd.classes import adjusted_minutes, egf_class
 from goledger.formats.egd.read import read_egd
 from goledger.formats.importing import check_report
+from goledger.rating.classes import adjusted_minutes, egf_class
 from goledger.replay.fold.state import TournamentState, fold
 
 from ..conftest import SHARED, needs_shared

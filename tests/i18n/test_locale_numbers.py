@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 
-from goledger.commands import record as rec
+from goledger import commands as rec
 
 from ..conftest import run_cli
 from ..desk_server import TOKEN, DeskServer

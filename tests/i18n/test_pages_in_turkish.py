@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from goledger.commands import record as rec
+from goledger import commands as rec
 
 from ..conftest import run_cli
 from ..test_translations import _Text

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from goledger.commands import record as rec
+from goledger import commands as rec
 
 from ..conftest import run_cli
 from ..desk_server import TOKEN, DeskServer

@@ -12,11 +12,12 @@ import textwrap
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from goledger.errors import LedgerError, StaleHeadError
 from goledger.ledger import events as ev
-from goledger.ledger.store import GENESIS_HASH, HASH_ALGORITHM, Ledger, chain_hash
+from goledger.ledger.store import GENESIS_HASH, HASH_ALGORITHM, Ledger, Record, chain_hash, touching
 
 from ..conftest import REPO
 
@@ -152,6 +153,46 @@ def test_expected_head_refuses_a_moved_head(ledger: Ledger) -> None:
     assert ledger.head().seq == 5
     ledger.append(_events(1), expected_head=5)
     assert ledger.head().seq == 6
+
+
+def _clubs(record: Record) -> set[str]:
+    """Opaque keys for the store: the club a PlayerUpdated sets; anything else cannot be read."""
+    if record.type != "PlayerUpdated":
+        raise ValueError(f"cannot read {record.type}")
+    return {str(msgspec.json.decode(record.payload)["changes"]["club"])}
+
+
+def test_a_write_that_names_its_dependencies_is_refused_only_by_a_record_touching_them(ledger: Ledger) -> None:
+    """One conflict rule, decided in the store inside the write lock (issue 48 item 1)."""
+    with ledger.writing(3, keys_of=_clubs) as tx:  # events 4 and 5 (clubs x2, x3) since the expected head
+        assert [r.seq for r in tx.since] == [4, 5]
+        tx.depend({"x0", "elsewhere"})  # untouched: the write goes on against the new head
+        assert tx.append(_events(1, "y"))[0].seq == 6
+    for keys, touched in (({"x3", "x2"}, [4, 5]), ({"x3"}, [5]), (None, [4, 5])):
+        with pytest.raises(StaleHeadError) as caught, ledger.writing(3, keys_of=_clubs) as tx:
+            tx.depend(keys)
+            tx.append(_events(1, "z"))
+        assert [r.seq for r in caught.value.since] == touched + ([6] if keys is None else [])
+        assert caught.value.expected == 3 and caught.value.head == 6
+    assert ledger.head().seq == 6
+
+
+def test_an_unreadable_record_touches_every_dependency_but_none_of_an_empty_set(ledger: Ledger) -> None:
+    ledger.append([ev.RulesChanged(changes={"rounds": 4})])  # event 6: _clubs cannot read it
+    assert [r.seq for r in touching(ledger.records(after=5), {"x9"}, _clubs)] == [6]
+    with pytest.raises(StaleHeadError) as caught, ledger.writing(5, keys_of=_clubs) as tx:
+        tx.depend({"x9"})
+    assert [r.seq for r in caught.value.since] == [6]
+    with ledger.writing(5, keys_of=_clubs) as tx:
+        tx.depend(set())
+        tx.append(_events(1, "y"))
+    assert ledger.head().seq == 7
+
+
+def test_without_keys_of_a_moved_head_is_refused_before_anything_is_read(ledger: Ledger) -> None:
+    with pytest.raises(StaleHeadError) as caught, ledger.writing(3):
+        pass
+    assert [r.seq for r in caught.value.since] == [4, 5] and caught.value.head == 5
 
 
 def test_failed_append_writes_nothing(ledger: Ledger) -> None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goledger.commands import record
+from goledger import commands as record
 from goledger.errors import CommandRejected
 from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine, Pairing, PairingRequest

@@ -84,10 +84,9 @@ def _style(page: bytes) -> str:
 
 def test_every_page_carries_the_same_stylesheet(day: Path, tmp_path: Path) -> None:
     from goledger.render.html import stylesheet
-    from goledger.render.report_style import REPORT_STYLE
 
     portrait = stylesheet()
-    assert portrait == REPORT_STYLE and "@media print" in portrait and "svg text" in portrait
+    assert "@media print" in portrait and "svg text" in portrait
     assert "A4 landscape" in stylesheet("landscape") and "margin: 8mm" in stylesheet("slips")
     for words, paper in ((["pairings", "-r", "1", "-f", "html"], "portrait"), (["slips", "-r", "1"], "slips")):
         got = run_cli(*words, "--db", day)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lxml import html
 
-from goledger.commands import record as rec
+from goledger import commands as rec
 
 from ..conftest import run_cli
 from ..systems_support import new_event, play_out

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goledger.commands.record import verify
+from goledger.commands import verify
 from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger

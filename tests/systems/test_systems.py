@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from goledger.commands import record as rec
+from goledger import commands as rec
 from goledger.errors import CommandRejected, EventDecided
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger

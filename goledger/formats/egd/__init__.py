@@ -7,7 +7,7 @@
 
 The parts live in small modules: :mod:`~goledger.formats.egd.syntax` (lines, tags, cells),
 :mod:`~goledger.formats.egd.validate`, :mod:`~goledger.formats.egd.read`,
-:mod:`~goledger.formats.egd.write` and :mod:`~goledger.formats.egd.classes` (EGF class).
+:mod:`~goledger.formats.egd.write` and :mod:`~goledger.rating.classes` (EGF class).
 """
 
 from __future__ import annotations

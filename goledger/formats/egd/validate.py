@@ -72,10 +72,10 @@ from typing import Any, Final, Literal
 import msgspec
 
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
-from goledger.formats.egd.classes import CLASS_MIN_ADJUSTED_MINUTES
 from goledger.formats.egd.syntax import CELL_RE, RANK_RE, Cell, EgdTable, PlayerLine
 from goledger.formats.numbers import is_ascii_number
 from goledger.ledger.values import Rank, RankError
+from goledger.rating.classes import CLASS_MIN_ADJUSTED_MINUTES
 
 __all__ = ["KNOWN_TAGS", "Problem", "ValidationResult", "validate_table"]
 

@@ -3,7 +3,7 @@
 :func:`write_egd` returns the file's bytes and an export report that lists everything the
 file could not say as the ledger says it. The rules it follows, and why:
 
-* **Header** (§2): ``CL`` from the EGF class rules of :mod:`~goledger.formats.egd.classes`
+* **Header** (§2): ``CL`` from the EGF class rules of :mod:`~goledger.rating.classes`
   (``--class`` overrides; a ledger imported from an EGD file keeps the class it had; no
   ``CL`` when the time settings meet no class), ``EV``, ``PC[<country>,<city>]`` (``PC[,<city>]``
   when the country is unknown; the
@@ -46,7 +46,6 @@ from typing import Final, Literal
 from goledger import __version__
 from goledger.errors import CommandRejected, FormatError
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
-from goledger.formats.egd.classes import adjusted_minutes, describe_time, egf_class
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
@@ -54,6 +53,7 @@ from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
+from goledger.rating.classes import adjusted_minutes, describe_time, egf_class
 from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy

@@ -30,7 +30,6 @@ from datetime import date
 
 from goledger import __version__
 from goledger.errors import CommandRejected, FormatError
-from goledger.formats.egd.classes import adjusted_minutes
 from goledger.formats.egd.write import club_code
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.ffg.syntax import CELL_WIDTH
@@ -39,6 +38,7 @@ from goledger.formats.transliterate import to_charset
 from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
+from goledger.rating.classes import adjusted_minutes
 from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.choices import main_score, resolve_policy
 from goledger.replay.scoring.scoring import RoundEntry, ScoringContext

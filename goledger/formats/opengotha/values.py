@@ -40,7 +40,6 @@ __all__ = [
     "og_rank",
     "parse_int",
     "parse_result",
-    "rank_from_rating",
     "rank_text",
     "rating_from_rank",
     "result_code",
@@ -91,11 +90,6 @@ def canonical_rank(value: int) -> str:
 def rating_from_rank(value: int) -> int:
     """OpenGotha's rating for a rank: 1D → 2100, 1K → 2000, 30K → −900 (spec §3, ``rating``)."""
     return (value + 30) * 100 - 900
-
-
-def rank_from_rating(rating: int) -> int:
-    """OpenGotha's rank for a rating: ``(rating + 950) div 100 − 30``, clamped (spec §3)."""
-    return max(RANK_MIN, min(RANK_MAX, (rating + 950) // 100 - 30))
 
 
 def java_bool(text: str) -> bool:

@@ -35,7 +35,6 @@ __all__ = [
     "StartScoreRow",
     "StartScoreTable",
     "bar_size_warning",
-    "format_groups",
     "parse_groups",
     "rank_value",
     "start_mms",
@@ -95,11 +94,6 @@ def parse_groups(spec: str) -> tuple[StartGroup, ...]:
             raise CommandRejected(f"start groups {first.lowest}-{first.highest} and {second.lowest}-{second.highest} "
                                   "overlap")
     return tuple(groups)
-
-
-def format_groups(groups: tuple[StartGroup, ...]) -> str:
-    """The inverse of :func:`parse_groups`: ``"1d-3d=32, 5k-1k=29"``."""
-    return ", ".join(f"{g.lowest}-{g.highest}={g.score}" for g in groups)
 
 
 def _group_of(rank: str, settings: TournamentSettings) -> StartGroup | None:

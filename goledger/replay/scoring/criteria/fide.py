@@ -35,9 +35,8 @@ from fractions import Fraction
 
 from goledger.i18n import N_, gettext, pgettext
 from goledger.ledger.values import format_points
-from goledger.replay.scoring.criteria import Criterion, Explanation, Term, get_criterion, register
+from goledger.replay.scoring.criteria import Criterion, Explanation, Term, register
 from goledger.replay.scoring.criteria.fide_rating import perfect_performance, round_half_up, tournament_performance
-from goledger.replay.scoring.criteria.names import FIDE_NAMES
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind, fide_data
 from goledger.replay.scoring.scoring import ScoringContext
 
@@ -693,8 +692,3 @@ def _explain_de(ctx: ScoringContext, pid: str) -> Explanation:
 
 register(Criterion("DE", 1, lambda ctx: _de_values(ctx)[0], _explain_de,
                    "direct encounter (C.07 6): rank inside the group tied on the criteria before DE"))
-
-
-def known_fide_criteria() -> list[str]:
-    """The FIDE names this module registers (for TRF ``202``/``212``)."""
-    return [name for name in FIDE_NAMES if get_criterion(name)]
