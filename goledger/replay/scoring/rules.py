@@ -84,6 +84,9 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True):
     """§1.1 start score: the McMahon floor."""
     mm_zero: str
     """§1.1 start score: the McMahon zero (30k under ``quirk_mm_zero_30k``, spec §2.7)."""
+    sts_zero: str
+    """§1.1 STS: the zero the bar's start score is counted from in the Strasbourg bonus (30k
+    under ``quirk_sts_zero_30k``, oracle README item 11; else the tournament's)."""
     criteria: tuple[str, ...]
     """§2.1: the placement criteria when a view names none: the tournament's, else the
     policy's for the system, else the system's main score."""
@@ -134,5 +137,6 @@ def rules_for(policy: Policy, settings: TournamentSettings) -> Rules:
         not_assigned=policy.not_assigned, withdrawn=policy.withdrawn, round_down=round_down, jigo2=policy.jigo2,
         not_played_as_half=half, opponent_score_adjustment=adjustment,
         sos_handicap_correction=policy.sos_handicap_correction,
-        mm_bar=settings.mm_bar, mm_floor=settings.mm_floor, mm_zero=zero, criteria=criteria, from_policy=own,
+        mm_bar=settings.mm_bar, mm_floor=settings.mm_floor, mm_zero=zero,
+        sts_zero="30k" if policy.quirk_sts_zero_30k else settings.mm_zero, criteria=criteria, from_policy=own,
     )
