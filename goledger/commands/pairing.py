@@ -102,8 +102,7 @@ class EngineFailed(CommandRejected):
 def engines_for(state: TournamentState) -> list[str]:
     """The engines that can pair this tournament's rounds, its system's default first: for the
     McMahon and Swiss family ``opengotha`` and ``egf``; for any other system its own engine."""
-    from goledger.pairing import known_engines
-    from goledger.systems import DEFAULT_ENGINE
+    from goledger.systems import DEFAULT_ENGINE, known_engines
 
     system = state.settings.system if state.settings is not None else ""
     default = DEFAULT_ENGINE.get(system)

@@ -91,6 +91,7 @@ def rules_in_force(state: TournamentState) -> RulesInForce:
     """The rules of ``state`` as the settings form shows them (see the module docstring)."""
     from goledger.pairing.opengotha.parameters import HANDICAP_NAMES
     from goledger.replay.scoring.policies import get_policy
+    from goledger.replay.scoring.rules import rules_for
 
     settings = state.settings
     if settings is None:
@@ -101,7 +102,7 @@ def rules_in_force(state: TournamentState) -> RulesInForce:
         policy = get_policy("opengotha")
     gotha = _gotha(state)
     return RulesInForce(
-        criteria=canonical_criteria(settings.criteria or policy.criteria_for(settings.system)),
+        criteria=canonical_criteria(rules_for(policy, settings).criteria),
         mm_bar=_rank(settings.mm_bar), mm_floor=_rank(settings.mm_floor), mm_super_group=settings.mm_super_group,
         nbw2_bye=settings.nbw2_bye, mms2_bye=settings.mms2_bye, nbw2_absent=settings.nbw2_absent,
         mms2_absent=settings.mms2_absent, withdrawn=policy.withdrawn,

@@ -38,17 +38,17 @@ final".
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 from goledger.errors import CommandRejected
-from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine
 from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import Places
-from goledger.systems.registry import ENGINE_MODULES, SYSTEMS
+from goledger.systems.registry import ENGINES, GENERAL_ENGINES, SYSTEMS
 
-__all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "places_of",
-           "rounds_at_draw", "rounds_needed", "system_options"]
+__all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "get_engine",
+           "known_engines", "places_of", "rounds_at_draw", "rounds_needed", "system_options"]
 
 DEFAULT_ENGINE: dict[str, str] = {name: entry.engine for name, entry in SYSTEMS.items() if entry.engine is not None}
 """System → the pairing engine ``pair-round`` uses when ``--engine`` is not given (from
@@ -57,7 +57,6 @@ DEFAULT_ENGINE: dict[str, str] = {name: entry.engine for name, entry in SYSTEMS.
 SYSTEM_MODULES: dict[str, str] = {name: entry.module for name, entry in SYSTEMS.items() if entry.module is not None}
 """System → its module (imported on first use); systems not listed have no rules of their own."""
 
-_ENGINE_MODULES: dict[str, str] = ENGINE_MODULES
 
 
 def _module(system: str) -> Any:
@@ -73,10 +72,30 @@ def engine_for(state: TournamentState, name: str | None = None) -> Engine:
     if chosen is None:
         raise CommandRejected(f"a {system or 'tournament'} tournament has no automatic pairing; pair its games "
                               "with goledger pair")
-    if chosen in _ENGINE_MODULES:
-        engine: Engine = importlib.import_module(_ENGINE_MODULES[chosen]).ENGINE
-        return engine
     return get_engine(chosen)
+
+
+def known_engines() -> list[str]:
+    """The engines that pair any tournament of the McMahon and Swiss family."""
+    return sorted(GENERAL_ENGINES)
+
+
+def get_engine(name: str) -> Engine:
+    """The engine called ``name`` (:data:`goledger.systems.registry.ENGINES`), or a refusal
+    listing the known ones."""
+    module = ENGINES.get(name)
+    if module is None:
+        raise CommandRejected(f"unknown pairing engine {name!r} (known: {', '.join(sorted(ENGINES))})")
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        others = [n for n in known_engines() if n != name and importlib.util.find_spec(ENGINES[n]) is not None]
+        raise CommandRejected(f"the pairing engine {name!r} is not part of this goledger yet; choose another with "
+                              f"--engine ({', '.join(others) or 'none available'})") from None
+    engine: Engine = loaded.ENGINE
+    return engine
 
 
 def system_options(system: str, options: dict[str, Any]) -> dict[str, Any]:

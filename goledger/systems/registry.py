@@ -3,7 +3,9 @@
 in words, which engine pairs its rounds, which module holds its own rules, how its round count
 is set, and which of its options the New tournament form asks for. ``goledger.systems``
 derives ``DEFAULT_ENGINE``, ``SYSTEM_MODULES`` and ``ROUNDS_AT_DRAW`` from it, and the desk's
-New tournament form lists it, so a system is added in one place.
+New tournament form lists it, so a system is added in one place. :data:`ENGINES` is the one
+table of pairing engines: the McMahon and Swiss family's (``goledger.pairing``) and every
+system's own, derived from the entries.
 
 The cup (OpenGotha's fourth tournament type) is paired by the ``opengotha`` engine with
 OpenGotha's ``initForCup`` parameters (split and fold in both seeding phases, no handicap),
@@ -27,7 +29,7 @@ from typing import Any, Final, Literal
 
 from goledger.i18n import N_
 
-__all__ = ["ENGINE_MODULES", "SYSTEMS", "FormField", "SystemEntry"]
+__all__ = ["ENGINES", "ENGINE_MODULES", "GENERAL_ENGINES", "SYSTEMS", "FormField", "SystemEntry"]
 
 FormField = Literal["bar_floor", "boards", "third_place", "reset", "jigo", "seeding", "method", "target",
                     "max_games", "max_rank_difference", "cycles", "handicap_stones", "max_games_per_pair", "ranking"]
@@ -107,4 +109,11 @@ SYSTEMS: Final[dict[str, SystemEntry]] = {entry.name: entry for entry in _ENTRIE
 
 ENGINE_MODULES: Final[dict[str, str]] = {entry.engine: entry.module for entry in _ENTRIES
                                          if entry.engine is not None and entry.module is not None}
-"""A system's own engine → the module whose ``ENGINE`` it is (the others are in ``goledger.pairing``)."""
+"""A system's own engine → the module whose ``ENGINE`` it is."""
+
+GENERAL_ENGINES: Final[dict[str, str]] = {"opengotha": "goledger.pairing.opengotha", "egf": "goledger.pairing.egf"}
+"""The engines that pair any tournament of the McMahon and Swiss family (``--engine``) → their module."""
+
+ENGINES: Final[dict[str, str]] = {**GENERAL_ENGINES, **ENGINE_MODULES}
+"""Every pairing engine → the module whose ``ENGINE`` attribute implements it (imported on
+first use, by :func:`goledger.systems.get_engine`)."""

@@ -25,11 +25,11 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.pairing import get_engine
 from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
 from goledger.pairing.participants import players_to_pair
 from goledger.replay.fold.state import TournamentState, UnitState
 from goledger.replay.scoring.units import unit_state
+from goledger.systems import get_engine
 
 __all__ = ["ENGINE", "OPTIONS", "UnitOptions", "UnitsEngine", "check"]
 

@@ -344,12 +344,12 @@ def test_pair_round_is_engine_agnostic_and_checks_every_engine_s_answer(db: Path
     import sys
     import types
 
-    import goledger.pairing
+    import goledger.systems.registry
 
     module = types.ModuleType("in_order_engine")
     module.ENGINE = _InOrder()  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "in_order_engine", module)
-    monkeypatch.setitem(goledger.pairing.ENGINES, "in-order", "in_order_engine")
+    monkeypatch.setitem(goledger.systems.registry.ENGINES, "in-order", "in_order_engine")
     commands.forbid(db, "p0001", "p0002")
     before = count(db)
     with pytest.raises(CommandRejected, match="paired p0001 with p0002, a forbidden pair"):

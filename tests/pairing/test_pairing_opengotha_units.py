@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from goledger import commands as record
 from goledger.errors import CommandRejected
-from goledger.pairing import get_engine
 from goledger.pairing.engine import Engine, Pairing, PairingRequest
 from goledger.pairing.opengotha import ENGINE
 from goledger.pairing.opengotha.bye import choose_bye
@@ -23,6 +22,7 @@ from goledger.pairing.opengotha.javasort import java_sort
 from goledger.pairing.opengotha.parameters import PAIRING_DEFAULTS, resolve
 from goledger.pairing.participants import players_to_pair
 from goledger.replay.views import state_as_of
+from goledger.systems import get_engine
 
 # ------------------------------------------------------------------ arithmetic
 

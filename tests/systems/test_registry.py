@@ -11,8 +11,8 @@ import typing
 from pathlib import Path
 
 from goledger.ledger.events import System
-from goledger.systems import DEFAULT_ENGINE, ROUNDS_AT_DRAW, SYSTEM_MODULES
-from goledger.systems.registry import ENGINE_MODULES, SYSTEMS
+from goledger.systems import DEFAULT_ENGINE, ROUNDS_AT_DRAW, SYSTEM_MODULES, get_engine
+from goledger.systems.registry import ENGINES, SYSTEMS
 
 from ..conftest import run_cli
 
@@ -26,8 +26,11 @@ def test_every_system_has_one_entry_and_the_tables_follow_from_it() -> None:
         assert (name in ROUNDS_AT_DRAW) == entry.rounds_at_draw == bool(entry.rounds_rule)
         if entry.module is not None:
             importlib.import_module(entry.module)
-    for engine, module in ENGINE_MODULES.items():
+    # One table of engines: every system's engine is in it, and each name finds its own engine.
+    assert {e.engine for e in SYSTEMS.values() if e.engine is not None} <= set(ENGINES)
+    for engine, module in ENGINES.items():
         assert importlib.import_module(module).ENGINE.name == engine
+        assert get_engine(engine) is importlib.import_module(module).ENGINE
 
 
 def _players(db: Path, count: int) -> None:

@@ -57,6 +57,7 @@ from goledger.rating.classes import adjusted_minutes, describe_time, egf_class
 from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy
+from goledger.replay.scoring.rules import rules_for
 from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
 from goledger.replay.scoring.standings import Standings, main_score, resolve_policy, standings
 
@@ -153,7 +154,7 @@ class _Writer:
         raise CommandRejected("nothing to export: no round of this tournament has a game")
 
     def _criteria(self) -> tuple[str, ...]:
-        names = self.settings.criteria or self.policy.default_criteria or (main_score(self.state),)
+        names = rules_for(self.policy, self.settings).criteria
         found: list[str] = []
         for name in names:
             if not name or name.upper() == "NULL":

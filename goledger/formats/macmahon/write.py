@@ -254,11 +254,10 @@ class _Writer:
         out.close("Walllist")
 
     def criteria(self) -> list[str]:
-        names = list(self.settings.criteria)
-        if not names:
-            from goledger.replay.scoring.policies import get_policy
+        from goledger.replay.scoring.choices import resolve_policy
+        from goledger.replay.scoring.rules import rules_for
 
-            names = list(get_policy(self.settings.policy).default_criteria)
+        names = list(rules_for(resolve_policy(self.state, None), self.settings).criteria)
         shorts: list[str] = []
         for name in names:
             try:

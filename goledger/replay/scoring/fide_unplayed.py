@@ -329,9 +329,8 @@ class FideData:
         self.policy = policy
         self.fore = fore
         self.points = PointSystem.parse(policy.point_system)
-        settings = state.settings_for_round(max(round_, 1))
-        event = policy.fide_event_type
-        self.round_robin = event == "round-robin" or (event == "auto" and settings.system == "round-robin")
+        rules = rules_for(policy, state.settings_for_round(max(round_, 1)))
+        self.round_robin = rules.fide_event_type == "round-robin"
         self.scheduled_rounds = max(state.rounds, round_)
         horizon = self.scheduled_rounds if policy.fide_last_round == "scheduled" else round_
         all_rounds = _build_rounds(state, max(round_, horizon), policy, self.points,

@@ -9,7 +9,7 @@ tournament's rounds, or the last round with a game or a bye when later), in list
   after the withdrawal), ``absent`` (announced absence), ``not-assigned`` (participating,
   neither paired nor bye), in this precedence;
 * ``game``, ``opp`` (opponent id), ``res2`` (game points in half-points: win 2, jigo
-  ``policy.jigo2``, loss/both-lose/unknown 0; by-default results count the same), ``hd``
+  ``Rules.jigo2``, loss/both-lose/unknown 0; by-default results count the same), ``hd``
   (signed handicap: +h when the player had White and gave the stones, −h with Black);
 * ``unpaired_nbw2`` / ``unpaired_mms2`` — what a round without a game brings before rounding;
 
@@ -232,7 +232,7 @@ class RoundTable:
         and withdrawal, then the bye, then his game of the round (first in table order)."""
         state = self.state
         points = {result: result.points2() for result in Result}
-        points[Result.JIGO] = (self.policy.jigo2, self.policy.jigo2)
+        points[Result.JIGO] = (self.rules.jigo2, self.rules.jigo2)
         byes: dict[int, set[str]] = {}
         table_of, games_of, players = state.table_of, state.games, state.players
         status_rows, game_rows, opp_rows, res2_rows, hd_rows = self.status, self.game, self.opp, self.res2, self.hd
@@ -290,7 +290,7 @@ class RoundTable:
 
     def _fill_rounds(self) -> None:
         state, size = self.state, self.size
-        jigo2 = self.policy.jigo2
+        jigo2 = self.rules.jigo2
         points = {result: result.points2() for result in Result}
         points[Result.JIGO] = (jigo2, jigo2)
         # One tuple of row lists per player (and his id), so that a game costs one lookup per

@@ -76,6 +76,9 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True):
     """§7.9: opponents' not-played rounds count ½ in the SOS family (OpenGotha's option)."""
     opponent_score_adjustment: Adjustment
     """§7.9 for FIDE BH/SB: which of the opponents' unplayed rounds count as draws."""
+    fide_event_type: Literal["swiss", "round-robin"]
+    """§4.3 (C.07 articles 15–16): the FIDE unplayed-round rules of a Swiss event, or of an
+    event with pre-determined pairings (forfeits are games); the policy's, else the system's."""
     sos_handicap_correction: bool
     """§7.11: ±handicap on the opponent's score in the McMahon SOS family."""
     mm_bar: str
@@ -84,6 +87,9 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True):
     """§1.1 start score: the McMahon floor."""
     mm_zero: str
     """§1.1 start score: the McMahon zero (30k under ``quirk_mm_zero_30k``, spec §2.7)."""
+    sts_zero: str
+    """§1.1 STS: the zero the bar's start score is counted from in the Strasbourg bonus (30k
+    under ``quirk_sts_zero_30k``, oracle README item 11; else the tournament's)."""
     criteria: tuple[str, ...]
     """§2.1: the placement criteria when a view names none: the tournament's, else the
     policy's for the system, else the system's main score."""
@@ -133,6 +139,9 @@ def rules_for(policy: Policy, settings: TournamentSettings) -> Rules:
         mms2_absent=settings.mms2_absent if policy.mms2_absent is None else policy.mms2_absent,
         not_assigned=policy.not_assigned, withdrawn=policy.withdrawn, round_down=round_down, jigo2=policy.jigo2,
         not_played_as_half=half, opponent_score_adjustment=adjustment,
+        fide_event_type=(policy.fide_event_type if policy.fide_event_type != "auto"
+                         else "round-robin" if settings.system == "round-robin" else "swiss"),
         sos_handicap_correction=policy.sos_handicap_correction,
-        mm_bar=settings.mm_bar, mm_floor=settings.mm_floor, mm_zero=zero, criteria=criteria, from_policy=own,
+        mm_bar=settings.mm_bar, mm_floor=settings.mm_floor, mm_zero=zero,
+        sts_zero="30k" if policy.quirk_sts_zero_30k else settings.mm_zero, criteria=criteria, from_policy=own,
     )

@@ -7,7 +7,7 @@ cover them all, as OpenGotha does; :attr:`ScoringContext.players` is the listed 
 
 * per round ``r`` (index ``r - 1``): the status (``paired``, ``bye``, ``withdrawn``,
   ``absent``, ``not-assigned``), the game, the opponent, the game points in half-points
-  (:attr:`res2`: win 2, jigo ``policy.jigo2``, loss/both-lose/unknown 0; by-default results
+  (:attr:`res2`: win 2, jigo ``Rules.jigo2``, loss/both-lose/unknown 0; by-default results
   count the same), the signed handicap (:attr:`hd`: +h when the player had White and so
   gave the stones, −h with Black) and the half-points a round without a game brings;
 * the starting McMahon score :attr:`smms` (whole points);

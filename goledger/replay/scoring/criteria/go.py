@@ -163,8 +163,7 @@ def sts_checks(ctx: ScoringContext) -> dict[str, list[int]]:
 
     def build() -> dict[str, list[int]]:
         n = ctx.state.rounds
-        zero = -30 if ctx.policy.quirk_sts_zero_30k else rank_value(ctx.settings.mm_zero)
-        top2 = 2 * (rank_value(ctx.settings.mm_bar) - zero)
+        top2 = 2 * (rank_value(ctx.rules.mm_bar) - rank_value(ctx.rules.sts_zero))
         short = ctx.policy.quirk_sts_short_tournament
         out: dict[str, list[int]] = {}
         for pid, row in ctx.table.mms2.items():

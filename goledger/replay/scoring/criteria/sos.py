@@ -6,7 +6,7 @@ Per-round contribution of a player at standings round R, for each round k ≤ R:
 
 * paired (whatever the result, forfeits included): the opponent's score at R — NBW, MMS or
   STS; the *virtual* score when the half-point option is on — plus, in the M family and
-  SOSTS when ``policy.sos_handicap_correction``, the signed handicap (+h if the player was
+  SOSTS when ``Rules.sos_handicap_correction``, the signed handicap (+h if the player was
   White and gave the stones, −h if Black), in half-points ``2·h``;
 * a round without a game (bye, absent, withdrawn, not assigned): 0 in the W family; in the
   M family and SOSTS the player's own start score ``2·smms`` under
@@ -77,7 +77,7 @@ def contributions(ctx: ScoringContext, family: str, players: Collection[str] | N
 
     def build_for(players: Collection[str]) -> dict[str, list[int]]:
         values = opponent_values(ctx, family)
-        handicap = family != "nbw" and ctx.policy.sos_handicap_correction
+        handicap = family != "nbw" and ctx.rules.sos_handicap_correction
         r = ctx.round
         table = ctx.table
         out: dict[str, list[int]] = {}
@@ -122,7 +122,7 @@ def _sos(family: str) -> Values:
         the opponents' values, twice the handicaps of the games with the handicap term, and
         the own value of each round without an opponent."""
         values = opponent_values(ctx, family)
-        handicap = family != "nbw" and ctx.policy.sos_handicap_correction
+        handicap = family != "nbw" and ctx.rules.sos_handicap_correction
         r = ctx.round
         rows, hds = ctx.table.opp, ctx.table.hd
         value_of = cast("Callable[[str | None], int]", values.__getitem__)
@@ -322,7 +322,7 @@ def _explain_sos(family: str, drop: int):
         value = ctx.value(name)[player_id]
         rule = gettext("sum of opponents' %(name)s at round %(round)d") % {"name": _FAMILY_NAME[family],
                                                                            "round": ctx.round}
-        if family != "nbw" and ctx.policy.sos_handicap_correction:
+        if family != "nbw" and ctx.rules.sos_handicap_correction:
             rule += gettext(", ± handicap (+h when the player gave the stones)")
         if drop:
             rule += ngettext(", minus the %(num)d smallest round value", ", minus the %(num)d smallest round values",
