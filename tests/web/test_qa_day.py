@@ -286,3 +286,43 @@ def test_a_result_typed_without_its_table_is_refused_in_the_pages_language(turki
         assert r.status_code == 400
         assert _status_line(r.text).startswith(expected), _status_line(r.text)
     assert _head(turkish) == before
+
+
+def test_a_rank_typed_as_words_is_refused_in_turkish_and_kept_out_of_the_log(turkish: Path) -> None:
+    before = _head(turkish)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/register?lang=tr", data={
+            "csrf": csrf, "expected_head": before, "back": "/desk/players", "surname": "Aydın", "first_name": "Çağla",
+            "rank": "3 kyu"})
+        assert r.status_code == 400
+        assert _status_line(r.text) == "'3 kyu' bir derece değil: 30k..1k, 1d..9d ya da 1p..9p kullanın"
+    assert _head(turkish) == before
+
+
+def test_checking_in_twice_at_the_desk_is_told_in_hungarian(turkish: Path) -> None:
+    from goledger import commands
+
+    commands.register(turkish, "Szőke", "Árpád", "2d")
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+
+        def check_in() -> tuple[int, str]:
+            r = client.post("/desk/do/check-in?lang=hu", data={
+                "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/round/1", "round": "1",
+                "player": "Szőke"})
+            return r.status_code, _status_line(r.text)
+
+        assert check_in() == (200, "p0001 Szőke Árpád jelentkezett az 1. fordulóra")
+        before = _head(turkish)
+        assert check_in() == (400, "p0001 Szőke Árpád már jelentkezett az 1. fordulóra")
+        assert _head(turkish) == before
+
+
+@pytest.mark.parametrize("form", ["ffg", "egd"])
+def test_exporting_before_any_game_is_refused_in_turkish(turkish: Path, form: str) -> None:
+    with DeskServer(turkish) as desk:
+        client, _ = logged_in(desk.url)
+        r = client.get(f"/desk/export/{form}?lang=tr")
+        assert r.status_code == 400
+        assert _status_line(r.text) == "dışa aktarılacak bir şey yok: bu turnuvanın hiçbir turunda oyun yok"

@@ -50,6 +50,7 @@ from goledger.formats.egd.classes import adjusted_minutes, describe_time, egf_cl
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
+from goledger.i18n.messages import say
 from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
@@ -150,7 +151,7 @@ class _Writer:
             return max(played)
         if state.last_round_with_games():
             return state.last_round_with_games()
-        raise CommandRejected("nothing to export: no round of this tournament has a game")
+        raise CommandRejected(say("nothing to export: no round of this tournament has a game"))
 
     def _criteria(self) -> tuple[str, ...]:
         names = self.settings.criteria or self.policy.default_criteria or (main_score(self.state),)
