@@ -326,3 +326,18 @@ def test_exporting_before_any_game_is_refused_in_turkish(turkish: Path, form: st
         r = client.get(f"/desk/export/{form}?lang=tr")
         assert r.status_code == 400
         assert _status_line(r.text) == "dışa aktarılacak bir şey yok: bu turnuvanın hiçbir turunda oyun yok"
+
+
+def test_an_egd_export_of_a_round_without_results_is_refused_in_turkish(turkish: Path) -> None:
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    commands.pair(turkish, 1, "p0001", "p0002", 1)
+    with DeskServer(turkish) as desk:
+        client, _ = logged_in(desk.url)
+        r = client.get("/desk/export/egd?lang=tr")
+        assert r.status_code == 400
+        line = _status_line(r.text)
+        assert line.startswith("dışa aktarılacak bir şey yok: 1..1. turların hiçbir oyununda"), line
+        assert "--" not in line  # no command-line option on a desk page

@@ -179,10 +179,10 @@ class _Writer:
         self.family = "mms" if main_score(self.state) == "MMS" else "nbw"
         rows = self._rows(table, ctx)
         if not rows:
-            forfeits = "; nor are forfeits, unless --forfeits marked" if self.forfeits == "free" else ""
-            raise CommandRejected(f"nothing to export: no game of rounds 1..{self.round} has a result the EGD can "
-                                  f"rate (unknown, both-win and both-lose results are not rated{forfeits}), and the "
-                                  "EGD rejects a table without one")
+            forfeits = say("; nor are forfeits, unless --forfeits marked") if self.forfeits == "free" else ""
+            raise CommandRejected(say("nothing to export: no game of rounds 1..%(round)d has a result the EGD can "
+                                      "rate (unknown, both-win and both-lose results are not rated%(forfeits)s), and "
+                                      "the EGD rejects a table without one", round=self.round, forfeits=forfeits))
         row_of = {pid: n for n, pid in enumerate(rows, start=1)}
         self._count_games(row_of)
         lines = self._header(rows, table)
