@@ -341,3 +341,23 @@ def test_an_egd_export_of_a_round_without_results_is_refused_in_turkish(turkish:
         line = _status_line(r.text)
         assert line.startswith("dışa aktarılacak bir şey yok: 1..1. turların hiçbir oyununda"), line
         assert "--" not in line  # no command-line option on a desk page
+
+
+def test_the_players_view_serves_the_bracket_its_menu_links(tmp_path: Path) -> None:
+    """The players' port (``serve --public-port``) names "Bracket" in its menu for a knockout:
+    the link answers the bracket, not a 404."""
+    from goledger import commands
+
+    from ..desk_server import players_view
+
+    db = tmp_path / "k.db"
+    commands.new(db, "Kupa", None, "knockout", language="hu")
+    for i, rank in enumerate(("1d", "2k", "5k", "9k")):
+        commands.register(db, f"Szőke{i}", "Árpád", rank)
+    commands.pair_round(db, 1)
+    with players_view(db) as port:
+        standings = httpx.get(f"http://127.0.0.1:{port}/standings", timeout=30)
+        assert 'href="/bracket"' in standings.text
+        bracket = httpx.get(f"http://127.0.0.1:{port}/bracket", timeout=30)
+        assert bracket.status_code == 200, bracket.text[:300]
+        assert "Szőke0 Árpád" in html.unescape(bracket.text)
