@@ -358,6 +358,7 @@ def test_the_players_view_serves_the_bracket_its_menu_links(tmp_path: Path) -> N
     with players_view(db) as port:
         standings = httpx.get(f"http://127.0.0.1:{port}/standings", timeout=30)
         assert 'href="/bracket"' in standings.text
+        assert "még versenyben</span>: még versenyben az ágrajzon" in standings.text  # not said twice
         bracket = httpx.get(f"http://127.0.0.1:{port}/bracket", timeout=30)
         assert bracket.status_code == 200, bracket.text[:300]
         assert "Szőke0 Árpád" in html.unescape(bracket.text)
