@@ -16,12 +16,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Final, Protocol
 
 import msgspec
 
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.report import InterchangeReport
+from goledger.i18n import N_
+from goledger.i18n.messages import say
 from goledger.ledger.events import Event
 from goledger.ledger.store import Ledger, Record
 
@@ -59,6 +61,16 @@ Reader = Callable[[bytes, str], ReadResult]
 :class:`~goledger.errors.FormatError` when the bytes are not that format at all."""
 
 
+_KINDS: Final = {
+    "players": N_("%(n)d players"), "games": N_("%(n)d games"), "results": N_("%(n)d results"),
+    "byes": N_("%(n)d byes"), "absences": N_("%(n)d absences"), "teams": N_("%(n)d teams"),
+    "countries": N_("%(n)d countries"), "events": N_("%(n)d events"), "free rounds": N_("%(n)d free rounds"),
+    "unwanted pairings": N_("%(n)d unwanted pairings"),
+}
+"""The kinds of items an import counts, as catalog messages (the numbers come first in every
+language; English keeps ``1 games`` as the command line always wrote it)."""
+
+
 class ImportOutcome(msgspec.Struct, kw_only=True):
     """A finished import: where the ledger is, how many events it holds, and the report."""
 
@@ -68,9 +80,14 @@ class ImportOutcome(msgspec.Struct, kw_only=True):
 
     @property
     def message(self) -> str:
-        """One line: every kind of item recorded, with its count (:meth:`InterchangeReport.summary`)."""
-        held = self.report.summary() or "parameters only"
-        return f"imported {self.report.source} into {self.db}: {held} ({self.events} events)"
+        """One line: every kind of item recorded, with its count (:meth:`InterchangeReport.summary`),
+        in the language in force (a desk page's: each kind is a catalog message, :data:`_KINDS`)."""
+        counts = self.report.counts
+        held = [say(_KINDS[kind], n=c["recorded"]) if kind in _KINDS else f"{c['recorded']} {kind}"
+                for kind, c in ((k, counts[k]) for k in self.report.summary_order()) if c["recorded"]]
+        return say("imported %(source)s into %(db)s: %(held)s (%(events)s)", source=self.report.source, db=self.db,
+                   held=", ".join(held) if held else say("parameters only"),
+                   events=say("%(n)d events", n=self.events))
 
 
 class ImportRefused(FormatError):

@@ -362,3 +362,22 @@ def test_the_players_view_serves_the_bracket_its_menu_links(tmp_path: Path) -> N
         bracket = httpx.get(f"http://127.0.0.1:{port}/bracket", timeout=30)
         assert bracket.status_code == 200, bracket.text[:300]
         assert "Szőke0 Árpád" in html.unescape(bracket.text)
+
+
+def test_importing_a_760_player_field_is_confirmed_in_hungarian(tmp_path: Path) -> None:
+    """``serve --new``, a Hungarian page, the EGC 2011 OpenGotha file uploaded: the confirmation
+    counts what came in, in Hungarian (the command line keeps its English)."""
+    from ..conftest import shared_dir
+
+    shared = shared_dir()
+    source = shared / "realdata/opengotha/lucvannier_opengotha__egc2011.xml" if shared else None
+    if source is None or not source.exists():
+        pytest.skip("../shared/realdata is absent")
+    db = tmp_path / "egc.db"
+    with DeskServer(db) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/import?lang=hu", data={"csrf": csrf, "format": "opengotha"},
+                        files={"file": (source.name, source.read_bytes(), "application/xml")})
+        assert r.status_code == 200, r.text[-800:]
+        assert _status_line(r.text) == (f"{source.name} importálva ide: egc.db: 760 játékos, 2708 játszma, "
+                                        "2708 eredmény, 1574 távolmaradás (7752 esemény)")
