@@ -64,6 +64,10 @@ def test_registering_a_pasted_list_and_an_upload_is_confirmed_in_turkish(turkish
             "list": "Yılmaz|Ayşe|3d|TR\nKaya|Mehmet|2d|TR"})
         assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
         assert _status_line(r.text) == "yapıştırılan listeden 2 oyuncu kaydedildi"
+        from goledger import commands
+
+        reasons = {r.reason for r in commands.log(turkish) if r.type == "PlayerRegistered"}
+        assert reasons == {"oyuncular turnuva masasında yapıştırıldı"}  # the desk's own words, in its language
         r = client.post("/desk/do/bulk-register?lang=tr", data={
             "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players",
             "list": "Yılmaz|Ayşe|3d|TR\nDemir|Elif|1d"})
