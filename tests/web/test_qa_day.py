@@ -385,3 +385,19 @@ def test_importing_a_760_player_field_is_confirmed_in_hungarian(tmp_path: Path) 
         assert r.status_code == 200, r.text[-800:]
         assert _status_line(r.text) == (f"{source.name} importálva ide: egc.db: 760 játékos, 2708 játszma, "
                                         "2708 eredmény, 1574 távolmaradás (7752 esemény)")
+
+
+def test_pairing_a_team_swiss_without_teams_is_refused_in_turkish(tmp_path: Path) -> None:
+    from goledger import commands
+
+    db = tmp_path / "teams.db"
+    commands.new(db, "Takım Kupası", 5, "team-swiss", language="tr")
+    commands.register(db, "Yılmaz", "Şükrü", "3k")
+    before = _head(db)
+    with DeskServer(db) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/pair-round?lang=tr", data={
+            "csrf": csrf, "expected_head": before, "back": "/desk/round/1", "round": "1"})  # as the form posts it
+        assert r.status_code == 400, _status_line(r.text)
+        assert _status_line(r.text) == "1. turda eşleştirilecek 0 takım kaldı; bir maç için iki takım gerekir"
+    assert _head(db) == before
