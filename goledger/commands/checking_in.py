@@ -15,6 +15,7 @@ from typing import Unpack
 from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import nsay, say
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
@@ -26,7 +27,8 @@ __all__ = ["absent_unchecked", "check_in", "decide_absent_unchecked", "decide_ch
 def _open_round(state: TournamentState, round_: int) -> None:
     check_round(state, round_)
     if state.games.get(round_) or state.byes.get(round_):
-        raise CommandRejected(f"round {round_} is already paired: checking in for it is over (ask the desk)")
+        raise CommandRejected(say("round %(round)d is already paired: checking in for it is over (ask the desk)",
+                                  round=round_))
 
 
 def decide_check_in(state: TournamentState, player: str, round_: int) -> list[ev.Event]:
@@ -44,9 +46,11 @@ def decide_check_in(state: TournamentState, player: str, round_: int) -> list[ev
     _open_round(state, round_)
     p = find_player(state, player)
     if p.is_withdrawn(round_):
-        raise CommandRejected(f"{p.id} {p.full_name} withdrew from round {p.withdrawn_from}")
+        raise CommandRejected(say("%(id)s %(name)s withdrew from round %(round)d", id=p.id, name=p.full_name,
+                                  round=p.withdrawn_from))
     if checked_in(state, p, round_):
-        raise CommandRejected(f"{p.id} {p.full_name} has already checked in for round {round_}")
+        raise CommandRejected(say("%(player)s has already checked in for round %(round)d",
+                                  player=f"{p.id} {p.full_name}", round=round_))
     back = [ev.ParticipationChanged(player_id=p.id, round=round_, participating=True)] if round_ in p.absences else []
     return [*back, ev.CheckedIn(player_id=p.id, round=round_)]
 
@@ -55,8 +59,8 @@ def _check_in_message(state: TournamentState, events: list[ev.Event]) -> str:
     event = events[-1]
     assert isinstance(event, ev.CheckedIn)
     p = state.players[event.player_id]
-    again = " (his absence is cancelled)" if len(events) > 1 else ""
-    return f"{p.id} {p.full_name} checked in for round {event.round}{again}"
+    message = say("%(player)s checked in for round %(round)d", player=f"{p.id} {p.full_name}", round=event.round)
+    return say("%(checked_in)s (his absence is cancelled)", checked_in=message) if len(events) > 1 else message
 
 
 def check_in(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
@@ -70,13 +74,16 @@ def decide_absent_unchecked(state: TournamentState, round_: int) -> list[ev.Even
     _open_round(state, round_)
     waiting = check_in_status(state, round_).waiting
     if not waiting:
-        raise CommandRejected(f"every player has checked in for round {round_} or is absent: nobody to mark absent")
+        raise CommandRejected(say("every player has checked in for round %(round)d or is absent: nobody to mark absent",
+                                  round=round_))
     return [ev.ParticipationChanged(player_id=pid, round=round_, participating=False) for pid in waiting]
 
 
 def _absent_message(state: TournamentState, events: list[ev.Event]) -> str:
     rounds = {e.round for e in events if isinstance(e, ev.ParticipationChanged)}
-    return f"round {min(rounds)}: {len(events)} players who had not checked in marked absent"
+    return nsay("round %(round)d: %(n)d player who had not checked in marked absent",
+                "round %(round)d: %(n)d players who had not checked in marked absent", len(events),
+                round=min(rounds), n=len(events))
 
 
 def absent_unchecked(db: PathLike, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002

@@ -64,8 +64,9 @@ def parse_rank(text: str) -> str:
     """The canonical text of a rank (``"3D"`` → ``"3d"``), or a refusal naming the forms."""
     try:
         return str(Rank.parse(text))
-    except RankError as exc:
-        raise CommandRejected(str(exc)) from None
+    except RankError:
+        raise CommandRejected(say("%(rank)r is not a rank: use 30k..1k, 1d..9d or 1p..9p",
+                                  rank=text.strip() if isinstance(text, str) else text)) from None
 
 
 def parse_komi(komi: str | None) -> str | None:

@@ -23,6 +23,7 @@ import msgspec
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.report import InterchangeReport
 from goledger.i18n import N_
+from goledger.i18n.messages import say
 from goledger.ledger.events import Event
 from goledger.ledger.store import Ledger, Record
 
@@ -60,6 +61,16 @@ Reader = Callable[[bytes, str], ReadResult]
 :class:`~goledger.errors.FormatError` when the bytes are not that format at all."""
 
 
+_KINDS: Final = {
+    "players": N_("%(n)d players"), "games": N_("%(n)d games"), "results": N_("%(n)d results"),
+    "byes": N_("%(n)d byes"), "absences": N_("%(n)d absences"), "teams": N_("%(n)d teams"),
+    "countries": N_("%(n)d countries"), "events": N_("%(n)d events"), "free rounds": N_("%(n)d free rounds"),
+    "unwanted pairings": N_("%(n)d unwanted pairings"),
+}
+"""The kinds of items an import counts, as catalog messages (the numbers come first in every
+language; English keeps ``1 games`` as the command line always wrote it)."""
+
+
 class ImportOutcome(msgspec.Struct, kw_only=True):
     """A finished import: where the ledger is, how many events it holds, and the report."""
 
@@ -70,19 +81,13 @@ class ImportOutcome(msgspec.Struct, kw_only=True):
     @property
     def message(self) -> str:
         """One line: every kind of item recorded, with its count (:meth:`InterchangeReport.summary`),
-        in the language written in (the kinds goledger's readers count, in words)."""
-        from goledger.i18n import gettext
-        from goledger.i18n.messages import say
-
-        held = ", ".join(f"{count} {gettext(_KINDS.get(kind, kind))}" for count, kind in self.report.recorded())
-        return say("imported %(source)s into %(db)s: %(held)s (%(events)d events)", source=self.report.source,
-                   db=self.db, held=held or gettext("parameters only"), events=self.events)
-
-
-_KINDS: Final = {"players": N_("players"), "games": N_("games"), "results": N_("results"), "byes": N_("byes"),
-                 "absences": N_("absences"), "teams": N_("teams"), "unwanted pairings": N_("unwanted pairings"),
-                 "free rounds": N_("free rounds"), "events": N_("events"), "countries": N_("countries")}
-"""The kinds of items an import counts, in words (a kind not listed is shown as it is)."""
+        in the language in force (a desk page's: each kind is a catalog message, :data:`_KINDS`)."""
+        counts = self.report.counts
+        held = [say(_KINDS[kind], n=c["recorded"]) if kind in _KINDS else f"{c['recorded']} {kind}"
+                for kind, c in ((k, counts[k]) for k in self.report.summary_order()) if c["recorded"]]
+        return say("imported %(source)s into %(db)s: %(held)s (%(events)s)", source=self.report.source, db=self.db,
+                   held=", ".join(held) if held else say("parameters only"),
+                   events=say("%(n)d events", n=self.events))
 
 
 class ImportRefused(FormatError):

@@ -87,13 +87,14 @@ class InterchangeReport(msgspec.Struct, kw_only=True):
     def summary(self) -> str:
         """The recorded counts in one phrase, players, games and byes first: ``"2 players, 1 games"``
         (empty when nothing was recorded)."""
-        return ", ".join(f"{count} {kind}" for count, kind in self.recorded())
+        counts = self.counts
+        return ", ".join(f"{counts[k]['recorded']} {k}" for k in self.summary_order() if counts[k]["recorded"])
 
-    def recorded(self) -> list[tuple[int, str]]:
-        """(count, kind) of every kind of item recorded, players, games and byes first."""
+    def summary_order(self) -> list[str]:
+        """The counted kinds in the order :meth:`summary` names them: players, games, results,
+        byes and absences first, then the others as counted."""
         first = ("players", "games", "results", "byes", "absences")
-        kinds = [k for k in first if k in self.counts] + [k for k in self.counts if k not in first]
-        return [(self.counts[k]["recorded"], k) for k in kinds if self.counts[k]["recorded"]]
+        return [k for k in first if k in self.counts] + [k for k in self.counts if k not in first]
 
     def render(self, limit: int | None = None) -> str:
         """Plain text for the terminal: the counts (recorded, and read when they differ), the

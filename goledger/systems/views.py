@@ -13,6 +13,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
+from goledger.i18n.messages import say
 from goledger.replay.fold.state import TournamentState
 from goledger.systems import has_places, places_of
 from goledger.systems.common import Places
@@ -175,7 +176,8 @@ def bracket_of(state: TournamentState) -> BracketView:
                            champion=_label(state, lad.winner, seed_of) if lad.winner else "", as_of_seq=state.seq)
     if system == "cup":
         return _cup_bracket(state)
-    raise CommandRejected(f"a {system or 'tournament'} tournament has no bracket; use goledger standings or crosstable")
+    raise CommandRejected(say("a %(system)s tournament has no bracket; see its standings (goledger standings)",
+                              system=system or "goledger"))
 
 
 def _cup_bracket(state: TournamentState) -> BracketView:

@@ -28,6 +28,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import nsay
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import Roster, roster
@@ -109,7 +110,9 @@ def _context(state: TournamentState, round_: int) -> _Context:
     ro = roster(state)
     teams = _teams_to_pair(state, ro, round_)
     if len(teams) < 2:
-        raise CommandRejected(f"round {round_} has {len(teams)} team(s) left to pair; a match needs two")
+        raise CommandRejected(nsay("round %(round)d has %(n)d team left to pair; a match needs two",
+                                   "round %(round)d has %(n)d teams left to pair; a match needs two", len(teams),
+                                   round=round_, n=len(teams)))
     before = team_standings(state, round_ - 1, ("TEAMP", "BDW", "MNR", "NULL", "NULL", "NULL"))
     values = {row.team_id: row.values for row in before.rows}
     mcmahon = state.settings.system == "team-mcmahon"

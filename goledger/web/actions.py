@@ -153,7 +153,7 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
         name.write_text("\n".join(lines) + "\n", encoding="utf-8")
         try:
             outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
-                                              reason=reason or "players pasted at the desk",
+                                              reason=reason or gettext("players pasted at the desk"),
                                               expected_head=None if retry else expected_head)
         except GoledgerError as exc:  # the reader names its file: the list, not the desk's temporary folder
             if exc.args:

@@ -231,7 +231,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     return DeskGuard(front, desk.is_director, replace(limits or GuardLimits(), upload=max_upload))
 
 
-PUBLIC_ONLY_PATHS = ("/", "/standings", "/player/{pid}", "/events/head", "/find", "/api/find", "/api/head",
+PUBLIC_ONLY_PATHS = ("/", "/standings", "/bracket", "/player/{pid}", "/events/head", "/find", "/api/find", "/api/head",
                      "/api/standings", "/api/pairings", "/static",
                      # a player's page links his timeline, which links its what-ifs and dispute sheets
                      "/player/{pid}/timeline", "/player/{pid}/what-if/{seq:int}",

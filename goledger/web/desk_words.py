@@ -49,6 +49,7 @@ _PLACES: Final[dict[str, str]] = {
     "explain": N_("the player's explanation on the standings page"),
     "unit": N_("the units page"),
     "publish": N_("the desk's “Publish” form"),
+    "standings": N_("the standings page"),
     "team": N_("the teams page"),
 }
 """Each command a refusal may name → where the desk does it."""

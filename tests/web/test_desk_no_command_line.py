@@ -97,7 +97,7 @@ def _routes(db: Path) -> list[str]:
         app: Any = create_app(db, "unused-token")
     while not hasattr(app, "routes"):
         app = app.app
-    fill = {"round": "1", "pid": "p0001", "seq": str(_head(db)), "fmt": "opengotha"}
+    fill = {"round": "1", "pid": "p0001", "seq": str(_head(db)), "fmt": "opengotha", "key": "no-such-key"}
     paths = []
     for route in app.routes:
         if isinstance(route, Route) and "GET" in (route.methods or ()) and route.path != "/events/head":

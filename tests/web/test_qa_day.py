@@ -64,6 +64,10 @@ def test_registering_a_pasted_list_and_an_upload_is_confirmed_in_turkish(turkish
             "list": "Yılmaz|Ayşe|3d|TR\nKaya|Mehmet|2d|TR"})
         assert r.status_code == 200, r.text[r.text.find("<main>"):][:800]
         assert _status_line(r.text) == "yapıştırılan listeden 2 oyuncu kaydedildi"
+        from goledger import commands
+
+        reasons = {r.reason for r in commands.log(turkish) if r.type == "PlayerRegistered"}
+        assert reasons == {"oyuncular turnuva masasında yapıştırıldı"}  # the desk's own words, in its language
         r = client.post("/desk/do/bulk-register?lang=tr", data={
             "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players",
             "list": "Yılmaz|Ayşe|3d|TR\nDemir|Elif|1d"})
@@ -286,3 +290,114 @@ def test_a_result_typed_without_its_table_is_refused_in_the_pages_language(turki
         assert r.status_code == 400
         assert _status_line(r.text).startswith(expected), _status_line(r.text)
     assert _head(turkish) == before
+
+
+def test_a_rank_typed_as_words_is_refused_in_turkish_and_kept_out_of_the_log(turkish: Path) -> None:
+    before = _head(turkish)
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/register?lang=tr", data={
+            "csrf": csrf, "expected_head": before, "back": "/desk/players", "surname": "Aydın", "first_name": "Çağla",
+            "rank": "3 kyu"})
+        assert r.status_code == 400
+        assert _status_line(r.text) == "'3 kyu' bir derece değil: 30k..1k, 1d..9d ya da 1p..9p kullanın"
+    assert _head(turkish) == before
+
+
+def test_checking_in_twice_at_the_desk_is_told_in_hungarian(turkish: Path) -> None:
+    from goledger import commands
+
+    commands.register(turkish, "Szőke", "Árpád", "2d")
+    with DeskServer(turkish) as desk:
+        client, csrf = logged_in(desk.url)
+
+        def check_in() -> tuple[int, str]:
+            r = client.post("/desk/do/check-in?lang=hu", data={
+                "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/round/1", "round": "1",
+                "player": "Szőke"})
+            return r.status_code, _status_line(r.text)
+
+        assert check_in() == (200, "p0001 Szőke Árpád jelentkezett az 1. fordulóra")
+        before = _head(turkish)
+        assert check_in() == (400, "p0001 Szőke Árpád már jelentkezett az 1. fordulóra")
+        assert _head(turkish) == before
+
+
+@pytest.mark.parametrize("form", ["ffg", "egd"])
+def test_exporting_before_any_game_is_refused_in_turkish(turkish: Path, form: str) -> None:
+    with DeskServer(turkish) as desk:
+        client, _ = logged_in(desk.url)
+        r = client.get(f"/desk/export/{form}?lang=tr")
+        assert r.status_code == 400
+        assert _status_line(r.text) == "dışa aktarılacak bir şey yok: bu turnuvanın hiçbir turunda oyun yok"
+
+
+def test_an_egd_export_of_a_round_without_results_is_refused_in_turkish(turkish: Path) -> None:
+    from goledger import commands
+
+    for surname, first, rank in (("Yılmaz", "Ayşe", "3d"), ("Kaya", "Mehmet", "2d")):
+        commands.register(turkish, surname, first, rank)
+    commands.pair(turkish, 1, "p0001", "p0002", 1)
+    with DeskServer(turkish) as desk:
+        client, _ = logged_in(desk.url)
+        r = client.get("/desk/export/egd?lang=tr")
+        assert r.status_code == 400
+        line = _status_line(r.text)
+        assert line.startswith("dışa aktarılacak bir şey yok: 1..1. turların hiçbir oyununda"), line
+        assert "--" not in line  # no command-line option on a desk page
+
+
+def test_the_players_view_serves_the_bracket_its_menu_links(tmp_path: Path) -> None:
+    """The players' port (``serve --public-port``) names "Bracket" in its menu for a knockout:
+    the link answers the bracket, not a 404."""
+    from goledger import commands
+
+    from ..desk_server import players_view
+
+    db = tmp_path / "k.db"
+    commands.new(db, "Kupa", None, "knockout", language="hu")
+    for i, rank in enumerate(("1d", "2k", "5k", "9k")):
+        commands.register(db, f"Szőke{i}", "Árpád", rank)
+    commands.pair_round(db, 1)
+    with players_view(db) as port:
+        standings = httpx.get(f"http://127.0.0.1:{port}/standings", timeout=30)
+        assert 'href="/bracket"' in standings.text
+        assert "még versenyben</span>: még versenyben az ágrajzon" in standings.text  # not said twice
+        bracket = httpx.get(f"http://127.0.0.1:{port}/bracket", timeout=30)
+        assert bracket.status_code == 200, bracket.text[:300]
+        assert "Szőke0 Árpád" in html.unescape(bracket.text)
+
+
+def test_importing_a_760_player_field_is_confirmed_in_hungarian(tmp_path: Path) -> None:
+    """``serve --new``, a Hungarian page, the EGC 2011 OpenGotha file uploaded: the confirmation
+    counts what came in, in Hungarian (the command line keeps its English)."""
+    from ..conftest import shared_dir
+
+    shared = shared_dir()
+    source = shared / "realdata/opengotha/lucvannier_opengotha__egc2011.xml" if shared else None
+    if source is None or not source.exists():
+        pytest.skip("../shared/realdata is absent")
+    db = tmp_path / "egc.db"
+    with DeskServer(db) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/import?lang=hu", data={"csrf": csrf, "format": "opengotha"},
+                        files={"file": (source.name, source.read_bytes(), "application/xml")})
+        assert r.status_code == 200, r.text[-800:]
+        assert _status_line(r.text) == (f"{source.name} importálva ide: egc.db: 760 játékos, 2708 játszma, "
+                                        "2708 eredmény, 1574 távolmaradás (7752 esemény)")
+
+
+def test_pairing_a_team_swiss_without_teams_is_refused_in_turkish(tmp_path: Path) -> None:
+    from goledger import commands
+
+    db = tmp_path / "teams.db"
+    commands.new(db, "Takım Kupası", 5, "team-swiss", language="tr")
+    commands.register(db, "Yılmaz", "Şükrü", "3k")
+    before = _head(db)
+    with DeskServer(db) as desk:
+        client, csrf = logged_in(desk.url)
+        r = client.post("/desk/do/pair-round?lang=tr", data={
+            "csrf": csrf, "expected_head": before, "back": "/desk/round/1", "round": "1"})  # as the form posts it
+        assert r.status_code == 400, _status_line(r.text)
+        assert _status_line(r.text) == "1. turda eşleştirilecek 0 takım kaldı; bir maç için iki takım gerekir"
+    assert _head(db) == before

@@ -49,6 +49,7 @@ from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
+from goledger.i18n.messages import say
 from goledger.ledger.domains import text_problem
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
@@ -151,7 +152,7 @@ class _Writer:
             return max(played)
         if state.last_round_with_games():
             return state.last_round_with_games()
-        raise CommandRejected("nothing to export: no round of this tournament has a game")
+        raise CommandRejected(say("nothing to export: no round of this tournament has a game"))
 
     def _criteria(self) -> tuple[str, ...]:
         names = rules_for(self.policy, self.settings).criteria
@@ -179,10 +180,10 @@ class _Writer:
         self.family = "mms" if main_score(self.state) == "MMS" else "nbw"
         rows = self._rows(table, ctx)
         if not rows:
-            forfeits = "; nor are forfeits, unless --forfeits marked" if self.forfeits == "free" else ""
-            raise CommandRejected(f"nothing to export: no game of rounds 1..{self.round} has a result the EGD can "
-                                  f"rate (unknown, both-win and both-lose results are not rated{forfeits}), and the "
-                                  "EGD rejects a table without one")
+            forfeits = say("; nor are forfeits, unless --forfeits marked") if self.forfeits == "free" else ""
+            raise CommandRejected(say("nothing to export: no game of rounds 1..%(round)d has a result the EGD can "
+                                      "rate (unknown, both-win and both-lose results are not rated%(forfeits)s), and "
+                                      "the EGD rejects a table without one", round=self.round, forfeits=forfeits))
         row_of = {pid: n for n, pid in enumerate(rows, start=1)}
         self._count_games(row_of)
         lines = self._header(rows, table)

@@ -35,6 +35,7 @@ from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.ffg.syntax import CELL_WIDTH
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
+from goledger.i18n.messages import say
 from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
@@ -61,7 +62,7 @@ def write_tou(state: TournamentState, round: int | None = None,  # noqa: A002 - 
     last = state.last_round_with_games()
     if round is None:
         if not last:
-            raise CommandRejected("nothing to export: no round of this tournament has a game")
+            raise CommandRejected(say("nothing to export: no round of this tournament has a game"))
         round = last  # noqa: A001
     elif not 1 <= round <= state.rounds:
         raise CommandRejected(f"round {round} is outside 1..{state.rounds} of this tournament")
