@@ -94,11 +94,13 @@ def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, rou
     x, y = sorted((a.id, b.id))
     if lift:
         if state.fixed_pairs.get(round_, {}).get(x, (None,))[0] != y:
-            raise CommandRejected(f"round {round_} has no fixed pairing of {a.id} and {b.id}")
+            raise CommandRejected(say("round %(round)d has no fixed pairing of %(a)s and %(b)s",
+                                      round=round_, a=a.id, b=b.id))
         return [ev.PairingFixed(round=round_, player_a=x, player_b=y, lifted=True)]
     check_table(table)
     if state.constraint_in(a.id, b.id, round_) == "forbidden":
-        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round {round_}")
+        raise CommandRejected(say("%(a)s and %(b)s must not be paired in round %(round)d", a=f"{a.id} {a.full_name}",
+                                  b=f"{b.id} {b.full_name}", round=round_))
     for p in (a, b):
         game = state.game_of(p.id, round_)
         if game is not None:
