@@ -17,6 +17,7 @@ from typing import Literal, Unpack
 from goledger.commands.checks import check_round, check_table
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
@@ -31,16 +32,17 @@ def decide_forbid(state: TournamentState, player_a: str, player_b: str, from_rou
     rounds out of range or reversed, and a change that changes nothing."""
     a, b = find_player(state, player_a), find_player(state, player_b)
     if a.id == b.id:
-        raise CommandRejected(f"{a.id} {a.full_name} is named twice")
+        raise CommandRejected(say("%(player)s is named twice", player=f"{a.id} {a.full_name}"))
     for r in (from_round, until_round):
         if r is not None:
             check_round(state, r)
     if from_round is not None and until_round is not None and until_round < from_round:
-        raise CommandRejected(f"round {until_round} comes before round {from_round}")
+        raise CommandRejected(say("round %(until)d comes before round %(start)d", until=until_round, start=from_round))
     current = state.pairing_constraints.get(min(a.id, b.id), {}).get(max(a.id, b.id))
     if lift:
         if current is None:
-            raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} have no pairing constraint")
+            raise CommandRejected(say("%(a)s and %(b)s have no pairing constraint", a=f"{a.id} {a.full_name}",
+                                  b=f"{b.id} {b.full_name}"))
         return [ev.PairingConstraintSet(player_a=a.id, player_b=b.id, constraint="none")]
     kind: Literal["unwanted", "forbidden"] = "unwanted" if unwanted else "forbidden"
     bounds = state.constraint_rounds.get(min(a.id, b.id), {}).get(max(a.id, b.id))
@@ -57,7 +59,7 @@ def forbid_message(state: TournamentState, events: list[ev.Event]) -> str:
     a, b = state.players[event.player_a], state.players[event.player_b]
     pair = f"{a.id} {a.full_name} and {b.id} {b.full_name}"
     if event.constraint == "none":
-        return f"{pair}: pairing constraint lifted"
+        return say("%(pair)s: pairing constraint lifted", pair=pair)
     scope = (f" from round {event.from_round}" if event.from_round is not None else "") + (
         f" until round {event.until_round}" if event.until_round is not None else "")
     return f"{pair}: pairing {event.constraint}{scope}"
@@ -88,15 +90,17 @@ def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, rou
     check_round(state, round_)
     a, b = find_player(state, player_a), find_player(state, player_b)
     if a.id == b.id:
-        raise CommandRejected(f"{a.id} {a.full_name} cannot play himself")
+        raise CommandRejected(say("%(player)s cannot play himself", player=f"{a.id} {a.full_name}"))
     x, y = sorted((a.id, b.id))
     if lift:
         if state.fixed_pairs.get(round_, {}).get(x, (None,))[0] != y:
-            raise CommandRejected(f"round {round_} has no fixed pairing of {a.id} and {b.id}")
+            raise CommandRejected(say("round %(round)d has no fixed pairing of %(a)s and %(b)s",
+                                      round=round_, a=a.id, b=b.id))
         return [ev.PairingFixed(round=round_, player_a=x, player_b=y, lifted=True)]
     check_table(table)
     if state.constraint_in(a.id, b.id, round_) == "forbidden":
-        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} must not be paired in round {round_}")
+        raise CommandRejected(say("%(a)s and %(b)s must not be paired in round %(round)d", a=f"{a.id} {a.full_name}",
+                                  b=f"{b.id} {b.full_name}", round=round_))
     for p in (a, b):
         game = state.game_of(p.id, round_)
         if game is not None:

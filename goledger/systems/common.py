@@ -239,6 +239,12 @@ def seeding_word(seeding: str) -> str:
             "lot": pgettext("seeding by", "lot")}.get(seeding, seeding)
 
 
+def method_word(method: str) -> str:
+    """A bracket's round-1 pairing method (``fold``, ``adjacent``, ``slide``) in words."""
+    return {"fold": pgettext("pairing method", "fold"), "adjacent": pgettext("pairing method", "adjacent"),
+            "slide": pgettext("pairing method", "slide")}.get(method, method)
+
+
 def share_places(groups: Sequence[tuple[list[tuple[str, str, str]], bool]]) -> tuple[Place, ...]:
     """Number groups of (player id, name, why) in order: every member of a group gets the
     group's first place; ``active`` marks the group of players still in."""

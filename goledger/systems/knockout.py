@@ -40,6 +40,7 @@ from goledger.systems.common import (
     entrants,
     free_tables,
     how_word,
+    method_word,
     out_of_round,
     read_options,
     refuse_rewriting,
@@ -420,7 +421,7 @@ def places(state: TournamentState) -> Places:
         groups.append(([(p, name[p], gettext("withdrew")) for p in gone], False))
     rows: tuple[Place, ...] = share_places(groups)
     notes = (gettext("%(entrants)d entrants, %(rounds)d rounds, pairing method %(method)s, seeding by %(seeding)s")
-             % {"entrants": len(bracket.seeds), "rounds": total, "method": opts.method,
+             % {"entrants": len(bracket.seeds), "rounds": total, "method": method_word(opts.method),
                 "seeding": seeding_word(opts.seeding)},)
     done = final.winner is not None
     return Places(system="knockout", round=state.last_round_with_games(), finished=done, rows=rows, notes=notes)

@@ -69,6 +69,11 @@ REFUSALS: list[tuple[str, dict[str, str]]] = [
     ("unit-add", {"name": "Ekip", "member1": "p0001", "member2": "p0002"}),
     ("unit-remove", {"unit": "u009"}),
     ("unpair-round", {"round": "2", "reason": "wrong"}),
+    ("forbid", {"player_a": "p0001", "player_b": "p0001"}),  # named twice
+    ("forbid", {"player_a": "p0001", "player_b": "p0002", "lift": "1"}),  # no constraint to lift
+    ("forbid", {"player_a": "p0001", "player_b": "p0002", "from_round": "3", "until_round": "2"}),
+    ("fix-pairing", {"player_a": "p0001", "player_b": "p0001", "round": "2"}),  # cannot play himself
+    ("fix-pairing", {"player_a": "p0001", "player_b": "p0002", "round": "2", "lift": "1"}),  # nothing fixed
 ]
 """Forms the desk refuses, each for a reason of its own (what the comment says, else the form's)."""
 
