@@ -25,8 +25,8 @@ from goledger.ledger.store import Ledger, Record
 from goledger.ledger.subjects import all_subjects, subjects
 from goledger.replay.fold.state import TournamentState
 
-__all__ = ["Actors", "Appending", "Decide", "Describe", "Outcome", "PathLike", "Plumbing", "default_actor",
-           "first_event", "record", "record_text"]
+__all__ = ["Actors", "Appending", "Decide", "Describe", "Intent", "Outcome", "PathLike", "Plumbing", "default_actor",
+           "first_event", "record", "record_many", "record_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -111,6 +111,52 @@ def record(
         return Outcome(DRY_RUN + _described(describe, state, events), [])
     return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry,
                    actors=actors)
+
+
+class Intent(msgspec.Struct, frozen=True):
+    """One writer's intent in a group write (:func:`record_many`): its decider, its summary,
+    the actor its events carry."""
+
+    decide: Decide
+    describe: Describe
+    actor: str
+
+
+def record_many(db: PathLike, intents: Sequence[Intent], *, reason: str = "") -> list[Outcome | CommandRejected]:
+    """Group commit: lock the ledger and fold it once, decide each intent in turn against the
+    state as the intents before it left it (each decided event folded in), and append all
+    their events in ONE transaction, each intent's with its own actor. The answer is per
+    intent, in order: its :class:`Outcome`, or the :class:`CommandRejected` its decider (or
+    the domains, or frozen standings) refused it with; a refused intent appends nothing and
+    does not stop the others. Many small writes (players' phones, issue 46) then cost one
+    fold and one commit instead of one each."""
+    from goledger.replay.fold.state import apply, fold
+    from goledger.replay.loading.load import load_state
+    from goledger.replay.scoring.registries import check_registered
+
+    answers: list[Outcome | CommandRejected] = []
+    with Ledger.open(db) as ledger, ledger.writing(None) as tx:
+        state = fold([], start=load_state(tx))  # a copy: the intents' events are folded into it
+        _check_tournament(db, state)
+        decided: list[tuple[int, list[ev.Event], str]] = []
+        for n, intent in enumerate(intents):
+            try:
+                events = intent.decide(state)
+                message = _described(intent.describe, state, events)
+                _check_frozen(state, events)
+                problem = next((p for p in map(event_problem, events) if p), None)
+                if problem:
+                    raise CommandRejected(problem)
+            except CommandRejected as exc:
+                answers.append(exc)
+                continue
+            for event in events:
+                apply(state, event, check_registered)
+            decided.append((n, events, message))
+            answers.append(Outcome(message, []))
+        for n, events, message in decided:
+            answers[n] = Outcome(message, tx.append(events, actor=intents[n].actor, reason=reason))
+    return answers
 
 
 def _described(describe: Describe, state: TournamentState, events: list[ev.Event]) -> str:
