@@ -17,7 +17,7 @@ from typing import TypedDict, TypeVar
 import msgspec
 
 from goledger.describe.events import describe_event, describe_subject, names_from
-from goledger.errors import CommandRejected, StaleHeadError
+from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
 from goledger.i18n.messages import resolve_articles, say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import event_problem
@@ -115,47 +115,57 @@ def record(
 
 class Intent(msgspec.Struct, frozen=True):
     """One writer's intent in a group write (:func:`record_many`): its decider, its summary,
-    the actor its events carry."""
+    the actor its events carry (or ``actors``, each event's own); with ``expected_head`` (the
+    head its page was shown at), ``stale`` is called with the records stored since that head
+    and refuses the intent (raising) when one of them touches what it depends on."""
 
     decide: Decide
     describe: Describe
     actor: str
+    actors: Actors | None = None
+    expected_head: int | None = None
+    stale: Callable[[list[Record]], None] | None = None
 
 
-def record_many(db: PathLike, intents: Sequence[Intent], *, reason: str = "") -> list[Outcome | CommandRejected]:
+def record_many(db: PathLike, intents: Sequence[Intent], *, reason: str = "") -> list[Outcome | GoledgerError]:
     """Group commit: lock the ledger and fold it once, decide each intent in turn against the
     state as the intents before it left it (each decided event folded in), and append all
     their events in ONE transaction, each intent's with its own actor. The answer is per
-    intent, in order: its :class:`Outcome`, or the :class:`CommandRejected` its decider (or
-    the domains, or frozen standings) refused it with; a refused intent appends nothing and
+    intent, in order: its :class:`Outcome`, or the refusal (:class:`GoledgerError`) of its
+    ``stale`` check, its decider, the domains or frozen standings; a refused intent appends nothing and
     does not stop the others. Many small writes (players' phones, issue 46) then cost one
     fold and one commit instead of one each."""
     from goledger.replay.fold.state import apply, fold
     from goledger.replay.loading.load import load_state
     from goledger.replay.scoring.registries import check_registered
 
-    answers: list[Outcome | CommandRejected] = []
+    answers: list[Outcome | GoledgerError] = []
     with Ledger.open(db) as ledger, ledger.writing(None) as tx:
         state = fold([], start=load_state(tx))  # a copy: the intents' events are folded into it
         _check_tournament(db, state)
-        decided: list[tuple[int, list[ev.Event], str]] = []
+        heads = [i.expected_head for i in intents if i.expected_head is not None and i.stale is not None]
+        stored = list(tx.records(after=min(heads))) if heads and min(heads) < state.seq else []
+        decided: list[tuple[int, list[tuple[ev.Event, str]], str]] = []
         for n, intent in enumerate(intents):
             try:
+                if intent.stale is not None and intent.expected_head is not None:
+                    intent.stale([r for r in stored if r.seq > intent.expected_head])
                 events = intent.decide(state)
                 message = _described(intent.describe, state, events)
                 _check_frozen(state, events)
                 problem = next((p for p in map(event_problem, events) if p), None)
                 if problem:
                     raise CommandRejected(problem)
-            except CommandRejected as exc:
+            except GoledgerError as exc:
                 answers.append(exc)
                 continue
+            acted = [(e, intent.actors(state, e) if intent.actors is not None else intent.actor) for e in events]
             for event in events:
                 apply(state, event, check_registered)
-            decided.append((n, events, message))
+            decided.append((n, acted, message))
             answers.append(Outcome(message, []))
-        for n, events, message in decided:
-            answers[n] = Outcome(message, tx.append(events, actor=intents[n].actor, reason=reason))
+        for n, acted, message in decided:
+            answers[n] = Outcome(message, [r for e, actor in acted for r in tx.append([e], actor=actor, reason=reason)])
     return answers
 
 

@@ -6,6 +6,7 @@ its own player's, and the log verifies."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -62,4 +63,54 @@ def test_concurrent_check_ins_are_each_answered_and_recorded_once(tmp_path: Path
     assert sorted(said) == sorted(
         ("CheckedIn" if plan[pid] == "play" else "ParticipationChanged", pid, f"player {pid}") for pid in pids[1:]
     ), "each answer recorded once, for its own player, with him as the actor"
+    assert commands.verify(db).ok
+
+
+def test_concurrent_reports_are_each_judged_on_their_own(tmp_path: Path) -> None:
+    """Eight tables report at once, both players each: seven agree (recorded with both players
+    as the actors), one disagrees (two claims, no result); a page shown before its game was
+    paired again is refused (409) while the others of its batch are recorded."""
+    from .test_player_reports_http import report
+
+    db = tmp_path / "reports.db"
+    commands.new(db, "Hall Reports", 3)
+    for n in range(18):
+        commands.register(db, f"Sur{n:02d}", "Jo", "3k")
+    pids = [f"p{n:04d}" for n in range(1, 19)]
+    for table in range(1, 10):
+        commands.pair(db, 1, pids[2 * table - 2], pids[2 * table - 1], table=table)
+    commands.change_rules(db, {"player_reports": "record"})
+    keys = ensure_keys(db)
+    said = {pid: ("won" if n % 2 == 0 else "lost") for n, pid in enumerate(pids[:16])}
+    said[pids[15]] = "won"  # table 8: both say they won
+    answers: dict[str, httpx.Response] = {}
+    start = threading.Barrier(17)
+
+    def phone(pid: str, desk_url: str) -> None:
+        with httpx.Client(base_url=desk_url, timeout=120) as client:
+            client.get(f"/k/{keys[pid]}/result")
+            start.wait()
+            answers[pid] = report(client, keys[pid], said[pid])
+
+    # table 9's page is shown, then its game is paired again
+    with DeskServer(db) as desk, httpx.Client(base_url=desk.url, timeout=120) as late:
+        page = late.get(f"/k/{keys[pids[16]]}/result")
+        commands.unpair(db, 1, 9)
+        commands.pair(db, 1, pids[17], pids[16], table=9)
+        threads = [threading.Thread(target=phone, args=(pid, desk.url)) for pid in pids[:16]]
+        for thread in threads:
+            thread.start()
+        start.wait()
+        form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text))
+        stale = late.post(f"/k/{keys[pids[16]]}/result", data={**form, "outcome": "won"})
+        for thread in threads:
+            thread.join(180)
+    assert stale.status_code == 409 and "paired again" in stale.text
+    assert sorted(answers) == sorted(pids[:16]) and all(a.status_code == 200 for a in answers.values()), {
+        p: a.status_code for p, a in answers.items()}
+    records = commands.log(db)
+    claims = sorted(json.loads(r.payload)["player_id"] for r in records if r.type == "ResultClaimed")
+    assert claims == sorted(pids[:16]), "each report recorded once"
+    recorded = {json.loads(r.payload)["table"]: r.actor for r in records if r.type == "ResultRecorded"}
+    assert recorded == {t: f"players {pids[2 * t - 2]} {pids[2 * t - 1]}" for t in range(1, 8)}
     assert commands.verify(db).ok
