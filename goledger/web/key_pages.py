@@ -24,9 +24,11 @@ bytes ``goledger keys sheet`` and ``goledger slips --url`` write, with the print
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
+from anyio import CapacityLimiter, to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -44,6 +46,9 @@ _NO_STORE: Final = {"Cache-Control": "no-store"}
 same-origin`` already keeps the address, key included, from other sites; ``no-referrer``
 would make the browser send ``Origin: null`` with the page's own forms, which the guard refuses.)"""
 ANSWERS: Final = ("play", "absent")
+PLAYERS_AT_ONCE: Final = 2
+"""The players' reads running at once (two cores: more only take turns at the interpreter)."""
+T = TypeVar("T")
 
 
 def _unknown_key() -> str:
@@ -127,6 +132,15 @@ class KeyPages:
         self.desk = pages.desk
         self.check_ins: GroupCommit[tuple[str, int, str]] = GroupCommit(pages.work, check_ins_work, pages.desk.db)
         """The players' answers, written together (a congress checks in at once)."""
+        self._limiter: CapacityLimiter | None = None
+
+    async def read(self, fn: Callable[[], T]) -> T:
+        """A players' page's library read, in a thread, at most :data:`PLAYERS_AT_ONCE` of them
+        at a time: a hall of phones queues among itself, and the director's own pages (the
+        desk's thread pool) do not wait behind it."""
+        if self._limiter is None:
+            self._limiter = CapacityLimiter(PLAYERS_AT_ONCE)
+        return await to_thread.run_sync(fn, limiter=self._limiter)
 
     def _player_of(self, key: str) -> str | None:
         """The registered player ``key`` acts for, or ``None`` (one path for every wrong key)."""
@@ -165,17 +179,17 @@ class KeyPages:
 
     async def player_page(self, request: Request) -> Response:
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
-        data = await self.pages.read(request, lambda: self._context(pid))
+        data = await self.read(lambda: self._context(pid))
         response = self.pages.render(request, "player_key.html", key=key, unknown="", **data)
         response.headers.update(_NO_STORE)
         return response
 
     async def player_post(self, request: Request) -> Response:
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
         form = await self.pages.checked_form(request, director=False)
@@ -186,7 +200,7 @@ class KeyPages:
         from goledger.i18n import current_language
 
         status, said = await self.check_ins.submit((pid, round_, answer), current_language())
-        data = await self.pages.read(request, lambda: self._context(pid))
+        data = await self.read(lambda: self._context(pid))
         message = _answer_words(answer, round_) if status == 200 else said
         response = self.pages.render(request, "player_key.html", status,
                                      key=key, unknown="", message=message, **data)

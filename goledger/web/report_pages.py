@@ -117,7 +117,7 @@ class ReportPages(KeyPages):
         return {"state": state, "player": player, "round": None, "game": None, "head": state.seq}
 
     async def _page(self, request: Request, key: str, pid: str, status: int = 200, message: str = "") -> Response:
-        data = await self.pages.read(request, lambda: self._game(pid))
+        data = await self.read(lambda: self._game(pid))
         settings = data["state"].settings
         response = self.pages.render(request, "player_report.html", status, key=key, message=message,
                                      reports=settings.player_reports if settings is not None else "off", **data)
@@ -131,7 +131,7 @@ class ReportPages(KeyPages):
         if not self.per_address.allow(self._address(request)):
             return self._too_many(request)
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
         return await self._page(request, key, pid)
@@ -140,7 +140,7 @@ class ReportPages(KeyPages):
         if not self.per_address.allow(self._address(request)):
             return self._too_many(request)
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
         if not self.per_key.allow(pid):
