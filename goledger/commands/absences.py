@@ -66,7 +66,7 @@ def decide_absent(state: TournamentState, player: str, round_: int, points: str 
     return [ev.ParticipationChanged(player_id=p.id, round=round_, participating=False, points2=points2)]
 
 
-def _participation_message(state: TournamentState, events: list[ev.Event], worth: str | None = None) -> str:
+def participation_message(state: TournamentState, events: list[ev.Event], worth: str | None = None) -> str:
     event = first_event(events, ev.ParticipationChanged)
     p = state.players[event.player_id]
     who = {"player": f"{p.id} {p.full_name}", "round": event.round}
@@ -87,7 +87,7 @@ def absent(
     """Record an announced absence for one round (:func:`decide_absent`)."""
     _absence_points(points)  # refused before the ledger is opened
     return record(db, lambda state: decide_absent(state, player, round, points),
-                  lambda state, events: _participation_message(state, events, points), **plumbing)
+                  lambda state, events: participation_message(state, events, points), **plumbing)
 
 
 def decide_present(state: TournamentState, player: str, round_: int) -> list[ev.Event]:
@@ -101,7 +101,7 @@ def decide_present(state: TournamentState, player: str, round_: int) -> list[ev.
 
 def present(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
     """Cancel an announced absence (:func:`decide_present`)."""
-    return record(db, lambda state: decide_present(state, player, round), _participation_message, **plumbing)
+    return record(db, lambda state: decide_present(state, player, round), participation_message, **plumbing)
 
 
 def _bye_overrides(state: TournamentState, p: PlayerState, round_: int, force: bool) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Unpack
 
 from goledger.commands.checks import check_round
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Intent, Outcome, PathLike, Plumbing, record
 from goledger.errors import CommandRejected
 from goledger.i18n.messages import nsay, say
 from goledger.ledger import events as ev
@@ -21,7 +21,7 @@ from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.check_ins import check_in_status, checked_in
 
-__all__ = ["absent_unchecked", "check_in", "decide_absent_unchecked", "decide_check_in"]
+__all__ = ["absent_unchecked", "answer_intent", "check_in", "decide_absent_unchecked", "decide_check_in"]
 
 
 def _open_round(state: TournamentState, round_: int) -> None:
@@ -66,6 +66,18 @@ def _check_in_message(state: TournamentState, events: list[ev.Event]) -> str:
 def check_in(db: PathLike, player: str, round: int, **plumbing: Unpack[Plumbing]) -> Outcome:  # noqa: A002
     """Record that ``player`` will play round ``round`` (:func:`decide_check_in`)."""
     return record(db, lambda state: decide_check_in(state, player, round), _check_in_message, **plumbing)
+
+
+def answer_intent(player: str, round_: int, plays: bool, actor: str) -> Intent:
+    """A player's answer for ``round_`` as one intent of a group write
+    (:func:`goledger.commands.recording.record_many`): :func:`decide_check_in` when he
+    ``plays``, else the announced absence of :func:`goledger.commands.absences.absent`
+    (the policy's value), with ``actor``."""
+    from goledger.commands.absences import decide_absent, participation_message
+
+    if plays:
+        return Intent(lambda state: decide_check_in(state, player, round_), _check_in_message, actor)
+    return Intent(lambda state: decide_absent(state, player, round_), participation_message, actor)
 
 
 def decide_absent_unchecked(state: TournamentState, round_: int) -> list[ev.Event]:

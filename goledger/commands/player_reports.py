@@ -26,16 +26,17 @@ result the desk records meanwhile makes a claim refused, never the desk's result
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, Unpack
 
-from goledger.commands.recording import Outcome, PathLike, Plumbing, record
+from goledger.commands.recording import Intent, Outcome, PathLike, Plumbing, record
 from goledger.describe.events import describe_event
 from goledger.describe.results import outcome_words
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext
 from goledger.keys.store import player_actor
 from goledger.ledger import events as ev
+from goledger.ledger.store import Record
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import Claim, TournamentState
 from goledger.replay.scoring.reports import MARGIN, closed_reason, current_claim, reconcile, round_reports
@@ -163,6 +164,15 @@ def report_result(
     plumbing.pop("actor", None)
     return record(db, lambda state: decide_report(state, player_id, round, outcome, margin, opponent),
                   report_message, actors=_claim_actor, **plumbing)
+
+
+def report_intent(player_id: str, round_: int, outcome: str, margin: str, opponent: str | None,
+                  expected_head: int | None = None, stale: Callable[[list[Record]], None] | None = None) -> Intent:
+    """A player's report as one intent of a group write
+    (:func:`goledger.commands.recording.record_many`), decided and acted as
+    :func:`report_result`'s; ``expected_head`` and ``stale`` as :class:`Intent`'s."""
+    return Intent(lambda state: decide_report(state, player_id, round_, outcome, margin, opponent), report_message,
+                  "", actors=_claim_actor, expected_head=expected_head, stale=stale)
 
 
 def decide_approve_reports(state: TournamentState, round_: int, tables: Sequence[int] = ()) -> list[ev.Event]:

@@ -37,7 +37,7 @@ from typing import TypedDict, TypeVar
 import msgspec
 
 from goledger.describe.events import describe_event, describe_subject, names_from
-from goledger.errors import CommandRejected, StaleHeadError
+from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
 from goledger.i18n.messages import resolve_articles, say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import event_problem
@@ -45,8 +45,8 @@ from goledger.ledger.store import Ledger, Record, Transaction
 from goledger.ledger.subjects import Subject, all_subjects, record_subjects, subjects
 from goledger.replay.fold.state import TournamentState
 
-__all__ = ["Actors", "Appending", "ChangedSince", "Decide", "Depends", "Describe", "Outcome", "PathLike", "Plumbing",
-           "default_actor", "depending", "first_event", "record", "record_text"]
+__all__ = ["Actors", "Appending", "ChangedSince", "Decide", "Depends", "Describe", "Intent", "Outcome", "PathLike",
+           "Plumbing", "default_actor", "depending", "first_event", "record", "record_many", "record_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -158,6 +158,62 @@ def record(
         return Outcome(DRY_RUN + _described(describe, state, events), [])
     return _append(db, decide, describe, actor=actor, reason=reason, expected_head=expected_head, retry=retry,
                    actors=actors)
+
+
+class Intent(msgspec.Struct, frozen=True):
+    """One writer's intent in a group write (:func:`record_many`): its decider, its summary,
+    the actor its events carry (or ``actors``, each event's own); with ``expected_head`` (the
+    head its page was shown at), ``stale`` is called with the records stored since that head
+    and refuses the intent (raising) when one of them touches what it depends on."""
+
+    decide: Decide
+    describe: Describe
+    actor: str
+    actors: Actors | None = None
+    expected_head: int | None = None
+    stale: Callable[[list[Record]], None] | None = None
+
+
+def record_many(db: PathLike, intents: Sequence[Intent], *, reason: str = "") -> list[Outcome | GoledgerError]:
+    """Group commit: lock the ledger and fold it once, decide each intent in turn against the
+    state as the intents before it left it (each decided event folded in), and append all
+    their events in ONE transaction, each intent's with its own actor. The answer is per
+    intent, in order: its :class:`Outcome`, or the refusal (:class:`GoledgerError`) of its
+    ``stale`` check, its decider, the domains or frozen standings; a refused intent appends nothing and
+    does not stop the others. Many small writes (players' phones, issue 46) then cost one
+    fold and one commit instead of one each."""
+    from goledger.replay.fold.state import apply, fold
+    from goledger.replay.loading.load import load_state
+    from goledger.replay.scoring.registries import check_registered
+
+    answers: list[Outcome | GoledgerError] = []
+    with Ledger.open(db) as ledger, ledger.writing(None) as tx:
+        state = fold([], start=load_state(tx))  # a copy: the intents' events are folded into it
+        _check_tournament(db, state)
+        heads = [i.expected_head for i in intents if i.expected_head is not None and i.stale is not None]
+        stored = list(tx.records(after=min(heads))) if heads and min(heads) < state.seq else []
+        decided: list[tuple[int, list[tuple[ev.Event, str]], str]] = []
+        for n, intent in enumerate(intents):
+            try:
+                if intent.stale is not None and intent.expected_head is not None:
+                    intent.stale([r for r in stored if r.seq > intent.expected_head])
+                events = intent.decide(state)
+                message = _described(intent.describe, state, events)
+                _check_frozen(state, events)
+                problem = next((p for p in map(event_problem, events) if p), None)
+                if problem:
+                    raise CommandRejected(problem)
+            except GoledgerError as exc:
+                answers.append(exc)
+                continue
+            acted = [(e, intent.actors(state, e) if intent.actors is not None else intent.actor) for e in events]
+            for event in events:
+                apply(state, event, check_registered)
+            decided.append((n, acted, message))
+            answers.append(Outcome(message, []))
+        for n, acted, message in decided:
+            answers[n] = Outcome(message, [r for e, actor in acted for r in tx.append([e], actor=actor, reason=reason)])
+    return answers
 
 
 def _described(describe: Describe, state: TournamentState, events: list[ev.Event]) -> str:

@@ -8,7 +8,9 @@ Players (no login: the key in the address is the credential, :mod:`goledger.keys
 * ``POST /k/KEY/check-in`` (``round``, ``answer`` = ``play`` or ``absent``, the CSRF token):
   :func:`goledger.commands.check_in` or :func:`goledger.commands.absent` for the key's
   player and no one else, in a worker process, with the actor ``player <id>``
-  (:func:`goledger.keys.player_actor`).
+  (:func:`goledger.keys.player_actor`); the answers that arrive together are written
+  together, one fold and one transaction, each judged on its own
+  (:mod:`goledger.web.group_commit`, :func:`check_ins_work`).
 
 A revoked, unknown or malformed key, or one whose player is no longer registered, gets one
 answer, 404 with the same sentence (:func:`_unknown_key`). The pages are never kept for others
@@ -22,9 +24,11 @@ bytes ``goledger keys sheet`` and ``goledger slips --url`` write, with the print
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
+from anyio import CapacityLimiter, to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -35,13 +39,16 @@ from goledger.web import forms
 from goledger.web.isolate import Done
 from goledger.web.routing import DeskPages
 
-__all__ = ["ANSWERS", "check_in_work", "key_routes", "key_work", "slips_work", "welcome_work"]
+__all__ = ["ANSWERS", "check_ins_work", "key_routes", "key_work", "slips_work", "welcome_work"]
 
 _NO_STORE: Final = {"Cache-Control": "no-store"}
 """Never kept by a browser or a proxy for anyone else. (The desk's ``Referrer-Policy:
 same-origin`` already keeps the address, key included, from other sites; ``no-referrer``
 would make the browser send ``Origin: null`` with the page's own forms, which the guard refuses.)"""
 ANSWERS: Final = ("play", "absent")
+PLAYERS_AT_ONCE: Final = 2
+"""The players' reads running at once (two cores: more only take turns at the interpreter)."""
+T = TypeVar("T")
 
 
 def _unknown_key() -> str:
@@ -52,22 +59,22 @@ def _unknown_key() -> str:
 # ---------------------------------------------------------------------------- what workers run
 
 
-def check_in_work(db: Path, player_id: str, round_: int, answer: str) -> Done:
-    """A player's answer for round ``round_``: ``play`` (:func:`goledger.commands.check_in`)
-    or ``absent`` (:func:`goledger.commands.absent`, worth what the rules say), recorded with
-    the actor ``player <id>``."""
-    from goledger import commands
+def check_ins_work(db: Path, answers: list[tuple[str, int, str]]) -> Done:
+    """Many players' answers at once, ``(player, round, answer)`` each: ``play``
+    (:func:`goledger.commands.check_in`) or ``absent`` (:func:`goledger.commands.absent`,
+    worth what the rules say), each with the actor ``player <id>``: one fold and one
+    transaction (:func:`goledger.commands.recording.record_many`). ``data`` is each answer's
+    ``(status, message)`` in order, 400 with its own sentence for a refused one."""
+    from goledger.commands.checking_in import answer_intent
+    from goledger.commands.recording import record_many
     from goledger.keys import player_actor
 
-    actor = player_actor(player_id)
     try:
-        if answer == "play":
-            outcome = commands.check_in(db, player_id, round_, actor=actor)
-        else:
-            outcome = commands.absent(db, player_id, round_, actor=actor)
+        outcomes = record_many(db, [answer_intent(pid, round_, answer == "play", player_actor(pid))
+                                    for pid, round_, answer in answers])
     except GoledgerError as exc:
-        return Done(400, exc.message)
-    return Done(200, outcome.message)
+        return Done(400, exc.message, [(400, exc.message)] * len(answers))
+    return Done(200, "", [(400, o.message) if isinstance(o, GoledgerError) else (200, o.message) for o in outcomes])
 
 
 def key_work(db: Path, what: str, player_id: str) -> Done:
@@ -119,8 +126,21 @@ class KeyPages:
     """The handlers (one method per route)."""
 
     def __init__(self, pages: DeskPages) -> None:
+        from goledger.web.group_commit import GroupCommit
+
         self.pages = pages
         self.desk = pages.desk
+        self.check_ins: GroupCommit[tuple[str, int, str]] = GroupCommit(pages.work, check_ins_work, pages.desk.db)
+        """The players' answers, written together (a congress checks in at once)."""
+        self._limiter: CapacityLimiter | None = None
+
+    async def read(self, fn: Callable[[], T]) -> T:
+        """A players' page's library read, in a thread, at most :data:`PLAYERS_AT_ONCE` of them
+        at a time: a hall of phones queues among itself, and the director's own pages (the
+        desk's thread pool) do not wait behind it."""
+        if self._limiter is None:
+            self._limiter = CapacityLimiter(PLAYERS_AT_ONCE)
+        return await to_thread.run_sync(fn, limiter=self._limiter)
 
     def _player_of(self, key: str) -> str | None:
         """The registered player ``key`` acts for, or ``None`` (one path for every wrong key)."""
@@ -159,17 +179,17 @@ class KeyPages:
 
     async def player_page(self, request: Request) -> Response:
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
-        data = await self.pages.read(request, lambda: self._context(pid))
+        data = await self.read(lambda: self._context(pid))
         response = self.pages.render(request, "player_key.html", key=key, unknown="", **data)
         response.headers.update(_NO_STORE)
         return response
 
     async def player_post(self, request: Request) -> Response:
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
         form = await self.pages.checked_form(request, director=False)
@@ -177,10 +197,12 @@ class KeyPages:
         if answer not in ANSWERS:
             raise CommandRejected(f"{answer[:20]!r} is not an answer: play or absent")
         round_ = forms.number(form, "round", "round", low=1, high=99)
-        done = await self.pages.work(check_in_work, self.desk.db, pid, round_, answer)
-        data = await self.pages.read(request, lambda: self._context(pid))
-        message = _answer_words(answer, round_) if done.status == 200 else done.message
-        response = self.pages.render(request, "player_key.html", 200 if done.status == 200 else done.status,
+        from goledger.i18n import current_language
+
+        status, said = await self.check_ins.submit((pid, round_, answer), current_language())
+        data = await self.read(lambda: self._context(pid))
+        message = _answer_words(answer, round_) if status == 200 else said
+        response = self.pages.render(request, "player_key.html", status,
                                      key=key, unknown="", message=message, **data)
         response.headers.update(_NO_STORE)
         return response

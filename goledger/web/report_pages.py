@@ -7,7 +7,9 @@ The player (his personal key is the credential, as on his key page, :mod:`goledg
   opponent reported so far, and "I won" / "I lost" / "Jigo" with an optional margin;
 * ``POST /k/KEY/result`` (``round``, ``opponent``, ``outcome``, ``margin``, ``expected_head``,
   the CSRF token): :func:`goledger.commands.report_result` for the key's player and no one
-  else, in a worker process, judged per subject against the page's head
+  else, in a worker process, the reports that arrive together written together
+  (:func:`reports_work`, :mod:`goledger.web.group_commit`), each judged per subject against
+  the page's head
   (:func:`goledger.web.concurrency.run_per_subject`: a re-pairing of his game refuses it; the
   opponent's report or a result at another table does not).
 
@@ -32,43 +34,50 @@ from starlette.routing import BaseRoute, Route
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
 from goledger.i18n import gettext
 from goledger.web import forms
+from goledger.web.group_commit import GroupCommit
 from goledger.web.isolate import Done
 from goledger.web.key_pages import KeyPages
 from goledger.web.rate_limit import ADDRESS_LIMIT, KEY_LIMIT, RateLimit
 from goledger.web.routing import DeskPages
 
-__all__ = ["report_routes", "report_work"]
+__all__ = ["report_routes", "reports_work"]
 
 _NO_STORE: Final = {"Cache-Control": "no-store"}
 
 
-def report_work(db: Path, player_id: str, round_: int, outcome: str, margin: str, opponent: str,
-                expected_head: int) -> Done:
-    """A player's report (:func:`goledger.commands.report_result`) against the head his page
-    was shown at: refused only when an event since touches his or his opponent's pairing in
-    that round, or the round's pairing."""
-    from goledger.commands.player_reports import report_result
-    from goledger.web.concurrency import ConflictError, run_per_subject
+class _Repaired(CommandRejected):
+    """A report whose game was paired again since its page was shown (answered 409)."""
 
-    deps = {("player in round", player_id, round_), ("player in round", opponent, round_), ("round", round_)}
 
-    def run(head: int | None, again: bool) -> Any:
-        return report_result(db, player_id, round_, outcome, margin, opponent, expected_head=head, retry=again)
+def reports_work(db: Path, reports: list[tuple[str, int, str, str, str, int]]) -> Done:
+    """Many players' reports at once, ``(player, round, outcome, margin, opponent,
+    expected_head)`` each (:func:`goledger.commands.report_result`), each refused only when an
+    event since its page's head touches his or his opponent's pairing in that round, or the
+    round's pairing (the opponent's report or a result at another table does not refuse it);
+    one fold and one transaction
+    (:func:`goledger.commands.recording.record_many`): ``data`` is each report's ``(status,
+    message)`` in order."""
+    from goledger.commands.player_reports import report_intent
+    from goledger.commands.recording import record_many
+    from goledger.ledger.store import Record
+    from goledger.web.concurrency import conflicts
 
-    def state_now() -> Any:
-        from goledger.replay.views import state_as_of
+    def stale_for(player_id: str, opponent: str, round_: int) -> Any:
+        deps = {("player in round", player_id, round_), ("player in round", opponent, round_), ("round", round_)}
 
-        return state_as_of(db, None)
+        def stale(since: list[Record]) -> None:
+            if conflicts(since, deps):
+                raise _Repaired(gettext("Your game was paired again since this page was shown: reload it."))
+        return stale
 
     try:
-        outcome_ = run_per_subject(run, expected_head, deps, state_now)
-    except ConflictError:
-        return Done(409, gettext("Your game was paired again since this page was shown: reload it."))
-    except StaleHeadError as exc:
-        return Done(409, exc.message)
+        answers = record_many(db, [report_intent(pid, round_, outcome, margin, opponent, head,
+                                                 stale_for(pid, opponent, round_))
+                                   for pid, round_, outcome, margin, opponent, head in reports])
     except GoledgerError as exc:
-        return Done(400, exc.message)
-    return Done(200, outcome_.message)
+        return Done(400, exc.message, [(400, exc.message)] * len(reports))
+    return Done(200, "", [(409 if isinstance(a, _Repaired | StaleHeadError) else 400, a.message)
+                          if isinstance(a, GoledgerError) else (200, a.message) for a in answers])
 
 
 class ReportPages(KeyPages):
@@ -78,6 +87,9 @@ class ReportPages(KeyPages):
         super().__init__(pages)
         self.per_key = RateLimit(*KEY_LIMIT)
         self.per_address = RateLimit(*ADDRESS_LIMIT)
+        self.reports: GroupCommit[tuple[str, int, str, str, str, int]] = GroupCommit(pages.work, reports_work,
+                                                                                    pages.desk.db)
+        """The players' reports, written together (:mod:`goledger.web.group_commit`)."""
 
     def _too_many(self, request: Request) -> Response:
         response = self.pages.refusal(request, gettext("Too many requests: wait a minute, then try again."), 429)
@@ -105,7 +117,7 @@ class ReportPages(KeyPages):
         return {"state": state, "player": player, "round": None, "game": None, "head": state.seq}
 
     async def _page(self, request: Request, key: str, pid: str, status: int = 200, message: str = "") -> Response:
-        data = await self.pages.read(request, lambda: self._game(pid))
+        data = await self.read(lambda: self._game(pid))
         settings = data["state"].settings
         response = self.pages.render(request, "player_report.html", status, key=key, message=message,
                                      reports=settings.player_reports if settings is not None else "off", **data)
@@ -119,7 +131,7 @@ class ReportPages(KeyPages):
         if not self.per_address.allow(self._address(request)):
             return self._too_many(request)
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
         return await self._page(request, key, pid)
@@ -128,7 +140,7 @@ class ReportPages(KeyPages):
         if not self.per_address.allow(self._address(request)):
             return self._too_many(request)
         key = request.path_params["key"]
-        pid = await self.pages.read(request, lambda: self._player_of(key))
+        pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
         if not self.per_key.allow(pid):
@@ -141,9 +153,11 @@ class ReportPages(KeyPages):
         head = forms.number(form, "expected_head", "the page's ledger head", low=0, high=2**62)
         margin = forms.text(form, "points")[:8] or forms.text(form, "margin")[:8]
         opponent = forms.text(form, "opponent")[:40]
-        done = await self.pages.work(report_work, self.desk.db, pid, round_, outcome, margin, opponent, head)
-        message = gettext("Thank you: your report is recorded.") if done.status == 200 else done.message
-        return await self._page(request, key, pid, done.status, message)
+        from goledger.i18n import current_language
+
+        status, said = await self.reports.submit((pid, round_, outcome, margin, opponent, head), current_language())
+        message = gettext("Thank you: your report is recorded.") if status == 200 else said
+        return await self._page(request, key, pid, status, message)
 
     # ------------------------------------------------------------------ the director's
 
