@@ -59,14 +59,14 @@ def reports_work(db: Path, reports: list[tuple[str, int, str, str, str, int]]) -
     message)`` in order."""
     from goledger.commands.player_reports import report_intent
     from goledger.commands.recording import record_many
-    from goledger.ledger.store import Record
-    from goledger.web.concurrency import conflicts
+    from goledger.ledger.store import Record, touching
+    from goledger.ledger.subjects import record_subjects
 
     def stale_for(player_id: str, opponent: str, round_: int) -> Any:
         deps = {("player in round", player_id, round_), ("player in round", opponent, round_), ("round", round_)}
 
         def stale(since: list[Record]) -> None:
-            if conflicts(since, deps):
+            if touching(since, deps, record_subjects):
                 raise _Repaired(gettext("Your game was paired again since this page was shown: reload it."))
         return stale
 
