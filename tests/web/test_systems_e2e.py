@@ -134,7 +134,7 @@ def play(page: Page, url: str) -> int:
         if page.locator(".msg.refused").count():
             assert "decided" in page.inner_text(".msg.refused"), page.inner_text(".msg.refused")
             return round_ - 1
-        tables = page.eval_on_selector_all("#games tbody tr td:first-child", "cells => cells.map(c => c.textContent)")
+        tables = page.eval_on_selector_all("#games tbody tr td:nth-child(2)", "cells => cells.map(c => c.textContent)")
         assert tables, f"round {round_} has no games"
         page.goto(f"{url}/desk/round/{round_}/results")
         page.wait_for_function("() => window.htmx !== undefined")
