@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from goledger.audit import queries
 from goledger import commands as record
+from goledger.audit import queries
 from goledger.commands import pairing
 
 PLAYERS = [("Ali", "Veli", "3d"), ("Berg", "Anna", "1k"), ("Chen", "Li", "5k"), ("Dias", "Rui", "10k")]
