@@ -46,7 +46,7 @@ PUBLIC_PREFIXES: Final = ("/standings", "/player/", "/find", "/teams")
 before routing (:mod:`goledger.web.cached_front`); they follow the reader's languages."""
 _PUBLIC_EXACT: Final = frozenset(("/", *(p for p in PUBLIC_PREFIXES if not p.endswith("/"))))
 _PUBLIC_UNDER: Final = tuple(p if p.endswith("/") else p + "/" for p in PUBLIC_PREFIXES)
-READER_PATHS: Final = ("/login", "/desk/new")
+READER_PATHS: Final = ("/login", "/desk/new", "/bracket")
 """Pages before any director's choice that follow the reader's languages too: the login and
 the New-tournament form (a desk started with ``serve --new`` has no tournament language yet)."""
 READER_VARY: Final = ("Accept-Language", "Cookie")

@@ -25,8 +25,8 @@ PHONES = {  # browser locale → (what his page says, the button, the thanks)
               "Thank you: you are checked in for round 1."),
     "tr-TR": ("1. tur için henüz katılımınızı bildirmediniz.", "1. turda oynayacağım",
               "Teşekkürler: 1. tur için katılımınız kaydedildi."),
-    "hu-HU": ("Még nem jelentkezett a(z) 1. fordulóra.", "Játszom a(z) 1. fordulóban",
-              "Köszönjük: jelentkezését a(z) 1. fordulóra rögzítettük."),
+    "hu-HU": ("Még nem jelentkezett az 1. fordulóra.", "Játszom az 1. fordulóban",
+              "Köszönjük: jelentkezését az 1. fordulóra rögzítettük."),
 }
 
 
@@ -77,7 +77,7 @@ async def _phones(server: Server, links: list[str]) -> None:
             await page.goto(links[3])
             async with page.expect_navigation():
                 await page.locator("#absent").tap()
-            assert await page.inner_text("#standing") == "A(z) 1. fordulóban hiányzóként szerepel."
+            assert await page.inner_text("#standing") == "Az 1. fordulóban hiányzóként szerepel."
             await context.close()
 
             desk = await browser.new_page()

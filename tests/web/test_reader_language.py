@@ -63,7 +63,7 @@ def _reader_paths(server: DeskServer) -> list[str]:
     seq = len(commands.log(server.db))
     paths = []
     for route in _routes(create_app(server.db, "x")):
-        if "GET" not in (route.methods or ()) or route.path.startswith(("/desk", "/api/", "/events/", "/print/")):
+        if "GET" not in (route.methods or ()) or route.path.startswith(("/desk", "/api/", "/events/", "/print/", "/k/")):
             continue
         paths.append(route.path.replace("{pid}", "p0001").replace("{round:int}", "1")
                      .replace("{seq:int}", str(seq)))
