@@ -63,7 +63,8 @@ def _reader_paths(server: DeskServer) -> list[str]:
     seq = len(commands.log(server.db))
     paths = []
     for route in _routes(create_app(server.db, "x")):
-        if "GET" not in (route.methods or ()) or route.path.startswith(("/desk", "/api/", "/events/", "/print/", "/k/")):
+        skipped = ("/desk", "/api/", "/events/", "/print/", "/k/")
+        if "GET" not in (route.methods or ()) or route.path.startswith(skipped):
             continue
         paths.append(route.path.replace("{pid}", "p0001").replace("{round:int}", "1")
                      .replace("{seq:int}", str(seq)))
