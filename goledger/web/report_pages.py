@@ -127,22 +127,28 @@ class ReportPages(KeyPages):
     def _address(self, request: Request) -> str:
         return request.client.host if request.client is not None else ""
 
-    async def report_page(self, request: Request) -> Response:
+    async def _reporter(self, request: Request) -> tuple[str, str] | Response:
+        """The key and player of a report route, or the answer that stops it (an address over
+        its limit, an unknown key): what the page and the post check first, alike."""
         if not self.per_address.allow(self._address(request)):
             return self._too_many(request)
         key = request.path_params["key"]
         pid = await self.read(lambda: self._player_of(key))
         if pid is None:
             return self._unknown(request)
-        return await self._page(request, key, pid)
+        return key, pid
+
+    async def report_page(self, request: Request) -> Response:
+        found = await self._reporter(request)
+        if isinstance(found, Response):
+            return found
+        return await self._page(request, *found)
 
     async def report_post(self, request: Request) -> Response:
-        if not self.per_address.allow(self._address(request)):
-            return self._too_many(request)
-        key = request.path_params["key"]
-        pid = await self.read(lambda: self._player_of(key))
-        if pid is None:
-            return self._unknown(request)
+        found = await self._reporter(request)
+        if isinstance(found, Response):
+            return found
+        key, pid = found
         if not self.per_key.allow(pid):
             return self._too_many(request)
         form = await self.pages.checked_form(request, director=False)
