@@ -7,7 +7,7 @@ Each :class:`Action` reads its form fields as text and calls one recording comma
 The desk only turns empty fields into "not given" and text into the argument types.
 
 >>> sorted(ACTIONS)[:4]
-['absent', 'absent-unchecked', 'bulk-register', 'bye']
+['absent', 'absent-unchecked', 'approve-reports', 'bulk-register']
 >>> parse_entry("12 w"), parse_entry("3=!"), parse_entry("7 both-lose")
 ((12, 'w', False), (3, '=', True), (7, 'both-lose', False))
 """

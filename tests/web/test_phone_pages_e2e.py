@@ -86,7 +86,11 @@ def _pages(server: Server, pid: str, seq: int) -> list[str]:
     """Every GET page of the desk, its path parameters filled in (a player, round 1, an event)."""
     from goledger.web import create_app
 
-    fill = {"{pid}": pid, "{round:int}": "1", "{seq:int}": str(seq), "{fmt}": "opengotha"}
+    from goledger.keys import issue_key
+
+    # the player's own pages by his key (issue 46) are phone pages above all
+    fill = {"{pid}": pid, "{round:int}": "1", "{seq:int}": str(seq), "{fmt}": "opengotha",
+            "{key}": issue_key(server.db, pid)}
     paths = []
     for route in _routes(create_app(server.db, "x")):
         if "GET" not in (route.methods or ()) or route.path.startswith(SKIPPED):
