@@ -129,7 +129,7 @@ def wall_list(
 ) -> None:
     """The wall list: standings with country, club, status and per-round cells (12+/w2)."""
     from goledger.render.printouts import wall_sheet
-    from goledger.replay.views import wall_list as wall_view
+    from goledger.systems.views import wall_list as wall_view
 
     crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
     data = as_json or fmt == "json"

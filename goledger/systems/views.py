@@ -1,5 +1,6 @@
 """Library views of the tournament systems by ledger path: ``goledger standings`` for a
-system with places of its own (:func:`places`), and ``goledger bracket`` (:func:`bracket`):
+system with places of its own (:func:`places`), its wall list (:func:`wall_list`), and
+``goledger bracket`` (:func:`bracket`):
 the knockout bracket, both brackets of a double knockout, or the Paramus ladder, as plain
 boxes that :mod:`goledger.render.bracket` draws as text or as an HTML/SVG page.
 """
@@ -7,7 +8,8 @@ boxes that :mod:`goledger.render.bracket` draws as text or as an HTML/SVG page.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -18,8 +20,11 @@ from goledger.replay.fold.state import TournamentState
 from goledger.systems import has_places, places_of
 from goledger.systems.common import Places
 
+if TYPE_CHECKING:
+    from goledger.replay.scoring.printouts import WallList
+
 __all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
-           "through_round"]
+           "system_order", "through_round", "wall_list"]
 
 
 class Box(msgspec.Struct, frozen=True, kw_only=True):
@@ -229,3 +234,27 @@ def bracket(db: str | os.PathLike[str], as_of: int | None = None, round: int | N
     from goledger.replay.views import state_as_of
 
     return bracket_of(through_round(state_as_of(db, as_of), round))
+
+
+def wall_list(db: str | os.PathLike[str], round: int | None = None, as_of: int | None = None,  # noqa: A002
+              policy: str | None = None, criteria: Sequence[str] | None = None,
+              alphabet: str | None = None) -> WallList:
+    """``goledger wall-list``: the wall list after ``round``, in the system's own places for a
+    system that has them (a knockout, a Paramus, a match…: :func:`places_of`, as ``goledger
+    standings`` and ``goledger place`` give them, without criteria columns), else in the
+    standings of ``policy`` and ``criteria`` (:func:`goledger.replay.views.wall_list`)."""
+    from goledger.replay.scoring.printouts import wall_list_of
+    from goledger.replay.views import state_as_of
+
+    state = state_as_of(db, as_of)
+    return wall_list_of(state, round, policy, criteria, alphabet, system_order(state, round, policy, criteria))
+
+
+def system_order(state: TournamentState, round_: int | None, policy: str | None = None,
+                 criteria: Sequence[str] | None = None) -> list[tuple[str, int]] | None:
+    """The system's own places after ``round_`` as ``(player id, place)`` in order, or ``None``
+    when the places are the standings (or a policy or criteria were asked for explicitly)."""
+    if policy is not None or criteria is not None:
+        return None
+    found = places_of(through_round(state, round_))
+    return None if found is None else [(row.player_id, row.place) for row in found.rows]

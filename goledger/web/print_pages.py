@@ -79,7 +79,7 @@ class PrintPages:
         status and one cell per round, in the CLI's notation and with its legend."""
         from goledger.i18n import current_language
         from goledger.render.printouts import render, wall_sheet
-        from goledger.replay.views import wall_list
+        from goledger.systems.views import wall_list  # a knockout's own places, as the CLI's
 
         language = current_language()  # the page's: a shared place is listed in its alphabet
         return await self.printout(request, lambda: render(wall_sheet(wall_list(

@@ -373,31 +373,41 @@ def _cell(state: TournamentState, pid: str, round_: int, number: dict[str, int])
 
 
 def wall_list_of(state: TournamentState, round: int | None = None, policy: str | None = None,  # noqa: A002
-              criteria: Sequence[str] | None = None, alphabet: str | None = None) -> WallList:
+                 criteria: Sequence[str] | None = None, alphabet: str | None = None,
+                 places: Sequence[tuple[str, int]] | None = None) -> WallList:
     """The standings after ``round`` (default: the latest paired) as a wall list: every
     listed player with country, club, status and one cell per round 1..R (:data:`WALL_LEGEND`).
     Places, values and order are those of :func:`~goledger.replay.scoring.standings.standings`;
     with ``alphabet`` (a language) players sharing a place are listed in its alphabet
-    (:meth:`~goledger.replay.scoring.standings.Standings.in_alphabet`), numbered as listed."""
+    (:meth:`~goledger.replay.scoring.standings.Standings.in_alphabet`), numbered as listed.
+    ``places`` — ``(player id, place)`` in order — are a system's own places (a knockout's,
+    a Paramus's…: :func:`goledger.systems.views.wall_list`): they replace the standings, and
+    the list has no criteria columns (a knockout's 3rd place is not its SOS)."""
     if state.settings is None:
         raise CommandRejected("the ledger has no tournament yet")
     state = unit_state(state)
     assert state.settings is not None
     round_ = check_round(state, round)
-    table = standings(state, round_, policy, criteria)
-    if alphabet is not None:
-        table = table.in_alphabet(alphabet)
-    number = {row.player_id: i for i, row in enumerate(table.rows, start=1)}
+    if places is not None:
+        order = [(pid, place, {}) for pid, place in places if pid in state.players]
+        used_policy, used_criteria, scales = state.settings.policy, (), {}
+    else:
+        table = standings(state, round_, policy, criteria)
+        if alphabet is not None:
+            table = table.in_alphabet(alphabet)
+        order = [(row.player_id, row.place, row.values) for row in table.rows]
+        used_policy, used_criteria, scales = table.policy, table.criteria, table.scales
+    number = {pid: i for i, (pid, _, _) in enumerate(order, start=1)}
     rows = []
-    for i, srow in enumerate(table.rows, start=1):
-        p = state.players[srow.player_id]
+    for i, (pid, place, values) in enumerate(order, start=1):
+        p = state.players[pid]
         rows.append(WallRow(
-            number=i, place=srow.place, player_id=p.id, name=p.full_name, rank=p.rank, country=p.country,
+            number=i, place=place, player_id=p.id, name=p.full_name, rank=p.rank, country=p.country,
             club=p.club, status=status_text(state, p.id, max(round_, 1)),
-            cells=[_cell(state, p.id, r, number) for r in range(1, round_ + 1)], values=srow.values,
+            cells=[_cell(state, p.id, r, number) for r in range(1, round_ + 1)], values=values,
         ))
     return WallList(tournament=state.settings.name, round=round_, rounds=state.rounds, as_of_seq=state.seq,
-                    policy=table.policy, criteria=table.criteria, scales=table.scales, rows=rows)
+                    policy=used_policy, criteria=tuple(used_criteria), scales=scales, rows=rows)
 
 
 def withdrawn_note(state: TournamentState, table: Standings) -> str:
