@@ -388,6 +388,8 @@ def wall_list_of(state: TournamentState, round: int | None = None, policy: str |
     state = unit_state(state)
     assert state.settings is not None
     round_ = check_round(state, round)
+    order: list[tuple[str, int, dict[str, int]]]
+    used_criteria: tuple[str, ...]
     if places is not None:
         order = [(pid, place, {}) for pid, place in places if pid in state.players]
         used_policy, used_criteria, scales = state.settings.policy, (), {}
