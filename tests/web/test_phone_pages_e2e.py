@@ -84,9 +84,8 @@ def _field(db: Path) -> list[str]:
 
 def _pages(server: Server, pid: str, seq: int) -> list[str]:
     """Every GET page of the desk, its path parameters filled in (a player, round 1, an event)."""
-    from goledger.web import create_app
-
     from goledger.keys import issue_key
+    from goledger.web import create_app
 
     # the player's own pages by his key (issue 46) are phone pages above all
     fill = {"{pid}": pid, "{round:int}": "1", "{seq:int}": str(seq), "{fmt}": "opengotha",

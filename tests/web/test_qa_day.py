@@ -67,7 +67,8 @@ def test_registering_a_pasted_list_and_an_upload_is_confirmed_in_turkish(turkish
         from goledger import commands
 
         reasons = {r.reason for r in commands.log(turkish) if r.type == "PlayerRegistered"}
-        assert reasons == {"oyuncular yönetimde yapıştırıldı"}  # the desk's own words, in its language (the review: the desk is never "masa")
+        # the desk's own words, in its language (the review: the desk is never "masa")
+        assert reasons == {"oyuncular yönetimde yapıştırıldı"}
         r = client.post("/desk/do/bulk-register?lang=tr", data={
             "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players",
             "list": "Yılmaz|Ayşe|3d|TR\nDemir|Elif|1d"})
