@@ -37,7 +37,9 @@ from goledger.audit.trace import AUTO, Trace, trace
 from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
+from goledger.ledger.values import bounded_int
 from goledger.nogc import nogc
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import (
@@ -376,7 +378,6 @@ def parse_without(text: str) -> tuple[int, ...]:
     ...
     goledger.errors.CommandRejected: without: '5-2' is not an event sequence number or a range like 12-15
     """
-    from goledger.ledger.values import bounded_int
 
     if len(text) > 16 * MAX_WITHOUT:
         raise CommandRejected(f"without: the list of events is longer than {16 * MAX_WITHOUT:,} characters")
@@ -498,7 +499,6 @@ def history_events(
     max_replays: int | str | None = AUTO,
 ) -> History:
     """:func:`history` on a decoded log."""
-    from goledger.replay.fold.players import find_player
 
     end = fold(events, check=check_registered)
     if end.settings is None:

@@ -30,6 +30,7 @@ import msgspec
 
 from goledger.audit.compare import RowView
 from goledger.audit.consequences import consequences
+from goledger.audit.queries import _evaluator
 from goledger.audit.trace import trace
 from goledger.describe.disputes import changed_values, relation_words, rule_words
 from goledger.describe.events import describe_event
@@ -37,6 +38,7 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.nogc import nogc
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.choices import rules_at
 from goledger.replay.scoring.policies import Policy
@@ -198,8 +200,6 @@ def timeline_events(
     """:func:`timeline` on a decoded log, without the envelopes (who recorded each entry and
     why, the head's hash: :func:`timeline` adds them); ``end``: the state after every event,
     when the caller holds it (read, never changed)."""
-    from goledger.audit.queries import _evaluator
-    from goledger.replay.fold.players import find_player
 
     found = noteworthy(events)
     start = next((i for i, e in enumerate(events, start=1) if isinstance(e, ev.TournamentCreated)), len(events))

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
+from goledger.outputs import write_output
+
 __all__ = ["CANNED_QUERIES", "metadata", "write_metadata"]
 
 CANNED_QUERIES: Final[dict[str, dict[str, str]]] = {
@@ -84,7 +86,6 @@ def write_metadata(path: str | os.PathLike[str], archive: str | os.PathLike[str]
     """Write :func:`metadata` of ``archive`` to ``path`` (UTF-8 JSON, indented) through
     :func:`goledger.outputs.write_output`: never onto ``protect`` (the archive and the
     ledgers), an existing file replaced only when ``replace``, a link replaced itself."""
-    from goledger.outputs import write_output
 
     data = (json.dumps(metadata(archive), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     write_output(data, path, [archive, *protect], force=replace, what="Datasette metadata")

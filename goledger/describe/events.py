@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from goledger.i18n import gettext, pgettext
-from goledger.i18n.numbers import decimal
+from goledger.i18n.numbers import decimal, numeric_date
 from goledger.ledger import events as ev
 from goledger.ledger.subjects import Subject
 
@@ -37,7 +37,6 @@ def origin_text(origin: ev.ListProvenance | None) -> str:
     """
     if origin is None:
         return ""
-    from goledger.i18n.numbers import numeric_date
 
     names = {"fields": ", ".join(origin.fields), "source": origin.source, "date": numeric_date(origin.date)}
     if origin.fields:

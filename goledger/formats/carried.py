@@ -61,7 +61,7 @@ import msgspec
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.events import TournamentSettings
-from goledger.ledger.values import Result
+from goledger.ledger.values import Rank, RankError, Result
 
 if TYPE_CHECKING:
     from goledger.replay.fold.state import GameState, TournamentState
@@ -150,6 +150,7 @@ def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None =
 def export_places(state: TournamentState, order: Sequence[str]) -> list[int | None]:
     """Each player's place in the standings of ``state`` (its policy and criteria, after the
     last paired round), in ``order``; ``None`` for a player the standings do not list."""
+    # the standings load late: only an export places its players
     from goledger.replay.scoring.standings import standings
 
     placed = {row.player_id: row.place for row in standings(state).rows}
@@ -272,7 +273,6 @@ def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeR
             report.warning("carried", f"goledger's ranks line lists {len(carried.ranks)} ranks for {len(players)} "
                            "players; ignored", where)
             return places
-        from goledger.ledger.values import Rank, RankError
 
         try:
             ranks = [str(Rank.parse(r)) for r in carried.ranks]

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from goledger.errors import GoledgerError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
+from goledger.replay.scoring.registries import check_registered
 
 __all__ = ["PLACE_EXTRAS", "compare_places", "ordinal", "stated_places", "stated_runs"]
 
@@ -98,8 +99,8 @@ def compare_places(events: Sequence[ev.Event], stated: Mapping[str, int], report
     if not stated:
         report.info("places", f"{what} states no places: the standings are goledger's own, nothing to compare")
         return 0
+    # the fold and the standings load late: only a file that states places needs them
     from goledger.replay.fold.state import fold
-    from goledger.replay.scoring.registries import check_registered
     from goledger.replay.scoring.standings import standings
 
     try:

@@ -30,6 +30,7 @@ class Format:
 
 
 def _read_opengotha(source: Path, db: Path, *, actor: str = "") -> Any:
+    # each format loads when used: the desk lists them without loading any
     from goledger.formats.opengotha import import_opengotha
 
     return import_opengotha(source, db, actor=actor)

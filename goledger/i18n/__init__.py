@@ -95,6 +95,7 @@ def translations(language: str) -> _gettext.NullTranslations:
     path = catalog_path(language)
     if not path.exists():
         return _gettext.NullTranslations()
+    # Babel loads late: only a catalog compiled from its .po file needs it
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 

@@ -43,6 +43,7 @@ _PLACEHOLDER: Final = re.compile(r"%(?:\([A-Za-z_]+\))?[-#0 +]*[0-9]*(?:\.[0-9]+
 
 
 def _mapping() -> Any:
+    # Babel loads late: a developer's tool, never on a user's path
     from babel.messages.frontend import parse_mapping_cfg
 
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:

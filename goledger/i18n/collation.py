@@ -71,6 +71,7 @@ it sorts as the digraph twice."""
 
 @cache
 def _collator() -> Any:
+    # pyuca loads late: only a list sorted by name needs it
     import pyuca
 
     return pyuca.Collator()

@@ -43,7 +43,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from goledger.i18n import gettext, ngettext, use_language
+from goledger.i18n import current_language, gettext, ngettext, use_language
 
 __all__ = ["Message", "Word", "articles_in_page", "hu_article", "nsay", "resolve_articles", "say", "word"]
 
@@ -125,7 +125,6 @@ def articles_in_page(text: str) -> str:
     event, an explanation's term) reaches the page through here."""
     if "(z)" not in text:
         return text
-    from goledger.i18n import current_language
 
     return resolve_articles(text) if current_language() == "hu" else text
 

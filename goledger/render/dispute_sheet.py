@@ -13,6 +13,7 @@ __all__ = ["render_html", "render_text"]
 
 def render_html(sheet: DisputeSheet) -> bytes:
     """The sheet as a self-contained HTML page (print media: one A4 page)."""
+    # Jinja2 loads late: only an HTML output needs it
     from goledger.render.html import render
 
     return render("dispute_sheet.html", s=sheet, w=sheet.what_if, paper="portrait").encode("utf-8")

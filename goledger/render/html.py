@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import parse_qsl, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.compiler import CodeGenerator, Frame
@@ -38,11 +39,13 @@ from goledger.i18n import (
     current_language,
     gettext,
     ngettext,
+    numbers,
     pgettext,
     translations,
     use_language,
 )
 from goledger.i18n.messages import articles_in_page, resolve_articles
+from goledger.outputs import shown
 from goledger.render.compiled import CompiledTemplates, compiled_templates
 
 __all__ = [
@@ -81,8 +84,6 @@ def shown_text(value: object) -> object:
     'no player matches &lt;i&gt;\\x00'
     """
     if isinstance(value, str) and not isinstance(value, Markup) and not value.isprintable():
-        from goledger.outputs import shown
-
         return shown(value, keep_lines=True)
     return value
 
@@ -317,7 +318,6 @@ def language_link(query: str, code: str) -> str:
     >>> language_link("round=2&lang=fr", "de"), language_link("", "tr")
     ('?round=2&lang=de', '?lang=tr')
     """
-    from urllib.parse import parse_qsl, urlencode
 
     kept = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True) if name != "lang"]
     return "?" + urlencode([*kept, ("lang", code)])
@@ -348,7 +348,6 @@ def make_environment(*folders: Path) -> Environment:
     env.globals["current_language"] = current_language
     env.globals["LANGUAGE_NAMES"] = LANGUAGE_NAMES
     env.globals["language_link"] = language_link
-    from goledger.i18n import numbers
 
     env.filters["decimal"] = numbers.decimal
     env.filters["date"] = numbers.date

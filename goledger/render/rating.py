@@ -18,6 +18,7 @@ from typing import Final, NamedTuple
 
 from goledger.i18n import N_, gettext, pgettext
 from goledger.i18n.numbers import decimal
+from goledger.outputs import csv_text
 from goledger.outputs import shown as safe
 from goledger.rating.gor import shown
 from goledger.rating.mge import MgePreview
@@ -87,7 +88,6 @@ def mge_text(preview: MgePreview) -> str:
 
 def preview_csv(preview: RatingPreview) -> str:
     """The per-player table as CSV (a header line, then one line per player)."""
-    from goledger.outputs import csv_text
 
     return csv_text([HEADERS, *preview_rows(preview)])
 

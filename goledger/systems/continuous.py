@@ -129,6 +129,7 @@ class ContinuousEngine:
     version = "1"
 
     def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
+        # rustworkx loads late: only a round paired needs it
         import rustworkx as rx
 
         opts = options_of(state)

@@ -55,6 +55,7 @@ def plays_as(state: TournamentState, player_id: str) -> str:
 
 def unit_list(db: PathLike, as_of: int | None = None) -> dict[str, Any]:
     """``goledger unit list``: the tournament's system and its units (:func:`unit_rows`)."""
+    # the read views load late: only a listing by ledger path needs them
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db, as_of)

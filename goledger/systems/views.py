@@ -14,9 +14,14 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
 from goledger.i18n.messages import say
+from goledger.ledger.values import Result
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState
 from goledger.systems import has_places, places_of
 from goledger.systems.common import Places
+from goledger.systems.double_knockout import resolve
+from goledger.systems.knockout import build_bracket
+from goledger.systems.paramus import ladder
 
 __all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
            "through_round"]
@@ -73,6 +78,7 @@ def places(db: str | os.PathLike[str], round: int | None = None, as_of: int | No
            ) -> Places | None:
     """``goledger standings`` for a system with places of its own; ``None`` for the others,
     told by the settings alone (the tournament is loaded only for places)."""
+    # the read views load late: only a listing by ledger path needs them
     from goledger.replay.views import settings_as_of, state_as_of
 
     settings = settings_as_of(db, as_of)
@@ -85,7 +91,6 @@ def explain_place(db: str | os.PathLike[str], player: str, round: int | None = N
                   as_of: int | None = None) -> str:
     """``goledger place PLAYER``: why the player has his place in the system's places, in one
     sentence (refused for systems whose places are the standings: use ``goledger explain``)."""
-    from goledger.replay.fold.players import find_player
     from goledger.replay.views import state_as_of
 
     state = through_round(state_as_of(db, as_of), round)
@@ -116,8 +121,6 @@ def bracket_of(state: TournamentState) -> BracketView:
     system = state.settings.system if state.settings else ""
     title = state.settings.name if state.settings else ""
     if system == "knockout":
-        from goledger.systems.knockout import build_bracket
-
         b = build_bracket(state)
         seed_of = b.seed_of()
         total = len(b.rounds)
@@ -135,8 +138,6 @@ def bracket_of(state: TournamentState) -> BracketView:
                            sections=(Section(name=gettext("Bracket"), columns=tuple(cols)),),
                            champion=champion, as_of_seq=state.seq)
     if system == "double-knockout":
-        from goledger.systems.double_knockout import resolve
-
         st = resolve(state)
         seed_of = {p: i for i, p in enumerate(st.seeds, start=1)}
         wb = [Column(label=_round(r), boxes=tuple(_box(state, m, seed_of) for m in ms))
@@ -161,8 +162,6 @@ def bracket_of(state: TournamentState) -> BracketView:
         return BracketView(system=system, title=title, sections=tuple(sections),
                            champion=_label(state, st.champion, seed_of) if st.champion else "", as_of_seq=state.seq)
     if system == "paramus":
-        from goledger.systems.paramus import ladder
-
         lad = ladder(state)
         seed_of = {p: i for i, p in enumerate(lad.order, start=1)}
         cols = []
@@ -184,7 +183,6 @@ def _cup_bracket(state: TournamentState) -> BracketView:
     """OpenGotha's Cup (every player plays every round, winners meet winners): each round's
     games grouped by the path of wins (W) and losses (L) that led to them, the main bracket
     (all wins) first, as an imported Cup tournament keeps them."""
-    from goledger.ledger.values import Result
 
     path: dict[str, str] = dict.fromkeys(state.players, "")
     cols = []
@@ -218,7 +216,6 @@ def _table(table: int) -> str:
 
 def decided(game: Any) -> int | None:
     """0 when White won, 1 when Black won, else ``None``."""
-    from goledger.ledger.values import Result
 
     return {Result.WHITE: 0, Result.BLACK: 1}.get(game.result)
 

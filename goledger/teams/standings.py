@@ -37,6 +37,7 @@ from goledger.i18n import gettext
 from goledger.ledger.domains import name_key
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, TournamentState
+from goledger.replay.scoring.hashmap_order import iteration_order
 from goledger.teams.model import MAX_BOARDS, Roster, roster, team_criteria
 
 __all__ = [
@@ -140,8 +141,6 @@ def _round_games(state: TournamentState, round_: int) -> dict[str, list[GameStat
     ``Tournament.getGame(round, player)`` is the first of them."""
     games = state.games_of_round(round_)
     if len({p for g in games for p in (g.white, g.black)}) < 2 * len(games):
-        from goledger.replay.scoring.hashmap_order import iteration_order
-
         every = list(state.all_games())
         games = [g for g in iteration_order(every, len(every)) if g.round == round_]
     out: dict[str, list[GameState]] = {}

@@ -156,6 +156,7 @@ def _terms(ctx: _Context, i: int, j: int) -> dict[str, int]:
 
 def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
     """The pairing of team round ``round_`` (module docstring). Pure: state in, plan out."""
+    # rustworkx loads late: only a round paired needs it
     import rustworkx as rx
 
     ctx = _context(state, round_)

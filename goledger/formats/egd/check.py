@@ -39,6 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from goledger.errors import CommandRejected
 from goledger.formats.countries import is_country_code
 from goledger.formats.egd.write import club_code
 from goledger.ledger.values import Rank, RankError
@@ -103,8 +104,6 @@ def check_tournament(state: TournamentState, store: RatingsStore) -> EgdCheck:
     """The findings for every player of ``state`` who has a game (the players the EGD table
     lists) and for the tournament's class, in that order."""
     if state.settings is None:
-        from goledger.errors import CommandRejected
-
         raise CommandRejected("the ledger has no tournament yet")
     playing = {pid for g in state.all_games() for pid in (g.white, g.black)}
     players = [p for pid, p in sorted(state.players.items()) if pid in playing]

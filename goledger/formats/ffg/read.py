@@ -27,6 +27,7 @@ from pathlib import PurePath
 
 import msgspec
 
+from goledger.errors import FormatError
 from goledger.formats.egd.read import ReadResult, TableReader
 from goledger.formats.egd.syntax import PlayerLine
 from goledger.formats.ffg.syntax import TouFile, decode_tou, parse_tou
@@ -51,7 +52,6 @@ def read_tou(data: bytes, source: str = "") -> ReadResult:
 
 def read_tou_file(tou: TouFile) -> tuple[list[ev.Event], InterchangeReport]:
     """Events (starting with ``TournamentCreated``) and the report for a tokenised file."""
-    from goledger.errors import FormatError
 
     if tou.table.rounds == 0:
         raise FormatError(f"{tou.table.source or 'the file'}: its player lines hold no round cell")

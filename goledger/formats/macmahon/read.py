@@ -51,6 +51,7 @@ from typing import Any, Final
 from lxml import etree
 
 from goledger.errors import FormatError
+from goledger.formats.carried import apply_carried, parse_carried, xml_carried
 from goledger.formats.macmahon import layout
 from goledger.formats.numbers import ascii_int, is_ascii_number
 from goledger.formats.report import InterchangeReport
@@ -825,7 +826,6 @@ def read_macmahon(data: bytes, *, source: str = "tournament.xml") -> ReadResult:
     assert isinstance(imported, ev.SourceImported)
     events[1] = ev.SourceImported(format=imported.format, filename=imported.filename,
                                   sha256=hashlib.sha256(data).hexdigest(), summary=imported.summary)
-    from goledger.formats.carried import apply_carried, parse_carried, xml_carried
 
     carried = xml_carried(data)
     places: dict[str, int] = {}

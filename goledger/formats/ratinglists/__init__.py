@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Final
 
 from goledger.errors import CommandRejected
+from goledger.formats.ratinglists.egd import read
 from goledger.ratings.model import MAX_UNPARSED_KEPT, ParsedList
 from goledger.ratings.store import ImportOutcome, save_list
 
@@ -38,8 +39,6 @@ MAX_LIST_BYTES: Final = 64 * 1024 * 1024
 
 
 def _egd(data: bytes) -> ParsedList:
-    from goledger.formats.ratinglists.egd import read
-
     return read(data)
 
 

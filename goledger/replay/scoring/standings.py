@@ -79,6 +79,7 @@ class Standings(msgspec.Struct, kw_only=True):
         place listed in ``language``'s alphabet (default: the language written in; Turkish
         ``Akçin, Çoban, Kıyak``), the order between places unchanged. The engine's own order
         inside a tie (OpenGotha's code-unit order) stays that of the JSON and CSV."""
+        # the collation loads late: only a tie listed by name needs it
         from goledger.i18n.collation import ties_by_name
 
         rows = ties_by_name(self.rows, lambda r: r.place, lambda r: r.surname, lambda r: r.first_name, language)

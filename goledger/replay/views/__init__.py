@@ -194,6 +194,7 @@ def explain(
     criteria: Sequence[str] | None = None,
 ) -> PlayerExplanation:
     """Why ``player`` has his values and place after ``round`` as of event ``as_of``."""
+    # each view loads its own scoring module: `goledger standings` loads no crosstable
     from goledger.replay.scoring.explain import explain as explain_state
 
     return explain_state(state_as_of(db, as_of), player, criterion, round, policy, criteria)
