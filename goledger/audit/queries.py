@@ -24,9 +24,8 @@ only, so any criterion list works.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -50,6 +49,9 @@ from goledger.replay.scoring.standings import (
     resolve_policy,
     standings,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable, Sequence
 
 __all__ = [
     "AuditDiff",

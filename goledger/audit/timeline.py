@@ -23,8 +23,7 @@ after each such event, plus one row per round.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -41,9 +40,13 @@ from goledger.nogc import nogc
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.choices import rules_at
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import check_round, json_number, ranking, resolve_policy
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["RoundPoint", "Timeline", "TimelineEntry", "noteworthy", "opponent_rounds", "subject_of", "timeline",
            "timeline_events"]

@@ -19,11 +19,10 @@ import os
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -38,6 +37,9 @@ from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import standings
 from goledger.replay.scoring.units import unit_state
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 __all__ = ["BuildSummary", "build", "check_targets", "ledger_files", "name_key", "tournament_rows"]
 

@@ -5,12 +5,14 @@ a dependency; the file is plain JSON in its documented metadata format."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.outputs import write_output
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
 
 __all__ = ["CANNED_QUERIES", "metadata", "write_metadata"]
 

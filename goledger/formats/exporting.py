@@ -11,7 +11,6 @@ only with ``force`` (:mod:`goledger.outputs`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,8 @@ from goledger.formats.report import InterchangeReport
 from goledger.outputs import check_output, write_output
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ExportOutcome", "finish_export", "report_players_paired_twice", "state_to_export", "write_atomically"]

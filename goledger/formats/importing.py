@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import msgspec
 
@@ -26,9 +26,11 @@ from goledger.formats.report import InterchangeReport
 from goledger.i18n import N_
 from goledger.i18n.messages import say
 from goledger.ledger.domains import event_problem
-from goledger.ledger.events import Event
 from goledger.ledger.store import Ledger, Record
 from goledger.outputs import check_output, write_output
+
+if TYPE_CHECKING:
+    from goledger.ledger.events import Event
 
 __all__ = [
     "ImportOutcome",

@@ -47,9 +47,8 @@ import hmac
 import os
 import secrets
 import unicodedata
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -59,6 +58,9 @@ from goledger.ledger import events as ev
 from goledger.ledger.store import HASH_ALGORITHM, Envelope, Ledger, Record, utc_now
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["SCHEME", "CopyOutcome", "key_check", "load_key", "pseudonym", "pseudonymise"]
 

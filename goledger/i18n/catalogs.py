@@ -19,10 +19,12 @@ from __future__ import annotations
 import datetime
 import re
 import sys
-from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR, catalog_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["ROOT", "extract", "problems", "read_catalog", "update"]
 

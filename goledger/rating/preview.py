@@ -40,8 +40,6 @@ when the tournament has no EGF class (``X``) and none is given.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -55,10 +53,13 @@ from goledger.rating.classes import adjusted_seconds, egf_class
 from goledger.rating.gor import FLOOR, Sa, shown
 from goledger.rating.grades import GRADE_STEP, grade_of_rating, grade_value
 from goledger.rating.mge import load_parameters, mge_preview
-from goledger.replay.fold.state import PlayerState, TournamentState
 
 if TYPE_CHECKING:
+    import os
+    from collections.abc import Mapping
+
     from goledger.rating.mge import MgePreview
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = [
     "CLASS_WEIGHTS",

@@ -21,14 +21,12 @@ with each event's hash, previous hash and payload.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import getitem
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import msgspec
-from markupsafe import Markup
 
 from goledger.audit.compare import PlayerChange, Snapshot, changed_columns
 from goledger.audit.event_index import EventIndex
@@ -53,6 +51,11 @@ from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.rounds import derive_table, note_event, round_table, track, untrack
 from goledger.replay.scoring.standings import Ranking, Standings, check_round, ranking, resolve_policy
 from goledger.systems import places_of
+
+if TYPE_CHECKING:
+    import os
+
+    from markupsafe import Markup
 
 __all__ = ["AUDITED_TYPES", "encoded_parts", "render_report", "report", "standings_page"]
 

@@ -11,14 +11,16 @@ of matches to the match their winners play.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 from markupsafe import Markup
 
 from goledger.i18n import gettext
 from goledger.outputs import shown_deep
-from goledger.systems.views import BracketView, Section
+
+if TYPE_CHECKING:
+    from goledger.systems.views import BracketView, Section
 
 __all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
 

@@ -35,16 +35,19 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
 
 from goledger.errors import GoledgerError
 from goledger.outputs import write_output
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from jinja2.bccache import Bucket
 
 __all__ = ["MAGIC", "CompiledTemplates", "compiled_templates", "own_folder"]
 

@@ -4,9 +4,13 @@
 
 from __future__ import annotations
 
-from goledger.audit.disputes import DisputeSheet, SheetRow
+from typing import TYPE_CHECKING
+
 from goledger.i18n import gettext
 from goledger.outputs import shown
+
+if TYPE_CHECKING:
+    from goledger.audit.disputes import DisputeSheet, SheetRow
 
 __all__ = ["render_html", "render_text"]
 

@@ -20,10 +20,9 @@ is). Filters ``decimal`` and ``date`` write numbers and ISO dates as the languag
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -47,6 +46,9 @@ from goledger.i18n import (
 from goledger.i18n.messages import articles_in_page, resolve_articles
 from goledger.outputs import shown
 from goledger.render.compiled import CompiledTemplates, compiled_templates
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "DEFAULT_LANGUAGE",

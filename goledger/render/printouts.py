@@ -22,8 +22,7 @@ Table  White
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 from markupsafe import Markup
@@ -33,6 +32,9 @@ from goledger.i18n import gettext, ngettext, pgettext
 from goledger.i18n.numbers import decimal, numeric_date
 from goledger.ledger.values import format_points
 from goledger.outputs import csv_text, shown
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping, Sequence
 
 __all__ = [
     "FORMATS",

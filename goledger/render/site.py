@@ -29,7 +29,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -47,8 +47,10 @@ from goledger.render.printouts import (
     shown_sheet,
     wall_sheet,
 )
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.views import head_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["MANIFEST", "SiteOutcome", "build_pages", "site"]
 

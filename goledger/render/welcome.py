@@ -15,10 +15,8 @@ prints the same keys again on every reprint: only "reissue" changes a key.
 from __future__ import annotations
 
 import io
-import os
 import re
-from collections.abc import Iterable
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 from markupsafe import Markup
@@ -29,8 +27,13 @@ from goledger.keys import ensure_keys, keep_figures, kept_figures
 from goledger.ledger.store import Ledger
 from goledger.render.printouts import printable as safe
 from goledger.replay.fold.players import find_player
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.loading.load import load_state
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["LAYOUTS", "KeyLink", "Layout", "check_base_url", "key_link", "key_links", "qr_svg", "render_welcome",
            "welcome_sheet"]

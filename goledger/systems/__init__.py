@@ -39,15 +39,17 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.pairing.engine import Engine
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import AT_DRAW, Places, entrants, read_options
 from goledger.systems.registry import ENGINES, GENERAL_ENGINES, SYSTEMS
+
+if TYPE_CHECKING:
+    from goledger.pairing.engine import Engine
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "get_engine",
            "known_engines", "places_of", "rounds_at_draw", "rounds_needed", "system_options"]

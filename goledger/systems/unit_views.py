@@ -7,10 +7,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.units import UNIT_SIZE, unit_of_player, unit_player, unit_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["as_units", "plays_as", "unit_list", "unit_page", "unit_rows"]
 

@@ -6,8 +6,7 @@ boxes that :mod:`goledger.render.bracket` draws as text or as an HTML/SVG page.
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -16,12 +15,16 @@ from goledger.i18n import gettext, pgettext
 from goledger.i18n.messages import say
 from goledger.ledger.values import Result
 from goledger.replay.fold.players import find_player
-from goledger.replay.fold.state import TournamentState
 from goledger.systems import has_places, places_of
-from goledger.systems.common import Places
 from goledger.systems.double_knockout import resolve
 from goledger.systems.knockout import build_bracket
 from goledger.systems.paramus import ladder
+
+if TYPE_CHECKING:
+    import os
+
+    from goledger.replay.fold.state import TournamentState
+    from goledger.systems.common import Places
 
 __all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
            "through_round"]

@@ -27,8 +27,7 @@ All values are integers; BDW-type values are "wx2", twice the board wins.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -39,6 +38,9 @@ from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, TournamentState
 from goledger.replay.scoring.hashmap_order import iteration_order
 from goledger.teams.model import MAX_BOARDS, Roster, roster, team_criteria
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "CRITERION_COEF",

@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from datetime import date
 from fractions import Fraction
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from goledger import __version__
 from goledger.errors import CommandRejected, FormatError
@@ -52,17 +52,19 @@ from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
 from goledger.i18n.messages import say
 from goledger.ledger.domains import text_problem
-from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
 from goledger.rating.classes import adjusted_minutes, describe_time, egf_class
-from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.rules import rules_for
 from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
 from goledger.replay.scoring.standings import Standings, main_score, resolve_policy, standings
 from goledger.teams.model import roster
+
+if TYPE_CHECKING:
+    from goledger.ledger.events import TournamentSettings
+    from goledger.replay.fold.state import GameState, PlayerState, TournamentState
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["ENCODINGS", "ForfeitMode", "club_code", "write_egd"]
 

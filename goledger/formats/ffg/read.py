@@ -24,16 +24,19 @@ import hashlib
 import re
 from datetime import date
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from goledger.errors import FormatError
 from goledger.formats.egd.read import ReadResult, TableReader
-from goledger.formats.egd.syntax import PlayerLine
 from goledger.formats.ffg.syntax import TouFile, decode_tou, parse_tou
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.replay.scoring.criteria.go import FILE_PLACE_KEY
+
+if TYPE_CHECKING:
+    from goledger.formats.egd.syntax import PlayerLine
 
 __all__ = ["read_tou", "read_tou_file"]
 

@@ -38,7 +38,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.importing import check_domains, check_report, read_input, write_report
@@ -47,9 +47,11 @@ from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
 from goledger.outputs import check_output
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.loading.load import load_state
 from goledger.replay.scoring.macmahon_rules import PREFIX, Level, LevelError
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["FORMAT", "PlayersOutcome", "import_macmahon_players", "read_player_list"]
 

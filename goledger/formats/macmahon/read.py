@@ -46,9 +46,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
-
-from lxml import etree
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.errors import FormatError
 from goledger.formats.carried import apply_carried, parse_carried, xml_carried
@@ -68,6 +66,9 @@ from goledger.replay.scoring.macmahon_rules import (
     handicap_settings,
     komi_for_allow_jigo,
 )
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["DIALECT_PAIRGOTH", "FORMAT", "ReadResult", "read_macmahon"]
 

@@ -31,7 +31,7 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from xml.sax.saxutils import escape
 
 from goledger import __version__
@@ -45,7 +45,6 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result, parse_number
 from goledger.outputs import shown
-from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.choices import resolve_policy
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.criteria.names import MACMAHON_FOR_CRITERION, MACMAHON_INSTEAD
@@ -62,6 +61,9 @@ from goledger.replay.scoring.macmahon_rules import (
     player_level,
 )
 from goledger.replay.scoring.rules import rules_for
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["DEFAULT_DATE", "FORMAT", "write_macmahon"]
 

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.exporting import ExportOutcome, finish_export, state_to_export
 from goledger.formats.importing import ImportOutcome, ImportRefused, import_file
-from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from goledger.formats.report import InterchangeReport
 
 __all__ = [
     "ExportOutcome",

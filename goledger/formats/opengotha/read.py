@@ -39,10 +39,9 @@ import hashlib
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
-from lxml import etree
 
 from goledger.errors import FormatError
 from goledger.formats.carried import apply_carried, parse_carried, xml_carried
@@ -54,6 +53,9 @@ from goledger.ledger import events as ev
 from goledger.ledger.domains import name_key
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES, PAIRGOTH_NAMES
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["FORMAT", "ReadResult", "read_opengotha"]
 

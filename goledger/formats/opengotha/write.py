@@ -19,8 +19,7 @@ changes, per-absence point values, withdrawals, FIDE criteria…) is listed in t
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lxml import etree
 
@@ -39,9 +38,13 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TimeSettings
 from goledger.ledger.values import Rank, RankError
 from goledger.outputs import shown
-from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.criteria.names import OPENGOTHA_INSTEAD, OPENGOTHA_NAMES, PAIRGOTH_NAMES
 from goledger.teams.model import team_criteria, team_size
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["write_opengotha"]
 

@@ -16,18 +16,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from goledger.errors import FormatError
 from goledger.formats.carried import carried_lines
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.domains import text_problem
-from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.criteria.names import trf_code
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.scoring import ScoringContext
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import PlayerState, TournamentState
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["player_line", "write_trf"]
 

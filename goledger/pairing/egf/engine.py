@@ -33,8 +33,7 @@ the same pairing on every machine.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
@@ -42,10 +41,14 @@ import numpy as np
 from goledger.errors import CommandRejected
 from goledger.pairing.egf.parameters import EgfParameters
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import resolve_policy
 from goledger.replay.scoring.start_scores import rank_value
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "EgfEngine"]
 

@@ -37,6 +37,7 @@ of :mod:`.tables` and the pairing's ``note`` says so (``docs/pairing-rounds.md``
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
@@ -47,7 +48,9 @@ from goledger.pairing.opengotha.costs import cost_matrix, cost_terms, wrap
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import Parameters, resolve
 from goledger.pairing.opengotha.tables import number_tables
-from goledger.replay.fold.state import TournamentState
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "OpenGothaEngine", "match_chunk"]
 

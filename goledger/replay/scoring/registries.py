@@ -18,9 +18,13 @@ ValueError: unknown criterion 'FOO'
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from goledger.errors import GoledgerError
-from goledger.ledger.events import TournamentSettings
 from goledger.replay.scoring.policies import get_policy
+
+if TYPE_CHECKING:
+    from goledger.ledger.events import TournamentSettings
 
 __all__ = ["check_registered"]
 

@@ -19,18 +19,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.nogc import nogc
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.choices import check_round, main_score, resolve_criteria, resolve_policy
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, known_policies
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.units import unit_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = [
     "Ranking",
