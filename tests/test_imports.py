@@ -30,8 +30,10 @@ _READ_SIDE = "the read side (views, standings, the loader) is loaded only by the
 _RECORDING = "kept off every recording command's start-up (goledger.commands.results)"
 
 LAZY: dict[tuple[str, str], str] = {
+    # (a standard module too, when a read path does not otherwise load it)
     # the ledger holds no words (tests/test_layers.py): errors loads i18n only to word a refusal
     ("goledger.errors", "goledger.i18n.messages"): "the ledger imports errors and no i18n",
+    ("goledger.ledger.store", "shutil"): "shutil loads bz2, lzma and zlib: only a failed write asks the disk",
     **{(f"goledger.formats.{fmt}", f"goledger.formats.{fmt}.{part}"): _FACADE for fmt, parts in {
         "aga": ("validate", "write"), "egd": ("check", "preview", "read", "syntax", "validate", "write"),
         "ffg": ("read", "validate", "write"), "macmahon": ("read", "write"), "opengotha": ("read", "write"),
@@ -70,8 +72,8 @@ LAZY: dict[tuple[str, str], str] = {
     ("goledger.systems.unit_views", "goledger.replay.views"): _READ_SIDE,
     ("goledger.systems.views", "goledger.replay.views"): _READ_SIDE,
 }
-"""Each in-function import of a goledger module that stays in its function, by (importer,
-imported), with why: each would load many modules (measured) on a path that does not use them."""
+"""Each other in-function import that stays in its function, by (importer, imported), with why:
+each would load modules (measured) on a path that does not use them."""
 
 
 def _module_name(path: Path) -> str:
