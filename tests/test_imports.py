@@ -71,6 +71,9 @@ LAZY: dict[tuple[str, str], str] = {
     ("goledger.replay.scoring.standings", "goledger.i18n.collation"): "only a tie by name loads the collation",
     ("goledger.systems.unit_views", "goledger.replay.views"): _READ_SIDE,
     ("goledger.systems.views", "goledger.replay.views"): _READ_SIDE,
+    **{("goledger.systems.views", f"goledger.systems.{m}"): "only a tournament of that system loads its module"
+       for m in ("knockout", "double_knockout", "paramus")},
+    ("goledger.render.printouts", "markupsafe"): "only the HTML slips need it (a text printout loads no markupsafe)",
 }
 """Each other in-function import that stays in its function, by (importer, imported), with why:
 each would load modules (measured) on a path that does not use them."""

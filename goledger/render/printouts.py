@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
-from markupsafe import Markup
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext, pgettext
@@ -229,6 +228,8 @@ def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | No
     the result (template ``slips.html``); with ``links`` (player id →
     :class:`goledger.render.welcome.KeyLink`, issue 46) each player's personal link as a QR
     code and as text."""
+    from markupsafe import Markup  # Jinja2's own, loaded with it
+
     from goledger.render.html import render as render_template
 
     if per_page not in SLIPS_PER_PAGE:
@@ -238,7 +239,6 @@ def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | No
     tournament = safe(pairings.tournament)
     title = gettext("%(tournament)s · result slips of round %(round)d") % {"tournament": tournament,
                                                                           "round": pairings.round}
-
     shown_links = {pid: {"qr": Markup(link.qr), "link": link.link, "name": safe(link.name)}  # segno's SVG
                    for pid, link in (links or {}).items()}
     return render_template("slips.html", title=title, tournament=tournament, round=pairings.round,

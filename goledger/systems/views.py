@@ -16,9 +16,6 @@ from goledger.i18n.messages import say
 from goledger.ledger.values import Result
 from goledger.replay.fold.players import find_player
 from goledger.systems import has_places, places_of
-from goledger.systems.double_knockout import resolve
-from goledger.systems.knockout import build_bracket
-from goledger.systems.paramus import ladder
 
 if TYPE_CHECKING:
     import os
@@ -124,6 +121,9 @@ def bracket_of(state: TournamentState) -> BracketView:
     system = state.settings.system if state.settings else ""
     title = state.settings.name if state.settings else ""
     if system == "knockout":
+        # a system's own module loads only for a tournament of that system
+        from goledger.systems.knockout import build_bracket
+
         b = build_bracket(state)
         seed_of = b.seed_of()
         total = len(b.rounds)
@@ -141,6 +141,8 @@ def bracket_of(state: TournamentState) -> BracketView:
                            sections=(Section(name=gettext("Bracket"), columns=tuple(cols)),),
                            champion=champion, as_of_seq=state.seq)
     if system == "double-knockout":
+        from goledger.systems.double_knockout import resolve
+
         st = resolve(state)
         seed_of = {p: i for i, p in enumerate(st.seeds, start=1)}
         wb = [Column(label=_round(r), boxes=tuple(_box(state, m, seed_of) for m in ms))
@@ -165,6 +167,8 @@ def bracket_of(state: TournamentState) -> BracketView:
         return BracketView(system=system, title=title, sections=tuple(sections),
                            champion=_label(state, st.champion, seed_of) if st.champion else "", as_of_seq=state.seq)
     if system == "paramus":
+        from goledger.systems.paramus import ladder
+
         lad = ladder(state)
         seed_of = {p: i for i, p in enumerate(lad.order, start=1)}
         cols = []
