@@ -41,6 +41,7 @@ class GoledgerError(Exception):
     def message(self) -> str:
         text = str(self.args[0]) if self.args else self.__class__.__name__
         if "(z)" in text:
+            # loaded late: the ledger imports errors and no words (tests/test_layers.py)
             from goledger.i18n.messages import resolve_articles
 
             text = resolve_articles(text)

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["exit_follows", "nogc", "one_shot"]
 

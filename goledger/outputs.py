@@ -27,11 +27,13 @@ import io
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.errors import GoledgerError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 __all__ = ["LEDGER_COMPANIONS", "check_output", "csv_cell", "csv_text", "ledger_files", "one_line", "shown",
            "shown_deep", "write_output"]

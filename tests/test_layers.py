@@ -366,7 +366,7 @@ CROSS_CUTTING = "e2e"
 """The one test folder not named after a package: journeys through several packages at once."""
 
 PROJECT_CHECKS = frozenset({"test_layers.py", "test_docs.py", "test_readme_tour.py", "test_translations.py",
-                            "test_security_doc.py", "test_docs_site.py", "test_architecture_map.py"})
+                            "test_security_doc.py", "test_docs_site.py", "test_architecture_map.py", "test_imports.py"})
 """The only test files at the top of ``tests/``: checks of the repository as a whole."""
 
 

@@ -25,12 +25,14 @@ RowView(place=1, values={'MMS': 64})
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.replay.scoring.standings import Ranking, Standings, json_number
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Sequence
 
 __all__ = ["Cause", "PlayerChange", "RowView", "Snapshot", "changed_players", "row_json"]
 

@@ -27,9 +27,12 @@ rules score a round without a game. The page says so (docs/disputes.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from goledger.ledger import events as ev
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["consequences"]
 

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from goledger.audit.consequences import consequences
-from goledger.audit.queries import WhatIf, what_if_events
+from goledger.audit.queries import WhatIf, compare_tables, what_if_events
 from goledger.audit.timeline import noteworthy, opponent_rounds, subject_of, timeline_events
 from goledger.describe.disputes import relation_words, rule_words
 from goledger.describe.events import describe_event
@@ -27,11 +27,15 @@ from goledger.errors import CommandRejected
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
+from goledger.ledger.values import format_points
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.fold.without import PlayerEvents, scoring_state_without
 from goledger.replay.scoring.choices import rules_at
 from goledger.replay.scoring.explain import PlayerExplanation, explain
 from goledger.replay.scoring.registries import check_registered
-from goledger.replay.scoring.standings import StandingRow, Standings, resolve_policy
+from goledger.replay.scoring.rounds import derive_table, round_table
+from goledger.replay.scoring.standings import StandingRow, Standings, check_round, resolve_policy, standings
 
 __all__ = ["DisputeSheet", "EventWhatIf", "dispute_sheet", "event_what_if", "event_what_if_events"]
 
@@ -85,10 +89,6 @@ def _local_what_if(events: list[ev.Event], end: TournamentState, without: tuple[
     event, from the final state with that one game or player taken back
     (:func:`goledger.replay.fold.without.scoring_state_without`, whose round tables derive from
     the final ones) instead of a refold; ``None`` when the event's effect is not local."""
-    from goledger.audit.queries import compare_tables
-    from goledger.replay.fold.without import PlayerEvents, scoring_state_without
-    from goledger.replay.scoring.rounds import derive_table, round_table
-    from goledger.replay.scoring.standings import check_round, standings
 
     if len(without) != 1:
         return None
@@ -197,8 +197,6 @@ class DisputeSheet(msgspec.Struct, kw_only=True):
 
 
 def _around(table: Standings, pid: str, names: dict[str, str]) -> list[SheetRow]:
-    from goledger.ledger.values import format_points
-
     rows = table.rows
     index = next((i for i, r in enumerate(rows) if r.player_id == pid), None)
     if index is None:
@@ -210,8 +208,6 @@ def _around(table: Standings, pid: str, names: dict[str, str]) -> list[SheetRow]
 
 
 def _terms(explained: PlayerExplanation, places: dict[str, int], names: dict[str, str]) -> list[TermRow]:
-    from goledger.ledger.values import format_points
-
     by_round: dict[int | None, TermRow] = {}
     for e in explained.explanations:
         for t in e.terms:
@@ -229,9 +225,6 @@ def dispute_sheet(db: PathLike, player: str, seq: int | None = None,
     """The dispute sheet of ``player`` about event ``seq`` (default: the latest event of his
     timeline; refused when no event moved him). ``end`` and ``timeline_only`` as for
     :func:`event_what_if`. Nothing is written."""
-    from goledger.ledger.values import format_points
-    from goledger.replay.fold.players import find_player
-    from goledger.replay.scoring.standings import check_round
 
     with Ledger.open(db) as ledger:
         events = ledger.events(upto=end.seq) if end is not None else ledger.events()

@@ -27,14 +27,17 @@ pairing was recorded long before. It answers, for every sequence number of the s
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from goledger.describe.events import describe_event, edit_words, origin_text, result_word
 from goledger.i18n import current_language, gettext
 from goledger.ledger import events as ev
 from goledger.outputs import one_line
-from goledger.replay.fold.state import TournamentState
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["EventIndex", "relation_kind"]
 

@@ -25,9 +25,7 @@ overrides in force at publication are reproduced.
 from __future__ import annotations
 
 import hashlib
-import os
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -35,9 +33,14 @@ from goledger.errors import CommandRejected, LedgerError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.replay.fold.state import TournamentState, fold
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import Standings, json_number, resolve_policy, standings
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Sequence
+
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = [
     "PUBLISHED_LABEL",

@@ -24,9 +24,8 @@ only, so any criterion list works.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -37,7 +36,9 @@ from goledger.audit.trace import AUTO, Trace, trace
 from goledger.errors import CommandRejected, FormatError
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
+from goledger.ledger.values import bounded_int
 from goledger.nogc import nogc
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import (
@@ -48,6 +49,9 @@ from goledger.replay.scoring.standings import (
     resolve_policy,
     standings,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable, Sequence
 
 __all__ = [
     "AuditDiff",
@@ -376,7 +380,6 @@ def parse_without(text: str) -> tuple[int, ...]:
     ...
     goledger.errors.CommandRejected: without: '5-2' is not an event sequence number or a range like 12-15
     """
-    from goledger.ledger.values import bounded_int
 
     if len(text) > 16 * MAX_WITHOUT:
         raise CommandRejected(f"without: the list of events is longer than {16 * MAX_WITHOUT:,} characters")
@@ -498,7 +501,6 @@ def history_events(
     max_replays: int | str | None = AUTO,
 ) -> History:
     """:func:`history` on a decoded log."""
-    from goledger.replay.fold.players import find_player
 
     end = fold(events, check=check_registered)
     if end.settings is None:

@@ -23,13 +23,13 @@ after each such event, plus one row per round.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
 from goledger.audit.compare import RowView
 from goledger.audit.consequences import consequences
+from goledger.audit.queries import _evaluator
 from goledger.audit.trace import trace
 from goledger.describe.disputes import changed_values, relation_words, rule_words
 from goledger.describe.events import describe_event
@@ -37,11 +37,16 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.nogc import nogc
+from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.choices import rules_at
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import check_round, json_number, ranking, resolve_policy
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["RoundPoint", "Timeline", "TimelineEntry", "noteworthy", "opponent_rounds", "subject_of", "timeline",
            "timeline_events"]
@@ -198,8 +203,6 @@ def timeline_events(
     """:func:`timeline` on a decoded log, without the envelopes (who recorded each entry and
     why, the head's hash: :func:`timeline` adds them); ``end``: the state after every event,
     when the caller holds it (read, never changed)."""
-    from goledger.audit.queries import _evaluator
-    from goledger.replay.fold.players import find_player
 
     found = noteworthy(events)
     start = next((i for i, e in enumerate(events, start=1) if isinstance(e, ev.TournamentCreated)), len(events))

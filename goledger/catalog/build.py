@@ -19,22 +19,27 @@ import os
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from goledger.catalog.metadata import is_metadata, write_metadata
 from goledger.catalog.schema import CHILD_TABLES, INDEXES, TABLES, VIEWS
 from goledger.errors import GoledgerError
 from goledger.ledger import events as ev
-from goledger.ledger.store import Ledger, peek_head
+from goledger.ledger.store import STORE_FORMAT, Ledger, peek_head
 from goledger.ledger.values import Rank, RankError
+from goledger.outputs import LEDGER_COMPANIONS, check_output
 from goledger.replay.fold.state import TournamentState, fold
 from goledger.replay.scoring.registries import check_registered
 from goledger.replay.scoring.standings import standings
 from goledger.replay.scoring.units import unit_state
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 __all__ = ["BuildSummary", "build", "check_targets", "ledger_files", "name_key", "tournament_rows"]
 
@@ -67,6 +72,7 @@ def name_key(surname: str, first_name: str) -> str:
     >>> name_key("Ødegaard", "Zoë"), name_key("O'Brien ", "Seán"), name_key("Łukasz", "")
     ('odegaard zoe', 'o brien sean', 'lukasz')
     """
+    # anyascii and sqlite_utils load late: only a catalog build needs them
     from anyascii import anyascii
 
     text = anyascii(unicodedata.normalize("NFC", f"{surname} {first_name}")).lower()
@@ -103,7 +109,6 @@ def ledger_files(sources: Sequence[PathLike], exclude: Path | None = None) -> li
 def _is_goledger_ledger(path: Path) -> bool:
     """Whether ``path`` (links followed) is a goledger ledger: an SQLite file whose ``meta``
     table names the ledger format. Read through a read-only, immutable connection."""
-    from goledger.ledger.store import STORE_FORMAT
 
     try:
         with open(path, "rb") as fh:
@@ -154,7 +159,6 @@ def check_targets(sources: Sequence[PathLike], output: PathLike, metadata: PathL
     archive, an input or a ledger, and an existing one is replaced only when it is a plain
     file holding the metadata this command writes (a planted link is never followed).
     Returns the archive path, the metadata path and whether that file may be replaced."""
-    from goledger.outputs import LEDGER_COMPANIONS, check_output
 
     target = Path(output)
     inputs = ledger_files(sources, exclude=target)
@@ -177,8 +181,6 @@ def check_targets(sources: Sequence[PathLike], output: PathLike, metadata: PathL
         raise GoledgerError(f"{meta_path} is a symbolic link; the metadata is written only to a plain file "
                             "(links are never followed): remove it or give --metadata")
     if meta_path.exists():
-        from goledger.catalog.metadata import is_metadata
-
         if not is_metadata(meta_path):
             raise GoledgerError(f"{meta_path} exists and is not a metadata file this command wrote; remove it "
                                 "or give --metadata another file")
@@ -210,7 +212,6 @@ def _points_text(value: int, scale: int) -> str:
     """Exact decimal text of ``value / scale`` (scales are 1, 2, 4…: always a finite decimal)."""
     if value % scale == 0:
         return str(value // scale)
-    from decimal import Decimal
 
     return str(Decimal(value) / Decimal(scale))
 
@@ -317,7 +318,6 @@ def build(sources: Sequence[PathLike], output: PathLike, metadata: PathLike | No
     archive). ``progress(path, done)`` is called before and after each ledger."""
     import sqlite_utils
 
-    from goledger.catalog.metadata import write_metadata
 
     target = Path(output)
     if target.exists() and target.is_dir():

@@ -5,10 +5,14 @@ a dependency; the file is plain JSON in its documented metadata format."""
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+from goledger.outputs import write_output
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
 
 __all__ = ["CANNED_QUERIES", "metadata", "write_metadata"]
 
@@ -84,7 +88,6 @@ def write_metadata(path: str | os.PathLike[str], archive: str | os.PathLike[str]
     """Write :func:`metadata` of ``archive`` to ``path`` (UTF-8 JSON, indented) through
     :func:`goledger.outputs.write_output`: never onto ``protect`` (the archive and the
     ledgers), an existing file replaced only when ``replace``, a link replaced itself."""
-    from goledger.outputs import write_output
 
     data = (json.dumps(metadata(archive), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     write_output(data, path, [archive, *protect], force=replace, what="Datasette metadata")

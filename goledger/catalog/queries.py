@@ -10,17 +10,19 @@ with all of them (``player``) or refused (``h2h``, which needs one person per si
 from __future__ import annotations
 
 import bisect
-import os
 import sqlite3
 from collections import defaultdict
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.catalog.build import name_key
 from goledger.errors import CommandRejected
 from goledger.ledger.values import Rank, RankError
 from goledger.rating.grades import grade_value
+
+if TYPE_CHECKING:
+    import os
 
 __all__ = ["check", "h2h", "persons", "player"]
 

@@ -12,7 +12,9 @@ word-like names (``Rating``, ``Rank``) are shown through the catalog (:func:`cri
 
 from __future__ import annotations
 
+from goledger.errors import GoledgerError
 from goledger.i18n import N_, gettext
+from goledger.replay.scoring.criteria import get_criterion
 
 __all__ = ["CRITERION_MEANINGS", "POLICY_MEANINGS", "criterion_choices", "criterion_label", "criterion_meaning"]
 
@@ -102,8 +104,6 @@ def criterion_meaning(name: str) -> str:
     meaning = CRITERION_MEANINGS.get(name) or POLICY_MEANINGS.get(name)
     if meaning is not None:
         return gettext(meaning)
-    from goledger.errors import GoledgerError
-    from goledger.replay.scoring.criteria import get_criterion
 
     try:
         return get_criterion(name).description

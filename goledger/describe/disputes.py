@@ -8,12 +8,16 @@ dispute sheet, in the page's language (:func:`goledger.i18n.gettext`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import format_points
-from goledger.replay.scoring.rules import Rules
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from goledger.replay.scoring.rules import Rules
 
 __all__ = ["changed_values", "policy_words", "relation_words", "rounds_words", "rule_words"]
 

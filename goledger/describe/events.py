@@ -18,12 +18,14 @@ stands above it and above ``replay`` (``tests/test_layers.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.i18n import gettext, pgettext
-from goledger.i18n.numbers import decimal
+from goledger.i18n.numbers import decimal, numeric_date
 from goledger.ledger import events as ev
-from goledger.ledger.subjects import Subject
+
+if TYPE_CHECKING:
+    from goledger.ledger.subjects import Subject
 
 __all__ = ["NameOf", "board_words", "describe_event", "describe_subject", "edit_words", "margin_words",
            "origin_text", "result_word"]
@@ -37,7 +39,6 @@ def origin_text(origin: ev.ListProvenance | None) -> str:
     """
     if origin is None:
         return ""
-    from goledger.i18n.numbers import numeric_date
 
     names = {"fields": ", ".join(origin.fields), "source": origin.source, "date": numeric_date(origin.date)}
     if origin.fields:

@@ -38,6 +38,7 @@ Reading them back (:func:`apply_carried`) replaces what the reader inferred, eac
 in the import report; a line that cannot be read is ignored with a warning, and the values
 go through the ledger's domain checks like every other imported value.
 
+>>> from goledger.formats.report import InterchangeReport
 >>> lines = carried_lines(TournamentSettings(name="T", rounds=3, mm_bar="1d", policy_overrides={"a": 1}),
 ...                       ranks=["3p", "1k"])
 >>> print(lines[0][:80])
@@ -52,18 +53,19 @@ goledger rules {"system":"mcmahon","mm_bar":"1d","mm_floor":"30k","nbw2_bye":2,"
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
-from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.events import TournamentSettings
-from goledger.ledger.values import Result
+from goledger.ledger.values import Rank, RankError, Result
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from goledger.formats.report import InterchangeReport
     from goledger.replay.fold.state import GameState, TournamentState
 
 __all__ = ["PREFIX", "RULE_FIELDS", "Carried", "apply_carried", "carried_lines", "export_places", "parse_carried",
@@ -150,6 +152,7 @@ def carried_lines(settings: TournamentSettings, *, ranks: Sequence[str] | None =
 def export_places(state: TournamentState, order: Sequence[str]) -> list[int | None]:
     """Each player's place in the standings of ``state`` (its policy and criteria, after the
     last paired round), in ``order``; ``None`` for a player the standings do not list."""
+    # the standings load late: only an export places its players
     from goledger.replay.scoring.standings import standings
 
     placed = {row.player_id: row.place for row in standings(state).rows}
@@ -272,7 +275,6 @@ def apply_carried(events: list[ev.Event], carried: Carried, report: InterchangeR
             report.warning("carried", f"goledger's ranks line lists {len(carried.ranks)} ranks for {len(players)} "
                            "players; ignored", where)
             return places
-        from goledger.ledger.values import Rank, RankError
 
         try:
             ranks = [str(Rank.parse(r)) for r in carried.ranks]

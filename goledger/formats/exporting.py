@@ -11,17 +11,19 @@ only with ``force`` (:mod:`goledger.outputs`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from goledger.errors import FormatError
+from goledger.errors import FormatError, GoledgerError
 from goledger.formats.importing import write_report
 from goledger.formats.report import InterchangeReport
+from goledger.outputs import check_output, write_output
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ExportOutcome", "finish_export", "report_players_paired_twice", "state_to_export", "write_atomically"]
@@ -47,6 +49,7 @@ class ExportOutcome(msgspec.Struct, kw_only=True):
 def state_to_export(db: PathLike, as_of: int | None = None) -> TournamentState:
     """The tournament state of ``db`` after event ``as_of`` (default: the head); a ledger
     whose log holds no tournament yet is refused with a :class:`FormatError`."""
+    # the read views load late: only an export reads a ledger
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db, as_of)
@@ -60,8 +63,6 @@ def write_atomically(data: bytes, output: PathLike, *, protect: Sequence[PathLik
     ``protect`` — the ledger and its companions — refused, an existing file replaced only with
     ``force``, exclusive unpredictable temporary file renamed into place); a
     :class:`FormatError` names the problem when the target cannot be written."""
-    from goledger.errors import GoledgerError
-    from goledger.outputs import write_output
 
     try:
         write_output(data, output, protect, force=force, what="export")
@@ -115,9 +116,6 @@ def finish_export(
     if output is not None and report_path is not None and Path(output) == Path(report_path):
         raise FormatError(f"the export and its report cannot both be written to {output}")
     if report_path is not None:  # refuse a bad report path before writing anything
-        from goledger.errors import GoledgerError
-        from goledger.outputs import check_output
-
         try:
             check_output(report_path, protect, force=force, what="report")
         except GoledgerError as exc:

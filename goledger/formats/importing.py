@@ -16,16 +16,21 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import msgspec
 
 from goledger.errors import FormatError, GoledgerError
+from goledger.formats.places import compare_places
 from goledger.formats.report import InterchangeReport
 from goledger.i18n import N_
 from goledger.i18n.messages import say
-from goledger.ledger.events import Event
+from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
+from goledger.outputs import check_output, write_output
+
+if TYPE_CHECKING:
+    from goledger.ledger.events import Event
 
 __all__ = [
     "ImportOutcome",
@@ -104,8 +109,6 @@ def write_report(report: InterchangeReport, path: PathLike | None, *, protect: S
     of ``protect`` (a ledger, its companions, the input) and over an existing file only with
     ``force`` (:func:`goledger.outputs.write_output`)."""
     if path is not None:
-        from goledger.outputs import write_output
-
         try:
             write_output(report.to_json() + b"\n", path, protect, force=force, what="report")
         except FormatError:
@@ -167,8 +170,6 @@ def import_file(
     target = Path(db) if db is not None else default_ledger_path(source)
     protect = [target, source]
     if report is not None:  # the report may be neither the ledger nor the input, nor replace a file
-        from goledger.outputs import check_output
-
         try:
             check_output(report, protect, force=force, what="report")
         except GoledgerError as exc:
@@ -182,7 +183,6 @@ def import_file(
             write_report(refused, report, protect=protect, force=force)
         raise
     import_report = result.report
-    from goledger.formats.places import compare_places
 
     compare_places(result.events, result.places, import_report)
     try:
@@ -225,7 +225,6 @@ def check_domains(events: Sequence[Event], report: InterchangeReport) -> None:
     control character, a rank that is not one, a number beyond SQLite's range… Each such event
     gets an ``error`` entry (kind ``domain``) naming it; nothing outside the domains is ever
     appended, not even with ``--allow-errors`` (issue 18, points 1 and 6)."""
-    from goledger.ledger.domains import event_problem
 
     bad = 0
     first = ""

@@ -20,10 +20,12 @@ reads ``1e3``, ``3/2`` and ``1_0``, none of which a points column holds):
 from __future__ import annotations
 
 import re
-from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from goledger.ledger.values import bounded_int, parse_number
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = ["MAX_DIGITS", "ascii_decimal", "ascii_int", "is_ascii_number"]
 

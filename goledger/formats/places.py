@@ -12,6 +12,7 @@ place shared by several players covers the run of places they occupy, so a tie g
 keeps and the file breaks (an EGD table has no ex aequo) is no disagreement. A player agrees
 when his run in the file and his run in goledger's standings overlap.
 
+>>> from goledger.formats.report import InterchangeReport
 >>> from goledger.ledger import events as ev
 >>> made = [ev.TournamentCreated(settings=ev.TournamentSettings(name="T", rounds=1, system="swiss",
 ...                                                                criteria=("NBW",))),
@@ -28,11 +29,16 @@ places differ: A a is 2nd in the table, 1st in goledger's standings after round 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from goledger.errors import GoledgerError
-from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
+from goledger.replay.scoring.registries import check_registered
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from goledger.formats.report import InterchangeReport
 
 __all__ = ["PLACE_EXTRAS", "compare_places", "ordinal", "stated_places", "stated_runs"]
 
@@ -98,8 +104,8 @@ def compare_places(events: Sequence[ev.Event], stated: Mapping[str, int], report
     if not stated:
         report.info("places", f"{what} states no places: the standings are goledger's own, nothing to compare")
         return 0
+    # the fold and the standings load late: only a file that states places needs them
     from goledger.replay.fold.state import fold
-    from goledger.replay.scoring.registries import check_registered
     from goledger.replay.scoring.standings import standings
 
     try:

@@ -47,9 +47,8 @@ import hmac
 import os
 import secrets
 import unicodedata
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -57,7 +56,11 @@ from goledger.errors import CommandRejected, LedgerError
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.store import HASH_ALGORITHM, Envelope, Ledger, Record, utc_now
-from goledger.replay.fold.state import TournamentState
+from goledger.replay.fold.state import TournamentState, fold
+from goledger.replay.scoring.registries import check_registered
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["SCHEME", "CopyOutcome", "key_check", "load_key", "pseudonym", "pseudonymise"]
 
@@ -280,8 +283,6 @@ def pseudonymise(
         raise CommandRejected(f"{target} already exists; a pseudonymised copy needs a new file")
     if target.resolve() == source.resolve():
         raise CommandRejected("the copy must go to another file than the ledger")
-    from goledger.replay.fold.state import fold
-    from goledger.replay.scoring.registries import check_registered
 
     with Ledger.open(source) as ledger:
         ledger.events()  # refuses, naming it, an event this goledger cannot read

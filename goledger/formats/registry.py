@@ -10,10 +10,12 @@ nothing at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 __all__ = ["FORMATS", "Format"]
 
@@ -30,6 +32,7 @@ class Format:
 
 
 def _read_opengotha(source: Path, db: Path, *, actor: str = "") -> Any:
+    # each format loads when used: the desk lists them without loading any
     from goledger.formats.opengotha import import_opengotha
 
     return import_opengotha(source, db, actor=actor)

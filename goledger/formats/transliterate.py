@@ -28,6 +28,7 @@ def to_charset(text: str, encoding: str) -> str:
         try:
             char.encode(codec)
         except UnicodeEncodeError:
+            # anyascii loads late (tens of modules): only a name outside the encoding needs it
             from anyascii import anyascii
 
             out.append(anyascii(char) or "?")

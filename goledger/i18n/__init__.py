@@ -33,11 +33,13 @@ from __future__ import annotations
 import contextvars
 import gettext as _gettext
 import io
-from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -95,6 +97,7 @@ def translations(language: str) -> _gettext.NullTranslations:
     path = catalog_path(language)
     if not path.exists():
         return _gettext.NullTranslations()
+    # Babel loads late: only a catalog compiled from its .po file needs it
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 

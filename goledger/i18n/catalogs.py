@@ -19,10 +19,12 @@ from __future__ import annotations
 import datetime
 import re
 import sys
-from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR, catalog_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["ROOT", "extract", "problems", "read_catalog", "update"]
 
@@ -43,6 +45,7 @@ _PLACEHOLDER: Final = re.compile(r"%(?:\([A-Za-z_]+\))?[-#0 +]*[0-9]*(?:\.[0-9]+
 
 
 def _mapping() -> Any:
+    # Babel loads late: a developer's tool, never on a user's path
     from babel.messages.frontend import parse_mapping_cfg
 
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:

@@ -35,11 +35,13 @@ tailored letter's tertiary that of its first character, so capitals still follow
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.i18n import current_language
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 __all__ = ["SPREAD", "TAILORINGS", "key_for", "sort_key", "sorted_by_name", "ties_by_name"]
 
@@ -71,6 +73,7 @@ it sorts as the digraph twice."""
 
 @cache
 def _collator() -> Any:
+    # pyuca loads late: only a list sorted by name needs it
     import pyuca
 
     return pyuca.Collator()

@@ -40,10 +40,12 @@ The mechanism, in one place:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from goledger.i18n import gettext, ngettext, use_language
+from goledger.i18n import current_language, gettext, ngettext, use_language
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["Message", "Word", "articles_in_page", "hu_article", "nsay", "resolve_articles", "say", "word"]
 
@@ -125,7 +127,6 @@ def articles_in_page(text: str) -> str:
     event, an explanation's term) reaches the page through here."""
     if "(z)" not in text:
         return text
-    from goledger.i18n import current_language
 
     return resolve_articles(text) if current_language() == "hu" else text
 

@@ -38,6 +38,7 @@ _ISO_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 @cache
 def _locale(language: str) -> Any:
+    # Babel loads late: only a number or date written for a reader needs it
     from babel import Locale
 
     return Locale.parse(language)

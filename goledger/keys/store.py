@@ -47,14 +47,16 @@ import os
 import re
 import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.players import find_player
 from goledger.replay.loading.load import load_state
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 __all__ = [
     "KEYS_SUFFIX",

@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import datetime
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -40,6 +41,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, RankError, parse_number
 
 __all__ = [
@@ -347,7 +349,6 @@ def setting_problem(name: str, value: Any) -> str | None:
     """Why ``value`` cannot be the tournament setting ``name`` (a ``TournamentSettings``
     field, as a ``RulesChanged`` carries it), or ``None``: its type first, then its domain."""
     global _SETTINGS_FIELDS
-    from goledger.ledger import events as ev
 
     if _SETTINGS_FIELDS is None:
         _SETTINGS_FIELDS = frozenset(ev.TournamentSettings.__struct_fields__)
@@ -373,7 +374,6 @@ def date_problem(value: Any, what: str = "date") -> str | None:
         return None
     if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
         return f"{what} {value!r} is not a date like 2026-05-30"
-    import datetime
 
     try:
         datetime.date.fromisoformat(value)

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import sqlite3
 import struct
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 from urllib.parse import quote
 
 import msgspec
@@ -47,6 +46,9 @@ from goledger.ledger.store import (
     protection_problems,
     read_only_folder,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 __all__ = ["EventFinding", "RepairReport", "repair_report"]
 

@@ -373,6 +373,7 @@ def foreign_objects(conn: sqlite3.Connection) -> tuple[str, ...]:
 def _why(target: Path, exc: BaseException) -> str:
     """SQLite's reason for a failed write, saying "the disk is full" when it is (SQLite says
     "disk I/O error" when a full tmpfs cannot grow its shared-memory file)."""
+    # shutil (with bz2, lzma, zlib) loads late: only a failed write asks the disk
     import shutil
 
     try:

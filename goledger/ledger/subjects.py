@@ -11,11 +11,14 @@ words here: ``goledger.describe.events`` says an event and a subject in the lang
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.ledger import events as ev
-from goledger.ledger.store import Record
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from goledger.ledger.store import Record
 
 __all__ = ["Subject", "all_subjects", "record_subjects", "subjects"]
 

@@ -15,6 +15,7 @@ def check_parameters(texts: dict[str, str]) -> None:
     are kept verbatim and not judged here)."""
     own = {k[4:]: v for k, v in texts.items() if k.startswith("egf.")}
     if own:
+        # the egf package loads its engine (numpy): only a tournament with egf.* entries pays
         from goledger.pairing.egf.parameters import EgfParameters
 
         EgfParameters.from_texts({k: str(v) for k, v in own.items()})

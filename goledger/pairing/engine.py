@@ -16,11 +16,12 @@ the same engine again with the same inputs and compares.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from goledger.replay.fold.state import TournamentState
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ByeChoice", "Engine", "PairTerms", "PairedGame", "Pairing", "PairingRequest"]
 

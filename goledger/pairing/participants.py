@@ -8,7 +8,10 @@ registration order; engines sort as their own rules say.
 
 from __future__ import annotations
 
-from goledger.replay.fold.state import TournamentState
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["players_to_pair"]
 

@@ -34,9 +34,10 @@ formats); the EGD and FFG writers import it from here.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from goledger.ledger.events import TimeSettings
+if TYPE_CHECKING:
+    from goledger.ledger.events import TimeSettings
 
 __all__ = ["CLASS_MIN_ADJUSTED_MINUTES", "adjusted_minutes", "adjusted_seconds", "describe_time", "egf_class"]
 
@@ -85,6 +86,7 @@ def egf_class(time: TimeSettings, internet: bool = False) -> str:
 def describe_time(time: TimeSettings) -> str:
     """A one-line description for the ``CM[]`` tag.
 
+    >>> from goledger.ledger.events import TimeSettings
     >>> describe_time(TimeSettings(basic_minutes=60, system="canadian", canadian_stones=15, canadian_seconds=300))
     'Canadian byo-yomi: 60 min + 15 stones in 5 min'
     >>> describe_time(TimeSettings(basic_minutes=45, system="fischer", fischer_seconds=15))

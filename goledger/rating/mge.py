@@ -31,17 +31,20 @@ rated (they are not games).
 from __future__ import annotations
 
 import math
-import os
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger.values import Rank, RankError, Result, parse_number
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.mge_rating import equalised_difference
+
+if TYPE_CHECKING:
+    import os
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["MgeGame", "MgeParameters", "MgePlayer", "MgePreview", "load_parameters", "mge_preview"]
 

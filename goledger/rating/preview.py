@@ -40,8 +40,6 @@ when the tournament has no EGF class (``X``) and none is given.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -54,10 +52,14 @@ from goledger.rating import gor
 from goledger.rating.classes import adjusted_seconds, egf_class
 from goledger.rating.gor import FLOOR, Sa, shown
 from goledger.rating.grades import GRADE_STEP, grade_of_rating, grade_value
-from goledger.replay.fold.state import PlayerState, TournamentState
+from goledger.rating.mge import load_parameters, mge_preview
 
 if TYPE_CHECKING:
+    import os
+    from collections.abc import Mapping
+
     from goledger.rating.mge import MgePreview
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = [
     "CLASS_WEIGHTS",
@@ -371,14 +373,13 @@ def rating_preview(db: str | os.PathLike[str], egd_class: str | None = None,
     ``system``: ``gor-2021`` (the EGD's) with the EGF class ``egd_class`` (default: from the time
     settings) and ``options`` (``name → text``, :func:`parse_options`), or ``mge`` with the
     ``parameters`` file the seed's rules need (:mod:`goledger.rating.mge`)."""
+    # the store and the loader load late: a preview of a state in hand needs neither
     from goledger.ledger.store import Ledger
     from goledger.replay.loading.load import load_state
 
     if system not in RATING_SYSTEMS:
         raise CommandRejected(f"unknown rating system {system!r}: use {' or '.join(RATING_SYSTEMS)}")
     if system == "mge":
-        from goledger.rating.mge import load_parameters, mge_preview
-
         if parameters is None:
             raise CommandRejected("the mge policy needs --parameters FILE (lower limits, game points, constant: "
                                   "the seed gives none of them)")

@@ -63,6 +63,7 @@ def to_ascii(text: str) -> str:
     folded = "".join(c for c in folded if not unicodedata.combining(c))
     if folded.isascii():
         return folded
+    # anyascii loads late (tens of modules): only a name outside ASCII needs it
     from anyascii import anyascii
 
     return anyascii(folded)

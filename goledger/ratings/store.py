@@ -70,6 +70,7 @@ def default_path() -> Path:
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env)
+    # platformdirs loads late: only the default folder needs it
     import platformdirs
 
     return platformdirs.user_data_path("goledger", appauthor=False) / "ratings.db"

@@ -21,31 +21,41 @@ with each event's hash, previous hash and payload.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import getitem
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import msgspec
-from markupsafe import Markup
 
-from goledger.audit.compare import PlayerChange, changed_columns
+from goledger.audit.compare import PlayerChange, Snapshot, changed_columns
 from goledger.audit.event_index import EventIndex
-from goledger.errors import GoledgerError
+from goledger.audit.published import PUBLISHED_LABEL, published_standings, verify_message
+from goledger.audit.queries import compare_snapshots, diff_events
+from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import N_, gettext, pgettext
+from goledger.i18n.numbers import date_range
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
 from goledger.nogc import nogc
+from goledger.outputs import check_output, shown, shown_deep, write_output
 from goledger.rating.preview import preview_state
 from goledger.render.html import environment, render
 from goledger.render.printouts import round_header
 from goledger.render.rating import PreviewSection, preview_section
 from goledger.replay.fold.state import TournamentState, apply, fold
+from goledger.replay.fold.without import PlayerEvents, scoring_state_without
 from goledger.replay.scoring.printouts import registration_text
 from goledger.replay.scoring.registries import check_registered
-from goledger.replay.scoring.standings import Ranking, Standings, ranking
+from goledger.replay.scoring.rounds import derive_table, note_event, round_table, track, untrack
+from goledger.replay.scoring.standings import Ranking, Standings, check_round, ranking, resolve_policy
+from goledger.systems import places_of
+
+if TYPE_CHECKING:
+    import os
+
+    from markupsafe import Markup
 
 __all__ = ["AUDITED_TYPES", "encoded_parts", "render_report", "report", "standings_page"]
 
@@ -256,8 +266,6 @@ class Summary(NamedTuple):
 def _summary(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path) -> Summary:
     s = state.settings
     assert s is not None
-    from goledger.audit.published import verify_message
-    from goledger.i18n.numbers import date_range
 
     status = (gettext("verified: %(events)d events, chain head %(head)s") % {"events": verify.events,
                                                                              "head": verify.head} if verify.ok
@@ -289,8 +297,6 @@ def _system(state: TournamentState) -> SystemPlaces:
     """The tournament system's own places (knockout, Paramus, match…) with their reasons, and
     its bracket or ladder as inline SVG; for the other systems, a line saying the places are
     the standings below."""
-    from goledger.errors import CommandRejected
-    from goledger.systems import places_of
 
     assert state.settings is not None
     system = state.settings.system
@@ -314,6 +320,7 @@ def _system(state: TournamentState) -> SystemPlaces:
 def _bracket(state: TournamentState) -> Markup:
     """The bracket's inline SVG (:func:`goledger.render.bracket.bracket_svg`: the template
     ``bracket_svg.html`` of the one renderer, autoescaped)."""
+    # the bracket loads late: only a knockout's report draws one
     from goledger.render.bracket import bracket_svg
     from goledger.systems.views import bracket_of
 
@@ -343,8 +350,6 @@ class Published(NamedTuple):
 
 def _published(events: Sequence[ev.Event], records: Sequence[Record]) -> list[Published]:
     """Each published checkpoint: its digest re-checked, and as published versus now."""
-    from goledger.audit.published import PUBLISHED_LABEL, published_standings
-    from goledger.audit.queries import diff_events
 
     found = []
     for record in records:
@@ -398,11 +403,6 @@ def _audited(events: Sequence[ev.Event], records: Sequence[Record], index: Event
     round the log had reached (``goledger diff --from SEQ-1 --to SEQ``). The final standings
     without it come from ``final_state`` with the event's one game or player taken back
     (:func:`goledger.replay.fold.without.scoring_state_without`), else from a refold."""
-    from goledger.audit.compare import Snapshot
-    from goledger.audit.queries import compare_snapshots
-    from goledger.replay.fold.without import PlayerEvents, scoring_state_without
-    from goledger.replay.scoring.rounds import derive_table, note_event, round_table, track, untrack
-    from goledger.replay.scoring.standings import check_round, ranking, resolve_policy
 
     found: list[Audited] = []
     final_policy = resolve_policy(final_state, view.policy)
@@ -577,7 +577,6 @@ def _safe_log(records: Sequence[Record], events: Sequence[ev.Event]) -> tuple[li
     (:func:`goledger.outputs.shown`): an older ledger may hold names that XML cannot carry
     or that would reorder the page (issue 18, point 6). Events whose stored text is plain are
     kept as they are."""
-    from goledger.outputs import shown, shown_deep
 
     safe_records: list[Record] = []
     safe_events = list(events)
@@ -600,7 +599,6 @@ def standings_page(table: Standings, title: str, template: str = "standings_page
     with the report's inline styles and nothing fetched from outside. Control and invisible
     characters an older ledger's names may hold are shown as escapes. ``template`` may be one
     extending ``standings_page.html`` (a results site's page), given ``context``."""
-    from goledger.outputs import shown, shown_deep
 
     table = msgspec.convert(shown_deep(msgspec.to_builtins(table)), Standings)
     return render(template, title=shown(title), table=table, rows=_standings_rows(table), **context).encode("utf-8")
@@ -613,7 +611,6 @@ def report(db: str | os.PathLike[str], html: str | os.PathLike[str], top: int = 
     ledger or its companions; over an existing file only with ``force``, see
     :mod:`goledger.outputs`), with the standings under ``policy`` and ``criteria`` (default:
     the tournament's); ``progress`` as in :func:`render_report`."""
-    from goledger.outputs import check_output, write_output
 
     target = check_output(html, [db], force=force, what="report")
     with Ledger.open(db) as ledger:

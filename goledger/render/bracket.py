@@ -11,12 +11,16 @@ of matches to the match their winners play.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+import msgspec
 from markupsafe import Markup
 
 from goledger.i18n import gettext
-from goledger.systems.views import BracketView, Section
+from goledger.outputs import shown_deep
+
+if TYPE_CHECKING:
+    from goledger.systems.views import BracketView, Section
 
 __all__ = ["bracket_page", "bracket_svg", "bracket_text", "places_page"]
 
@@ -93,6 +97,7 @@ def layout(section: Section) -> dict[str, Any]:
 def bracket_svg(view: BracketView) -> Markup:
     """Every section as an ``<h2>`` and an inline ``<svg>`` (template ``bracket_svg.html``,
     autoescaped), as markup to write into a page."""
+    # Jinja2 loads late: only an HTML output needs it
     from goledger.render.html import render
 
     return Markup(render("bracket_svg.html", sections=[layout(s) for s in view.sections], box_w=BOX_W,
@@ -103,10 +108,6 @@ def _shown(value: Any) -> Any:
     """``value`` (a msgspec struct) with every text in it shown safely
     (:func:`goledger.outputs.shown`): an older ledger's name holding ESC, NUL or a bidi
     override — is written as escapes."""
-    import msgspec
-
-    from goledger.outputs import shown_deep
-
     return msgspec.convert(shown_deep(msgspec.to_builtins(value)), type(value))
 
 

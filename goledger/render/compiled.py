@@ -35,13 +35,19 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
+
+from goledger.errors import GoledgerError
+from goledger.outputs import write_output
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from jinja2.bccache import Bucket
 
 __all__ = ["MAGIC", "CompiledTemplates", "compiled_templates", "own_folder"]
 
@@ -92,8 +98,6 @@ def _key(root: Path) -> bytes | None:
     """The per-user key in ``root`` (already checked as the user's own), made on first use
     exclusively (two processes starting at once agree on one key); ``None`` when it can be
     neither read nor made (then nothing is read or written: every template is compiled)."""
-    from goledger.errors import GoledgerError
-    from goledger.outputs import write_output
 
     path = root / _KEY_NAME
     key = _read_own_file(path, _KEY_BYTES)
@@ -159,8 +163,6 @@ class CompiledTemplates(BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         """Write the bucket's code, sealed, when the folder is the user's own."""
-        from goledger.errors import GoledgerError
-        from goledger.outputs import write_output
 
         key = self._sealing_key()
         if key is None or bucket.code is None:
@@ -178,6 +180,7 @@ def compiled_templates(extensions: Iterable[str], compiler: Path | None = None) 
     """The templates' cache in the user's cache folder (``~/.cache/goledger/templates-…`` on
     Linux), under a fingerprint of ``compiler`` (the module that compiles ``{{ }}`` its own
     way: :mod:`goledger.render.html`), this module, Jinja2's version and ``extensions``."""
+    # Jinja2 and platformdirs load late: only a template compiled needs them
     import jinja2
     import platformdirs
 

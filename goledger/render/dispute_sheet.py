@@ -4,15 +4,20 @@
 
 from __future__ import annotations
 
-from goledger.audit.disputes import DisputeSheet, SheetRow
+from typing import TYPE_CHECKING
+
 from goledger.i18n import gettext
 from goledger.outputs import shown
+
+if TYPE_CHECKING:
+    from goledger.audit.disputes import DisputeSheet, SheetRow
 
 __all__ = ["render_html", "render_text"]
 
 
 def render_html(sheet: DisputeSheet) -> bytes:
     """The sheet as a self-contained HTML page (print media: one A4 page)."""
+    # Jinja2 loads late: only an HTML output needs it
     from goledger.render.html import render
 
     return render("dispute_sheet.html", s=sheet, w=sheet.what_if, paper="portrait").encode("utf-8")

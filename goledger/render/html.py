@@ -20,10 +20,10 @@ is). Filters ``decimal`` and ``date`` write numbers and ISO dates as the languag
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import parse_qsl, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.compiler import CodeGenerator, Frame
@@ -38,12 +38,17 @@ from goledger.i18n import (
     current_language,
     gettext,
     ngettext,
+    numbers,
     pgettext,
     translations,
     use_language,
 )
 from goledger.i18n.messages import articles_in_page, resolve_articles
+from goledger.outputs import shown
 from goledger.render.compiled import CompiledTemplates, compiled_templates
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -81,8 +86,6 @@ def shown_text(value: object) -> object:
     'no player matches &lt;i&gt;\\x00'
     """
     if isinstance(value, str) and not isinstance(value, Markup) and not value.isprintable():
-        from goledger.outputs import shown
-
         return shown(value, keep_lines=True)
     return value
 
@@ -317,7 +320,6 @@ def language_link(query: str, code: str) -> str:
     >>> language_link("round=2&lang=fr", "de"), language_link("", "tr")
     ('?round=2&lang=de', '?lang=tr')
     """
-    from urllib.parse import parse_qsl, urlencode
 
     kept = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True) if name != "lang"]
     return "?" + urlencode([*kept, ("lang", code)])
@@ -348,7 +350,6 @@ def make_environment(*folders: Path) -> Environment:
     env.globals["current_language"] = current_language
     env.globals["LANGUAGE_NAMES"] = LANGUAGE_NAMES
     env.globals["language_link"] = language_link
-    from goledger.i18n import numbers
 
     env.filters["decimal"] = numbers.decimal
     env.filters["date"] = numbers.date

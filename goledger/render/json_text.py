@@ -40,6 +40,7 @@ def msgspec_json(data: Any) -> bytes | None:
     >>> msgspec_json({"name": "Šimon"}), msgspec_json("\\ud800")
     (b'{\\n  "name": "\\xc5\\xa0imon"\\n}', None)
     """
+    # msgspec loads late (34 modules): printing JSON stays light
     import msgspec
 
     try:

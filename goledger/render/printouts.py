@@ -22,8 +22,7 @@ Table  White
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -31,6 +30,10 @@ from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext, pgettext
 from goledger.i18n.numbers import decimal, numeric_date
 from goledger.ledger.values import format_points
+from goledger.outputs import csv_text, shown
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping, Sequence
 
 __all__ = [
     "FORMATS",
@@ -103,7 +106,6 @@ def render_text(sheet: Sheet) -> str:
 
 def render_csv(sheet: Sheet) -> str:
     """The main table as CSV (header line, one line per row; no title, no legend)."""
-    from goledger.outputs import csv_text
 
     return csv_text([sheet.headers, *sheet.rows])
 
@@ -124,6 +126,7 @@ def column_classes(rows: Sequence[Sequence[str]], right: Collection[int], nowrap
 def render_html(sheet: Sheet) -> bytes:
     """A self-contained page of ``sheet`` (template ``sheet.html`` of the one renderer,
     :mod:`goledger.render.html`: the CLI's ``--format html`` and the desk's print pages)."""
+    # Jinja2 and the scoring load late: a text printout of a sheet in hand needs neither
     from goledger.render.html import render as render_template
 
     return render_template("sheet.html", sheet=sheet, title=sheet.title, paper=paper(sheet),
@@ -134,7 +137,6 @@ def shown_sheet(sheet: Sheet) -> Sheet:
     """``sheet`` with every text made safe to show (:func:`goledger.outputs.shown`): a name an
     older ledger holds with ESC, BEL, NUL or a bidi override — what the domains refuse today —
     is written as escapes, so it can neither drive a terminal nor break an HTML page."""
-    from goledger.outputs import shown
 
     def cells(rows: Sequence[Sequence[str]]) -> list[list[str]]:
         return [[c if c.isprintable() else shown(c) for c in row] for row in rows]
@@ -216,7 +218,6 @@ SLIPS_PER_PAGE: Final = (4, 8)
 
 def printable(text: str) -> str:
     """``text`` as a page shows it: an older ledger's control characters written as escapes."""
-    from goledger.outputs import shown
 
     return text if text.isprintable() else shown(text)
 
@@ -227,6 +228,8 @@ def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | No
     the result (template ``slips.html``); with ``links`` (player id →
     :class:`goledger.render.welcome.KeyLink`, issue 46) each player's personal link as a QR
     code and as text."""
+    from markupsafe import Markup  # Jinja2's own, loaded with it
+
     from goledger.render.html import render as render_template
 
     if per_page not in SLIPS_PER_PAGE:
@@ -236,8 +239,6 @@ def render_slips(pairings: Any, per_page: int = 4, links: Mapping[str, Any] | No
     tournament = safe(pairings.tournament)
     title = gettext("%(tournament)s · result slips of round %(round)d") % {"tournament": tournament,
                                                                           "round": pairings.round}
-    from markupsafe import Markup
-
     shown_links = {pid: {"qr": Markup(link.qr), "link": link.link, "name": safe(link.name)}  # segno's SVG
                    for pid, link in (links or {}).items()}
     return render_template("slips.html", title=title, tournament=tournament, round=pairings.round,

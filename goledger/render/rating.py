@@ -13,16 +13,20 @@ Numbers are the preview's exact decimals shown with 3 decimals (:func:`goledger.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from goledger.i18n import N_, gettext, pgettext
 from goledger.i18n.numbers import decimal
+from goledger.outputs import csv_text
 from goledger.outputs import shown as safe
 from goledger.rating.gor import shown
-from goledger.rating.mge import MgePreview
-from goledger.rating.preview import PlayerPreview, RatingPreview
 from goledger.render.html import render
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from goledger.rating.mge import MgePreview
+    from goledger.rating.preview import PlayerPreview, RatingPreview
 
 __all__ = ["HEADERS", "PreviewSection", "mge_text", "not_rated_summary", "preview_csv", "preview_html", "preview_rows",
            "preview_section", "preview_text"]
@@ -87,7 +91,6 @@ def mge_text(preview: MgePreview) -> str:
 
 def preview_csv(preview: RatingPreview) -> str:
     """The per-player table as CSV (a header line, then one line per player)."""
-    from goledger.outputs import csv_text
 
     return csv_text([HEADERS, *preview_rows(preview)])
 

@@ -29,14 +29,28 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from goledger import __version__
 from goledger.errors import CommandRejected
 from goledger.i18n import LANGUAGE_NAMES, LANGUAGES, gettext, use_language
+from goledger.outputs import write_output
 from goledger.render.html import render
-from goledger.replay.fold.state import TournamentState
+from goledger.render.printouts import (
+    column_classes,
+    crosstable_sheet,
+    pairing_sheet,
+    paper,
+    player_sheet,
+    shown_sheet,
+    wall_sheet,
+)
+from goledger.replay.views import head_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["MANIFEST", "SiteOutcome", "build_pages", "site"]
 
@@ -68,8 +82,8 @@ class SiteOutcome:
 
 def build_pages(state: TournamentState, head_hash: str, languages: tuple[str, ...]) -> dict[str, bytes]:
     """Every page of the site (relative path → bytes) for ``state`` at the head ``head_hash``."""
+    # the renderers load late: a site already up to date loads none
     from goledger.render.audit_report import standings_page
-    from goledger.render.printouts import crosstable_sheet, pairing_sheet, player_sheet, shown_sheet, wall_sheet
     from goledger.replay.scoring.crosstable import crosstable_of
     from goledger.replay.scoring.printouts import pairing_list_of, player_list_of, standings_title, wall_list_of
     from goledger.replay.scoring.standings import standings
@@ -89,8 +103,6 @@ def build_pages(state: TournamentState, head_hash: str, languages: tuple[str, ..
                         "lang": lang}
 
             def sheet_page(sheet: Any, page: str, lang: str = lang) -> None:
-                from goledger.render.printouts import column_classes, paper
-
                 shown = shown_sheet(sheet)
                 classes = column_classes(shown.rows, shown.right, shown.nowrap)
                 key = (tuple(shown.headers), tuple(map(tuple, shown.rows)), tuple(classes))
@@ -137,9 +149,6 @@ def site(db: PathLike, folder: PathLike, languages: str | None = None) -> SiteOu
     ``languages`` a comma-separated list (default: the tournament's language first, then the
     others of :data:`~goledger.i18n.LANGUAGES`). Refused: an unknown language, a folder that
     is a file or holds files but no ``site.json`` (not a site: nothing is written over them)."""
-    from goledger.outputs import write_output
-    from goledger.replay.views import head_state
-
     target = Path(folder)
     head = head_state(db)
     state = head.state
@@ -174,7 +183,6 @@ def site(db: PathLike, folder: PathLike, languages: str | None = None) -> SiteOu
     removed = [name for name in previous if name not in pages and _inside(target, name)]
     for name in removed:
         (target / name).unlink(missing_ok=True)
-    from goledger import __version__
 
     listing = {"seq": state.seq, "hash": head.hash, "languages": list(chosen), "goledger": __version__,
                "pages": sorted(pages)}
@@ -195,7 +203,6 @@ def _languages(text: str | None, own: str) -> tuple[str, ...]:
 
 def _current(manifest: Path, head_hash: str, languages: tuple[str, ...]) -> bool:
     """Whether the site was built at this very head, in these languages, by this goledger."""
-    from goledger import __version__
 
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))

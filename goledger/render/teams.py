@@ -11,8 +11,7 @@ as of event 9
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -20,8 +19,12 @@ from goledger.errors import CommandRejected
 from goledger.render.html import gettext as _
 from goledger.render.html import render as render_template
 from goledger.render.printouts import FORMATS, Sheet, render_csv, render_text, shown_sheet
-from goledger.teams.printouts import TeamPairingList
-from goledger.teams.standings import TeamStandings
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.teams.printouts import TeamPairingList
+    from goledger.teams.standings import TeamStandings
 
 __all__ = ["TeamPrintout", "crosstable_sections", "pairing_sections", "render_team", "result_sheet_sections",
            "standings_sections"]

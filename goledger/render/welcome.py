@@ -15,10 +15,8 @@ prints the same keys again on every reprint: only "reissue" changes a key.
 from __future__ import annotations
 
 import io
-import os
 import re
-from collections.abc import Iterable
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 from markupsafe import Markup
@@ -27,9 +25,15 @@ from goledger.errors import CommandRejected
 from goledger.i18n import gettext
 from goledger.keys import ensure_keys, keep_figures, kept_figures
 from goledger.ledger.store import Ledger
+from goledger.render.printouts import printable as safe
 from goledger.replay.fold.players import find_player
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.loading.load import load_state
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["LAYOUTS", "KeyLink", "Layout", "check_base_url", "key_link", "key_links", "qr_svg", "render_welcome",
            "welcome_sheet"]
@@ -74,6 +78,7 @@ def key_link(base_url: str, key: str) -> str:
 def qr_svg(text: str) -> str:
     """``text`` as a QR code in inline SVG (error correction M, boosted when it fits): a
     ``viewBox`` in modules and no size, so the page's stylesheet sizes it (70 mm on an A4 sheet)."""
+    # Jinja2 and segno load late: only a sheet with QR codes needs them
     import segno
 
     buffer = io.BytesIO()
@@ -112,7 +117,6 @@ def key_links(db: str | os.PathLike[str], base_url: str, players: Iterable[str] 
 def render_welcome(tournament: str, cards: list[KeyLink], layout: Layout = "a4") -> bytes:
     """The welcome sheet of ``cards`` (template ``welcome.html``): an A4 page or an A6 card each."""
     from goledger.render.html import render as render_template
-    from goledger.render.printouts import printable as safe
 
     if layout not in LAYOUTS:
         raise CommandRejected(f"{layout!r}: print the welcome sheet as a4 (a page each) or a6 (a card each)")

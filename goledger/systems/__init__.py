@@ -39,13 +39,17 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.pairing.engine import Engine
-from goledger.replay.fold.state import TournamentState
-from goledger.systems.common import Places
+from goledger.systems.common import AT_DRAW, Places, entrants, read_options
 from goledger.systems.registry import ENGINES, GENERAL_ENGINES, SYSTEMS
+
+if TYPE_CHECKING:
+    from goledger.pairing.engine import Engine
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["DEFAULT_ENGINE", "ROUNDS_AT_DRAW", "SYSTEM_MODULES", "check_event", "decided", "engine_for", "get_engine",
            "known_engines", "places_of", "rounds_at_draw", "rounds_needed", "system_options"]
@@ -106,10 +110,6 @@ def system_options(system: str, options: dict[str, Any]) -> dict[str, Any]:
         if options:
             raise CommandRejected(f"a {system} tournament has no system options")
         return {}
-    import msgspec
-
-    from goledger.systems.common import read_options
-
     parsed = read_options(module.OPTIONS, options, system)
     defaults = msgspec.to_builtins(module.OPTIONS())
     return {k: v for k, v in msgspec.to_builtins(parsed).items() if defaults.get(k) != v}
@@ -122,7 +122,6 @@ ROUNDS_AT_DRAW = frozenset(name for name, entry in SYSTEMS.items() if entry.roun
 def rounds_at_draw(state: TournamentState) -> bool:
     """Whether ``state``'s round count is set when the draw is made (``goledger new`` without
     ``--rounds``; :data:`goledger.systems.common.AT_DRAW`)."""
-    from goledger.systems.common import AT_DRAW
 
     return bool(state.settings is not None and state.settings.system_options.get(AT_DRAW))
 
@@ -180,8 +179,6 @@ def places_of(state: TournamentState) -> Places | None:
         return None
     module = _module(system)
     if system in _DRAWN:
-        from goledger.systems.common import Places, entrants
-
         count = len(entrants(state))
         if count < 2 or (system == "match" and count != 2):
             return Places(system=system, round=0, finished=False, rows=(),

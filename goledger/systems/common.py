@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
 from goledger.ledger.values import Rank, Result
-from goledger.replay.fold.state import PlayerState, TournamentState
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = [
     "AT_DRAW",

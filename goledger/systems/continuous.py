@@ -36,8 +36,8 @@ Fraction(49, 16)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -46,9 +46,13 @@ from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import Place, Places, engine_parameters, free_tables, read_options, share_places
 from goledger.systems.handicap import check_rank_difference, rank_difference
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "RANKINGS", "ContinuousOptions", "check", "decided", "places"]
 
@@ -129,6 +133,7 @@ class ContinuousEngine:
     version = "1"
 
     def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
+        # rustworkx loads late: only a round paired needs it
         import rustworkx as rx
 
         opts = options_of(state)

@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -33,7 +33,6 @@ from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.bracket import Method, first_round, knockout_rounds
 from goledger.systems.common import (
     JigoRule,
@@ -54,6 +53,11 @@ from goledger.systems.common import (
 )
 from goledger.systems.knockout import Match, decide
 from goledger.systems.matching import pair_in_order
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "DoubleKnockoutOptions", "DoubleStatus", "check", "decided", "double_knockout_rounds", "places",
            "resolve", "rounds_needed"]

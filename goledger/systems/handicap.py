@@ -21,7 +21,7 @@ even game with the tournament's komi.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -29,9 +29,13 @@ from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import engine_parameters, free_tables, read_options
 from goledger.systems.matching import pair_in_order
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "HandicapOptions", "check", "pair_cost", "scores2"]
 

@@ -20,7 +20,7 @@ the losers of each earlier round share the places below: 5–8, 9–16, …
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -28,7 +28,6 @@ from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.bracket import Method, first_round, knockout_rounds
 from goledger.systems.common import (
     JigoRule,
@@ -50,6 +49,11 @@ from goledger.systems.common import (
     share_places,
     who,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "Bracket", "KnockoutEngine", "KnockoutOptions", "Match", "build_bracket", "check", "decided",
            "places", "rounds_needed"]

@@ -14,7 +14,7 @@ beyond the cap, or between other players is refused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -23,8 +23,12 @@ from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, format_points, parse_points2
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import Place, Places, SeedingRule, engine_parameters, entrants, read_options, seeded
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "MatchOptions", "check", "decided", "places", "score"]
 

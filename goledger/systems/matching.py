@@ -14,9 +14,12 @@ down the list would find.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 __all__ = ["pair_in_order"]
 

@@ -24,13 +24,14 @@ False
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext, ngettext
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import (
     JigoRule,
     Place,
@@ -47,6 +48,9 @@ from goledger.systems.common import (
     share_places,
     who,
 )
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "Ladder", "ParamusOptions", "check", "decided", "ladder", "places", "rounds_needed"]
 

@@ -23,11 +23,13 @@ without loading any engine.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from goledger.i18n import N_
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["ENGINES", "ENGINE_MODULES", "GENERAL_ENGINES", "SYSTEMS", "FormField", "SystemEntry"]
 

@@ -23,13 +23,17 @@ Option ``cycles`` (1 or 2): a pair may meet at most that many times; more is ref
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.systems.common import entrants, free_tables, out_of_round, read_options, seeded, who
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "RoundRobinOptions", "berger_rounds", "check", "rounds_needed"]
 

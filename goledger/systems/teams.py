@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import msgspec
 
-from goledger.teams.model import DEFAULT_TEAM_CRITERIA
+from goledger.errors import CommandRejected
+from goledger.teams.model import DEFAULT_TEAM_CRITERIA, MAX_BOARDS, TEAM_CRITERIA
 from goledger.teams.swiss import ENGINE
 
 __all__ = ["ENGINE", "OPTIONS", "TeamOptions"]
@@ -32,9 +33,6 @@ class TeamOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     avoid_same_club: bool = True
 
     def __post_init__(self) -> None:
-        from goledger.errors import CommandRejected
-        from goledger.teams.model import MAX_BOARDS, TEAM_CRITERIA
-
         if not 1 <= self.boards <= MAX_BOARDS:
             raise CommandRejected(f"a team has 1..{MAX_BOARDS} boards, not {self.boards}")
         names = [c.strip().upper() for c in self.team_criteria.split(",") if c.strip()]

@@ -7,10 +7,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.units import UNIT_SIZE, unit_of_player, unit_player, unit_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["as_units", "plays_as", "unit_list", "unit_page", "unit_rows"]
 
@@ -55,6 +57,7 @@ def plays_as(state: TournamentState, player_id: str) -> str:
 
 def unit_list(db: PathLike, as_of: int | None = None) -> dict[str, Any]:
     """``goledger unit list``: the tournament's system and its units (:func:`unit_rows`)."""
+    # the read views load late: only a listing by ledger path needs them
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db, as_of)

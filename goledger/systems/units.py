@@ -19,17 +19,19 @@ two different units.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger import events as ev
-from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
 from goledger.pairing.participants import players_to_pair
-from goledger.replay.fold.state import TournamentState, UnitState
 from goledger.replay.scoring.units import unit_state
 from goledger.systems import get_engine
+
+if TYPE_CHECKING:
+    from goledger.pairing.engine import Pairing, PairingRequest, PairTerms
+    from goledger.replay.fold.state import TournamentState, UnitState
 
 __all__ = ["ENGINE", "OPTIONS", "UnitOptions", "UnitsEngine", "check"]
 

@@ -7,8 +7,6 @@ boxes that :mod:`goledger.render.bracket` draws as text or as an HTML/SVG page.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -16,12 +14,17 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
 from goledger.i18n.messages import say
-from goledger.replay.fold.state import TournamentState
+from goledger.ledger.values import Result
+from goledger.replay.fold.players import find_player
 from goledger.systems import has_places, places_of
-from goledger.systems.common import Places
 
 if TYPE_CHECKING:
+    import os
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TournamentState
     from goledger.replay.scoring.printouts import WallList
+    from goledger.systems.common import Places
 
 __all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
            "system_order", "through_round", "wall_list"]
@@ -78,6 +81,7 @@ def places(db: str | os.PathLike[str], round: int | None = None, as_of: int | No
            ) -> Places | None:
     """``goledger standings`` for a system with places of its own; ``None`` for the others,
     told by the settings alone (the tournament is loaded only for places)."""
+    # the read views load late: only a listing by ledger path needs them
     from goledger.replay.views import settings_as_of, state_as_of
 
     settings = settings_as_of(db, as_of)
@@ -90,7 +94,6 @@ def explain_place(db: str | os.PathLike[str], player: str, round: int | None = N
                   as_of: int | None = None) -> str:
     """``goledger place PLAYER``: why the player has his place in the system's places, in one
     sentence (refused for systems whose places are the standings: use ``goledger explain``)."""
-    from goledger.replay.fold.players import find_player
     from goledger.replay.views import state_as_of
 
     state = through_round(state_as_of(db, as_of), round)
@@ -121,6 +124,7 @@ def bracket_of(state: TournamentState) -> BracketView:
     system = state.settings.system if state.settings else ""
     title = state.settings.name if state.settings else ""
     if system == "knockout":
+        # a system's own module loads only for a tournament of that system
         from goledger.systems.knockout import build_bracket
 
         b = build_bracket(state)
@@ -189,7 +193,6 @@ def _cup_bracket(state: TournamentState) -> BracketView:
     """OpenGotha's Cup (every player plays every round, winners meet winners): each round's
     games grouped by the path of wins (W) and losses (L) that led to them, the main bracket
     (all wins) first, as an imported Cup tournament keeps them."""
-    from goledger.ledger.values import Result
 
     path: dict[str, str] = dict.fromkeys(state.players, "")
     cols = []
@@ -223,7 +226,6 @@ def _table(table: int) -> str:
 
 def decided(game: Any) -> int | None:
     """0 when White won, 1 when Black won, else ``None``."""
-    from goledger.ledger.values import Result
 
     return {Result.WHITE: 0, Result.BLACK: 1}.get(game.result)
 

@@ -3,11 +3,13 @@ player's team and match of a round (the players' view), computed from the state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import roster
 from goledger.teams.standings import matches_of_round
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 
 def player_team(state: TournamentState, player_id: str, round_: int) -> dict[str, Any] | None:

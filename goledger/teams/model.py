@@ -21,12 +21,14 @@ numbers and names on import", "Which matches exist"; docs/teams.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
-from goledger.replay.fold.state import TeamState, TournamentState
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TeamState, TournamentState
 
 __all__ = [
     "DEFAULT_TEAM_CRITERIA",

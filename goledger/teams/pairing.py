@@ -20,8 +20,7 @@ pair-teams`` for one chosen match and by ``pair-round`` for every match of a tea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -29,9 +28,13 @@ from goledger.errors import CommandRejected
 from goledger.pairing.opengotha.colours import det_random, handicap_of
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import resolve
-from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import Roster, roster
 from goledger.teams.standings import matches_of_round
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["BoardPairing", "MatchPairing", "board_facts", "first_free_table", "incomplete_reason",
            "met_before", "pair_match", "wb_balance"]

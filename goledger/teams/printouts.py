@@ -6,15 +6,17 @@ through the Jinja2 renderer, JSON) is :mod:`goledger.render.teams`."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.views import state_as_of
 from goledger.teams.model import roster
 from goledger.teams.standings import format_fract, match_score, matches_of_round, team_standings
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["MatchBoard", "TeamMatchRow", "TeamPairingList", "team_crosstable", "team_pairings"]
 

@@ -27,8 +27,7 @@ All values are integers; BDW-type values are "wx2", twice the board wins.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -37,7 +36,11 @@ from goledger.i18n import gettext
 from goledger.ledger.domains import name_key
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, TournamentState
+from goledger.replay.scoring.hashmap_order import iteration_order
 from goledger.teams.model import MAX_BOARDS, Roster, roster, team_criteria
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "CRITERION_COEF",
@@ -140,8 +143,6 @@ def _round_games(state: TournamentState, round_: int) -> dict[str, list[GameStat
     ``Tournament.getGame(round, player)`` is the first of them."""
     games = state.games_of_round(round_)
     if len({p for g in games for p in (g.white, g.black)}) < 2 * len(games):
-        from goledger.replay.scoring.hashmap_order import iteration_order
-
         every = list(state.all_games())
         games = [g for g in iteration_order(every, len(every)) if g.round == round_]
     out: dict[str, list[GameState]] = {}

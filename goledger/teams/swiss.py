@@ -23,17 +23,19 @@ goledger's own, engine ``teams`` version 1; its boards follow OpenGotha's ``pair
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n.messages import nsay
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
 from goledger.teams.model import Roster, roster
 from goledger.teams.pairing import MatchPairing, board_facts, incomplete_reason, pair_match
 from goledger.teams.standings import matches_of_round, team_standings
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "TeamPlan", "TeamsEngine", "plan_round"]
 
@@ -156,6 +158,7 @@ def _terms(ctx: _Context, i: int, j: int) -> dict[str, int]:
 
 def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
     """The pairing of team round ``round_`` (module docstring). Pure: state in, plan out."""
+    # rustworkx loads late: only a round paired needs it
     import rustworkx as rx
 
     ctx = _context(state, round_)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from goledger.formats.exporting import ExportOutcome, finish_export
 from goledger.formats.importing import read_input
+from goledger.ledger.store import Ledger
 
 if TYPE_CHECKING:
     from goledger.formats.aga.validate import AgaValidation
@@ -29,8 +30,8 @@ def export_aga(db: PathLike, output: PathLike | None = None, rules: str = "AGA",
                force: bool = False) -> ExportOutcome:
     """Write the ledger ``db`` as an AGA rating report (to ``output`` if given); ``rules``
     names the rules of play (``AGA``, ``Japanese``, ``Ing``…)."""
+    # a format's facade loads only the half (read, write, validate) a function runs
     from goledger.formats.aga.write import write_aga
-    from goledger.ledger.store import Ledger
     from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger:

@@ -25,12 +25,15 @@ game of 2 stones or more has komi 0. Text is UTF-8 (the AGA's rating system read
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
-from goledger.replay.fold.state import GameState, PlayerState, TournamentState
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 
 __all__ = ["TEMPORARY_TOP", "aga_komi", "write_aga"]
 

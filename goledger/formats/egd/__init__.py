@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Literal
 
+from goledger.errors import CommandRejected
 from goledger.formats.exporting import ExportOutcome, finish_export
 from goledger.formats.importing import ImportOutcome, import_file, read_input
+from goledger.ledger.store import Ledger
 
 if TYPE_CHECKING:
     from goledger.formats.egd.check import EgdCheck
@@ -54,9 +56,8 @@ def export_egd(
     (:func:`goledger.formats.egd.preview.add_rating_preview`). ``check`` adds a warning for each
     finding of :func:`egd_check` against the EGD list of the ratings store ``ratings``: what the
     EGD will reject, the file written all the same."""
-    from goledger.errors import CommandRejected
+    # a format's facade loads only the half (read, write, validate) a function runs
     from goledger.formats.egd.write import write_egd
-    from goledger.ledger.store import Ledger
     from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger:
@@ -116,7 +117,6 @@ def egd_check(db: PathLike, ratings: PathLike | None = None) -> EgdCheck:
     ``ratings`` (default: the user's), and the tournament's class against its time settings
     (:mod:`goledger.formats.egd.check`): one finding per thing the EGD would reject."""
     from goledger.formats.egd.check import check_tournament
-    from goledger.ledger.store import Ledger
     from goledger.ratings.store import RatingsStore
     from goledger.replay.loading.load import fresh_state
 

@@ -35,18 +35,22 @@ finding.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from goledger.errors import CommandRejected
 from goledger.formats.countries import is_country_code
 from goledger.formats.egd.write import club_code
 from goledger.ledger.values import Rank, RankError
 from goledger.rating.classes import CLASS_MIN_ADJUSTED_MINUTES, adjusted_minutes, describe_time, egf_class
-from goledger.ratings.model import ListRef, RatedPlayer
 from goledger.ratings.names import name_key
-from goledger.ratings.store import RatingsStore
-from goledger.replay.fold.state import PlayerState, TournamentState
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from goledger.ratings.model import ListRef, RatedPlayer
+    from goledger.ratings.store import RatingsStore
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["KINDS", "EgdCheck", "Finding", "check_tournament"]
 
@@ -103,8 +107,6 @@ def check_tournament(state: TournamentState, store: RatingsStore) -> EgdCheck:
     """The findings for every player of ``state`` who has a game (the players the EGD table
     lists) and for the tournament's class, in that order."""
     if state.settings is None:
-        from goledger.errors import CommandRejected
-
         raise CommandRejected("the ledger has no tournament yet")
     playing = {pid for g in state.all_games() for pid in (g.white, g.black)}
     players = [p for pid, p in sorted(state.players.items()) if pid in playing]

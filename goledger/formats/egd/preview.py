@@ -10,10 +10,14 @@ EGD will not rate are counted by reason in one ``info`` entry ``rating-not-rated
 
 from __future__ import annotations
 
-from goledger.formats.report import InterchangeReport
+from typing import TYPE_CHECKING
+
 from goledger.rating.gor import shown
 from goledger.rating.preview import preview_state
-from goledger.replay.fold.state import TournamentState
+
+if TYPE_CHECKING:
+    from goledger.formats.report import InterchangeReport
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["add_rating_preview"]
 

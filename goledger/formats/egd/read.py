@@ -40,12 +40,15 @@ from datetime import date
 from pathlib import PurePath
 from typing import NamedTuple
 
-from goledger.errors import FormatError
+from goledger.errors import CommandRejected, FormatError
+from goledger.formats.carried import apply_carried, parse_carried
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.egd.syntax import RANK_RE, Cell, EgdTable, PlayerLine, decode_egd, parse_table
+from goledger.formats.places import stated_places
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, RankError, Result
+from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.criteria.names import EGD_HEADER_NAMES
 
 __all__ = ["ReadResult", "TableReader", "read_egd", "read_egd_table"]
@@ -70,7 +73,6 @@ class ReadResult(NamedTuple):
     @property
     def places(self) -> dict[str, int]:
         """Player id → the place of the table's place column (the import compares it with goledger's)."""
-        from goledger.formats.places import stated_places
 
         return stated_places(self.events)
 
@@ -125,7 +127,6 @@ class _Reader:
     def _carried(self, events: list[ev.Event]) -> None:
         """The rules goledger wrote in a comment line replace those guessed from the column
         header (:mod:`goledger.formats.carried`)."""
-        from goledger.formats.carried import apply_carried, parse_carried
 
         lines = [(n, text.lstrip(";").strip()) for n, text in self.table.comments]
         found = [n for n, text in lines if text.startswith("goledger ")]
@@ -519,8 +520,6 @@ def _criterion_name(token: str) -> str | None:
     mapped = EGD_HEADER_NAMES.get(token.upper())
     if mapped is not None:
         return mapped
-    from goledger.errors import CommandRejected
-    from goledger.replay.scoring.criteria import get_criterion
 
     try:
         return get_criterion(token).name

@@ -41,26 +41,30 @@ import re
 from collections import Counter
 from datetime import date
 from fractions import Fraction
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from goledger import __version__
 from goledger.errors import CommandRejected, FormatError
+from goledger.formats.carried import carried_lines
 from goledger.formats.countries import UNKNOWN_COUNTRY, is_country_code
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.formats.transliterate import to_charset
 from goledger.i18n.messages import say
 from goledger.ledger.domains import text_problem
-from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
 from goledger.rating.classes import adjusted_minutes, describe_time, egf_class
-from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.criteria import get_criterion
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.rules import rules_for
 from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
 from goledger.replay.scoring.standings import Standings, main_score, resolve_policy, standings
+from goledger.teams.model import roster
+
+if TYPE_CHECKING:
+    from goledger.ledger.events import TournamentSettings
+    from goledger.replay.fold.state import GameState, PlayerState, TournamentState
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["ENCODINGS", "ForfeitMode", "club_code", "write_egd"]
 
@@ -273,7 +277,6 @@ class _Writer:
         EGD table has no McMahon bar or floor, point values or policy, so reading it back
         would rebuild other standings (issue 40, item 5); and the withdrawals and absences,
         which the table writes as free rounds like a bye."""
-        from goledger.formats.carried import carried_lines
 
         lines = [f"; {line}" for line in carried_lines(self.settings, state=self.state, order=rows,
                                                        last_round=self.round, corrections=True,
@@ -290,7 +293,6 @@ class _Writer:
         members of the last exported round."""
         if not self.state.teams:
             return []
-        from goledger.teams.model import roster
 
         ro = roster(self.state)
         lines = ["; Team tournament: the board games below are individual games"]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from goledger.formats.exporting import ExportOutcome, finish_export
 from goledger.formats.importing import ImportOutcome, import_file, read_input
+from goledger.ledger.store import Ledger
 
 if TYPE_CHECKING:
     from goledger.formats.ffg.validate import TouValidation
@@ -43,6 +44,7 @@ def import_ffg(
 ) -> ImportOutcome:
     """Create a new ledger (default ``<file stem>.db``) from a ``.tou`` file, all or nothing;
     the import report goes to ``report`` (JSON) when given."""
+    # a format's facade loads only the half (read, write, validate) a function runs
     from goledger.formats.ffg.read import read_tou
 
     return import_file(file, db, report, format="ffg", read=read_tou, max_bytes=MAX_TOU_BYTES, kind=FILE_KIND,
@@ -59,7 +61,6 @@ def export_ffg(
     """Write the ledger ``db`` as a ``.tou`` file (to ``output`` if given): the standings
     after ``round`` (default: the last round with a game) under the tournament's criteria."""
     from goledger.formats.ffg.write import write_tou
-    from goledger.ledger.store import Ledger
     from goledger.replay.loading.load import fresh_state
 
     with Ledger.open(db) as ledger:

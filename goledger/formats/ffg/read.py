@@ -24,15 +24,19 @@ import hashlib
 import re
 from datetime import date
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import msgspec
 
+from goledger.errors import FormatError
 from goledger.formats.egd.read import ReadResult, TableReader
-from goledger.formats.egd.syntax import PlayerLine
 from goledger.formats.ffg.syntax import TouFile, decode_tou, parse_tou
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.replay.scoring.criteria.go import FILE_PLACE_KEY
+
+if TYPE_CHECKING:
+    from goledger.formats.egd.syntax import PlayerLine
 
 __all__ = ["read_tou", "read_tou_file"]
 
@@ -51,7 +55,6 @@ def read_tou(data: bytes, source: str = "") -> ReadResult:
 
 def read_tou_file(tou: TouFile) -> tuple[list[ev.Event], InterchangeReport]:
     """Events (starting with ``TournamentCreated``) and the report for a tokenised file."""
-    from goledger.errors import FormatError
 
     if tou.table.rounds == 0:
         raise FormatError(f"{tou.table.source or 'the file'}: its player lines hold no round cell")

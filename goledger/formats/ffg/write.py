@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import TYPE_CHECKING
 
 from goledger import __version__
 from goledger.errors import CommandRejected, FormatError
@@ -40,10 +41,12 @@ from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, Result
 from goledger.outputs import shown
 from goledger.rating.classes import adjusted_minutes
-from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 from goledger.replay.scoring.choices import main_score, resolve_policy
 from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
 from goledger.replay.scoring.standings import standings
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 
 __all__ = ["ENCODING", "NAME_WIDTH", "write_tou"]
 

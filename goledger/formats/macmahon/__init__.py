@@ -40,6 +40,7 @@ def import_macmahon(
     any warning refuses the import; unless ``allow_errors``, any error (an unknown
     participant Id, a participant without level…) refuses it. Nothing is written then.
     """
+    # a format's facade loads only the half (read, write) a function runs
     from goledger.formats.macmahon.read import read_macmahon
 
     return import_file(file, db, report, format="macmahon", read=lambda data, name: read_macmahon(data, source=name),

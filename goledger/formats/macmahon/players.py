@@ -38,16 +38,20 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from goledger.errors import FormatError
+from goledger.errors import FormatError, GoledgerError
 from goledger.formats.importing import check_domains, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
-from goledger.replay.fold.state import TournamentState
+from goledger.outputs import check_output
+from goledger.replay.loading.load import load_state
 from goledger.replay.scoring.macmahon_rules import PREFIX, Level, LevelError
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["FORMAT", "PlayersOutcome", "import_macmahon_players", "read_player_list"]
 
@@ -231,13 +235,9 @@ def import_macmahon_players(
     expected_head: int | None = None,
 ) -> PlayersOutcome:
     """Append the players of a MacMahon participant list to the ledger ``db`` (module docstring)."""
-    from goledger.replay.loading.load import load_state
 
     source = Path(file)
     if report is not None:
-        from goledger.errors import GoledgerError
-        from goledger.outputs import check_output
-
         try:
             check_output(report, [db, source], what="report")
         except GoledgerError as exc:

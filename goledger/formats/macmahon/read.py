@@ -46,11 +46,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
-
-from lxml import etree
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.errors import FormatError
+from goledger.formats.carried import apply_carried, parse_carried, xml_carried
 from goledger.formats.macmahon import layout
 from goledger.formats.numbers import ascii_int, is_ascii_number
 from goledger.formats.report import InterchangeReport
@@ -67,6 +66,9 @@ from goledger.replay.scoring.macmahon_rules import (
     handicap_settings,
     komi_for_allow_jigo,
 )
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["DIALECT_PAIRGOTH", "FORMAT", "ReadResult", "read_macmahon"]
 
@@ -825,7 +827,6 @@ def read_macmahon(data: bytes, *, source: str = "tournament.xml") -> ReadResult:
     assert isinstance(imported, ev.SourceImported)
     events[1] = ev.SourceImported(format=imported.format, filename=imported.filename,
                                   sha256=hashlib.sha256(data).hexdigest(), summary=imported.summary)
-    from goledger.formats.carried import apply_carried, parse_carried, xml_carried
 
     carried = xml_carried(data)
     places: dict[str, int] = {}

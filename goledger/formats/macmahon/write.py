@@ -31,11 +31,12 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from xml.sax.saxutils import escape
 
 from goledger import __version__
 from goledger.errors import CommandRejected
+from goledger.formats.carried import carried_lines, export_places, xml_comments
 from goledger.formats.countries import country_name
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.macmahon import layout
@@ -44,7 +45,7 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result, parse_number
 from goledger.outputs import shown
-from goledger.replay.fold.state import PlayerState, TournamentState
+from goledger.replay.scoring.choices import resolve_policy
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.criteria.names import MACMAHON_FOR_CRITERION, MACMAHON_INSTEAD
 from goledger.replay.scoring.macmahon_rules import (
@@ -59,6 +60,10 @@ from goledger.replay.scoring.macmahon_rules import (
     macmahon_ids,
     player_level,
 )
+from goledger.replay.scoring.rules import rules_for
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["DEFAULT_DATE", "FORMAT", "write_macmahon"]
 
@@ -234,7 +239,6 @@ class _Writer:
         """The rules behind the places and each participant's place, in the order the file
         lists them, as comments after the root (:mod:`goledger.formats.carried`): MacMahon
         computes its own standings, and reading the file back compares with these places."""
-        from goledger.formats.carried import carried_lines, export_places, xml_comments
 
         order = sorted(self.state.players, key=lambda k: self.ids[k])
         lines = carried_lines(self.settings, places=export_places(self.state, order), state=self.state, order=order)
@@ -254,9 +258,6 @@ class _Writer:
         out.close("Walllist")
 
     def criteria(self) -> list[str]:
-        from goledger.replay.scoring.choices import resolve_policy
-        from goledger.replay.scoring.rules import rules_for
-
         names = list(rules_for(resolve_policy(self.state, None), self.settings).criteria)
         shorts: list[str] = []
         for name in names:

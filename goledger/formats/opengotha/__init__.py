@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.exporting import ExportOutcome, finish_export, state_to_export
 from goledger.formats.importing import ImportOutcome, ImportRefused, import_file
-from goledger.formats.report import InterchangeReport
+from goledger.ledger import events as ev
+from goledger.ledger.store import Ledger
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from goledger.formats.report import InterchangeReport
 
 __all__ = [
     "ExportOutcome",
@@ -58,6 +63,7 @@ def import_opengotha(
     raises :class:`~goledger.errors.FormatError` (``ImportRefused`` carries the report)
     and leaves no ledger file behind.
     """
+    # a format's facade loads only the half (read, write) a function runs
     from goledger.formats.opengotha.read import FILE_KIND, MAX_FILE_BYTES, read_opengotha
 
     def read(data: bytes, name: str) -> Any:
@@ -75,7 +81,6 @@ def import_opengotha(
 def _with_hash(event: Any, data: bytes) -> Any:
     """The import's ``SourceImported`` event with the SHA-256 of the file's bytes (how a
     migration knows a ledger is up to date with its source)."""
-    from goledger.ledger import events as ev
 
     if isinstance(event, ev.SourceImported) and not event.sha256:
         return msgspec.structs.replace(event, sha256=hashlib.sha256(data).hexdigest())
@@ -85,8 +90,6 @@ def _with_hash(event: Any, data: bytes) -> Any:
 def source_hash(db: PathLike) -> str:
     """The SHA-256 of the file a ledger was imported from (its first ``SourceImported``
     event), ``""`` when it records none."""
-    from goledger.ledger import events as ev
-    from goledger.ledger.store import Ledger
 
     with Ledger.open(db) as ledger:
         for event in ledger.events(upto=3):
@@ -243,8 +246,6 @@ def _existing(file: Path, db: Path, report_path: Path, force: bool) -> Migration
 
 def _recorded_counts(db: Path) -> dict[str, Any]:
     """Players, games and byes as an existing ledger's import summary recorded them."""
-    from goledger.ledger import events as ev
-    from goledger.ledger.store import Ledger
 
     counts: dict[str, Any] = {}
     with Ledger.open(db) as ledger:

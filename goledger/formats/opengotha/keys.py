@@ -33,8 +33,10 @@ True
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["STEPS", "KeyIndex", "Match", "obsolete_canonical", "player_key"]
 

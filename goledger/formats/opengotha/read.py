@@ -39,20 +39,23 @@ import hashlib
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
-from lxml import etree
 
 from goledger.errors import FormatError
+from goledger.formats.carried import apply_carried, parse_carried, xml_carried
 from goledger.formats.opengotha import values as ogv
 from goledger.formats.opengotha.keys import KeyIndex
 from goledger.formats.report import InterchangeReport
 from goledger.formats.xmlsafe import parse_xml
 from goledger.ledger import events as ev
 from goledger.ledger.domains import name_key
-from goledger.ledger.values import Result
+from goledger.ledger.values import Rank, RankError, Result
 from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES, PAIRGOTH_NAMES
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 __all__ = ["FORMAT", "ReadResult", "read_opengotha"]
 
@@ -967,7 +970,6 @@ def read_opengotha(data: bytes, *, source: str = "tournament.xml") -> ReadResult
     imported = events[1]
     assert isinstance(imported, ev.SourceImported)
     events[1] = msgspec.structs.replace(imported, sha256=hashlib.sha256(data).hexdigest())
-    from goledger.formats.carried import apply_carried, parse_carried, xml_carried
 
     carried = xml_carried(data)
     places: dict[str, int] = {}
@@ -985,7 +987,6 @@ def _professional(grade: str | None, rank_value: int) -> str:
     >>> _professional("3P", 6), _professional(" 8p", 7), _professional("3P", 5), _professional("2D", 1)
     ('3p', '', '', '')
     """
-    from goledger.ledger.values import Rank, RankError
 
     text = (grade or "").strip().lower()
     if not text.endswith("p"):

@@ -19,11 +19,11 @@ changes, per-absence point values, withdrawals, FIDE criteria…) is listed in t
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lxml import etree
 
+from goledger.formats.carried import carried_lines, export_places, xml_comments
 from goledger.formats.opengotha import values as ogv
 from goledger.formats.opengotha.keys import player_key
 from goledger.formats.opengotha.read import (
@@ -38,8 +38,13 @@ from goledger.formats.report import InterchangeReport
 from goledger.ledger.events import TimeSettings
 from goledger.ledger.values import Rank, RankError
 from goledger.outputs import shown
-from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.criteria.names import OPENGOTHA_INSTEAD, OPENGOTHA_NAMES, PAIRGOTH_NAMES
+from goledger.teams.model import team_criteria, team_size
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["write_opengotha"]
 
@@ -145,7 +150,6 @@ class _Writer:
         """The rules behind the places and each player's place, in the order the file lists
         them, as comments after the root (:mod:`goledger.formats.carried`): OpenGotha files
         state no places, and reading the file back compares with these."""
-        from goledger.formats.carried import carried_lines, export_places, xml_comments
 
         assert self.state.settings is not None
         order = list(self.state.players)
@@ -457,8 +461,6 @@ class _Writer:
             _element(parent, "PlacementCriterion", {"name": name, "number": str(number)})
 
     def _team_parameters(self, parent: etree._Element) -> None:
-        from goledger.teams.model import team_criteria, team_size
-
         general = {"teamSize": "4"} | self._kept("TeamGeneralParameterSet")
         options = self.settings.system_options
         if self.settings.system in ("team-swiss", "team-mcmahon"):

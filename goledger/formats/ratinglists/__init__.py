@@ -22,14 +22,17 @@ the search and ``register`` need nothing more than a ``--source`` name and the k
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from goledger.errors import CommandRejected
+from goledger.formats.ratinglists.egd import read
 from goledger.ratings.model import MAX_UNPARSED_KEPT, ParsedList
 from goledger.ratings.store import ImportOutcome, save_list
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
 
 __all__ = ["MAX_LIST_BYTES", "MAX_UNPARSED_KEPT", "READERS", "import_list", "read_list"]
 
@@ -38,8 +41,6 @@ MAX_LIST_BYTES: Final = 64 * 1024 * 1024
 
 
 def _egd(data: bytes) -> ParsedList:
-    from goledger.formats.ratinglists.egd import read
-
     return read(data)
 
 

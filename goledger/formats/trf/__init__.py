@@ -37,6 +37,7 @@ def import_trf(
     refused; ``strict`` refuses on any warning; errors (asymmetric pairings, unknown
     opponents, impossible result pairs) refuse it unless ``allow_errors``.
     """
+    # a format's facade loads only the half (read, write) a function runs
     from goledger.formats.trf.read import MAX_FILE_BYTES, read_trf
 
     return import_file(file, db, report, format="trf", read=lambda data, name: read_trf(data, name, policy),

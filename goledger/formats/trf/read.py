@@ -42,11 +42,19 @@ from datetime import date
 from fractions import Fraction
 from typing import Final
 
+import msgspec
+
 from goledger.errors import FormatError
+from goledger.formats.carried import apply_carried, parse_carried
 from goledger.formats.numbers import ascii_decimal, ascii_int, is_ascii_number
 from goledger.formats.report import InterchangeReport
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
+from goledger.replay.fold.state import fold
+from goledger.replay.scoring.criteria import get_criterion
+from goledger.replay.scoring.criteria.names import CRITERION_FOR_FIDE
+from goledger.replay.scoring.policies import get_policy
+from goledger.replay.scoring.registries import check_registered
 
 __all__ = ["ReadResult", "TrfBlock", "TrfDocument", "TrfPlayer", "parse_trf", "read_trf"]
 
@@ -389,8 +397,6 @@ def read_trf(data: bytes, source: str = "", policy: str = "fide-2024") -> ReadRe
         events[0] = ev.TournamentCreated(settings=_with_extras(settings, extras))
     carried = [(n, text) for n, text in doc.comments if _carried_line(text)]
     if carried:
-        from goledger.formats.carried import apply_carried, parse_carried
-
         where = f"line {carried[0][0]}"
         apply_carried(events, parse_carried((text[3:] for _, text in carried), report, where), report, where,
                       exact_free_rounds=True)
@@ -407,8 +413,6 @@ def _carried_line(text: str) -> bool:
 
 
 def _with_extras(settings: ev.TournamentSettings, extras: dict[str, str]) -> ev.TournamentSettings:
-    import msgspec
-
     return msgspec.structs.replace(settings, extras=extras)
 
 
@@ -433,10 +437,8 @@ def _rounds(doc: TrfDocument, last_round: int, report: InterchangeReport) -> int
 
 def _settings(doc: TrfDocument, rounds: int, policy: str, source: str, report: InterchangeReport
               ) -> ev.TournamentSettings:
-    from goledger.replay.scoring.criteria import get_criterion
-    from goledger.replay.scoring.criteria.names import CRITERION_FOR_FIDE
+    # FIDE's unplayed-game rules load late: only a file that sets a point system needs them
     from goledger.replay.scoring.fide_unplayed import PointSystem
-    from goledger.replay.scoring.policies import get_policy
 
     get_policy(policy)
     extras: dict[str, str] = {}
@@ -690,10 +692,7 @@ def _byes_240(doc: TrfDocument, numbers: dict[int, TrfPlayer], ids: dict[int, st
 def _check_points(events: list[ev.Event], players: list[TrfPlayer], ids: dict[int, str], last_round: int,
                   report: InterchangeReport) -> None:
     """Recompute every player's points (policy point system) and report lines that differ (§6)."""
-    from goledger.replay.fold.state import fold
     from goledger.replay.scoring.fide_unplayed import FideData
-    from goledger.replay.scoring.policies import get_policy
-    from goledger.replay.scoring.registries import check_registered
 
     state = fold(events, check=check_registered)
     assert state.settings is not None

@@ -16,15 +16,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from goledger.errors import FormatError
+from goledger.formats.carried import carried_lines
 from goledger.formats.exporting import report_players_paired_twice
 from goledger.formats.report import InterchangeReport
 from goledger.ledger.domains import text_problem
-from goledger.replay.fold.state import PlayerState, TournamentState
+from goledger.replay.scoring.criteria.names import trf_code
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind
-from goledger.replay.scoring.policies import Policy
+from goledger.replay.scoring.scoring import ScoringContext
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import PlayerState, TournamentState
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["player_line", "write_trf"]
 
@@ -83,8 +90,8 @@ def write_trf(
     back the records an import could not map; ``write_ratings`` writes ratings that are not
     FIDE ratings (EGD GoR…) in the rating column.
     """
+    # the standings and FIDE's rules load late: the write path alone needs them
     from goledger.replay.scoring.fide_unplayed import fide_data
-    from goledger.replay.scoring.scoring import ScoringContext
     from goledger.replay.scoring.standings import rank_players, resolve_criteria, resolve_policy
 
     assert state.settings is not None
@@ -123,7 +130,6 @@ def _carried(state: TournamentState, players: Sequence[PlayerState], report: Int
     """The Go ranks (in pairing-number order) and the rules behind the places as TRF-2026
     comment lines (``### goledger …``, :mod:`goledger.formats.carried`): a TRF has no rank
     column and no McMahon rules, so reading it back would rebuild other standings (issue 40)."""
-    from goledger.formats.carried import carried_lines
 
     assert state.settings is not None
     settings = state.settings
@@ -141,7 +147,6 @@ def _header_lines(state: TournamentState, players: Sequence[PlayerState], pol: P
     """The tournament records (§2): ``012`` … ``132`` in TRF's order, ``XXR``, ``142``, ``XXS`` for a
     point system that is not the standard one, ``212`` when every placement criterion has a FIDE name,
     then the records an import kept."""
-    from goledger.replay.scoring.criteria.names import trf_code
     from goledger.replay.scoring.fide_unplayed import PointSystem
 
     settings = state.settings

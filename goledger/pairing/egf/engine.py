@@ -33,8 +33,7 @@ the same pairing on every machine.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
@@ -42,7 +41,14 @@ import numpy as np
 from goledger.errors import CommandRejected
 from goledger.pairing.egf.parameters import EgfParameters
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
-from goledger.replay.fold.state import TournamentState
+from goledger.replay.scoring.scoring import ScoringContext
+from goledger.replay.scoring.standings import resolve_policy
+from goledger.replay.scoring.start_scores import rank_value
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "EgfEngine"]
 
@@ -74,10 +80,6 @@ class Prepared:
     request's players minus fixed pairs, in pairing order)."""
 
     def __init__(self, state: TournamentState, request: PairingRequest) -> None:
-        from goledger.replay.scoring.scoring import ScoringContext
-        from goledger.replay.scoring.standings import resolve_policy
-        from goledger.replay.scoring.start_scores import rank_value
-
         if state.settings is None:
             raise CommandRejected("the ledger has no tournament yet")
         round_ = request.round
@@ -137,7 +139,6 @@ class Prepared:
                      strength: Callable[[str], tuple[int, int, int]]) -> None:
         """Score groups (start, position, size), rank, club and country codes, the bar and the
         favourites, as arrays over the pool."""
-        from goledger.replay.scoring.start_scores import rank_value
 
         round_, params, settings, players = self.round, self.params, self.settings, state.players
         n = len(ordered)
@@ -313,6 +314,7 @@ class Prepared:
     def match(self, members: Sequence[int]) -> tuple[list[tuple[int, int, int]], int, bool, bool]:
         """The best perfect matching of ``members`` (pool indices) on their complete graph:
         (pairs with their weights, total weight, perfect?, repeat-free?)."""
+        # rustworkx loads late: only a round matched needs it (numpy is loaded for the weights)
         import rustworkx as rx
 
         m = len(members)
@@ -512,7 +514,6 @@ class EgfEngine:
     def _colours(self, state: TournamentState, prep: Prepared, a: str, b: str) -> tuple[str, str, int]:
         """(white, black, handicap) of a pair (module docstring, step 6)."""
         players = state.players
-        from goledger.replay.scoring.start_scores import rank_value
 
         ra, rb = rank_value(players[a].rank), rank_value(players[b].rank)
         stones = 0

@@ -21,13 +21,15 @@ goledger.errors.CommandRejected: egf parameter seeding must be one of fold, adja
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger.values import bounded_int
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["CHOICES", "EgfParameters"]
 

@@ -11,9 +11,12 @@ had. The lightest gets the bye; on equal weights the **last** in pairing-list or
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from goledger.pairing.engine import ByeChoice
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = ["RULE", "choose_bye"]
 

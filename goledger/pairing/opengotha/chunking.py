@@ -17,7 +17,10 @@ players form the last chunk.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = ["GROUP_MAX", "GROUP_MIN", "chunks"]
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,6 +42,8 @@ from goledger.pairing.opengotha.colours import det_random, handicap_of, pseudo_r
 from goledger.pairing.opengotha.facts import MIN_RANK, jdiv
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from numpy.typing import NDArray
 
     from goledger.pairing.opengotha.facts import RoundFacts

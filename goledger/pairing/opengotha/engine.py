@@ -36,6 +36,9 @@ of :mod:`.tables` and the pairing's ``note`` says so (``docs/pairing-rounds.md``
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 from goledger.errors import CommandRejected
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.pairing.opengotha.bye import choose_bye
@@ -45,7 +48,9 @@ from goledger.pairing.opengotha.costs import cost_matrix, cost_terms, wrap
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import Parameters, resolve
 from goledger.pairing.opengotha.tables import number_tables
-from goledger.replay.fold.state import TournamentState
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["ENGINE", "OpenGothaEngine", "match_chunk"]
 
@@ -76,6 +81,7 @@ def match_chunk(facts: RoundFacts, chunk: list[str],
     The graph is built from the cost matrix as doubles when every cost is in 1 … 2^53 (exact
     integers there, as they always are with OpenGotha's weight limits), else edge by edge
     from Python integers; the matcher sees the integers either way."""
+    # numpy, rustworkx and the process pool load late: only a round paired needs them
     import numpy as np
     import rustworkx as rx
 
@@ -118,7 +124,6 @@ def _match_all(facts: RoundFacts, parts: list[list[str]],
     in threads (rustworkx releases the interpreter while it matches)."""
     if len(parts) < 2:
         return [match_chunk(facts, part, forbidden) for part in parts]
-    import os
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=min(len(parts), os.cpu_count() or 1)) as pool:

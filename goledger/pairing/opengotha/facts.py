@@ -26,16 +26,19 @@ Round numbers: ``round`` is goledger's 1-based R; ``rn = R − 1`` is OpenGotha'
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from goledger.pairing.opengotha.parameters import Weights
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, get_policy
 from goledger.replay.scoring.scoring import ScoringContext, category_index
 from goledger.replay.scoring.standings import rank_players, resolve_criteria, tie_key
 from goledger.replay.scoring.start_scores import rank_value
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.pairing.opengotha.parameters import Weights
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["MIN_RANK", "RoundFacts", "jdiv", "pairing_policy", "utf16"]
 

@@ -19,7 +19,7 @@ is 1-based there, as in the GUI). Where they come from, strongest first:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -27,6 +27,9 @@ from goledger.errors import CommandRejected
 from goledger.ledger.events import HandicapSettings
 from goledger.ledger.values import Rank, bounded_int
 from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["CRITERION_NAMES", "HANDICAP_DEFAULTS", "HANDICAP_NAMES", "PAIRING_DEFAULTS", "Parameters", "Weights",
            "resolve"]

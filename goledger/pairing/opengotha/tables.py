@@ -29,10 +29,12 @@ Numbering(tables=[(1, 'a', 'b'), (2, 'c', 'd')], note='')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from goledger.pairing.opengotha.javasort import JavaContractError, java_sort
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = ["FALLBACK_NOTE", "Numbering", "number_tables", "order_games", "representative"]
 

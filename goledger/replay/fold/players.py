@@ -16,12 +16,15 @@ players is refused with the candidates' ids and names.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.errors import CommandRejected
 from goledger.i18n.messages import say
-from goledger.replay.fold.state import PlayerState, TournamentState
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["NameIndex", "find_player", "fold_name", "match_key", "name_matches", "short_reference_clash"]
 

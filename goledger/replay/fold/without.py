@@ -23,14 +23,16 @@ so does a result in a round where games were edited or moved by hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import TournamentState, apply
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["OWN_TYPES", "PlayerEvents", "scoring_state_without"]
 

@@ -8,11 +8,15 @@ tournament do not refold every event; ``fresh_state`` never does.
 
 from __future__ import annotations
 
-from goledger.ledger import events as ev
-from goledger.ledger.store import Ledger, Transaction
+from typing import TYPE_CHECKING
+
 from goledger.replay.fold.state import SETTINGS_EVENTS, TournamentState, fold
 from goledger.replay.loading.snapshots import cached_state
 from goledger.replay.scoring.registries import check_registered
+
+if TYPE_CHECKING:
+    from goledger.ledger import events as ev
+    from goledger.ledger.store import Ledger, Transaction
 
 __all__ = ["fresh_state", "load_state", "settings_of"]
 

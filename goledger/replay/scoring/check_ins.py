@@ -14,11 +14,12 @@ check in for is :func:`next_round`: the first round with nothing paired in it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from goledger.replay.fold.state import PlayerState, TournamentState
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["CheckInStatus", "check_in_status", "checked_in", "next_round"]
 

@@ -6,13 +6,17 @@ view of the scoring floor and the scoring context itself resolve them here
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, get_policy
 from goledger.replay.scoring.rules import MAIN_SCORE, Rules, rules_for
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["check_round", "main_score", "resolve_criteria", "resolve_policy", "rules_at"]
 

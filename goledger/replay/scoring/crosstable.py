@@ -17,14 +17,12 @@ Points follow the policy's point system (:mod:`goledger.replay.scoring.fide_unpl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.i18n import N_
 from goledger.ledger.values import format_points
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.fide_unplayed import FideRound, Kind, fide_data
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import (
@@ -36,6 +34,11 @@ from goledger.replay.scoring.standings import (
     resolve_policy,
 )
 from goledger.replay.scoring.units import unit_state
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["LEGEND", "CrossRow", "Crosstable", "crosstable_of"]
 

@@ -15,17 +15,14 @@ The JSON form (:meth:`PlayerExplanation.to_dict`) gives values as exact JSON num
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
 from goledger.replay.fold.players import find_player
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.choices import rules_at
 from goledger.replay.scoring.criteria import Explanation, Term, get_criterion
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import (
     StandingRow,
@@ -37,6 +34,12 @@ from goledger.replay.scoring.standings import (
     resolve_policy,
 )
 from goledger.replay.scoring.withdrawals import withdrawal_rule
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TournamentState
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = ["Neighbour", "PlaceExplanation", "PlayerExplanation", "explain"]
 

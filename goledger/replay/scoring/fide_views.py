@@ -14,19 +14,22 @@ the players whose values differ: the ``diff`` of two rule books on one tournamen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.fide_unplayed import CATEGORY_TEXT, FideData, fide_data
 from goledger.replay.scoring.policies import get_policy
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import check_round, json_number, resolve_policy
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["AdjustedRow", "AdjustedScores", "UnplayedRound", "adjusted_view", "compare_policies"]
 

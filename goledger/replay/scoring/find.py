@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goledger.ledger.values import Result, effective_komi
 from goledger.replay.fold.players import match_key
-from goledger.replay.fold.state import PlayerState, TournamentState
 from goledger.replay.scoring.units import unit_of_player, unit_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import PlayerState, TournamentState
 
 __all__ = ["LIMIT", "MAX_QUERY", "Found", "FoundGame", "NameIndex", "find_players"]
 

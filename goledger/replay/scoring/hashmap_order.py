@@ -29,8 +29,10 @@ every full tournament of 1–20 rounds and 1–1,000 tables: at most 6 keys shar
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["bucket", "capacity", "game_key", "iteration_order"]
 

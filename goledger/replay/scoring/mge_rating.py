@@ -22,9 +22,12 @@ their rank's lower limit, which needs the table).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from goledger.ledger.values import Rank
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["equalised_difference"]
 

@@ -28,8 +28,7 @@ into text, CSV, HTML or JSON for the command line and the desk.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
@@ -37,9 +36,13 @@ from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
 from goledger.i18n.collation import sorted_by_name
 from goledger.ledger.values import Result, effective_komi
-from goledger.replay.fold.state import GameState, TournamentState
 from goledger.replay.scoring.standings import Standings, check_round, json_number, standings
 from goledger.replay.scoring.units import unit_state
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import GameState, TournamentState
 
 __all__ = [
     "PAIRING_LEGEND",

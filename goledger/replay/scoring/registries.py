@@ -18,8 +18,13 @@ ValueError: unknown criterion 'FOO'
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from goledger.errors import GoledgerError
-from goledger.ledger.events import TournamentSettings
+from goledger.replay.scoring.policies import get_policy
+
+if TYPE_CHECKING:
+    from goledger.ledger.events import TournamentSettings
 
 __all__ = ["check_registered"]
 
@@ -29,8 +34,8 @@ def check_registered(settings: TournamentSettings) -> None:
     criterion of ``settings`` is registered and its policy, with its overrides, exists. The
     registries are imported when a change is first checked: a command whose log changes no
     rule since its snapshot (``goledger result`` on the day) never loads them."""
+    # the criteria load late: kept off every recording command's start-up
     from goledger.replay.scoring.criteria import get_criterion
-    from goledger.replay.scoring.policies import get_policy
 
     try:
         for criterion in settings.criteria:

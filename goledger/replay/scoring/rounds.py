@@ -43,18 +43,21 @@ recorded once, and a point derives from the nearest point computed before it in 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from goledger.ledger.events import TournamentSettings
 from goledger.ledger.values import Result
 from goledger.nogc import nogc
-from goledger.replay.fold.state import GameState, PlayerState, RoundStatus, TournamentState
 from goledger.replay.scoring.hashmap_order import iteration_order
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.rules import Rules, rules_for
 from goledger.replay.scoring.start_scores import start_scores
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable, Mapping
+
+    from goledger.ledger.events import TournamentSettings
+    from goledger.replay.fold.state import GameState, PlayerState, RoundStatus, TournamentState
+    from goledger.replay.scoring.policies import Policy
 
 __all__ = [
     "RoundTable",

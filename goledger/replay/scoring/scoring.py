@@ -46,18 +46,21 @@ correction is the player's current one (retroactive, spec §2.7.8).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from goledger.ledger.values import Result
-from goledger.replay.fold.state import GameState, RoundStatus, TournamentState
 from goledger.replay.scoring.choices import resolve_criteria
 from goledger.replay.scoring.criteria import Criterion, get_criterion
-from goledger.replay.scoring.policies import Policy
 from goledger.replay.scoring.rounds import round_table, rounded
-from goledger.replay.scoring.rules import Rules
 from goledger.replay.scoring.start_scores import rank_value, start_mms
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Mapping, Sequence
+
+    from goledger.replay.fold.state import GameState, RoundStatus, TournamentState
+    from goledger.replay.scoring.policies import Policy
+    from goledger.replay.scoring.rules import Rules
 
 __all__ = ["RoundEntry", "ScoringContext", "category_index", "rank_value", "rounded", "start_mms"]
 

@@ -19,18 +19,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.nogc import nogc
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.scoring.choices import check_round, main_score, resolve_criteria, resolve_policy
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, known_policies
 from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.units import unit_state
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = [
     "Ranking",
@@ -79,6 +81,7 @@ class Standings(msgspec.Struct, kw_only=True):
         place listed in ``language``'s alphabet (default: the language written in; Turkish
         ``Akçin, Çoban, Kıyak``), the order between places unchanged. The engine's own order
         inside a tie (OpenGotha's code-unit order) stays that of the JSON and CSV."""
+        # the collation loads late: only a tie listed by name needs it
         from goledger.i18n.collation import ties_by_name
 
         rows = ties_by_name(self.rows, lambda r: r.place, lambda r: r.surname, lambda r: r.first_name, language)

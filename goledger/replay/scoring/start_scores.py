@@ -22,14 +22,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.ledger.events import StartGroup, TournamentSettings
 from goledger.ledger.values import Rank, RankError
-from goledger.replay.fold.state import TournamentState
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = [
     "StartScoreRow",

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import floor
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
 from goledger.ledger.values import Rank
-from goledger.replay.fold.state import GameState, PlayerState, TournamentState, UnitState
+
+if TYPE_CHECKING:
+    from goledger.replay.fold.state import GameState, PlayerState, TournamentState, UnitState
 
 __all__ = ["UNIT_SIZE", "UNIT_SYSTEMS", "is_unit_tournament", "mean_rank", "pairing_family", "unit_of_player",
            "unit_player", "unit_state"]

@@ -25,9 +25,13 @@ unregister
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from goledger.i18n import N_, gettext
 from goledger.ledger.values import format_points
-from goledger.replay.scoring.rules import Rules
+
+if TYPE_CHECKING:
+    from goledger.replay.scoring.rules import Rules
 
 __all__ = ["CHANGE_HINT", "absence_rule", "withdrawal_rule"]
 

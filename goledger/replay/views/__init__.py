@@ -16,13 +16,10 @@ the state snapshots and their seal are the floor below (:mod:`goledger.replay.lo
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from goledger.errors import CommandRejected
-from goledger.ledger.events import TournamentSettings
 from goledger.ledger.store import Ledger
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.loading.load import load_state, settings_of
 from goledger.replay.scoring.check_ins import check_in_status, next_round, standing
 from goledger.replay.scoring.printouts import (
@@ -43,6 +40,10 @@ from goledger.replay.scoring.start_scores import StartScoreTable, start_score_ta
 from goledger.replay.views.standings_cache import cached_standings
 
 if TYPE_CHECKING:  # the views of one command each, imported by it (a run of ``standings`` needs none)
+    from collections.abc import Sequence
+
+    from goledger.ledger.events import TournamentSettings
+    from goledger.replay.fold.state import TournamentState
     from goledger.replay.scoring.check_ins import CheckInStatus
     from goledger.replay.scoring.crosstable import Crosstable
     from goledger.replay.scoring.explain import PlayerExplanation
@@ -194,6 +195,7 @@ def explain(
     criteria: Sequence[str] | None = None,
 ) -> PlayerExplanation:
     """Why ``player`` has his values and place after ``round`` as of event ``as_of``."""
+    # each view loads its own scoring module: `goledger standings` loads no crosstable
     from goledger.replay.scoring.explain import explain as explain_state
 
     return explain_state(state_as_of(db, as_of), player, criterion, round, policy, criteria)

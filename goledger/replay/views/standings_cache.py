@@ -34,10 +34,9 @@ small write.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -45,11 +44,15 @@ import goledger.ledger.events
 import goledger.ledger.values
 import goledger.replay
 from goledger.errors import GoledgerError
-from goledger.ledger.store import Ledger
-from goledger.replay.fold.state import TournamentState
 from goledger.replay.loading.cache_seal import seal, sealed
 from goledger.replay.loading.load import fresh_state, load_state
 from goledger.replay.scoring.standings import Standings, standings
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.ledger.store import Ledger
+    from goledger.replay.fold.state import TournamentState
 
 __all__ = ["EVIDENCE", "MIN_PLAYERS", "PREFIX", "cached_standings", "check_cached_standings", "code_fingerprint",
            "entry_name"]

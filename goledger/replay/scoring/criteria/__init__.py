@@ -14,6 +14,7 @@ Higher values rank better; a criterion where lower is better (CAT) stores negate
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -129,7 +130,6 @@ def _load_builtin() -> None:
     if _LOADED:
         return
     _LOADED = True
-    import importlib
 
     for module in BUILTIN_MODULES:
         importlib.import_module(module)

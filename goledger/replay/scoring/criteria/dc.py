@@ -24,17 +24,20 @@ algorithm, :func:`~goledger.replay.scoring.criteria.direct_confrontation.walraet
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
 from goledger.ledger.values import Result
-from goledger.replay.fold.state import GameState
 from goledger.replay.scoring.criteria import Criterion, Explanation, Term, get_criterion, register
 from goledger.replay.scoring.criteria.direct_confrontation import egf_dc, simplified_dc, walraet_dc
 from goledger.replay.scoring.criteria.go import game_term
-from goledger.replay.scoring.scoring import ScoringContext
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from goledger.replay.fold.state import GameState
+    from goledger.replay.scoring.scoring import ScoringContext
 
 DC_NAMES = ("DC", "SDC")
 MAIN_SCORES = ("NBW", "MMS", "CPS", "STS")

@@ -29,16 +29,20 @@ KASHDAN    win 4, draw 2, loss 1, unplayed round 2 (policy ``kashdan_points``)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from goledger.i18n import N_, gettext, pgettext
 from goledger.ledger.values import format_points
 from goledger.replay.scoring.criteria import Criterion, Explanation, Term, register
 from goledger.replay.scoring.criteria.fide_rating import perfect_performance, round_half_up, tournament_performance
 from goledger.replay.scoring.fide_unplayed import FideData, FideRound, Kind, fide_data
-from goledger.replay.scoring.scoring import ScoringContext
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from goledger.replay.scoring.scoring import ScoringContext
 
 __all__ = [
     "Part",

@@ -21,9 +21,11 @@ whole number, 0.5 rounded upwards"); p is rounded to hundredths the same way.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "DP_TABLE",

@@ -40,7 +40,7 @@ same rounding applies to ScoreX). Every "score" below is the Score at round R.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.i18n import N_, gettext
 from goledger.ledger.values import Result
@@ -52,7 +52,9 @@ from goledger.replay.scoring.macmahon_rules import (
     start_score,
     super_bar_member,
 )
-from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
+
+if TYPE_CHECKING:
+    from goledger.replay.scoring.scoring import RoundEntry, ScoringContext
 
 __all__ = ["MacMahonTables", "macmahon_tables", "round_kind"]
 

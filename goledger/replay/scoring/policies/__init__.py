@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Literal
 
 import msgspec
@@ -258,7 +259,6 @@ def _load_builtin() -> None:
     if _LOADED:
         return
     _LOADED = True
-    import importlib
 
     for module in BUILTIN_MODULES:
         importlib.import_module(module)

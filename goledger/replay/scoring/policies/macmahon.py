@@ -22,13 +22,15 @@ MacMahon shows the standings after R = CurrentRoundNumber − (TakeCurrentRoundI
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goledger.replay.scoring.criteria.names import CRITERION_FOR_MACMAHON
 from goledger.replay.scoring.macmahon_rules import MacMahonRules, collation_key, macmahon_ids, player_level
 from goledger.replay.scoring.policies import Policy, register_policy
-from goledger.replay.scoring.scoring import ScoringContext
 from goledger.replay.scoring.standings import TieKey, register_tie_order
+
+if TYPE_CHECKING:
+    from goledger.replay.scoring.scoring import ScoringContext
 
 __all__ = ["weak_order"]
 
