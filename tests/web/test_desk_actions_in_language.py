@@ -62,8 +62,8 @@ MCMAHON: list[tuple[str, str, dict[str, str]]] = [
     (REFUSE, "update-player", {"player": "p0003", "rank": "55k"}),
     (REFUSE, "bulk-register", {"list": ""}),
     (REFUSE, "bulk-register", {"list": "Veli|Ali|55k"}),
+    (REFUSE, "refresh-ratings", {}),  # nothing to change: nobody has a PIN yet
     (CONFIRM, "bulk-register", {"list": "Veli|Ali|3k|TR|Ist\nDoğan|Ayşe|2k|TR|Ank\nYilmaz|Mehmet|3k|TR|Ank||14000001"}),
-    (REFUSE, "refresh-ratings", {}),  # no player agrees with a list: nobody has a PIN
     (CONFIRM, "update-player", {"player": "p0007", "rank": "4k", "rating": "100"}),
     (CONFIRM, "refresh-ratings", {}),
     (REFUSE, "edit-games", {"round": "1", "what": "swap"}),  # nothing selected
