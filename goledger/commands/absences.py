@@ -113,9 +113,10 @@ def _bye_overrides(state: TournamentState, p: PlayerState, round_: int, force: b
     if holders:
         other = state.players[next(iter(holders))]
         if not force:
-            raise CommandRejected(say_at("round %(round)d already has its bye (%(player)s); use --force for a second "
-                                         "bye", N_("round %(round)d already has its bye (%(player)s); tick “Even so” for "
-                                         "a second bye"), round=round_, player=f"{other.id} {other.full_name}"))
+            raise CommandRejected(say_at(
+                "round %(round)d already has its bye (%(player)s); use --force for a second bye",
+                N_("round %(round)d already has its bye (%(player)s); tick “Even so” for a second bye"),
+                round=round_, player=f"{other.id} {other.full_name}"))
         overridden.append(say("a second bye in the round"))
     earlier = sorted(r for r, byes in state.byes.items() if r != round_ and p.id in byes)
     assert state.settings is not None
@@ -123,7 +124,7 @@ def _bye_overrides(state: TournamentState, p: PlayerState, round_: int, force: b
         if not force:
             raise CommandRejected(say_at("%(player)s already had the bye in round %(round)d; use --force to give him "
                                          "another", N_("%(player)s already had the bye in round %(round)d; tick “Even "
-                                         "so” to give him another", )player=f"{p.id} {p.full_name}",
+                                         "so” to give him another"), player=f"{p.id} {p.full_name}",
                                          round=earlier[0]))
         overridden.append(say("%(player)s's bye of round %(round)d", player=p.id, round=earlier[0]))
     return overridden

@@ -153,7 +153,7 @@ def decide_pair(
         if not force:
             raise CommandRejected(say_at("%(a)s and %(b)s already played in round %(round)d; use --force to pair them "
                                          "again", N_("%(a)s and %(b)s already played in round %(round)d; tick “Even if "
-                                         "forbidden or a repeat” to pair them again", )a=f"{a.id} {a.full_name}",
+                                         "forbidden or a repeat” to pair them again"), a=f"{a.id} {a.full_name}",
                                          b=f"{b.id} {b.full_name}", round=met[0]))
         overridden.append(say("a repeat of round %(round)d", round=met[0]))
     if state.constraint_in(a.id, b.id, round_) == "forbidden":
@@ -161,7 +161,7 @@ def decide_pair(
             raise CommandRejected(say_at("%(a)s and %(b)s must not be paired in round %(round)d (goledger forbid); "
                                          "use --force to pair them anyway",
                                          N_("%(a)s and %(b)s must not be paired in round %(round)d; tick “Even if "
-                                         "forbidden or a repeat” to pair them anyway", )a=f"{a.id} {a.full_name}",
+                                         "forbidden or a repeat” to pair them anyway"), a=f"{a.id} {a.full_name}",
                                          b=f"{b.id} {b.full_name}", round=round_))
         overridden.append("a forbidden pair")
     if colours_by_hand and handicap is not None and komi_text is not None:
@@ -177,8 +177,8 @@ def decide_pair(
             raise CommandRejected(say_at(
                 "the tournament's rule gives %(ruled)s White with handicap %(stones)d; with %(white)s White give the "
                 "handicap by hand (--handicap 0 for an even game)",
-                N_("the tournament's rule gives %(ruled)s White with handicap %(stones)d; with %(white)s White give the "
-                "handicap by hand (0 for an even game)"), ruled=_name(state, ruled.white),
+                N_("the tournament's rule gives %(ruled)s White with handicap %(stones)d; with %(white)s White give "
+                   "the handicap by hand (0 for an even game)"), ruled=_name(state, ruled.white),
                 stones=ruled.handicap, white=_name(state, white)))
     if handicap is not None:
         by_hand.append("handicap")
@@ -310,8 +310,8 @@ def _check_result(game: GameState, force: bool, what: str) -> bool:
             "round %(round)d table %(table)d already has a result (%(result)s); use --force to %(what)s anyway (the "
             "result stays with the players)",
             N_("round %(round)d table %(table)d already has a result (%(result)s); tick “Even with a result” to "
-            "%(what)s anyway (the result stays with the players)"), round=game.round, table=game.table, result=result_word(game.result.value),
-            what=what))
+               "%(what)s anyway (the result stays with the players)"), round=game.round, table=game.table,
+            result=result_word(game.result.value), what=what))
     return True
 
 

@@ -293,8 +293,8 @@ _FIELD_WORDS: Final = {"surname": N_("surname"), "first_name": N_("first name"),
 
 
 def _value(value: object) -> str:
-    """A field's value in an update's message: quoted as typed, a dash for none."""
-    return "—" if value is None or value == "" else repr(value)
+    """A field's value in an update's message: quoted as typed, a dash for none (never ``None``)."""
+    return "—" if value is None else repr(value)
 
 
 def update_player_message(state: TournamentState, events: list[ev.Event]) -> str:

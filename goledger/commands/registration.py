@@ -111,8 +111,8 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
         if not typed.get("surname") or not typed.get("rank"):
             raise CommandRejected(say_at("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give --surname "
                                          "and --rank to register him anyway",
-                                         N_("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give his surname "
-                                         "and rank to register him anyway"), pin=pin, source=ref.source,
+                                         N_("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give his "
+                                            "surname and rank to register him anyway"), pin=pin, source=ref.source,
                                       date=numeric_date(ref.date)))
         provenance = ev.ListProvenance(source=ref.source, date=ref.date, sha256=ref.sha256, listed=False)
         return Filled(values=dict(given), from_list=(), provenance=provenance, listed=None, ref=ref,
@@ -123,9 +123,9 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
         raise CommandRejected(say_at(
             "EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not %(given)s; "
             "use --force to register the PIN under the name given",
-            N_("EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not %(given)s; "
-            "tick “Register anyway” to register the PIN under the name given", pi)n=pin, listed=listed.full_name,
-            country=listed.country, club=listed.club, source=ref.source, date=numeric_date(ref.date),
+            N_("EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not "
+               "%(given)s; tick “Register anyway” to register the PIN under the name given"),
+            pin=pin, listed=listed.full_name, country=listed.country, club=listed.club, source=ref.source, date=numeric_date(ref.date),
             given=given_name))
     from_list_values: dict[str, Any] = {
         "surname": listed.surname, "first_name": listed.first_name, "country": listed.country,

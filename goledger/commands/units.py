@@ -53,8 +53,8 @@ def find_unit(state: TournamentState, ref: str) -> UnitState:
         return state.units[text]
     found = [u for u in state.units.values() if u.name.casefold() == text.casefold()]
     if not found:
-        raise CommandRejected(say_at("no unit %(unit)r (goledger unit list)", N_("no unit %(unit)r (see the list of units)"),
-                                     unit=text))
+        raise CommandRejected(say_at("no unit %(unit)r (goledger unit list)",
+                                     N_("no unit %(unit)r (see the list of units)"), unit=text))
     return found[0]
 
 

@@ -206,7 +206,8 @@ def check_report(report: InterchangeReport, *, strict: bool, allow_errors: bool)
     errors, warnings = report.errors, report.warnings
     if errors and not allow_errors:
         first = errors[0]
-        what = say("%(problem)s at %(where)s", problem=first.message, where=first.where) if first.where else first.message
+        what = (say("%(problem)s at %(where)s", problem=first.message, where=first.where) if first.where
+                else first.message)
         raise ImportRefused(nsay("%(source)s: %(n)d item could not be imported (first: %(first)s); nothing was written",
                                  "%(source)s: %(n)d items could not be imported (first: %(first)s); nothing was "
                                  "written", len(errors), source=report.source, n=len(errors), first=what), report)

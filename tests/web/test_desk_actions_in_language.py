@@ -82,6 +82,12 @@ MCMAHON: list[tuple[str, str, dict[str, str]]] = [
     (CONFIRM, "fix-pairing", {"player_a": "p0003", "player_b": "p0005", "round": "2"}),
     (REFUSE, "fix-pairing", {"player_a": "p0003", "player_b": "p0004", "round": "2"}),  # p0003 is fixed
     (CONFIRM, "fix-pairing", {"player_a": "p0003", "player_b": "p0005", "round": "2", "lift": "1"}),
+    (REFUSE, "approve-reports", {"round": "1"}),  # no agreeing reports
+    ("phone", "report-refuse", {"player": "p0003", "outcome": "maybe"}),
+    ("phone", "report-confirm", {"player": "p0003", "outcome": "won"}),
+    ("phone", "report-confirm", {"player": "p0004", "outcome": "lost"}),
+    ("phone", "report-refuse", {"player": "p0004", "outcome": "lost"}),  # already reported (round 1 still open)
+    (CONFIRM, "approve-reports", {"round": "1"}),
     (REFUSE, "pair", {"round": "1", "white": "p0001", "black": "p0002", "colours": "picked"}),  # paired
     (REFUSE, "pair", {"round": "2", "white": "p0001", "black": "p0001", "colours": "picked"}),
     (REFUSE, "pair", {"round": "2", "white": "p0001", "black": "p0002", "colours": "picked"}),  # a repeat
@@ -102,11 +108,6 @@ MCMAHON: list[tuple[str, str, dict[str, str]]] = [
     (CONFIRM, "show-round", {"round": "2"}),
     (REFUSE, "show-round", {"round": "2"}),  # already shown
     (REFUSE, "approve-reports", {"round": "1"}),  # no agreeing reports
-    ("phone", "report-refuse", {"player": "p0003", "outcome": "maybe"}),
-    ("phone", "report-confirm", {"player": "p0003", "outcome": "won"}),
-    ("phone", "report-confirm", {"player": "p0004", "outcome": "lost"}),
-    ("phone", "report-refuse", {"player": "p0004", "outcome": "lost"}),  # already reported
-    (CONFIRM, "approve-reports", {"round": "1"}),
     (REFUSE, "approve-reports", {"round": "9"}),
     ("phone", "check-in-confirm", {"player": "p0002", "round": "2", "answer": "absent"}),
     ("phone", "check-in-refuse", {"player": "p0002", "round": "1", "answer": "play"}),  # round 1 paired
@@ -189,8 +190,9 @@ def _run(db: Path, steps: list[tuple[str, str, dict[str, str]]], language: str, 
             before = _head(db)
             if kind == "phone":
                 key = keys[fields["player"]]
-                phone = phones.setdefault(key, httpx.Client(base_url=desk.url, timeout=30,
-                                                            headers={"Accept-Language": language}))
+                if key not in phones:  # each player his own phone
+                    phones[key] = httpx.Client(base_url=desk.url, timeout=30, headers={"Accept-Language": language})
+                phone = phones[key]
                 if action.startswith("report"):
                     page = phone.get(f"/k/{key}/result")
                     form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text))

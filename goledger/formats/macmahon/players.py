@@ -135,7 +135,8 @@ def _parse_line(fields: list[str], number: int, rounds: int, report: Interchange
                 where: str) -> ListedPlayer | None:
     fields = fields + [""] * (9 - len(fields))
     if any(fields[9:]):
-        report.warning("ignored", say("fields after the 9th are ignored: %(fields)r", fields="|".join(fields[9:])), where)
+        report.warning("ignored", say("fields after the 9th are ignored: %(fields)r", fields="|".join(fields[9:])),
+                       where)
     surname, first_name, strength, country, club, rating_text, pin, registration, playing = fields[:9]
     if not surname:
         report.error("missing", say("no surname"), where)
@@ -145,9 +146,8 @@ def _parse_line(fields: list[str], number: int, rounds: int, report: Interchange
         return None
     try:
         level = Level.parse(strength)
-    except LevelError:
-        report.error("invalid", say("%(surname)s: %(strength)r is not a level (MacMahon levels are 35k..1k, 1d..9d, "
-                                    "1p..10p)", surname=surname, strength=strength), where)
+    except LevelError as exc:  # its sentence made in the language in force
+        report.error("invalid", say("%(surname)s: %(problem)s", surname=surname, problem=str(exc)), where)
         return None
     code = country.upper()
     if code and not re.fullmatch(r"[A-Z]{2}", code):
@@ -159,11 +159,12 @@ def _parse_line(fields: list[str], number: int, rounds: int, report: Interchange
         try:
             rating = int(rating_text)
         except ValueError:
-            report.error("invalid", say("%(surname)s: rating %(rating)r is not a whole number", surname=surname,
+            report.error("invalid", say("%(surname)s: rating %(rating)r is not an integer", surname=surname,
                                         rating=rating_text), where)
             return None
     if pin and not pin.isdigit():
-        report.error("invalid", say("%(surname)s: EGD PIN %(pin)r must be digits only", surname=surname, pin=pin), where)
+        report.error("invalid", say("%(surname)s: EGD PIN %(pin)r must be digits only", surname=surname, pin=pin),
+                     where)
         return None
     if registration and registration not in ("f", "F", "p", "P"):
         report.error("invalid", say("%(surname)s: registration %(registration)r is not f (final) or p (preliminary)",
