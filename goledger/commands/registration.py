@@ -125,8 +125,8 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
             "use --force to register the PIN under the name given",
             N_("EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not "
                "%(given)s; tick “Register anyway” to register the PIN under the name given"),
-            pin=pin, listed=listed.full_name, country=listed.country, club=listed.club, source=ref.source, date=numeric_date(ref.date),
-            given=given_name))
+            pin=pin, listed=listed.full_name, country=listed.country, club=listed.club, source=ref.source,
+            date=numeric_date(ref.date), given=given_name))
     from_list_values: dict[str, Any] = {
         "surname": listed.surname, "first_name": listed.first_name, "country": listed.country,
         "club": "" if listed.club.strip("x") == "" else listed.club, "rank": listed.grade, "grade": listed.grade,

@@ -27,7 +27,7 @@ from goledger.web.actions import ACTIONS
 
 from ..desk_server import DeskServer
 from ..ratings_support import write_list
-from .test_desk_messages_in_language import CONFIRMATIONS, NAMES, REFUSALS, _english, _head, _shown, template
+from .test_desk_messages_in_language import CLI_WORDS, CONFIRMATIONS, NAMES, REFUSALS, _english, _head, _shown, template
 from .test_web_attacks import csrf_of, logged_in
 
 httpx = pytest.importorskip("httpx")
@@ -150,11 +150,6 @@ UNITS: list[tuple[str, str, dict[str, str]]] = [
 ]
 """A Pair Go tournament's forms."""
 
-CLI_WORDS = re.compile(r"(?<![\w-])--[a-z]|`goledger|\bgoledger\s+(?:[a-z]+-[a-z-]+|" + "|".join(
-    ("result", "correct", "pair", "unpair", "register", "withdraw", "reinstate", "absent", "present", "bye",
-     "unbye", "publish", "unit", "team", "ratings", "forbid", "settings", "standings", "explain", "keys",
-     "slips", "import", "export", "log", "audit", "new", "serve", "verify", "criteria", "check-in")) + r")\b")
-"""What names the command line: an option (``--force``), a command (``goledger correct``)."""
 
 
 def _mcmahon(folder: Path, language: str) -> Path:
@@ -182,6 +177,7 @@ def _run(db: Path, steps: list[tuple[str, str, dict[str, str]]], language: str, 
          seen: set[tuple[str, str]], shown: list[tuple[str, str]]) -> list[str]:
     """Post each step on a server over ``db``; what is wrong with each message shown."""
     keys = ensure_keys(db)
+    phone_language = {"tr": "hu", "hu": "tr"}[language]  # a Hungarian phone at a Turkish event, and back
     wrong: list[str] = []
     with DeskServer(db) as desk:
         client, csrf = logged_in(desk.url)
@@ -191,7 +187,8 @@ def _run(db: Path, steps: list[tuple[str, str, dict[str, str]]], language: str, 
             if kind == "phone":
                 key = keys[fields["player"]]
                 if key not in phones:  # each player his own phone
-                    phones[key] = httpx.Client(base_url=desk.url, timeout=30, headers={"Accept-Language": language})
+                    phones[key] = httpx.Client(base_url=desk.url, timeout=30,
+                                               headers={"Accept-Language": phone_language})
                 phone = phones[key]
                 if action.startswith("report"):
                     page = phone.get(f"/k/{key}/result")
@@ -202,11 +199,11 @@ def _run(db: Path, steps: list[tuple[str, str, dict[str, str]]], language: str, 
                     response = phone.post(f"/k/{key}/check-in", data={
                         "csrf": csrf_of(page.text), "round": fields["round"], "answer": fields["answer"],
                         "expected_head": str(before)})
-                refused = action.endswith("refuse")
+                refused, read_in = action.endswith("refuse"), phone_language
             else:
                 response = client.post(f"/desk/do/{action}", data={
                     "csrf": csrf, "expected_head": str(before), "back": "/desk", **fields})
-                refused = kind == REFUSE
+                refused, read_in = kind == REFUSE, language
             message = _shown(response.text)
             status, after = response.status_code, _head(db)
             if refused and not (status in (400, 409) and after == before):
@@ -215,7 +212,7 @@ def _run(db: Path, steps: list[tuple[str, str, dict[str, str]]], language: str, 
                 wrong.append(f"{action} {fields}: not recorded ({status}): {message}")
             seen.add((action, REFUSE if refused else CONFIRM))
             shown.append((action, message))
-            words = _english(message.replace("EGD PIN", " "), language, template)  # the PIN's name everywhere
+            words = _english(message.replace("EGD PIN", " "), read_in, template)  # the PIN's name everywhere
             if words:
                 wrong.append(f"{action}: {message} {words}")
             if "a(z)" in message.lower():
