@@ -40,7 +40,6 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.i18n.messages import say, word
 from goledger.ledger.values import Rank, RankError, parse_number
 
 __all__ = [
@@ -138,8 +137,7 @@ def text_problem(text: str, what: str) -> str | None:
     char = _bad_char(text)
     if char is None:
         return None
-    return say("%(what)s %(text)r contains an invisible or control character (U+%(code)s)", what=word(what),
-               text=text, code=f"{ord(char):04X}")
+    return f"{what} {text!r} contains an invisible or control character (U+{ord(char):04X})"
 
 
 def check_text(text: str, what: str) -> str:
@@ -198,22 +196,21 @@ def name_key(name: str) -> str:
 def int_problem(value: Any, what: str, bounds: tuple[int, int] | None = None) -> str | None:
     """Why ``value`` is not an integer of its domain, or ``None``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        return say("%(what)s %(value)r is not a whole number", what=word(what), value=value)
+        return f"{what} {value!r} is not a whole number"
     low, high = bounds or (SQLITE_MIN, SQLITE_MAX)
     if not low <= value <= high:
-        return say("%(what)s %(value)d is outside %(low)d..%(high)d", what=word(what), value=value, low=low,
-                   high=high)
+        return f"{what} {value} is outside {low}..{high}"
     return None
 
 
 def rank_problem(value: Any, what: str) -> str | None:
     """Why ``value`` is not a rank, or ``None``."""
     if not isinstance(value, str):
-        return say("%(what)s %(value)r is not a rank such as 3d or 12k", what=word(what), value=value)
+        return f"{what} {value!r} is not a rank such as 3d or 12k"
     try:
         Rank.parse(value)
     except RankError:
-        return say("%(what)s %(value)r is not a rank: use 30k..1k, 1d..9d or 1p..9p", what=word(what), value=value)
+        return f"{what} {value!r} is not a rank: use 30k..1k, 1d..9d or 1p..9p"
     return None
 
 
@@ -222,13 +219,13 @@ def komi_problem(value: Any, what: str = "komi") -> str | None:
     if isinstance(value, str) and value in _VALID_KOMI:  # every game of a tournament has one of a few
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > 12:
-        return say("%(what)s %(value)r is not a number such as 6.5 or 7", what=word(what), value=value)
+        return f"{what} {value!r} is not a number such as 6.5 or 7"
     try:
         number = parse_number(value, comma=False)  # bounded as text: Fraction("1e999999999") would take hours
     except ValueError:
-        return say("%(what)s %(value)r is not a number such as 6.5 or 7", what=word(what), value=value)
+        return f"{what} {value!r} is not a number such as 6.5 or 7"
     if (number * 2).denominator != 1 or abs(number) > 999:
-        return say("%(what)s %(value)r must be a whole or half number within ±999", what=word(what), value=value)
+        return f"{what} {value!r} must be a whole or half number within ±999"
     if len(_VALID_KOMI) < 1024:
         _VALID_KOMI.add(value)
     return None
@@ -375,7 +372,7 @@ def date_problem(value: Any, what: str = "date") -> str | None:
     if value == "" or value is None:
         return None
     if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
-        return say("%(what)s %(value)r is not a date like 2026-05-30", what=word(what), value=value)
+        return f"{what} {value!r} is not a date like 2026-05-30"
     import datetime
 
     try:
@@ -383,10 +380,8 @@ def date_problem(value: Any, what: str = "date") -> str | None:
     except ValueError:
         month = int(value[5:7])
         if not 1 <= month <= 12:
-            return say("%(what)s %(value)r is not a day of the calendar (there is no month %(month)d)",
-                       what=word(what), value=value, month=month)
-        return say("%(what)s %(value)r is not a day of the calendar (%(month)s has no day %(day)d)",
-                   what=word(what), value=value, month=value[:7], day=int(value[8:]))
+            return f"{what} {value!r} is not a day of the calendar (there is no month {month})"
+        return f"{what} {value!r} is not a day of the calendar ({value[:7]} has no day {int(value[8:])})"
     return None
 
 
@@ -401,15 +396,14 @@ def range_problem(value: Any, what: str) -> str | None:
         return None
     if not isinstance(value, (list, tuple)) or len(value) != 2 or any(
             isinstance(v, bool) or not isinstance(v, int) for v in value):
-        return say("%(what)s %(value)r is not two whole numbers LOW,HIGH", what=word(what), value=value)
+        return f"{what} {value!r} is not two whole numbers LOW,HIGH"
     low, high = value
     for end in (low, high):
         problem = int_problem(end, what, INT_DOMAINS["rating"])
         if problem:
             return problem
     if low > high:
-        return say("%(what)s %(low)d,%(high)d is empty: its low end %(low)d is above its high end %(high)d",
-                   what=word(what), low=low, high=high)
+        return f"{what} {low},{high} is empty: its low end {low} is above its high end {high}"
     return None
 
 
