@@ -20,7 +20,8 @@ from goledger.commands.checks import (
 )
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
-from goledger.i18n.messages import say
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.i18n.numbers import decimal
 from goledger.ledger import events as ev
 from goledger.replay.fold.players import find_player
@@ -112,15 +113,19 @@ def _bye_overrides(state: TournamentState, p: PlayerState, round_: int, force: b
     if holders:
         other = state.players[next(iter(holders))]
         if not force:
-            raise CommandRejected(say("round %(round)d already has its bye (%(player)s); use --force for a second bye",
-                                      round=round_, player=f"{other.id} {other.full_name}"))
+            raise CommandRejected(say_at(
+                "round %(round)d already has its bye (%(player)s); use --force for a second bye",
+                N_("round %(round)d already has its bye (%(player)s); tick “Even so” for a second bye"),
+                round=round_, player=f"{other.id} {other.full_name}"))
         overridden.append(say("a second bye in the round"))
     earlier = sorted(r for r, byes in state.byes.items() if r != round_ and p.id in byes)
     assert state.settings is not None
     if earlier and state.settings.system in REPEATS_REFUSED:
         if not force:
-            raise CommandRejected(say("%(player)s already had the bye in round %(round)d; use --force to give him "
-                                      "another", player=f"{p.id} {p.full_name}", round=earlier[0]))
+            raise CommandRejected(say_at("%(player)s already had the bye in round %(round)d; use --force to give him "
+                                         "another", N_("%(player)s already had the bye in round %(round)d; tick “Even "
+                                         "so” to give him another"), player=f"{p.id} {p.full_name}",
+                                         round=earlier[0]))
         overridden.append(say("%(player)s's bye of round %(round)d", player=p.id, round=earlier[0]))
     return overridden
 

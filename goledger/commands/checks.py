@@ -7,7 +7,8 @@ Each raises :class:`~goledger.errors.CommandRejected` with one sentence; none re
 from __future__ import annotations
 
 from goledger.errors import CommandRejected
-from goledger.i18n.messages import say
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
@@ -127,13 +128,17 @@ def check_available(state: TournamentState, p: PlayerState, round_: int, overrid
     (``--force``), a withdrawal or an absence is noted there instead of refused."""
     if p.is_withdrawn(round_):
         if overridden is None:
-            raise CommandRejected(say("%(player)s withdrew from round %(round)d; use --force to pair him anyway",
-                                      player=f"{p.id} {p.full_name}", round=p.withdrawn_from))
+            raise CommandRejected(say_at(
+                "%(player)s withdrew from round %(round)d; use --force to pair him anyway",
+                N_("%(player)s withdrew from round %(round)d; to pair him anyway, tick “Even so” or “Even if "
+                   "forbidden or a repeat”"), player=f"{p.id} {p.full_name}", round=p.withdrawn_from))
         overridden.append(say("%(player)s withdrew", player=p.id))
     elif round_ in p.absences:
         if overridden is None:
-            raise CommandRejected(say("%(player)s is marked absent in round %(round)d; use --force to pair him "
-                                      "anyway", player=f"{p.id} {p.full_name}", round=round_))
+            raise CommandRejected(say_at(
+                "%(player)s is marked absent in round %(round)d; use --force to pair him anyway",
+                N_("%(player)s is marked absent in round %(round)d; to pair him anyway, tick “Even so” or “Even if "
+                   "forbidden or a repeat”"), player=f"{p.id} {p.full_name}", round=round_))
         overridden.append(say("%(player)s absent", player=p.id))
     game = state.game_of(p.id, round_)
     if game is not None:

@@ -48,7 +48,9 @@ def decide_forbid(state: TournamentState, player_a: str, player_b: str, from_rou
     bounds = state.constraint_rounds.get(min(a.id, b.id), {}).get(max(a.id, b.id))
     same_bounds = (bounds or [None, None]) == [from_round, until_round]
     if current == kind and same_bounds:
-        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} are already {kind}")
+        pair = {"a": f"{a.id} {a.full_name}", "b": f"{b.id} {b.full_name}"}
+        raise CommandRejected(say("%(a)s and %(b)s are already forbidden", **pair) if kind == "forbidden"
+                              else say("%(a)s and %(b)s are already unwanted", **pair))
     return [ev.PairingConstraintSet(player_a=a.id, player_b=b.id, constraint=kind, from_round=from_round,
                                     until_round=until_round)]
 
@@ -60,9 +62,16 @@ def forbid_message(state: TournamentState, events: list[ev.Event]) -> str:
     pair = f"{a.id} {a.full_name} and {b.id} {b.full_name}"
     if event.constraint == "none":
         return say("%(pair)s: pairing constraint lifted", pair=pair)
-    scope = (f" from round {event.from_round}" if event.from_round is not None else "") + (
-        f" until round {event.until_round}" if event.until_round is not None else "")
-    return f"{pair}: pairing {event.constraint}{scope}"
+    said = say("%(pair)s: pairing forbidden", pair=pair) if event.constraint == "forbidden" else say(
+        "%(pair)s: pairing unwanted", pair=pair)
+    if event.from_round is not None and event.until_round is not None:
+        return say("%(said)s from round %(start)d until round %(until)d", said=said, start=event.from_round,
+                   until=event.until_round)
+    if event.from_round is not None:
+        return say("%(said)s from round %(start)d", said=said, start=event.from_round)
+    if event.until_round is not None:
+        return say("%(said)s until round %(until)d", said=said, until=event.until_round)
+    return said
 
 
 def forbid(
@@ -104,7 +113,8 @@ def decide_fix_pairing(state: TournamentState, player_a: str, player_b: str, rou
     for p in (a, b):
         game = state.game_of(p.id, round_)
         if game is not None:
-            raise CommandRejected(f"{p.id} {p.full_name} is already paired in round {round_} (table {game.table})")
+            raise CommandRejected(say("%(player)s is already paired in round %(round)d (table %(table)d)",
+                                      player=f"{p.id} {p.full_name}", round=round_, table=game.table))
     _check_fixed_elsewhere(state, round_, x, y, table)
     return [ev.PairingFixed(round=round_, player_a=x, player_b=y, table=table)]
 
@@ -115,22 +125,29 @@ def _check_fixed_elsewhere(state: TournamentState, round_: int, x: str, y: str, 
     another fixed pair, or a table fixed for another player (``fix-table``)."""
     fixed = state.fixed_pairs.get(round_, {})
     if fixed.get(x) == (y, table):
-        where = f" at table {table}" if table is not None else ""
-        raise CommandRejected(f"round {round_}: {x} and {y} are already fixed to play{where}")
+        if table is not None:
+            raise CommandRejected(say("round %(round)d: %(a)s and %(b)s are already fixed to play at table "
+                                      "%(table)d", round=round_, a=x, b=y, table=table))
+        raise CommandRejected(say("round %(round)d: %(a)s and %(b)s are already fixed to play", round=round_,
+                                  a=x, b=y))
     for a, (b, at) in sorted(fixed.items()):
         if {a, b} == {x, y}:
             continue
         if {a, b} & {x, y}:
-            raise CommandRejected(f"round {round_}: {a} and {b} are already fixed to play; lift that first "
-                                  f"(goledger fix-pairing {a} {b} --round {round_} --lift)")
+            raise CommandRejected(say("round %(round)d: %(a)s and %(b)s are already fixed to play; lift that "
+                                      "first (%(command)s)", round=round_, a=a, b=b,
+                                      command=f"goledger fix-pairing {a} {b} --round {round_} --lift"))
         if table is not None and at == table:
-            raise CommandRejected(f"round {round_} table {table} is already fixed for {a} and {b}; choose another "
-                                  f"table or lift that first (goledger fix-pairing {a} {b} --round {round_} --lift)")
+            raise CommandRejected(say("round %(round)d table %(table)d is already fixed for %(a)s and %(b)s; "
+                                      "choose another table or lift that first (%(command)s)", round=round_,
+                                      table=table, a=a, b=b,
+                                      command=f"goledger fix-pairing {a} {b} --round {round_} --lift"))
     if table is not None:
         for other in sorted(state.fixed_tables):
             if other not in (x, y) and state.fixed_table(other, round_) == table:
-                raise CommandRejected(f"round {round_} table {table} is fixed for {other} (goledger fix-table); "
-                                      "choose another table")
+                raise CommandRejected(say("round %(round)d table %(table)d is fixed for %(player)s "
+                                          "(goledger fix-table); choose another table", round=round_,
+                                          table=table, player=other))
 
 
 def fix_pairing(
@@ -147,9 +164,13 @@ def fix_pairing(
     def describe(state: TournamentState, events: list[ev.Event]) -> str:
         a, b = find_player(state, player_a), find_player(state, player_b)
         if lift:
-            return f"round {round}: fixed pairing of {a.id} {a.full_name} and {b.id} {b.full_name} lifted"
-        at = f" at table {table}" if table is not None else ""
-        return f"round {round}: {a.id} {a.full_name} and {b.id} {b.full_name} will play{at}"
+            return say("round %(round)d: fixed pairing of %(a)s and %(b)s lifted", round=round,
+                       a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}")
+        if table is not None:
+            return say("round %(round)d: %(a)s and %(b)s will play at table %(table)d", round=round,
+                       a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}", table=table)
+        return say("round %(round)d: %(a)s and %(b)s will play", round=round, a=f"{a.id} {a.full_name}",
+                   b=f"{b.id} {b.full_name}")
 
     return record(db, lambda state: decide_fix_pairing(state, player_a, player_b, round, table, lift), describe,
                   **plumbing)
@@ -163,17 +184,22 @@ def decide_fix_table(state: TournamentState, player: str, table: int | None, fro
     p = find_player(state, player)
     check_table(table)
     if state.fixed_table(p.id, from_round) == table:
-        raise CommandRejected(f"{p.id} {p.full_name} is already {'at table ' + str(table) if table else 'free'} "
-                              f"from round {from_round}")
+        player = f"{p.id} {p.full_name}"
+        raise CommandRejected(say("%(player)s is already at table %(table)d from round %(round)d", player=player,
+                                  table=table, round=from_round) if table else
+                              say("%(player)s is already free from round %(round)d", player=player,
+                                  round=from_round))
     if table is not None:
         for other in state.fixed_tables:
             if other != p.id and state.fixed_table(other, from_round) == table:
-                raise CommandRejected(f"table {table} is already fixed for {other} from round {from_round}")
+                raise CommandRejected(say("table %(table)d is already fixed for %(player)s from round %(round)d",
+                                          table=table, player=other, round=from_round))
         for round_, pairs in sorted(state.fixed_pairs.items()):
             for a, (b, at) in sorted(pairs.items()):
                 if round_ >= from_round and at == table and p.id not in (a, b):
-                    raise CommandRejected(f"round {round_} table {table} is already fixed for {a} and {b} "
-                                          "(goledger fix-pairing); choose another table")
+                    raise CommandRejected(say("round %(round)d table %(table)d is already fixed for %(a)s and "
+                                              "%(b)s (goledger fix-pairing); choose another table",
+                                              round=round_, table=table, a=a, b=b))
     return [ev.TableFixed(player_id=p.id, table=table, from_round=from_round)]
 
 
@@ -181,8 +207,12 @@ def fix_table_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0003 Abe Ann plays at table 1 from round 2``."""
     event = first_event(events, ev.TableFixed)
     p = state.players[event.player_id]
-    what = f"plays at table {event.table}" if event.table is not None else "is no longer fixed to a table"
-    return f"{p.id} {p.full_name} {what} from round {event.from_round}"
+    player = f"{p.id} {p.full_name}"
+    if event.table is not None:
+        return say("%(player)s plays at table %(table)d from round %(round)d", player=player, table=event.table,
+                   round=event.from_round)
+    return say("%(player)s is no longer fixed to a table from round %(round)d", player=player,
+               round=event.from_round)
 
 
 def fix_table(

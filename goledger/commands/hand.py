@@ -43,7 +43,7 @@ from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event
 from goledger.describe.events import edit_words, result_word
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext
-from goledger.i18n.messages import nsay, say
+from goledger.i18n.messages import nsay, say, say_at
 from goledger.i18n.numbers import decimal
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, effective_komi
@@ -151,14 +151,18 @@ def decide_pair(
     met = sorted(g.round for g in state.all_games() if g.round != round_ and {g.white, g.black} == {a.id, b.id})
     if met and state.settings.system in REPEATS_REFUSED:
         if not force:
-            raise CommandRejected(say("%(a)s and %(b)s already played in round %(round)d; use --force to pair them "
-                                      "again", a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}", round=met[0]))
+            raise CommandRejected(say_at("%(a)s and %(b)s already played in round %(round)d; use --force to pair them "
+                                         "again", N_("%(a)s and %(b)s already played in round %(round)d; tick “Even if "
+                                         "forbidden or a repeat” to pair them again"), a=f"{a.id} {a.full_name}",
+                                         b=f"{b.id} {b.full_name}", round=met[0]))
         overridden.append(say("a repeat of round %(round)d", round=met[0]))
     if state.constraint_in(a.id, b.id, round_) == "forbidden":
         if not force:
-            raise CommandRejected(say("%(a)s and %(b)s must not be paired in round %(round)d (goledger forbid); use "
-                                      "--force to pair them anyway", a=f"{a.id} {a.full_name}",
-                                      b=f"{b.id} {b.full_name}", round=round_))
+            raise CommandRejected(say_at("%(a)s and %(b)s must not be paired in round %(round)d (goledger forbid); "
+                                         "use --force to pair them anyway",
+                                         N_("%(a)s and %(b)s must not be paired in round %(round)d; tick “Even if "
+                                         "forbidden or a repeat” to pair them anyway"), a=f"{a.id} {a.full_name}",
+                                         b=f"{b.id} {b.full_name}", round=round_))
         overridden.append("a forbidden pair")
     if colours_by_hand and handicap is not None and komi_text is not None:
         ruled = RuledGame(white=a.id, black=b.id, handicap=handicap, komi=komi_text, rule="hand")  # nothing to ask
@@ -170,9 +174,11 @@ def decide_pair(
         by_hand.append("colours")
         white, black = a.id, b.id
         if (white, black) != (ruled.white, ruled.black) and ruled.handicap and handicap is None:
-            raise CommandRejected(say(
+            raise CommandRejected(say_at(
                 "the tournament's rule gives %(ruled)s White with handicap %(stones)d; with %(white)s White give the "
-                "handicap by hand (--handicap 0 for an even game)", ruled=_name(state, ruled.white),
+                "handicap by hand (--handicap 0 for an even game)",
+                N_("the tournament's rule gives %(ruled)s White with handicap %(stones)d; with %(white)s White give "
+                   "the handicap by hand (0 for an even game)"), ruled=_name(state, ruled.white),
                 stones=ruled.handicap, white=_name(state, white)))
     if handicap is not None:
         by_hand.append("handicap")
@@ -300,10 +306,12 @@ def _check_result(game: GameState, force: bool, what: str) -> bool:
     if game.result is Result.UNKNOWN:
         return False
     if not force:
-        raise CommandRejected(say(
+        raise CommandRejected(say_at(
             "round %(round)d table %(table)d already has a result (%(result)s); use --force to %(what)s anyway (the "
-            "result stays with the players)", round=game.round, table=game.table, result=result_word(game.result.value),
-            what=what))
+            "result stays with the players)",
+            N_("round %(round)d table %(table)d already has a result (%(result)s); tick “Even with a result” to "
+               "%(what)s anyway (the result stays with the players)"), round=game.round, table=game.table,
+            result=result_word(game.result.value), what=what))
     return True
 
 
@@ -324,7 +332,9 @@ def decide_edit_game(
     with a result (or, for a move, a game at ``move_to`` with one) unless ``force``."""
     game = game_at(state, round_, table, name_tables=True)
     if not swap_colours and handicap is None and komi is None and move_to is None:
-        raise CommandRejected(say("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to"))
+        raise CommandRejected(say_at("edit-game needs an edit: --swap-colours, --handicap, --komi or --move-to",
+                                     N_("choose an edit of the game: swap its colours, change its handicap or komi, or "
+                                     "move it to another table")))
     check_handicap(handicap)
     komi_text = parse_komi(komi)
     out: list[ev.Event] = []
@@ -481,8 +491,19 @@ def renumber_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``round 4: 12 of 30 games change tables (best score, then rating; first moved game now at table 3)``."""
     event = first_event(events, ev.TablesRenumbered)
     lowest = min(new for _, new in event.tables)
-    return (f"round {event.round}: {len(event.tables)} of {len(state.games_of_round(event.round))} games change "
-            f"tables ({event.order}; first moved game now at table {lowest})")
+    base, _, note = event.order.partition(" (")
+    order = gettext(_ORDER_WORDS.get(base, base))
+    if note:
+        order += " " + gettext("(equal games in their current order: OpenGotha's table sort fails on this round)")
+    games = len(state.games_of_round(event.round))
+    return nsay("round %(round)d: %(n)d of %(games)d game changes tables (%(order)s; first moved game now at table "
+                "%(table)d)", "round %(round)d: %(n)d of %(games)d games change tables (%(order)s; first moved game "
+                "now at table %(table)d)", len(event.tables), round=event.round, n=len(event.tables), games=games,
+                order=order, table=lowest)
+
+
+_ORDER_WORDS: Final = {"kept": N_("kept"), "best score, then rating": N_("best score, then rating")}
+"""The renumbering's order as the event records it (English, the ledger's) → its words."""
 
 
 def renumber_tables(

@@ -17,7 +17,7 @@ from goledger.commands.checks import check_names, parse_rank
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext
-from goledger.i18n.messages import say
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.replay.fold.players import NameIndex, find_player, fold_name, short_reference_clash
@@ -109,8 +109,9 @@ def decide_register(
         _check_rounds_left(state)
         p = known.namesake(surname, first_name)
         if p is not None:
-            raise CommandRejected(say("%(name)s is already registered as %(id)s; use --force to register a namesake",
-                                      name=f"{surname} {first_name}", id=p.id))
+            raise CommandRejected(say_at("%(name)s is already registered as %(id)s; use --force to register a namesake",
+                                         N_("%(name)s is already registered as %(id)s; tick “Register anyway” to "
+                                         "register a namesake"), name=f"{surname} {first_name}", id=p.id))
     return [ev.PlayerRegistered(
         player_id=_next_player_id(state), surname=surname, first_name=first_name, rank=rank,
         grade=grade, rating=rating, country=country, club=club, egd_pin=egd_pin,
@@ -125,9 +126,12 @@ def _check_rounds_left(state: TournamentState) -> None:
     anyway, e.g. to correct the list of a finished tournament)."""
     last = state.rounds
     if last and (state.games.get(last) or state.byes.get(last)):
-        raise CommandRejected(say("round %(round)d, the last round, is already paired: a player registered now plays "
-                                  "no game and would be placed on absences alone; use --force to register him anyway",
-                                  round=last))
+        raise CommandRejected(say_at("round %(round)d, the last round, is already paired: a player registered now "
+                                     "plays no game and would be placed on absences alone; use --force to register "
+                                     "him anyway",
+                                     N_("round %(round)d, the last round, is already paired: a player registered now "
+                                     "plays no game and would be placed on absences alone; tick “Register anyway” "
+                                     "to register him anyway"), round=last))
 
 
 def register_message(state: TournamentState, events: list[ev.Event], note: str = "",
@@ -184,7 +188,8 @@ def register(
         surname, first_name, country, club, rank, grade, rating = (
             filled.values[k] for k in ("surname", "first_name", "country", "club", "rank", "grade", "rating"))
     if not str(rank).strip():
-        raise CommandRejected(say("a player needs a rank (--rank), or an EGD PIN of the rating list (--egd-pin)"))
+        raise CommandRejected(say_at("a player needs a rank (--rank), or an EGD PIN of the rating list (--egd-pin)",
+                                     N_("a player needs a rank, or an EGD PIN of the rating list")))
     fields: dict[str, Any] = {"rank": parse_rank(rank), "surname": surname.strip(), "first_name": first_name.strip()}
     if not fields["surname"]:
         raise CommandRejected(say("a player needs a surname"))
@@ -287,13 +292,18 @@ _FIELD_WORDS: Final = {"surname": N_("surname"), "first_name": N_("first name"),
 """A player's fields in words, as an update names them."""
 
 
+def _value(value: object) -> str:
+    """A field's value in an update's message: quoted as typed, a dash for none (never ``None``)."""
+    return "—" if value is None else repr(value)
+
+
 def update_player_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``updated p0003: rank '2k' → '1k', club 'Par' → 'Lyon'`` (and the list it came from)."""
     event = first_event(events, ev.PlayerUpdated)
     p = state.players[event.player_id]
     changes = event.changes
-    fields = ", ".join(f"{gettext(_FIELD_WORDS.get(k, k))} {getattr(p, k)!r} → {v!r}" for k, v in changes.items()
-                       if k != "rating_list")
+    fields = ", ".join(f"{gettext(_FIELD_WORDS.get(k, k))} {_value(getattr(p, k))} → {_value(v)}"
+                       for k, v in changes.items() if k != "rating_list")
     if "rating_list" in changes:
         fields += say(" (from the %(source)s list of %(date)s)", source=changes["rating_list"]["source"],
                       date=changes["rating_list"]["date"])

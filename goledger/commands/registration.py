@@ -37,7 +37,8 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.i18n.messages import say
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.i18n.numbers import numeric_date
 from goledger.ledger import events as ev
 from goledger.ratings.model import ListRef, RatedPlayer
@@ -108,8 +109,10 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
                       note="PIN not checked: no ratings store on this machine")
     if listed is None:
         if not typed.get("surname") or not typed.get("rank"):
-            raise CommandRejected(say("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give --surname and "
-                                      "--rank to register him anyway", pin=pin, source=ref.source,
+            raise CommandRejected(say_at("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give --surname "
+                                         "and --rank to register him anyway",
+                                         N_("EGD PIN %(pin)s is not in the %(source)s list of %(date)s; give his "
+                                            "surname and rank to register him anyway"), pin=pin, source=ref.source,
                                       date=numeric_date(ref.date)))
         provenance = ev.ListProvenance(source=ref.source, date=ref.date, sha256=ref.sha256, listed=False)
         return Filled(values=dict(given), from_list=(), provenance=provenance, listed=None, ref=ref,
@@ -117,11 +120,13 @@ def fill_from_list(given: dict[str, Any], pin: str, ratings: PathLike | None, fo
     if not force and not same_name(typed.get("surname", ""), typed.get("first_name", ""), listed.surname,
                                    listed.first_name):
         given_name = f"{typed.get('surname', '')} {typed.get('first_name', '')}".strip()
-        raise CommandRejected(say(
+        raise CommandRejected(say_at(
             "EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not %(given)s; "
-            "use --force to register the PIN under the name given", pin=pin, listed=listed.full_name,
-            country=listed.country, club=listed.club, source=ref.source, date=numeric_date(ref.date),
-            given=given_name))
+            "use --force to register the PIN under the name given",
+            N_("EGD PIN %(pin)s is %(listed)s (%(country)s, %(club)s) in the %(source)s list of %(date)s, not "
+               "%(given)s; tick “Register anyway” to register the PIN under the name given"),
+            pin=pin, listed=listed.full_name, country=listed.country, club=listed.club, source=ref.source,
+            date=numeric_date(ref.date), given=given_name))
     from_list_values: dict[str, Any] = {
         "surname": listed.surname, "first_name": listed.first_name, "country": listed.country,
         "club": "" if listed.club.strip("x") == "" else listed.club, "rank": listed.grade, "grade": listed.grade,
@@ -186,18 +191,24 @@ def refresh_changes(player: Any, ratings: PathLike | None, settings: Any, source
     from goledger.ratings.store import ratings_path
 
     if not player.egd_pin:
-        raise CommandRejected(f"{player.id} {player.full_name} has no EGD PIN; give one with --egd-pin first")
+        raise CommandRejected(say_at("%(player)s has no EGD PIN; give one with --egd-pin first",
+                                     N_("%(player)s has no EGD PIN; give him one first"),
+                                     player=f"{player.id} {player.full_name}"))
     ref, listed = lookup(player.egd_pin, ratings, source)
     if ref is None:
         raise CommandRejected(f"no ratings store at {ratings_path(ratings)}; import a list first with "
                               "'goledger ratings import FILE'")
     if listed is None:
-        raise CommandRejected(f"EGD PIN {player.egd_pin} of {player.id} {player.full_name} is not in the "
-                              f"{ref.source} list of {ref.date}")
+        raise CommandRejected(say("EGD PIN %(pin)s of %(player)s is not in the %(source)s list of %(date)s",
+                                  pin=player.egd_pin, player=f"{player.id} {player.full_name}", source=ref.source,
+                                  date=numeric_date(ref.date)))
     check_freeze(settings, ref)
     if not same_name(player.surname, player.first_name, listed.surname, listed.first_name):
-        raise CommandRejected(f"EGD PIN {player.egd_pin} is {listed.full_name} in the {ref.source} list of {ref.date}, "
-                              f"not {player.full_name}; correct the PIN with --egd-pin")
+        raise CommandRejected(say_at("EGD PIN %(pin)s is %(listed)s in the %(source)s list of %(date)s, not "
+                                     "%(name)s; correct the PIN with --egd-pin",
+                                     N_("EGD PIN %(pin)s is %(listed)s in the %(source)s list of %(date)s, not "
+                                     "%(name)s; correct his PIN"), pin=player.egd_pin, listed=listed.full_name,
+                                     source=ref.source, date=numeric_date(ref.date), name=player.full_name))
     values = {"country": listed.country if listed.country != "XX" else "",
               "club": "" if listed.club.strip("x") == "" else listed.club, "rank": listed.grade,
               "grade": listed.grade, "rating": listed.gor}

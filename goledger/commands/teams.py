@@ -29,6 +29,7 @@ import msgspec
 from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text, name_key
 from goledger.replay.fold.players import find_player
@@ -52,18 +53,19 @@ def decide_team_add(state: TournamentState, name: str, short_name: str = "", boa
     """A ``TeamRegistered`` for a new team ``name`` (numbered after the last team)."""
     text = check_text(name.strip(), "team name")
     if not text:
-        raise CommandRejected("a team needs a name")
+        raise CommandRejected(say("a team needs a name"))
     if len(text) > 80:
-        raise CommandRejected("a team name has at most 80 characters")
+        raise CommandRejected(say("a team name has at most 80 characters"))
     short = check_text(short_name.strip(), "short name")
     key, short_key = name_key(text), name_key(short)
     taken = [t for t in state.teams.values() if name_key(t.name) == key
              or (short and name_key(t.short_name) == short_key)]
     if taken:
-        raise CommandRejected(f"team {taken[0].id} is already called {taken[0].name!r}")
+        raise CommandRejected(say("team %(team)s is already called %(name)r", team=taken[0].id, name=taken[0].name))
     size = team_size(state)
     if boards is not None and not 1 <= boards <= size:
-        raise CommandRejected(f"a team of this tournament has 1..{size} boards, not {boards}")
+        raise CommandRejected(say("a team of this tournament has 1..%(size)d boards, not %(boards)d", size=size,
+                                  boards=boards))
     number = max((t.number or 0 for t in state.teams.values()), default=0) + 1
     return [ev.TeamRegistered(team_id=_next_id(state), name=text, number=number, short_name=short,
                               boards=None if boards in (None, size) else boards)]
@@ -86,26 +88,29 @@ def decide_team_assign(state: TournamentState, team: str, player: str, board: in
     t = _team(state, team)
     p = find_player(state, player)
     if round_ is not None and from_round is not None:
-        raise CommandRejected("give either a round or a first round, not both")
+        raise CommandRejected(say("give either a round or a first round, not both"))
     for r in (round_, from_round):
         if r is not None:
             check_round(state, r)
     boards = t.boards or team_size(state)
     if not 1 <= board <= min(boards, MAX_BOARDS):
-        raise CommandRejected(f"board {board} is past the {boards} boards of team {t.name}")
+        raise CommandRejected(say("board %(board)d is past the %(boards)d boards of team %(team)s", board=board,
+                                  boards=boards, team=t.name))
     if p.status != "final":
-        raise CommandRejected(f"{p.id} {p.full_name} is a preliminary entry; confirm him before putting him on a board")
+        raise CommandRejected(say("%(player)s is a preliminary entry; confirm him before putting him on a board",
+                                  player=f"{p.id} {p.full_name}"))
     for r in _covered(state, round_, from_round):
         for other in state.teams.values():
             slots = other.member_slots(r)
             if other.id != t.id and p.id in slots.values():
-                raise CommandRejected(f"{p.id} {p.full_name} plays for team {other.name} in round {r}; take him off "
-                                      "that team first")
+                raise CommandRejected(say("%(player)s plays for team %(team)s in round %(round)d; take him off that "
+                                          "team first", player=f"{p.id} {p.full_name}", team=other.name, round=r))
             if other.id == t.id:
                 mine = [b for b, q in slots.items() if q == p.id and b != board]
                 if mine:
-                    raise CommandRejected(f"{p.id} {p.full_name} is already on board {mine[0]} of team {t.name} in "
-                                          f"round {r}")
+                    raise CommandRejected(say("%(player)s is already on board %(board)d of team %(team)s in round "
+                                              "%(round)d", player=f"{p.id} {p.full_name}", board=mine[0],
+                                              team=t.name, round=r))
     return [ev.TeamMemberAssigned(team_id=t.id, player_id=p.id, board=board, round=round_, from_round=from_round)]
 
 
@@ -123,27 +128,30 @@ def decide_team_remove(state: TournamentState, team: str, player: str | None = N
     t = _team(state, team)
     if player is None:
         if round_ is not None or from_round is not None:
-            raise CommandRejected("a whole team is removed for every round; name a player to remove him from a round")
+            raise CommandRejected(say("a whole team is removed for every round; name a player to remove him from a "
+                                      "round"))
         played = _has_match(state, t.id)
         if played is not None:
-            raise CommandRejected(f"team {t.name} played a match in round {played}; take its players off the boards "
-                                  "instead of deleting it")
+            raise CommandRejected(say("team %(team)s played a match in round %(round)d; take its players off the "
+                                      "boards instead of deleting it", team=t.name, round=played))
         return [ev.TeamRemoved(team_id=t.id, reason=reason)]
     p = find_player(state, player)
     if round_ is not None and from_round is not None:
-        raise CommandRejected("give either a round or a first round, not both")
+        raise CommandRejected(say("give either a round or a first round, not both"))
     for r in (round_, from_round):
         if r is not None:
             check_round(state, r)
     if not any(p.id in t.member_slots(r).values() for r in _covered(state, round_, from_round)):
-        raise CommandRejected(f"{p.id} {p.full_name} is on no board of team {t.name} in those rounds")
+        raise CommandRejected(say("%(player)s is on no board of team %(team)s in those rounds",
+                                  player=f"{p.id} {p.full_name}", team=t.name))
     return [ev.TeamMemberRemoved(team_id=t.id, player_id=p.id, round=round_, from_round=from_round)]
 
 
 def team_add_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``team t001 Paris registered (number 1)``."""
     added = first_event(events, ev.TeamRegistered)
-    return f"team {added.team_id} {added.name} registered (number {added.number})"
+    return say("team %(team)s registered (number %(number)d)", team=f"{added.team_id} {added.name}",
+               number=added.number)
 
 
 def team_add(db: PathLike, name: str, short_name: str = "", boards: int | None = None,
@@ -156,8 +164,14 @@ def team_assign_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``p0004 Abe Ann on board 2 of team Paris from round 3``."""
     e = first_event(events, ev.TeamMemberAssigned)
     p = state.players[e.player_id]
-    scope = f" in round {e.round}" if e.round else f" from round {e.from_round}" if e.from_round else ""
-    return f"{p.id} {p.full_name} on board {e.board} of team {state.teams[e.team_id].name}{scope}"
+    player, team = f"{p.id} {p.full_name}", state.teams[e.team_id].name
+    if e.round:
+        return say("%(player)s on board %(board)d of team %(team)s in round %(round)d", player=player,
+                   board=e.board, team=team, round=e.round)
+    if e.from_round:
+        return say("%(player)s on board %(board)d of team %(team)s from round %(round)d", player=player,
+                   board=e.board, team=team, round=e.from_round)
+    return say("%(player)s on board %(board)d of team %(team)s", player=player, board=e.board, team=team)
 
 
 def team_assign(db: PathLike, team: str, player: str, board: int, round_: int | None = None,
@@ -171,9 +185,9 @@ def team_remove_message(state: TournamentState, events: list[ev.Event]) -> str:
     """``team t002 Lyon removed`` or ``p0004 taken off team Paris``."""
     e = events[0]
     if isinstance(e, ev.TeamRemoved):
-        return f"team {e.team_id} {state.teams[e.team_id].name} removed"
+        return say("team %(team)s removed", team=f"{e.team_id} {state.teams[e.team_id].name}")
     assert isinstance(e, ev.TeamMemberRemoved)
-    return f"{e.player_id} taken off team {state.teams[e.team_id].name}"
+    return say("%(player)s taken off team %(team)s", player=e.player_id, team=state.teams[e.team_id].name)
 
 
 def team_remove(db: PathLike, team: str, player: str | None = None, round_: int | None = None,

@@ -29,7 +29,7 @@ from typing import Unpack
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext
-from goledger.i18n.messages import say
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.ledger.domains import check_text
 from goledger.replay.fold.players import find_player
@@ -53,7 +53,8 @@ def find_unit(state: TournamentState, ref: str) -> UnitState:
         return state.units[text]
     found = [u for u in state.units.values() if u.name.casefold() == text.casefold()]
     if not found:
-        raise CommandRejected(say("no unit %(unit)r (goledger unit list)", unit=text))
+        raise CommandRejected(say_at("no unit %(unit)r (goledger unit list)",
+                                     N_("no unit %(unit)r (see the list of units)"), unit=text))
     return found[0]
 
 
@@ -68,7 +69,8 @@ def _sexes(system: str, members: list[str], sexes: Sequence[str]) -> tuple[list[
     if system != "pairgo":
         return members, given
     if sorted(given) != ["F", "M"]:
-        raise CommandRejected(say("a Pair Go pair is one woman and one man: give their sexes with --sex F,M"))
+        raise CommandRejected(say_at("a Pair Go pair is one woman and one man: give their sexes with --sex F,M",
+                                     N_("a Pair Go pair is one woman and one man: choose each member's sex")))
     if given[0] == "M":
         return [members[1], members[0]], ("F", "M")
     return members, given

@@ -24,7 +24,7 @@ from goledger.errors import FormatError, GoledgerError
 from goledger.formats.places import compare_places
 from goledger.formats.report import InterchangeReport
 from goledger.i18n import N_
-from goledger.i18n.messages import say
+from goledger.i18n.messages import nsay, say
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
 from goledger.outputs import check_output, write_output
@@ -206,11 +206,11 @@ def check_report(report: InterchangeReport, *, strict: bool, allow_errors: bool)
     errors, warnings = report.errors, report.warnings
     if errors and not allow_errors:
         first = errors[0]
-        raise ImportRefused(
-            f"{report.source}: {len(errors)} item(s) could not be imported (first: {first.message}"
-            f"{' at ' + first.where if first.where else ''}); nothing was written",
-            report,
-        )
+        what = (say("%(problem)s at %(where)s", problem=first.message, where=first.where) if first.where
+                else first.message)
+        raise ImportRefused(nsay("%(source)s: %(n)d item could not be imported (first: %(first)s); nothing was written",
+                                 "%(source)s: %(n)d items could not be imported (first: %(first)s); nothing was "
+                                 "written", len(errors), source=report.source, n=len(errors), first=what), report)
     if strict and (warnings or errors):
         first = (warnings or errors)[0]
         raise ImportRefused(

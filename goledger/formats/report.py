@@ -45,7 +45,9 @@ class InterchangeReport(msgspec.Struct, kw_only=True):
     entries: list[Entry] = msgspec.field(default_factory=list)
 
     def add(self, severity: Severity, kind: str, message: str, where: str = "") -> None:
-        self.entries.append(Entry(severity, kind, message, where))
+        """One entry; a catalog message (:func:`goledger.i18n.messages.say`) is kept as the
+        text it was rendered in, a plain ``str`` the report's JSON can hold."""
+        self.entries.append(Entry(severity, kind, str(message), str(where)))
 
     def error(self, kind: str, message: str, where: str = "") -> None:
         self.add("error", kind, message, where)

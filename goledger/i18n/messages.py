@@ -21,6 +21,10 @@ The mechanism, in one place:
   are in, by *a* or *az* (:func:`hu_article`: *az* before a vowel sound, numbers read
   *egy*, *öt*, *ezer*… included). Nothing goledger shows keeps an ``a(z)``: messages, the
   refusals' ``.message``, the outcomes and the templates' ``_()`` all resolve it.
+- A sentence that names a command-line option (``use --force``) has a twin for the desk that
+  names the desk's own control instead (*tick “Even if forbidden or a repeat”*):
+  :func:`say_at` picks the one for the door the reader came in by — the desk's worker makes
+  its messages inside :func:`at_desk`, everything else is the command line.
 - Ordinals are the translations' business: Turkish and Hungarian write the number first
   (``%(round)d. tur · %(table)d. masa``, ``%(round)d. forduló · %(table)d. asztal``).
 
@@ -40,14 +44,17 @@ The mechanism, in one place:
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Final
 
 from goledger.i18n import current_language, gettext, ngettext, use_language
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
 
-__all__ = ["Message", "Word", "articles_in_page", "hu_article", "nsay", "resolve_articles", "say", "word"]
+__all__ = ["Message", "Word", "articles_in_page", "at_desk", "hu_article", "nsay", "on_desk", "resolve_articles", "say",
+           "say_at", "word"]
 
 Param = object
 """A message parameter: a number, a name, a :class:`Word`, another :class:`Message`…"""
@@ -192,3 +199,36 @@ def nsay(singular: str, plural: str, count: int, /, **params: Param) -> Message:
     """The catalog message for ``count`` (the language's plural rule), with ``params``
     (``count`` is not added to them: name it as the message does, e.g. ``n=count``)."""
     return Message(singular, params, plural, count)
+
+
+_DESK: ContextVar[bool] = ContextVar("goledger_desk", default=False)
+
+
+@contextmanager
+def at_desk() -> Iterator[None]:
+    """The messages made inside are read on the desk's pages (:func:`say_at` names the
+    desk's controls, never a command-line option)."""
+    token = _DESK.set(True)
+    try:
+        yield
+    finally:
+        _DESK.reset(token)
+
+
+def on_desk() -> bool:
+    """Whether the messages made now are read on the desk (inside :func:`at_desk`)."""
+    return _DESK.get()
+
+
+def say_at(cli: str, desk: str, /, **params: Param) -> Message:
+    """The catalog message ``cli`` (naming a command-line option: ``use --force``) on the
+    command line, its twin ``desk`` (naming the desk's control for it) on the desk
+    (:func:`at_desk`); both take the same ``params``.
+
+    >>> say_at("use --force to pair them", "tick “Even if forbidden or a repeat” to pair them")
+    'use --force to pair them'
+    >>> with at_desk():
+    ...     say_at("use --force to pair them", "tick “Even if forbidden or a repeat” to pair them")
+    'tick “Even if forbidden or a repeat” to pair them'
+    """
+    return Message(desk if _DESK.get() else cli, params)

@@ -33,6 +33,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.ledger.domains import name_key
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import GameState, TournamentState
@@ -465,8 +466,8 @@ def _find_team(state: TournamentState, ro: Roster, ref: str) -> str:
     if len(folded) == 1:
         return folded[0]
     if len(exact) > 1 or len(folded) > 1:
-        raise CommandRejected(f"{ref!r} names more than one team; use the team id")
-    raise CommandRejected(f"no team {ref!r} in this tournament")
+        raise CommandRejected(say("%(ref)r names more than one team; use the team id", ref=ref))
+    raise CommandRejected(say("no team %(ref)r in this tournament", ref=ref))
 
 
 def find_team(state: TournamentState, ref: str) -> str:

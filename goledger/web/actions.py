@@ -149,7 +149,7 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
         raise CommandRejected(say("paste one player a line: surname|first name|rank|country|club"))
     lines = [line.replace("\t", "|") if "|" not in line else line for line in text.splitlines()]
     with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
-        name = Path(folder) / "pasted list"
+        name = Path(folder) / gettext("pasted list")  # the list's name in the refusals
         name.write_text("\n".join(lines) + "\n", encoding="utf-8")
         try:
             outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,

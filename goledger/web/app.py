@@ -42,6 +42,7 @@ from starlette.templating import Jinja2Templates
 
 from goledger.errors import GoledgerError
 from goledger.formats.registry import FORMATS
+from goledger.i18n.messages import say
 from goledger.nogc import nogc
 from goledger.render.html import gettext, make_environment
 from goledger.replay.fold.state import TournamentState
@@ -347,8 +348,16 @@ class _Pages:
 
     async def read(self, request: Request, fn: Callable[[], Any]) -> Any:
         """Run a library read in the thread pool. A refusal (:class:`GoledgerError`) is raised
-        on, to the desk's exception handler (:meth:`refused`): a 400 page, JSON under ``/api/``."""
-        return await run_in_threadpool(fn)
+        on, to the desk's exception handler (:meth:`refused`): a 400 page, JSON under ``/api/``.
+        Its messages are the desk's (:func:`goledger.i18n.messages.at_desk`: they name its
+        controls, not the command line's options)."""
+        from goledger.i18n.messages import at_desk
+
+        def at_the_desk() -> Any:
+            with at_desk():
+                return fn()
+
+        return await run_in_threadpool(at_the_desk)
 
     async def refused(self, request: Request, exc: Exception) -> Response:
         """The exception handler of every route: a library refusal as :meth:`refusal` (its
@@ -531,8 +540,8 @@ class _Pages:
         """The posted form, or the refusal: 401 without the token, 403 with a bad CSRF token."""
         form = await request.form(max_part_size=self.desk.max_upload)
         if not self.desk.keys.csrf_ok(request.cookies.get(SESSION_COOKIE), str(form.get("csrf", ""))):
-            raise Refusal("the form's CSRF token does not match this browser's session; "
-                          "reload the page and submit it again", 403)
+            raise Refusal(say("the form's CSRF token does not match this browser's session; "
+                              "reload the page and submit it again"), 403)
         if director and not self.is_director(request):
             raise NeedsDirector
         return form

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.web.forms import Form, flag, number, optional_number, text
 
 __all__ = ["fix_pairing_action", "fix_table_action", "forbid_action"]
@@ -21,7 +22,7 @@ def forbid_action(db: Path, form: Form, **kw: Any) -> Any:
 
     kind = text(form, "kind") or "forbidden"
     if kind not in ("forbidden", "unwanted"):
-        raise CommandRejected(f"{kind!r} is not a pairing constraint: use forbidden or unwanted")
+        raise CommandRejected(say("%(kind)r is not a pairing constraint: use forbidden or unwanted", kind=kind))
     return forbid(db, text(form, "player_a"), text(form, "player_b"),
                   optional_number(form, "from_round", "from round", signed=False),
                   optional_number(form, "until_round", "until round", signed=False), flag(form, "lift"),

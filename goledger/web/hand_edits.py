@@ -135,7 +135,8 @@ def edit_games_action(db: Path, form: Form, **kw: Any) -> Any:
             raise CommandRejected(gettext("select two games to exchange their tables (%(n)d are selected)")
                                   % {"n": len(tables)})
         return commands.edit_game(db, round_, tables[0], move_to=tables[1], force=force, **kw)
-    raise CommandRejected(f"{what!r} is not an edit of the selected games: use swap, move or exchange")
+    raise CommandRejected(say("%(what)r is not an edit of the selected games: use swap, move or exchange",
+                              what=what))
 
 
 def edit_game_action(db: Path, form: Form, **kw: Any) -> Any:

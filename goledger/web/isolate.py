@@ -192,9 +192,10 @@ def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], en
     os.environ.clear()
     os.environ.update(environment)
     from goledger.i18n import use_language
+    from goledger.i18n.messages import at_desk
 
     try:
-        with use_language(language):
+        with use_language(language), at_desk():  # a desk's messages name its controls, not the CLI's options
             done = fn(*args)
     except StaleHeadError as exc:  # the functions catch their own; this is the last resort
         done = Done(409, exc.message)

@@ -35,6 +35,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.web import forms
 from goledger.web.isolate import Done
 from goledger.web.routing import DeskPages
@@ -195,7 +196,7 @@ class KeyPages:
         form = await self.pages.checked_form(request, director=False)
         answer = forms.text(form, "answer")
         if answer not in ANSWERS:
-            raise CommandRejected(f"{answer[:20]!r} is not an answer: play or absent")
+            raise CommandRejected(say("%(answer)r is not an answer: play or absent", answer=answer[:20]))
         round_ = forms.number(form, "round", "round", low=1, high=99)
         from goledger.i18n import current_language
 
@@ -226,7 +227,7 @@ class KeyPages:
         form = await self.pages.checked_form(request)
         what, player = forms.text(form, "what"), forms.text(form, "player")
         if what not in ("reissue", "revoke"):
-            raise CommandRejected(f"{what[:20]!r} is not a key action: reissue or revoke")
+            raise CommandRejected(say("%(what)r is not a key action: reissue or revoke", what=what[:20]))
         done = await self.pages.work(key_work, self.desk.db, what, player)
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)

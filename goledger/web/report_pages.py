@@ -33,6 +33,7 @@ from starlette.routing import BaseRoute, Route
 
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
 from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.web import forms
 from goledger.web.group_commit import GroupCommit
 from goledger.web.isolate import Done
@@ -176,7 +177,8 @@ class ReportPages(KeyPages):
         def build() -> dict[str, Any]:
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
-                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+                raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament",
+                                          round=round_, rounds=state.rounds))
             rows = round_reports(state, round_)
             groups = {status: [r for r in rows if r.status == status] for status in STATUSES}
             return {"state": state, "round": round_, "groups": groups, "head": state.seq,

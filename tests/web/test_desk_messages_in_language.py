@@ -98,6 +98,13 @@ CONFIRMATIONS: list[tuple[str, dict[str, str]]] = [
 """Forms the desk records, in this order (each confirmation is the command's own sentence)."""
 
 
+CLI_WORDS = re.compile(r"(?<![\w-])--[a-z]|`goledger|\bgoledger\s+(?:[a-z]+-[a-z-]+|" + "|".join(
+    ("result", "correct", "pair", "unpair", "register", "withdraw", "reinstate", "absent", "present", "bye",
+     "unbye", "publish", "unit", "team", "ratings", "forbid", "settings", "standings", "explain", "keys",
+     "slips", "import", "export", "log", "audit", "new", "serve", "verify", "criteria", "check-in")) + r")\b")
+"""What names the command line: an option (``--force``), a command (``goledger correct``)."""
+
+
 PAGES = ("/desk", "/desk/round/1", "/desk/round/1/results", "/desk/players", "/desk/standings", "/desk/log",
          "/desk/settings", "/", "/standings", "/player/p0001")
 """Pages whose Hungarian text writes articles before numbers (rounds, tables, events)."""
@@ -202,3 +209,4 @@ def test_every_desk_message_is_in_the_page_language(tmp_path: Path, language: st
     left = [f"{action}: {message} {words}" for action, message, words in english if words]
     assert left == [], "\n".join(left)
     assert [m for m in messages if "a(z)" in m.lower()] == []
+    assert [m for m in messages if CLI_WORDS.search(m)] == []  # the desk names its own controls

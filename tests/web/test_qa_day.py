@@ -87,12 +87,12 @@ def test_a_refused_list_names_the_list_not_the_desks_temporary_folder(turkish: P
             "csrf": csrf, "expected_head": _head(turkish), "back": "/desk/players", "list": "Demir|Elif|xx"})
         assert r.status_code == 400
         line = _status_line(r.text)
-        assert line.startswith("pasted list: 1 item(s) could not be imported") and "goledger-desk-" not in line, line
+        assert line.startswith("yapıştırılan liste: 1 öğe içe aktarılamadı") and "goledger-desk-" not in line, line
         r = client.post("/desk/players/upload", data={"csrf": csrf, "expected_head": _head(turkish)},
                         files={"file": ("kayit.txt", b"Demir|Elif|xx\n", "text/plain")})
         assert r.status_code == 400
         line = _status_line(r.text)
-        assert line.startswith("kayit.txt: 1 item(s)") and "goledger-desk-" not in line, line
+        assert line.startswith("kayit.txt: 1 öğe") and "goledger-desk-" not in line, line
         assert _head(turkish) == "1"
 
 

@@ -71,7 +71,7 @@ async def _hand_edits(server: Server) -> None:
         await page.goto(server.url + "/desk/round/1/game?table=2")
         await page.check("#swap-colours")
         await click(page, "#edit-game")
-        assert "already has a result (white); use --force" in await page.inner_text("#message")
+        assert "already has a result (white); tick “Even with a result”" in await page.inner_text("#message")
         assert "Nothing was written" in await page.inner_text("main") and head(db) == before
         await page.goto(server.url + "/desk/round/1/game?table=2")
         await page.check("#swap-colours")

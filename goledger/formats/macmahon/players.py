@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Final
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.importing import check_domains, check_report, read_input, write_report
 from goledger.formats.report import InterchangeReport
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.domains import identity_key
 from goledger.ledger.store import Ledger, Record
@@ -121,7 +122,7 @@ def read_player_list(data: bytes, rounds: int, report: InterchangeReport) -> lis
         if not line or line.startswith(("#", ";")):
             continue
         fields = [f.strip() for f in line.split("|")]
-        where = f"line {number}"
+        where = say("line %(line)d", line=number)
         if first:
             first = False
             if len(fields) >= 3 and fields[2].casefold() in _HEADER_WORDS:
@@ -138,50 +139,57 @@ def _parse_line(fields: list[str], number: int, rounds: int, report: Interchange
                 where: str) -> ListedPlayer | None:
     fields = fields + [""] * (9 - len(fields))
     if any(fields[9:]):
-        report.warning("ignored", f"fields after the 9th are ignored: {'|'.join(fields[9:])!r}", where)
+        report.warning("ignored", say("fields after the 9th are ignored: %(fields)r", fields="|".join(fields[9:])),
+                       where)
     surname, first_name, strength, country, club, rating_text, pin, registration, playing = fields[:9]
     if not surname:
-        report.error("missing", "no surname", where)
+        report.error("missing", say("no surname"), where)
         return None
     if not strength:
-        report.error("missing", f"{surname}: no strength (a level such as 10k or 2d)", where)
+        report.error("missing", say("%(surname)s: no strength (a level such as 10k or 2d)", surname=surname), where)
         return None
     try:
         level = Level.parse(strength)
-    except LevelError as exc:
-        report.error("invalid", f"{surname}: {exc}", where)
+    except LevelError as exc:  # its sentence made in the language in force
+        report.error("invalid", say("%(surname)s: %(problem)s", surname=surname, problem=str(exc)), where)
         return None
     code = country.upper()
     if code and not re.fullmatch(r"[A-Z]{2}", code):
-        report.error("invalid", f"{surname}: country {country!r} is not a two-letter code such as DE", where)
+        report.error("invalid", say("%(surname)s: country %(country)r is not a two-letter code such as DE",
+                                    surname=surname, country=country), where)
         return None
     rating: int | None = None
     if rating_text:
         try:
             rating = int(rating_text)
         except ValueError:
-            report.error("invalid", f"{surname}: rating {rating_text!r} is not an integer", where)
+            report.error("invalid", say("%(surname)s: rating %(rating)r is not an integer", surname=surname,
+                                        rating=rating_text), where)
             return None
     if pin and not pin.isdigit():
-        report.error("invalid", f"{surname}: EGD PIN {pin!r} must be digits only", where)
+        report.error("invalid", say("%(surname)s: EGD PIN %(pin)r must be digits only", surname=surname, pin=pin),
+                     where)
         return None
     if registration and registration not in ("f", "F", "p", "P"):
-        report.error("invalid", f"{surname}: registration {registration!r} is not f (final) or p (preliminary)",
-                     where)
+        report.error("invalid", say("%(surname)s: registration %(registration)r is not f (final) or p (preliminary)",
+                                    surname=surname, registration=registration), where)
         return None
     absent: list[int] = []
     for index, flag in enumerate(playing, start=1):
         if flag in _PLAYS:
             continue
         if flag not in _SKIPS:
-            report.error("invalid", f"{surname}: round flag {flag!r} is not 1/+/x (plays) or 0/-/. (absent)", where)
+            report.error("invalid", say("%(surname)s: round flag %(flag)r is not 1/+/x (plays) or 0/-/. (absent)",
+                                        surname=surname, flag=flag), where)
             return None
         if index > rounds:
-            report.warning("ignored", f"{surname}: round {index} is past the tournament's {rounds} rounds", where)
+            report.warning("ignored", say("%(surname)s: round %(round)d is past the tournament's %(rounds)d rounds",
+                                           surname=surname, round=index, rounds=rounds), where)
             continue
         absent.append(index)
     if str(level) != strength:
-        report.info("normalised", f"{surname}: strength {strength!r} read as {level}", where)
+        report.info("normalised", say("%(surname)s: strength %(strength)r read as %(level)s", surname=surname,
+                                      strength=strength, level=str(level)), where)
     return ListedPlayer(number, surname, first_name, level, code, club, rating, pin.lstrip("0") if pin else "",
                         registration in ("p", "P"), absent)
 
@@ -194,15 +202,17 @@ def _events(state: TournamentState, listed: list[ListedPlayer], force: bool,
     absences: list[ev.Event] = []
     count = len(state.players)
     for item in listed:
-        where = f"line {item.line}"
+        where = say("line %(line)d", line=item.line)
         if item.egd_pin and item.egd_pin in pins:
-            report.warning("duplicate", f"{item.surname} {item.first_name}: EGD PIN {item.egd_pin} is already "
-                           f"registered ({pins[item.egd_pin]}); skipped", where)
+            report.warning("duplicate", say("%(name)s: EGD PIN %(pin)s is already registered (%(id)s); skipped",
+                                            name=f"{item.surname} {item.first_name}", pin=item.egd_pin,
+                                            id=pins[item.egd_pin]), where)
             continue
         key = (_fold(item.surname), _fold(item.first_name))
         if key in names and not force:
-            report.warning("duplicate", f"{item.surname} {item.first_name} is already registered as {names[key]}; "
-                           "skipped (force registers a namesake)", where)
+            report.warning("duplicate", say("%(name)s is already registered as %(id)s; skipped (force registers a "
+                                            "namesake)", name=f"{item.surname} {item.first_name}", id=names[key]),
+                           where)
             continue
         count += 1
         player_id = f"p{count:04d}"

@@ -34,6 +34,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
 
+from goledger.i18n.messages import say
 from goledger.ledger.events import HandicapSettings, TournamentSettings
 from goledger.ledger.values import Rank
 
@@ -82,12 +83,11 @@ class Level:
         raw = "".join(str(text).split()).lower()
         match = _LEVEL_RE.match(raw)
         if match is None:
-            raise LevelError(f"{text!r} is not a MacMahon level such as 10k, 2d or 1p")
+            raise LevelError(say("%(text)r is not a MacMahon level such as 10k, 2d or 1p", text=text))
         number, kind = int(match.group(1)), match.group(2)[0]
         if not 1 <= number <= _LEVEL_LIMITS[kind]:
-            raise LevelError(
-                f"illegal {_LEVEL_WORD[kind]} Go rank '{number}' (MacMahon levels are 35k..1k, 1d..9d, 1p..10p)"
-            )
+            raise LevelError(say("illegal %(kind)s Go rank '%(number)d' (MacMahon levels are 35k..1k, 1d..9d, 1p..10p)",
+                                 kind=_LEVEL_WORD[kind], number=number))
         return cls(kind, number)
 
     @classmethod
