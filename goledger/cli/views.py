@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -227,24 +226,6 @@ def verify(
             echo(f"note: {note}")
     if not report.ok:
         fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))
-
-
-COMMANDS = (standings, log, verify)
-"""The read commands of this module, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "standings": panels.STANDINGS,
-    "log": panels.LOOK_BACK,
-    "verify": panels.LOOK_BACK,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach the read commands to ``app`` (each named after its function)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)
 
 
 def render_repair_report(report: Any) -> str:

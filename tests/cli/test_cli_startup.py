@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from goledger.cli import main as cli_main
 from goledger.cli.common import print_json
+from goledger.commands import table
 
 from ..conftest import REPO
 
@@ -61,7 +62,8 @@ def test_the_cli_imports_no_library_module_before_a_command_runs() -> None:
     loaded = set(out.split())
     shared = {"goledger.cli", "goledger.cli.common", "goledger.cli.interchange", "goledger.cli.main",
               "goledger.nogc",  # a decorator of the audit commands, on the standard library alone
-              "goledger.cli.panels"}  # the --help groups: strings and a formatter on typer alone
+              "goledger.cli.panels",  # the --help groups: strings and a formatter on typer alone
+              "goledger.commands", "goledger.commands.table"}  # the table of commands: strings alone
     assert loaded <= {*shared, *(
         f"goledger.cli.{m.rsplit('.', 1)[1]}" for m in cli_main.COMMAND_MODULES)}, loaded
 
@@ -79,23 +81,26 @@ def test_print_json_writes_what_json_dumps_writes(data: object) -> None:
 
 def test_the_command_table_names_the_module_of_every_command() -> None:
     """:data:`~goledger.cli.main.COMMAND_MODULE` and ``FORMAT_MODULE``, which let a run import
-    only its command's module, say what the modules register: each module alone, and the
-    whole app, give the table back."""
+    only its command's module, are derived from the table of commands, and say what the modules
+    register: each module alone, and the whole app, give the table back."""
     commands: dict[str, str] = {}
-    formats: dict[str, dict[str, str]] = {"import": {}, "export": {}}
+    formats: dict[str, dict[str, str]] = {group: {} for group in table.SHARED_GROUPS}
     for name in cli_main.COMMAND_MODULES:
         apps = cli_main.built([name])
         short = name.removeprefix("goledger.cli.")
         for command in _names(apps.app):
-            if command not in ("import", "export"):
+            if command not in table.SHARED_GROUPS:
                 assert command not in commands, command
                 commands[command] = short
-        for group, sub in (("import", apps.import_app), ("export", apps.export_app)):
-            for fmt in _names(sub):
-                formats[group][fmt] = short
+        for group in apps.app.registered_groups:
+            if group.name in table.SHARED_GROUPS and group.typer_instance is not None:
+                for fmt in _names(group.typer_instance):
+                    formats[group.name][fmt] = short
     assert commands == cli_main.COMMAND_MODULE
     assert formats == cli_main.FORMAT_MODULE
-    whole = set(_names(cli_main.app)) - {"import", "export"}
+    assert {**commands, **{f"{g} {f}": m for g, by in formats.items() for f, m in by.items()}} == {
+        c.name: c.cli for c in table.COMMANDS}
+    whole = set(_names(cli_main.app)) - set(table.SHARED_GROUPS)
     assert whole == set(cli_main.COMMAND_MODULE)
 
 
