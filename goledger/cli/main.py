@@ -12,12 +12,14 @@ import importlib
 import sys
 from collections.abc import Iterable
 from functools import cache
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import typer
 
 from goledger.cli import panels
-from goledger.commands import table
+
+if TYPE_CHECKING:
+    from goledger.commands import table
 
 
 def _show_version(value: bool) -> None:
@@ -37,26 +39,40 @@ def _main(
 
 _MODULE: Final = "goledger.cli."
 
-COMMAND_MODULES: Final[tuple[str, ...]] = tuple(_MODULE + name for name in table.cli_modules())
-"""The CLI modules defining commands (full names), from :data:`goledger.commands.table.COMMANDS`.
-They must stay light: the library is imported inside the command bodies."""
 
-COMMAND_MODULE: Final[dict[str, str]] = {c.name: c.cli for c in table.COMMANDS if " " not in c.name}
-"""The module (short name) defining each top-level command or group, so a run imports only the
-module of the command it names (derived from the table)."""
+@cache
+def command_modules() -> tuple[str, ...]:
+    """The CLI modules defining commands (full names), from :data:`goledger.commands.table.COMMANDS`.
+    They must stay light: the library is imported inside the command bodies."""
+    from goledger.commands import table
 
-FORMAT_MODULE: Final[dict[str, dict[str, str]]] = {
-    group: {c.name.split(" ", 1)[1]: c.cli for c in table.COMMANDS if c.name.startswith(group + " ")}
-    for group in table.SHARED_GROUPS
-}
-"""The module defining each format of ``import``, ``export`` and ``validate`` (derived from the table)."""
+    return tuple(_MODULE + name for name in table.cli_modules())
+
+
+@cache
+def command_module() -> dict[str, str]:
+    """The module (short name) defining each top-level command or group, so a run imports only the
+    module of the command it names (derived from the table; ``--version`` reads no table at all)."""
+    from goledger.commands import table
+
+    return {c.name: c.cli for c in table.COMMANDS if " " not in c.name}
+
+
+@cache
+def format_module() -> dict[str, dict[str, str]]:
+    """The module defining each format of ``import``, ``export`` and ``validate`` (derived from the table)."""
+    from goledger.commands import table
+
+    return {group: {c.name.split(" ", 1)[1]: c.cli for c in table.COMMANDS if c.name.startswith(group + " ")}
+            for group in table.SHARED_GROUPS}
+
 
 _SHARED_HELP: Final[dict[str, str]] = {
     "import": "Create a ledger from a file of another program.",
     "export": "Write the ledger in another program's format.",
     "validate": "Check a file of another program against its format's rules.",
 }
-"""The help of each group of :data:`goledger.commands.table.SHARED_GROUPS`."""
+"""The help of each group of :data:`goledger.commands.table.SHARED_GROUPS` (a test checks they are the same)."""
 
 
 class Apps(NamedTuple):
@@ -82,10 +98,14 @@ def built(modules: Iterable[str]) -> Apps:
         rich_markup_mode=None,
     )
     app.callback()(_main)
-    shared = {name: typer.Typer(help=_SHARED_HELP[name], no_args_is_help=True) for name in table.SHARED_GROUPS}
+    shared = {name: typer.Typer(help=text, no_args_is_help=True) for name, text in _SHARED_HELP.items()}
     for name, group in shared.items():
         app.add_typer(group, name=name, rich_help_panel=panels.FILES)
     wanted = set(modules)
+    if not wanted:
+        return Apps(app, shared["import"], shared["export"])
+    from goledger.commands import table
+
     for command in table.COMMANDS:
         if _MODULE + command.cli in wanted:
             _attach(app, shared, command)
@@ -122,7 +142,7 @@ def _declared(app: typer.Typer) -> typer.Typer:
 @cache
 def full() -> Apps:
     """The app with every command (for ``--help``, listings and suggestions, and tests)."""
-    apps = built(COMMAND_MODULES)
+    apps = built(command_modules())
     _declared(apps.app)
     return apps
 
@@ -137,8 +157,8 @@ def __getattr__(name: str) -> typer.Typer:
 def _modules_for(args: list[str]) -> list[str] | None:
     """The one module a command line needs (``None``: a name it does not know, or a group
     without its format)."""
-    found = FORMAT_MODULE[args[0]].get(args[1]) if len(args) > 1 and args[0] in FORMAT_MODULE else \
-        COMMAND_MODULE.get(args[0])
+    formats = format_module()
+    found = formats[args[0]].get(args[1]) if len(args) > 1 and args[0] in formats else command_module().get(args[0])
     return None if found is None else [_MODULE + found]
 
 

@@ -20,10 +20,10 @@ Command(name='result', cli='record', panel='RECORD', home='results', group=False
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Final
 
 
-class Command(NamedTuple):
+class Command:
     """One command of the command line.
 
     ``name`` is what a director types: one word, or a group and its subcommand for the groups
@@ -33,13 +33,23 @@ class Command(NamedTuple):
     ``home``, when given, is the module of :mod:`goledger.commands` holding the library function
     the command is a shell over, with the same name and arguments. ``group``: a command group
     whose ``typer.Typer`` the module defines as ``<name>_app`` with its subcommands.
+
+    A plain class with slots, not a ``NamedTuple``: making the class is a tenth of a millisecond
+    less of every command line's start-up.
     """
 
-    name: str
-    cli: str
-    panel: str
-    home: str = ""
-    group: bool = False
+    __slots__ = ("cli", "group", "home", "name", "panel")
+
+    def __init__(self, name: str, cli: str, panel: str, home: str = "", group: bool = False) -> None:
+        self.name = name
+        self.cli = cli
+        self.panel = panel
+        self.home = home
+        self.group = group
+
+    def __repr__(self) -> str:
+        return (f"Command(name={self.name!r}, cli={self.cli!r}, panel={self.panel!r}, home={self.home!r}, "
+                f"group={self.group!r})")
 
     @property
     def function(self) -> str:

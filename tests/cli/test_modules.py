@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from goledger.cli.main import COMMAND_MODULES, app
+from goledger.cli.main import _SHARED_HELP, app, command_modules
 from goledger.commands import table
 
 CLI = Path(__file__).resolve().parents[2] / "goledger" / "cli"
@@ -41,7 +41,8 @@ def test_every_command_is_a_module_level_function_of_the_app(command: table.Comm
 
 
 def test_the_table_names_every_commands_module_and_each_once() -> None:
-    assert tuple(dict.fromkeys(f"goledger.cli.{c.cli}" for c in table.COMMANDS)) == COMMAND_MODULES
+    assert tuple(dict.fromkeys(f"goledger.cli.{c.cli}" for c in table.COMMANDS)) == command_modules()
+    assert tuple(_SHARED_HELP) == table.SHARED_GROUPS
     assert len(table.by_name()) == len(table.COMMANDS)
     from goledger.cli import panels
 
