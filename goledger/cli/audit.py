@@ -10,7 +10,6 @@ from typing import Annotated, Any, TypedDict, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -41,8 +40,6 @@ ReplaysOpt = Annotated[
     typer.Option("--max-replays", help="Standings recomputations spent attributing changes to single events "
                  "(default: from the size of the field; 0: no limit)."),
 ]
-
-
 
 
 class View(TypedDict, total=False):
@@ -487,23 +484,3 @@ def report(
         else:
             echo(f"wrote {html}: {summary['players']} players, {summary['rounds']} rounds, "
                  f"{summary['events']} events, {summary['audited']} audited change(s)")
-
-
-COMMANDS = (diff, what_if, publish, history, report)
-"""The audit commands, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "diff": panels.LOOK_BACK,
-    "what-if": panels.LOOK_BACK,
-    "publish": panels.STANDINGS,
-    "history": panels.LOOK_BACK,
-    "report": panels.STANDINGS,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach the audit commands to ``app`` (each named after its function, ``_`` as ``-``)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

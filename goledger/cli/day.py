@@ -9,7 +9,6 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     Common,
     DbOption,
@@ -156,24 +155,3 @@ def unregister(player: PlayerArg, reason: ReasonOption = "", **shared: Unpack[Co
     from goledger.commands.unregistration import unregister as unregister_command
 
     recorded(unregister_command, player, reason, **shared)
-
-
-COMMANDS = (pairings, slips, players, wall_list, show_round, unregister)
-"""The day's commands, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "pairings": panels.PAIR,
-    "slips": panels.PAIR,
-    "players": panels.REGISTER,
-    "wall-list": panels.STANDINGS,
-    "show-round": panels.PAIR,
-    "unregister": panels.REGISTER,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach the day's commands to ``app`` (each named after its function, ``_`` as ``-``)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

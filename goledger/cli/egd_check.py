@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import typer
-
-from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
 from goledger.cli.ratings import RatingsOption
 
@@ -20,8 +17,3 @@ def egd_check(
 
     result = run(lambda: egd.egd_check(db or default_db(), ratings))
     print_json(result.to_dict()) if as_json else echo(result.render())
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach ``egd-check`` to ``app``."""
-    app.command("egd-check", rich_help_panel=panels.FILES)(egd_check)

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -84,38 +83,36 @@ def render_explanation(result: Any) -> None:
                 echo(f"       {'':>8}  ↳ {t.rule}")
 
 
-def register_commands(app: typer.Typer) -> None:
-    @app.command(rich_help_panel=panels.LOOK_BACK)
-    def explain(
-        player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")] = "",
-        team: Annotated[str | None, typer.Option("--team", help="Explain this team's team criteria instead.")]
-        = None,
-        criterion: Annotated[str | None, typer.Option("--criterion", "-c", help="Only this criterion.")] = None,
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
-        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
-        policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
-        criteria: Annotated[str | None, typer.Option(help="Placement criteria, comma-separated.")] = None,
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Explain a player's values term by term, and what separates him from his neighbours."""
-        if team is not None:
-            from goledger.cli.teams import show_team_explanation
+def explain(
+    player: Annotated[str, typer.Argument(help="Player id (p0001), EGD PIN, or unique name.")] = "",
+    team: Annotated[str | None, typer.Option("--team", help="Explain this team's team criteria instead.")]
+    = None,
+    criterion: Annotated[str | None, typer.Option("--criterion", "-c", help="Only this criterion.")] = None,
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+    policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
+    criteria: Annotated[str | None, typer.Option(help="Placement criteria, comma-separated.")] = None,
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Explain a player's values term by term, and what separates him from his neighbours."""
+    if team is not None:
+        from goledger.cli.teams import show_team_explanation
 
-            with output_language(db, language, as_json):
-                show_team_explanation(db, team, round_, as_of, as_json)
-            return
-        if not player:
-            from goledger.cli.common import fail
-
-            fail("name a player, or a team with --team")
         with output_language(db, language, as_json):
-            from goledger.replay.views import explain as explain_view
+            show_team_explanation(db, team, round_, as_of, as_json)
+        return
+    if not player:
+        from goledger.cli.common import fail
 
-            crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-            result = run(lambda: explain_view(db or default_db(), player, criterion, round_, as_of, policy, crit))
-            if as_json:
-                print_json(result.to_dict())
-            else:
-                render_explanation(result)
+        fail("name a player, or a team with --team")
+    with output_language(db, language, as_json):
+        from goledger.replay.views import explain as explain_view
+
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        result = run(lambda: explain_view(db or default_db(), player, criterion, round_, as_of, policy, crit))
+        if as_json:
+            print_json(result.to_dict())
+        else:
+            render_explanation(result)

@@ -8,7 +8,6 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -80,44 +79,42 @@ def render_crosstable(result: Any, as_json: bool) -> None:
     echo("\nLegend: " + "; ".join(f"{code} {meaning}" for code, meaning in LEGEND))
 
 
-def register_commands(app: typer.Typer) -> None:
-    @app.command(rich_help_panel=panels.STANDINGS)
-    def crosstable(
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
-        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
-        policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
-        criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
-        fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, html (print CSS) or json.")] = "table",
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Crosstable: a square table for a round robin, opponents and results by round otherwise."""
-        data = as_json or fmt == "json"
-        with output_language(db, language, data) as chosen:
-            from goledger.replay.views import crosstable as crosstable_view
+def crosstable(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+    policy: Annotated[str | None, typer.Option(help="Rule policy (default: the tournament's).")] = None,
+    criteria: Annotated[str | None, typer.Option(help="Criteria, comma-separated.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, html (print CSS) or json.")] = "table",
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Crosstable: a square table for a round robin, opponents and results by round otherwise."""
+    data = as_json or fmt == "json"
+    with output_language(db, language, data) as chosen:
+        from goledger.replay.views import crosstable as crosstable_view
 
-            crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-            alphabet = chosen if not data and (language or chosen != "en") else None  # a page in a language
-            result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit, alphabet))
-            if fmt in ("csv", "html"):
-                from goledger.cli.day import emit
-                from goledger.render.printouts import crosstable_sheet
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+        alphabet = chosen if not data and (language or chosen != "en") else None  # a page in a language
+        result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit, alphabet))
+        if fmt in ("csv", "html"):
+            from goledger.cli.day import emit
+            from goledger.render.printouts import crosstable_sheet
 
-                emit(crosstable_sheet(result, result.tournament), result.to_dict(), fmt, False)
-                return
-            render_crosstable(result, as_json or fmt == "json")
+            emit(crosstable_sheet(result, result.tournament), result.to_dict(), fmt, False)
+            return
+        render_crosstable(result, as_json or fmt == "json")
 
-    @app.command(rich_help_panel=panels.SET_UP)
-    @shared_options()
-    def schedule(
-        berger: Annotated[bool, typer.Option("--berger", help="FIDE Berger tables (round robin).")] = False,
-        double: Annotated[bool, typer.Option("--double", help="Double round robin (colours reversed).")] = False,
-        first_round: Annotated[int, typer.Option("--first-round", help="Round of the first Berger round.")] = 1,
-        rest_points: Annotated[str, typer.Option("--rest-points", help="Points of a rest in an odd field.")] = "0",
-        **shared: Unpack[Shared],
-    ) -> None:
-        """Record a fixed round-robin schedule (Berger tables) for the registered players."""
-        from goledger.commands.schedule import schedule as schedule_command
 
-        recorded(schedule_command, berger, double, first_round, rest_points, **shared)
+@shared_options()
+def schedule(
+    berger: Annotated[bool, typer.Option("--berger", help="FIDE Berger tables (round robin).")] = False,
+    double: Annotated[bool, typer.Option("--double", help="Double round robin (colours reversed).")] = False,
+    first_round: Annotated[int, typer.Option("--first-round", help="Round of the first Berger round.")] = 1,
+    rest_points: Annotated[str, typer.Option("--rest-points", help="Points of a rest in an odd field.")] = "0",
+    **shared: Unpack[Shared],
+) -> None:
+    """Record a fixed round-robin schedule (Berger tables) for the registered players."""
+    from goledger.commands.schedule import schedule as schedule_command
+
+    recorded(schedule_command, berger, double, first_round, rest_points, **shared)

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Unpack
 
-import typer
-
-from goledger.cli import panels
 from goledger.cli.common import Common, ReasonOption, recorded, shared_options
 
 
@@ -26,19 +23,3 @@ def unfreeze(reason: ReasonOption = "", **shared: Unpack[Common]) -> None:
     from goledger.commands.freezing import unfreeze as unfreeze_command
 
     recorded(unfreeze_command, reason, **shared)
-
-
-COMMANDS = (freeze, unfreeze)
-
-
-PANELS: dict[str, str] = {
-    "freeze": panels.STANDINGS,
-    "unfreeze": panels.STANDINGS,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach ``freeze`` and ``unfreeze`` to ``app``."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

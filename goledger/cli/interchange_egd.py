@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
 from goledger.cli.interchange import (
     AllowErrorsOption,
@@ -23,84 +22,70 @@ from goledger.cli.interchange import (
 )
 from goledger.cli.ratings import RatingsOption
 
-validate_app = typer.Typer(help="Check a file of another program against its format's rules.", no_args_is_help=True)
 
-def register_commands(app: typer.Typer) -> None:
-    """Add the ``validate`` command group (with ``validate egd``, and ``validate ffg`` and
-    ``validate aga`` from :mod:`goledger.cli.interchange_ffg`)."""
-    from goledger.cli.interchange_ffg import register_validate
+def validate_egd(
+    file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Check an EGD result table before uploading it: every problem with its line number.
+    Exits 1 when a rule of the format is broken (warnings alone exit 0)."""
+    from goledger.formats import egd
 
-    app.add_typer(validate_app, name="validate", rich_help_panel=panels.FILES)
-    register_validate(validate_app)
-
-    @validate_app.command("egd")
-    def validate_egd(
-        file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
-        as_json: JsonOption = False,
-    ) -> None:
-        """Check an EGD result table before uploading it: every problem with its line number.
-        Exits 1 when a rule of the format is broken (warnings alone exit 0)."""
-        from goledger.formats import egd
-
-        result = run(lambda: egd.validate_egd(file))
-        if as_json:
-            print_json(result.to_dict())
-        else:
-            echo(result.render())
-        if not result.ok:
-            raise typer.Exit(1)
+    result = run(lambda: egd.validate_egd(file))
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        echo(result.render())
+    if not result.ok:
+        raise typer.Exit(1)
 
 
-def register_export(export_app: typer.Typer) -> None:
-    @export_app.command("egd")
-    def export_egd(
-        output: OutputOption = None,
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="Export rounds 1..R (default: the last "
-                                                                          "round with a played game).")] = None,
-        encoding: Annotated[str, typer.Option(help="utf-8, or latin-1 (transliterates what it cannot hold).")]
-        = "utf-8",
-        forfeits: Annotated[str, typer.Option(help="free: free-round cells (0+/0-); marked: 'opp+!w0' cells.")]
-        = "free",
-        egd_class: Annotated[str | None, typer.Option("--class", help="EGF class A, B, C or D (default: computed "
-                                                                       "from the time settings).")] = None,
-        country: Annotated[str | None, typer.Option(help="Tournament country for PC[] (default: from the ledger).")]
-        = None,
-        report: ReportOption = None,
-        with_preview: Annotated[bool, typer.Option("--with-preview", help="Add each player's expected GoR change "
-                                                                          "(rating-preview) to the report.")] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        force: ForceOption = False,
-        check: Annotated[bool, typer.Option("--check", help="Add to the report what the EGD will reject "
-                                                             "(goledger egd-check's findings).")] = False,
-        ratings: RatingsOption = None,
-        quiet: QuietOption = False,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Write the results as an EGD table (T-file) the European Go Database accepts."""
-        from goledger.formats import egd
+def export_egd(
+    output: OutputOption = None,
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="Export rounds 1..R (default: the last "
+                                                                      "round with a played game).")] = None,
+    encoding: Annotated[str, typer.Option(help="utf-8, or latin-1 (transliterates what it cannot hold).")]
+    = "utf-8",
+    forfeits: Annotated[str, typer.Option(help="free: free-round cells (0+/0-); marked: 'opp+!w0' cells.")]
+    = "free",
+    egd_class: Annotated[str | None, typer.Option("--class", help="EGF class A, B, C or D (default: computed "
+                                                                   "from the time settings).")] = None,
+    country: Annotated[str | None, typer.Option(help="Tournament country for PC[] (default: from the ledger).")]
+    = None,
+    report: ReportOption = None,
+    with_preview: Annotated[bool, typer.Option("--with-preview", help="Add each player's expected GoR change "
+                                                                      "(rating-preview) to the report.")] = False,
+    db: DbOption = None,  # type: ignore[assignment]
+    force: ForceOption = False,
+    check: Annotated[bool, typer.Option("--check", help="Add to the report what the EGD will reject "
+                                                         "(goledger egd-check's findings).")] = False,
+    ratings: RatingsOption = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write the results as an EGD table (T-file) the European Go Database accepts."""
+    from goledger.formats import egd
 
-        if forfeits not in ("free", "marked"):
-            fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
-        run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
-                                          egd_class, country, report, with_preview, force, check=check,
-                                          ratings=ratings),
-                   as_json=as_json, quiet=quiet)
+    if forfeits not in ("free", "marked"):
+        fail(f"--forfeits must be free or marked, not {forfeits!r}", 2)
+    run_export(lambda: egd.export_egd(db or default_db(), output, round_, encoding, forfeits,  # type: ignore[arg-type]
+                                      egd_class, country, report, with_preview, force, check=check,
+                                      ratings=ratings),
+               as_json=as_json, quiet=quiet)
 
 
-def register_import(import_app: typer.Typer) -> None:
-    @import_app.command("egd")
-    def import_egd(
-        file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
-        db: NewDbOption = None,
-        report: ReportOption = None,
-        force: ForceOption = False,
-        strict: StrictOption = False,
-        allow_errors: AllowErrorsOption = False,
-        quiet: QuietOption = False,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Create a ledger from an EGD table (players, games, results, colours, handicaps, free rounds)."""
-        from goledger.formats import egd
+def import_egd(
+    file: Annotated[Path, typer.Argument(help="EGD result table (.h9).")],
+    db: NewDbOption = None,
+    report: ReportOption = None,
+    force: ForceOption = False,
+    strict: StrictOption = False,
+    allow_errors: AllowErrorsOption = False,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a ledger from an EGD table (players, games, results, colours, handicaps, free rounds)."""
+    from goledger.formats import egd
 
-        run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors, force=force),
-                   as_json=as_json, quiet=quiet)
+    run_import(lambda: egd.import_egd(file, db, report, strict, allow_errors, force=force),
+               as_json=as_json, quiet=quiet)

@@ -22,55 +22,53 @@ from goledger.cli.interchange import (
 )
 
 
-def register_import(import_app: typer.Typer) -> None:
-    @import_app.command("opengotha")
-    def import_opengotha_cmd(
-        paths: Annotated[list[Path], typer.Argument(help="OpenGotha XML file; with --into, files and folders.")],
-        db: Annotated[
-            Path | None, typer.Option("--db", help="The new ledger file (default: <file stem>.db here).")
-        ] = None,
-        into: Annotated[
-            Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
-        ] = None,
-        report: ReportOption = None,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Replace an existing --report file; with --into, also replace ledgers that exist but "
-            "are not up to date with their file.")] = False,
-        strict: StrictOption = False,
-        allow_errors: AllowErrorsOption = False,
-        quiet: QuietOption = False,
-        as_json: JsonOption = False,
-        catalog: Annotated[Path | None, typer.Option(
-            "--catalog", help="With --into: build or refresh this federation archive from the folder.")] = None,
-    ) -> None:
-        """Create a new ledger from an OpenGotha XML save (default ledger: <file stem>.db),
-        or, with --into, migrate a whole archive (one ledger per file; ledgers already
-        imported from the same bytes are skipped)."""
-        if catalog is not None and into is None:
-            fail("--catalog goes with --into DIR (it catalogues the migrated folder)", 2)
-        if into is not None:
-            if db is not None or report is not None:
-                fail("--db and --report apply to a single file; with --into each ledger and report goes into "
-                     "the folder", 2)
-            if catalog is not None and into.is_dir():  # refuse an archive or metadata target before migrating
-                from goledger.catalog.build import check_targets
+def import_opengotha(
+    paths: Annotated[list[Path], typer.Argument(help="OpenGotha XML file; with --into, files and folders.")],
+    db: Annotated[
+        Path | None, typer.Option("--db", help="The new ledger file (default: <file stem>.db here).")
+    ] = None,
+    into: Annotated[
+        Path | None, typer.Option("--into", help="Migrate: one new ledger per file into this folder.")
+    ] = None,
+    report: ReportOption = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace an existing --report file; with --into, also replace ledgers that exist but "
+        "are not up to date with their file.")] = False,
+    strict: StrictOption = False,
+    allow_errors: AllowErrorsOption = False,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+    catalog: Annotated[Path | None, typer.Option(
+        "--catalog", help="With --into: build or refresh this federation archive from the folder.")] = None,
+) -> None:
+    """Create a new ledger from an OpenGotha XML save (default ledger: <file stem>.db),
+    or, with --into, migrate a whole archive (one ledger per file; ledgers already
+    imported from the same bytes are skipped)."""
+    if catalog is not None and into is None:
+        fail("--catalog goes with --into DIR (it catalogues the migrated folder)", 2)
+    if into is not None:
+        if db is not None or report is not None:
+            fail("--db and --report apply to a single file; with --into each ledger and report goes into "
+                 "the folder", 2)
+        if catalog is not None and into.is_dir():  # refuse an archive or metadata target before migrating
+            from goledger.catalog.build import check_targets
 
-                with errors_as_exit():
-                    check_targets([into], catalog)
-            try:
-                _migrate(paths, into, strict, allow_errors, as_json, quiet=quiet, force=force)
-            finally:
-                if catalog is not None:
-                    from goledger.cli.catalog import refresh_after_import
+            with errors_as_exit():
+                check_targets([into], catalog)
+        try:
+            _migrate(paths, into, strict, allow_errors, as_json, quiet=quiet, force=force)
+        finally:
+            if catalog is not None:
+                from goledger.cli.catalog import refresh_after_import
 
-                    refresh_after_import(into, catalog, as_json)
-            return
-        if len(paths) != 1:
-            fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)
-        from goledger.formats.opengotha import import_opengotha
+                refresh_after_import(into, catalog, as_json)
+        return
+    if len(paths) != 1:
+        fail(f"give one file to import (got {len(paths)}); to migrate several use --into DIR", 2)
+    from goledger.formats.opengotha import import_opengotha
 
-        run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors, force=force),
-                   as_json=as_json, quiet=quiet)
+    run_import(lambda: import_opengotha(paths[0], db, report, strict, allow_errors, force=force),
+               as_json=as_json, quiet=quiet)
 
 
 STATUS_TEXT = {"imported": "imported", "replaced": "replaced", "up-to-date": "up to date",
@@ -169,23 +167,17 @@ def _migrate(paths: list[Path], into: Path, strict: bool, allow_errors: bool, as
         raise typer.Exit(1)
 
 
-def register_export(export_app: typer.Typer) -> None:
-    @export_app.command("opengotha")
-    def export_opengotha_cmd(
-        db: DbOption = None,  # type: ignore[assignment]
-        output: OutputOption = None,
-        upto: AsOfOption = None,
-        report: ReportOption = None,
-        force: ForceOption = False,
-        quiet: QuietOption = False,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Write the ledger as an OpenGotha XML save (dataVersion 201, UTF-8) that OpenGotha 3.51 loads."""
-        from goledger.formats.opengotha import export_opengotha
+def export_opengotha(
+    db: DbOption = None,  # type: ignore[assignment]
+    output: OutputOption = None,
+    upto: AsOfOption = None,
+    report: ReportOption = None,
+    force: ForceOption = False,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write the ledger as an OpenGotha XML save (dataVersion 201, UTF-8) that OpenGotha 3.51 loads."""
+    from goledger.formats.opengotha import export_opengotha
 
-        run_export(lambda: export_opengotha(db or default_db(), output, upto, report, force), as_json=as_json,
-                   quiet=quiet)
-
-
-def register_commands(app: typer.Typer) -> None:
-    """No top-level commands: this module only adds ``import``/``export`` subcommands."""
+    run_export(lambda: export_opengotha(db or default_db(), output, upto, report, force), as_json=as_json,
+               quiet=quiet)

@@ -11,7 +11,6 @@ from typing import Annotated, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -33,94 +32,92 @@ UrlOption = Annotated[str, typer.Option(
     "--url", help="The address the players' phones reach the desk at (e.g. https://go.example.org).")]
 RoundOption = Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")]
 
+keys_app = typer.Typer(help="The players' personal keys: issue, revoke, list, print the welcome sheet.",
+                       no_args_is_help=True)
+"""``goledger keys``: its subcommands below."""
 
-def register_commands(app: typer.Typer) -> None:
-    group = typer.Typer(help="The players' personal keys: issue, revoke, list, print the welcome sheet.",
-                        no_args_is_help=True)
-    app.add_typer(group, name="keys", rich_help_panel=panels.REGISTER)
 
-    @group.command("issue")
-    def issue(
-        player: PlayerArg,
-        url: Annotated[str | None, typer.Option("--url", help="Print the player's link at this address.")] = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Give a player a new key: his old link (if any) stops working at once."""
-        from goledger.keys import issue_key
-        from goledger.render.welcome import key_link
+@keys_app.command("issue")
+def issue(
+    player: PlayerArg,
+    url: Annotated[str | None, typer.Option("--url", help="Print the player's link at this address.")] = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Give a player a new key: his old link (if any) stops working at once."""
+    from goledger.keys import issue_key
+    from goledger.render.welcome import key_link
 
-        pid = _player_id(db, player)
-        key = run(lambda: issue_key(db or default_db(), pid))
-        link = run(lambda: key_link(url, key)) if url else None
-        if as_json:
-            print_json({"player_id": pid, "key": key, "link": link})
-            return
-        echo(f"{pid}: new key {key}" + (f" ({link})" if link else "") + "; the old one no longer works")
+    pid = _player_id(db, player)
+    key = run(lambda: issue_key(db or default_db(), pid))
+    link = run(lambda: key_link(url, key)) if url else None
+    if as_json:
+        print_json({"player_id": pid, "key": key, "link": link})
+        return
+    echo(f"{pid}: new key {key}" + (f" ({link})" if link else "") + "; the old one no longer works")
 
-    @group.command("revoke")
-    def revoke(player: PlayerArg, db: DbOption = None, as_json: JsonOption = False) -> None:  # type: ignore[assignment]
-        """Revoke a player's key: his link stops working (reissue to give him a new one)."""
-        from goledger.keys import revoke_key
 
-        pid = _player_id(db, player)
-        run(lambda: revoke_key(db or default_db(), pid))
-        if as_json:
-            print_json({"player_id": pid, "revoked": True})
-            return
-        echo(f"{pid}: key revoked")
+@keys_app.command("revoke")
+def revoke(player: PlayerArg, db: DbOption = None, as_json: JsonOption = False) -> None:  # type: ignore[assignment]
+    """Revoke a player's key: his link stops working (reissue to give him a new one)."""
+    from goledger.keys import revoke_key
 
-    @group.command("list")
-    def list_keys(
-        url: Annotated[str | None, typer.Option("--url", help="Show each link at this address.")] = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The players who hold a key, with the key (and the link with --url); creates nothing."""
-        from goledger.render.welcome import check_base_url
+    pid = _player_id(db, player)
+    run(lambda: revoke_key(db or default_db(), pid))
+    if as_json:
+        print_json({"player_id": pid, "revoked": True})
+        return
+    echo(f"{pid}: key revoked")
 
-        base = run(lambda: check_base_url(url)) if url else None
-        keys = run(lambda: _checked_keys(db or default_db()))
-        rows = [{"player_id": pid, "key": key, "link": f"{base}/k/{key}" if base else None}
-                for pid, key in keys.items()]
-        if as_json:
-            print_json({"keys": rows})
-            return
-        for row in rows:
-            echo(f"{row['player_id']}  {row['link'] or row['key']}")
-        if not rows:
-            echo("no player holds a key yet (goledger keys sheet issues them)")
 
-    @group.command("sheet")
-    def sheet(
-        url: UrlOption,
-        player: Annotated[list[str] | None, typer.Option(
-            "--player", "-p", help="Only this player (repeat for several; default: every player).")] = None,
-        layout: Annotated[str, typer.Option("--layout", help="a4 (a page per player) or a6 (a card per player).")]
-        = "a4",
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The welcome sheet (HTML with print CSS) on standard output: each player's personal link
-        as a QR code and as text. Players without a key get one; the others keep theirs."""
-        from goledger.render.welcome import LAYOUTS, Layout, key_links, welcome_sheet
+@keys_app.command("list")
+def list_keys(
+    url: Annotated[str | None, typer.Option("--url", help="Show each link at this address.")] = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The players who hold a key, with the key (and the link with --url); creates nothing."""
+    from goledger.render.welcome import check_base_url
 
-        if layout not in LAYOUTS:
-            fail(f"--layout {layout!r}: print the welcome sheet as a4 (a page each) or a6 (a card each)", 2)
-        chosen: Layout = "a6" if layout == "a6" else "a4"
-        if as_json:
-            links = run(lambda: key_links(db or default_db(), url, player))
-            print_json({"players": [{"player_id": c.player_id, "name": c.name, "link": c.link} for c in links]})
-            return
-        with output_language(db, language):
-            page = run(lambda: welcome_sheet(db or default_db(), url, player, chosen))
-        sys.stdout.buffer.write(page)
-        sys.stdout.flush()
+    base = run(lambda: check_base_url(url)) if url else None
+    keys = run(lambda: _checked_keys(db or default_db()))
+    rows = [{"player_id": pid, "key": key, "link": f"{base}/k/{key}" if base else None}
+            for pid, key in keys.items()]
+    if as_json:
+        print_json({"keys": rows})
+        return
+    for row in rows:
+        echo(f"{row['player_id']}  {row['link'] or row['key']}")
+    if not rows:
+        echo("no player holds a key yet (goledger keys sheet issues them)")
 
-    app.command("check-in", rich_help_panel=panels.PAIR)(check_in)
-    app.command("check-ins", rich_help_panel=panels.PAIR)(check_ins)
-    app.command("absent-unchecked", rich_help_panel=panels.PAIR)(absent_unchecked)
+
+@keys_app.command("sheet")
+def sheet(
+    url: UrlOption,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help="Only this player (repeat for several; default: every player).")] = None,
+    layout: Annotated[str, typer.Option("--layout", help="a4 (a page per player) or a6 (a card per player).")]
+    = "a4",
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The welcome sheet (HTML with print CSS) on standard output: each player's personal link
+    as a QR code and as text. Players without a key get one; the others keep theirs."""
+    from goledger.render.welcome import LAYOUTS, Layout, key_links, welcome_sheet
+
+    if layout not in LAYOUTS:
+        fail(f"--layout {layout!r}: print the welcome sheet as a4 (a page each) or a6 (a card each)", 2)
+    chosen: Layout = "a6" if layout == "a6" else "a4"
+    if as_json:
+        links = run(lambda: key_links(db or default_db(), url, player))
+        print_json({"players": [{"player_id": c.player_id, "name": c.name, "link": c.link} for c in links]})
+        return
+    with output_language(db, language):
+        page = run(lambda: welcome_sheet(db or default_db(), url, player, chosen))
+    sys.stdout.buffer.write(page)
+    sys.stdout.flush()
 
 
 def _player_id(db: Path | None, ref: str) -> str:

@@ -12,11 +12,14 @@ import importlib
 import sys
 from collections.abc import Iterable
 from functools import cache
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import typer
 
 from goledger.cli import panels
+
+if TYPE_CHECKING:
+    from goledger.commands import table
 
 
 def _show_version(value: bool) -> None:
@@ -34,78 +37,42 @@ def _main(
     """An event-sourced ledger for Go tournaments."""
 
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "goledger.cli.record",
-    "goledger.cli.views",
-    "goledger.cli.interchange_opengotha",
-    "goledger.cli.explain",
-    "goledger.cli.audit",
-    "goledger.cli.interchange_macmahon",
-    "goledger.cli.fide",
-    "goledger.cli.interchange_egd",
-    "goledger.cli.interchange_trf",
-    "goledger.cli.interchange_ffg",
-    "goledger.cli.freezing",
-    "goledger.cli.egd_check",
-    "goledger.cli.site",
-    "goledger.cli.start_scores",
-    "goledger.cli.privacy",
-    "goledger.cli.systems",
-    "goledger.cli.serve",
-    "goledger.cli.rating",
-    "goledger.cli.catalog",
-    "goledger.cli.settings",
-    "goledger.cli.day",
-    "goledger.cli.pairing",
-    "goledger.cli.ratings",
-    "goledger.cli.teams",
-    "goledger.cli.timeline",
-    "goledger.cli.units",
-    "goledger.cli.keys",
-    "goledger.cli.reports",
-)
-"""CLI modules, each with ``register_commands(app)`` and optionally
-``register_import(import_app)`` / ``register_export(export_app)``. They must stay light:
-the library is imported inside the command bodies."""
-
 _MODULE: Final = "goledger.cli."
-COMMAND_MODULE: Final[dict[str, str]] = {
-    **dict.fromkeys(("new", "register", "update-player", "change-rules", "withdraw", "reinstate", "absent", "present",
-                     "bye", "unbye", "pair", "edit-game", "renumber-tables", "unpair", "result", "correct"),
-                    "record"),
-    **dict.fromkeys(("standings", "log", "verify"), "views"),
-    "explain": "explain",
-    **dict.fromkeys(("diff", "what-if", "publish", "history", "report"), "audit"),
-    **dict.fromkeys(("crosstable", "schedule"), "fide"),
-    "validate": "interchange_egd",
-    **dict.fromkeys(("start-scores", "start-groups"), "start_scores"),
-    **dict.fromkeys(("place", "bracket"), "systems"),
-    "serve": "serve", "rating-preview": "rating", "catalog": "catalog", "settings": "settings",
-    **dict.fromkeys(("pairings", "slips", "players", "wall-list", "show-round", "unregister"), "day"),
-    **dict.fromkeys(("pair-round", "unpair-round", "explain-pairing", "forbid", "fix-pairing", "fix-table"), "pairing"),
-    "ratings": "ratings",
-    **dict.fromkeys(("pair-teams", "team"), "teams"),
-    **dict.fromkeys(("timeline", "dispute-sheet"), "timeline"),
-    "unit": "units",
-    **dict.fromkeys(("freeze", "unfreeze"), "freezing"),
-    "egd-check": "egd_check",
-    "site": "site",
-    **dict.fromkeys(("keys", "check-in", "check-ins", "absent-unchecked"), "keys"),
-    **dict.fromkeys(("reports", "approve-reports"), "reports"),
-}
-"""The module (of :data:`COMMAND_MODULES`, short name) registering each command, so a run
-imports only the module of the command it names (``tests/cli/test_cli_startup.py`` checks
-the table against what the modules register)."""
 
-FORMAT_MODULE: Final[dict[str, dict[str, str]]] = {
-    "import": {"opengotha": "interchange_opengotha", "macmahon": "interchange_macmahon",
-               "macmahon-players": "interchange_macmahon", "egd": "interchange_egd", "trf": "interchange_trf",
-               "ffg": "interchange_ffg"},
-    "export": {"opengotha": "interchange_opengotha", "macmahon": "interchange_macmahon", "egd": "interchange_egd",
-               "trf": "interchange_trf", "pseudonymised": "privacy", "ffg": "interchange_ffg",
-               "aga": "interchange_ffg"},
+
+@cache
+def command_modules() -> tuple[str, ...]:
+    """The CLI modules defining commands (full names), from :data:`goledger.commands.table.COMMANDS`.
+    They must stay light: the library is imported inside the command bodies."""
+    from goledger.commands import table
+
+    return tuple(_MODULE + name for name in table.cli_modules())
+
+
+@cache
+def command_module() -> dict[str, str]:
+    """The module (short name) defining each top-level command or group, so a run imports only the
+    module of the command it names (derived from the table; ``--version`` reads no table at all)."""
+    from goledger.commands import table
+
+    return {c.name: c.cli for c in table.COMMANDS if " " not in c.name}
+
+
+@cache
+def format_module() -> dict[str, dict[str, str]]:
+    """The module defining each format of ``import``, ``export`` and ``validate`` (derived from the table)."""
+    from goledger.commands import table
+
+    return {group: {c.name.split(" ", 1)[1]: c.cli for c in table.COMMANDS if c.name.startswith(group + " ")}
+            for group in table.SHARED_GROUPS}
+
+
+_SHARED_HELP: Final[dict[str, str]] = {
+    "import": "Create a ledger from a file of another program.",
+    "export": "Write the ledger in another program's format.",
+    "validate": "Check a file of another program against its format's rules.",
 }
-"""The module registering each format of ``import`` and ``export``."""
+"""The help of each group of :data:`goledger.commands.table.SHARED_GROUPS` (a test checks they are the same)."""
 
 
 class Apps(NamedTuple):
@@ -117,7 +84,9 @@ class Apps(NamedTuple):
 
 
 def built(modules: Iterable[str]) -> Apps:
-    """The app with the commands and formats of ``modules`` (full names) registered."""
+    """The app with the commands of ``modules`` (full names) registered, each as the table says:
+    a command under its name and ``--help`` group, a group's typer under its name, a format in
+    its shared group (``import``, ``export``, ``validate``), in the table's order."""
     app = typer.Typer(
         name="goledger",
         cls=panels.GroupedCommands,
@@ -129,18 +98,31 @@ def built(modules: Iterable[str]) -> Apps:
         rich_markup_mode=None,
     )
     app.callback()(_main)
-    import_app = typer.Typer(help="Create a ledger from a file of another program.", no_args_is_help=True)
-    export_app = typer.Typer(help="Write the ledger in another program's format.", no_args_is_help=True)
-    app.add_typer(import_app, name="import", rich_help_panel=panels.FILES)
-    app.add_typer(export_app, name="export", rich_help_panel=panels.FILES)
-    for name in modules:
-        module = importlib.import_module(name)
-        module.register_commands(app)
-        if hasattr(module, "register_import"):
-            module.register_import(import_app)
-        if hasattr(module, "register_export"):
-            module.register_export(export_app)
-    return Apps(app, import_app, export_app)
+    shared = {name: typer.Typer(help=text, no_args_is_help=True) for name, text in _SHARED_HELP.items()}
+    for name, group in shared.items():
+        app.add_typer(group, name=name, rich_help_panel=panels.FILES)
+    wanted = set(modules)
+    if not wanted:
+        return Apps(app, shared["import"], shared["export"])
+    from goledger.commands import table
+
+    for command in table.COMMANDS:
+        if _MODULE + command.cli in wanted:
+            _attach(app, shared, command)
+    return Apps(app, shared["import"], shared["export"])
+
+
+def _attach(app: typer.Typer, shared: dict[str, typer.Typer], command: table.Command) -> None:
+    """Register ``command`` (its module's function or group, of the table's name) on ``app``."""
+    defined = getattr(importlib.import_module(_MODULE + command.cli), command.function)
+    panel = getattr(panels, command.panel)
+    if command.group:
+        app.add_typer(defined, name=command.name, rich_help_panel=panel)
+    elif " " in command.name:
+        group, name = command.name.split(" ", 1)
+        shared[group].command(name)(defined)
+    else:
+        app.command(command.name, rich_help_panel=panel)(defined)
 
 
 def _declared(app: typer.Typer) -> typer.Typer:
@@ -160,7 +142,7 @@ def _declared(app: typer.Typer) -> typer.Typer:
 @cache
 def full() -> Apps:
     """The app with every command (for ``--help``, listings and suggestions, and tests)."""
-    apps = built(COMMAND_MODULES)
+    apps = built(command_modules())
     _declared(apps.app)
     return apps
 
@@ -175,8 +157,8 @@ def __getattr__(name: str) -> typer.Typer:
 def _modules_for(args: list[str]) -> list[str] | None:
     """The one module a command line needs (``None``: a name it does not know, or a group
     without its format)."""
-    found = FORMAT_MODULE.get(args[0], {}).get(args[1]) if len(args) > 1 and args[0] in FORMAT_MODULE else \
-        COMMAND_MODULE.get(args[0])
+    formats = format_module()
+    found = formats[args[0]].get(args[1]) if len(args) > 1 and args[0] in formats else command_module().get(args[0])
     return None if found is None else [_MODULE + found]
 
 

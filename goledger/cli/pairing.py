@@ -10,7 +10,6 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     Common,
     DbOption,
@@ -194,24 +193,3 @@ def fix_table(
     if (table is None) != lift:
         fail("give --table N, or --lift to free the player's table", 2)
     recorded(commands.fix_table, player, None if lift else table, from_round, **shared)
-
-
-COMMANDS = (pair_round, unpair_round, explain_pairing, forbid, fix_pairing, fix_table)
-"""The pairing commands, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "pair-round": panels.PAIR,
-    "unpair-round": panels.PAIR,
-    "explain-pairing": panels.PAIR,
-    "forbid": panels.PAIR,
-    "fix-pairing": panels.PAIR,
-    "fix-table": panels.PAIR,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach the pairing commands to ``app`` (each named after its function, ``_`` as ``-``)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

@@ -1,7 +1,9 @@
 """The groups ``goledger --help`` lists its commands in, in the order of a tournament day.
 
-Each command names its group on its decorator (``rich_help_panel=panels.PAIR``): a string,
-so grouping costs a command line nothing until ``--help`` is asked for. The command line
+The table of commands (:mod:`goledger.commands.table`) names each command's group by the
+name of its constant here (``"PAIR"``), and the command line registers the command with it as
+``rich_help_panel``: a string, so grouping costs a command line nothing until ``--help`` is
+asked for. The command line
 prints plain text (``rich_markup_mode=None``), so :class:`GroupedCommands` lays the groups
 out itself; a command without a group is listed last, under :data:`OTHER`.
 """

@@ -11,34 +11,28 @@ import typer
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, errors_as_exit, print_json
 
 
-def register_export(export_app: typer.Typer) -> None:
-    @export_app.command("pseudonymised")
-    def export_pseudonymised(
-        output: Annotated[Path, typer.Option("--output", "-o", help="The new ledger file to write.")],
-        key_file: Annotated[
-            Path, typer.Option("--key-file", help="Your secret pseudonym key (created when missing; keep it private "
-                               "and reuse it so players keep their pseudonyms across tournaments).")
-        ],
-        withhold_text: Annotated[
-            bool, typer.Option("--withhold-text", help="Also replace actors and empty reasons, notes and comments.")
-        ] = False,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Write a copy of the ledger with the players' personal data replaced by stable
-        pseudonyms; it still verifies against the original's published head."""
-        from goledger.cli.interchange import print_report
-        from goledger.formats.pseudonymised import pseudonymise
+def export_pseudonymised(
+    output: Annotated[Path, typer.Option("--output", "-o", help="The new ledger file to write.")],
+    key_file: Annotated[
+        Path, typer.Option("--key-file", help="Your secret pseudonym key (created when missing; keep it private "
+                           "and reuse it so players keep their pseudonyms across tournaments).")
+    ],
+    withhold_text: Annotated[
+        bool, typer.Option("--withhold-text", help="Also replace actors and empty reasons, notes and comments.")
+    ] = False,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Write a copy of the ledger with the players' personal data replaced by stable
+    pseudonyms; it still verifies against the original's published head."""
+    from goledger.cli.interchange import print_report
+    from goledger.formats.pseudonymised import pseudonymise
 
-        with errors_as_exit():
-            outcome = pseudonymise(db or default_db(), output, key_file, withhold_text)
-        if as_json:
-            print_json({"db": outcome.db, "events": outcome.events, "hidden": outcome.hidden,
-                        "original_head": outcome.original_head, "report": outcome.report.to_dict()})
-            return
-        print_report(outcome.report)
-        echo(outcome.message)
-
-
-def register_commands(app: typer.Typer) -> None:
-    """No top-level commands: this module only adds ``export pseudonymised``."""
+    with errors_as_exit():
+        outcome = pseudonymise(db or default_db(), output, key_file, withhold_text)
+    if as_json:
+        print_json({"db": outcome.db, "events": outcome.events, "hidden": outcome.hidden,
+                    "original_head": outcome.original_head, "report": outcome.report.to_dict()})
+        return
+    print_report(outcome.report)
+    echo(outcome.message)

@@ -14,7 +14,6 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     Common,
     PlayerArg,
@@ -25,6 +24,7 @@ from goledger.cli.common import (
     recorded,
     shared_options,
 )
+from goledger.commands import table
 
 RoundOption = Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")]
 TableOption = Annotated[int, typer.Option("--table", "-t", help="Table number.")]
@@ -380,33 +380,5 @@ def correct(
     recorded(command, round, table, result, reason, by_default, **shared)
 
 
-COMMANDS = (change_rules, new, register, update_player, withdraw, reinstate, absent, present, bye, unbye, pair,
-            edit_game, renumber_tables, unpair, result, correct)
-"""Every recording command, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "new": panels.SET_UP,
-    "register": panels.REGISTER,
-    "update-player": panels.REGISTER,
-    "change-rules": panels.SET_UP,
-    "withdraw": panels.REGISTER,
-    "reinstate": panels.REGISTER,
-    "absent": panels.REGISTER,
-    "present": panels.REGISTER,
-    "bye": panels.PAIR,
-    "unbye": panels.PAIR,
-    "pair": panels.PAIR,
-    "edit-game": panels.PAIR,
-    "renumber-tables": panels.PAIR,
-    "unpair": panels.PAIR,
-    "result": panels.RECORD,
-    "correct": panels.RECORD,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach every recording command to ``app`` (its name: the function's, ``_`` as ``-``)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)
+COMMANDS = tuple(globals()[command.function] for command in table.of_module("record"))
+"""Every recording command, in the order ``goledger --help`` lists them (from the table of commands)."""

@@ -10,7 +10,6 @@ from typing import Annotated, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -24,11 +23,6 @@ from goledger.cli.common import (
 )
 
 RoundOption = Annotated[int, typer.Option("--round", "-r", help="Round number (1-based).")]
-
-
-def register_commands(app: typer.Typer) -> None:
-    app.command("reports", rich_help_panel=panels.PAIR)(reports)
-    app.command("approve-reports", rich_help_panel=panels.PAIR)(approve_reports)
 
 
 def reports(round_: RoundOption, db: DbOption = None, as_json: JsonOption = False) -> None:  # type: ignore[assignment]

@@ -3,28 +3,21 @@
 
 from __future__ import annotations
 
-import typer
-
-from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, render_text_table, run
 
 
-def register_commands(app: typer.Typer) -> None:
-    """Attach ``settings`` to ``app``."""
+def settings(
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """List every tournament setting and rule-policy field: value, allowed values, spec rule
+    (each is settable with `goledger change-rules NAME=VALUE`; * marks a policy override)."""
+    import msgspec
 
-    @app.command(rich_help_panel=panels.SET_UP)
-    def settings(
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """List every tournament setting and rule-policy field: value, allowed values, spec rule
-        (each is settable with `goledger change-rules NAME=VALUE`; * marks a policy override)."""
-        import msgspec
+    from goledger.commands import settings as catalogue
 
-        from goledger.commands import settings as catalogue
-
-        values = run(lambda: catalogue.settings(db or default_db()))
-        if as_json:
-            print_json(msgspec.to_builtins(values))
-            return
-        echo(render_text_table(["Setting", "Value", "Allowed values", "Spec"], catalogue.describe(values)))
+    values = run(lambda: catalogue.settings(db or default_db()))
+    if as_json:
+        print_json(msgspec.to_builtins(values))
+        return
+    echo(render_text_table(["Setting", "Value", "Allowed values", "Spec"], catalogue.describe(values)))

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
 
 
@@ -26,8 +25,3 @@ def site(
 
     outcome = run(lambda: build(db or default_db(), folder, languages))
     print_json(outcome.to_dict()) if as_json else echo(outcome.message)
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach ``site`` to ``app``."""
-    app.command("site", rich_help_panel=panels.STANDINGS)(site)

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -75,53 +74,51 @@ def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str)
     return True
 
 
-def register_commands(app: typer.Typer) -> None:
-    @app.command(rich_help_panel=panels.STANDINGS)
-    def place(
-        player: PlayerArg,
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
-        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """Why a player has his place in a knockout, double knockout, Paramus, match or
-        continuous handicap tournament."""
-        with output_language(db, language, as_json):
-            from goledger.systems.views import explain_place
+def place(
+    player: PlayerArg,
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """Why a player has his place in a knockout, double knockout, Paramus, match or
+    continuous handicap tournament."""
+    with output_language(db, language, as_json):
+        from goledger.systems.views import explain_place
 
-            text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
-            if as_json:
-                print_json({"player": player, "explanation": text})
-            else:
-                echo(text)
+        text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
+        if as_json:
+            print_json({"player": player, "explanation": text})
+        else:
+            echo(text)
 
-    @app.command(rich_help_panel=panels.STANDINGS)
-    def bracket(
-        round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
-        as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
-        fmt: Annotated[str, typer.Option("--format", "-f", help="text or html (a self-contained HTML/SVG page).")]
-        = "text",
-        language: LanguageOption = None,
-        db: DbOption = None,  # type: ignore[assignment]
-        as_json: JsonOption = False,
-    ) -> None:
-        """The bracket of a knockout or double knockout, or the ladder of a Paramus."""
-        with output_language(db, language, as_json or fmt == "json"):
-            from goledger.systems.views import bracket as bracket_view
 
-            view = run(lambda: bracket_view(db or default_db(), as_of, round_))
-            if as_json or fmt == "json":
-                print_json(view.to_dict())
-                return
-            if fmt == "html":
-                from goledger.render.bracket import bracket_page
+def bracket(
+    round_: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest).")] = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help="As of this event sequence number.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or html (a self-contained HTML/SVG page).")]
+    = "text",
+    language: LanguageOption = None,
+    db: DbOption = None,  # type: ignore[assignment]
+    as_json: JsonOption = False,
+) -> None:
+    """The bracket of a knockout or double knockout, or the ladder of a Paramus."""
+    with output_language(db, language, as_json or fmt == "json"):
+        from goledger.systems.views import bracket as bracket_view
 
-                sys.stdout.buffer.write(bracket_page(view))
-                sys.stdout.flush()
-                return
-            if fmt != "text":
-                fail(f"unknown format {fmt!r}; use text, html or json", 2)
-            from goledger.render.bracket import bracket_text
+        view = run(lambda: bracket_view(db or default_db(), as_of, round_))
+        if as_json or fmt == "json":
+            print_json(view.to_dict())
+            return
+        if fmt == "html":
+            from goledger.render.bracket import bracket_page
 
-            echo(bracket_text(view))
+            sys.stdout.buffer.write(bracket_page(view))
+            sys.stdout.flush()
+            return
+        if fmt != "text":
+            fail(f"unknown format {fmt!r}; use text, html or json", 2)
+        from goledger.render.bracket import bracket_text
+
+        echo(bracket_text(view))

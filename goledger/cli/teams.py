@@ -10,7 +10,6 @@ from typing import Annotated, Any, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -231,7 +230,7 @@ def _print_match(data: dict[str, Any]) -> None:
 
 
 @shared_options(without=("retry",))
-def pair_teams_command(
+def pair_teams(
     round_: Annotated[int, typer.Argument(metavar="R", help="Round number (1-based).")],
     team_a: Annotated[str, typer.Argument(metavar="TEAM_A", help="One team (id, name, short name or number).")],
     team_b: Annotated[str, typer.Argument(metavar="TEAM_B", help="The other team.")],
@@ -240,13 +239,7 @@ def pair_teams_command(
     **shared: Unpack[Shared],
 ) -> None:
     """Pair one match by hand: board i against board i, OpenGotha's colour, handicap and tables."""
-    from goledger.commands.teams import pair_teams
+    from goledger.commands.teams import pair_teams as command
 
-    recorded(pair_teams, round_, team_a, team_b, dry_run=dry_run, allow_repeat=allow_repeat,
+    recorded(command, round_, team_a, team_b, dry_run=dry_run, allow_repeat=allow_repeat,
              show=lambda outcome: outcome.to_dict(), text=lambda outcome: _print_match(outcome.to_dict()), **shared)
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach ``goledger team …`` and ``goledger pair-teams`` to ``app``."""
-    app.add_typer(team_app, name="team", rich_help_panel=panels.SET_UP)
-    app.command("pair-teams", rich_help_panel=panels.PAIR)(pair_teams_command)

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -29,7 +28,7 @@ from goledger.nogc import one_shot
 if TYPE_CHECKING:
     from goledger.audit.timeline import Timeline
 
-__all__ = ["dispute_sheet", "register_commands", "render_timeline", "timeline"]
+__all__ = ["dispute_sheet", "render_timeline", "timeline"]
 
 RoundOpt = Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: latest paired).")]
 
@@ -114,20 +113,3 @@ def dispute_sheet(
             sys.stdout.flush()
         else:
             echo(render_text(sheet))
-
-
-COMMANDS = (timeline, dispute_sheet)
-"""The dispute commands, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "timeline": panels.LOOK_BACK,
-    "dispute-sheet": panels.LOOK_BACK,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach the dispute commands to ``app`` (each named after its function, ``_`` as ``-``)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)

@@ -7,7 +7,6 @@ from typing import Annotated, Unpack
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -70,8 +69,3 @@ def list_units(
              ", ".join(f"{m['name']} {m['rank']}" + (f" ({m['sex']})" if m["sex"] else "") for m in u["members"])]
             for u in data["units"]]
     echo(render_text_table(["id", "unit", "rank", "plays as", "members"], rows))
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach ``goledger unit …`` to ``app``."""
-    app.add_typer(unit_app, name="unit", rich_help_panel=panels.SET_UP)

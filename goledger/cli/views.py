@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli import panels
 from goledger.cli.common import (
     DbOption,
     JsonOption,
@@ -104,56 +103,80 @@ def standings(
 ) -> None:
     """Standings after a round, as of any event, under any policy (--wall: the wall list)."""
     with output_language(db, language, as_json or fmt == "json") as chosen:
+        shown = "json" if as_json else fmt
+        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
         if teams:
             from goledger.cli.teams import show_team_standings
 
             show_team_standings(db, round_, as_of, fmt, as_json)
-            return
-        if as_published is not None:
-            show_published(db or default_db(), as_published, (round_, as_of, policy, criteria),
-                           "json" if as_json else fmt)
-            return
-        if adjusted:
-            from goledger.cli.fide import render_adjusted
-            from goledger.replay.views import adjusted_scores
+        elif as_published is not None:
+            show_published(db or default_db(), as_published, (round_, as_of, policy, criteria), shown)
+        elif adjusted:
+            show_adjusted(db, round_, as_of, policy, shown)
+        elif policy is None and criteria is None and show_places(db, round_, as_of, shown):
+            pass  # a knockout's, a cup's…: the system's own places are its standings
+        elif wall:
+            # a shared place lists its players in the alphabet of the language written in
+            show_wall_list(db, round_, as_of, policy, crit, fmt, as_json,
+                           chosen if shown != "json" and (language or chosen != "en") else None)
+        elif shown in ("html", "table"):
+            show_standings_page(db, round_, as_of, policy, crit, shown, chosen if language or chosen != "en" else None)
+        else:
+            show_standings_data(db, round_, as_of, policy, crit, shown)
 
-            render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
-                            as_json or fmt == "json")
-            return
-        if policy is None and criteria is None:
-            from goledger.cli.systems import show_system_places
 
-            if show_system_places(db, round_, as_of, "json" if as_json else fmt):
-                return
-        from goledger.replay.views import standings as standings_view
+def show_places(db: Path | None, round_: int | None, as_of: int | None, fmt: str) -> bool:
+    """``goledger standings`` of a system placing its players itself (knockout, cup…): its places,
+    and ``True``; ``False`` when the system's places are the standings (McMahon, Swiss…)."""
+    from goledger.cli.systems import show_system_places as show
 
-        crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        if wall:
-            from goledger.cli.day import emit
-            from goledger.render.printouts import wall_sheet
-            from goledger.replay.views import wall_list
+    return show(db, round_, as_of, fmt)
 
-            alphabet = chosen if not as_json and fmt != "json" and (language or chosen != "en") else None
-            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit, alphabet))
-            emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
-            return
-        if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note
-            from goledger.replay.views import standings_page
 
-            page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
-            # written in a language (--language, or the tournament's when not English): a shared
-            # place lists its players in that language's alphabet
-            table = page.standings.in_alphabet(chosen) if language or chosen != "en" else page.standings
-            if fmt == "html":
-                render_standings(table, fmt, page.title())
-                return
-            render_standings(table, fmt)
-            note = page.withdrawn_note()
-            if note:
-                echo(note)
-            return
-        result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
-        render_standings(result, "json" if as_json else fmt)
+def show_adjusted(db: Path | None, round_: int | None, as_of: int | None, policy: str | None, fmt: str) -> None:
+    """``goledger standings --adjusted``: actual and adjusted scores with every unplayed round."""
+    from goledger.cli.fide import render_adjusted
+    from goledger.replay.views import adjusted_scores
+
+    render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)), fmt == "json")
+
+
+def show_wall_list(db: Path | None, round_: int | None, as_of: int | None, policy: str | None,
+                   criteria: list[str] | None, fmt: str, as_json: bool, alphabet: str | None) -> None:
+    """``goledger standings --wall``: the wall list (as ``goledger wall-list``), a shared place's
+    players in ``alphabet``'s order when one is given."""
+    from goledger.cli.day import emit
+    from goledger.render.printouts import wall_sheet
+    from goledger.replay.views import wall_list
+
+    shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, criteria, alphabet))
+    emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
+
+
+def show_standings_page(db: Path | None, round_: int | None, as_of: int | None, policy: str | None,
+                        criteria: list[str] | None, fmt: str, alphabet: str | None) -> None:
+    """``goledger standings`` as a text table or an HTML page: the page's title, and its note of
+    the withdrawn players under the table; a shared place's players in ``alphabet``'s order
+    when one is given."""
+    from goledger.replay.views import standings_page
+
+    page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, criteria))
+    table = page.standings.in_alphabet(alphabet) if alphabet else page.standings
+    if fmt == "html":
+        render_standings(table, fmt, page.title())
+        return
+    render_standings(table, fmt)
+    note = page.withdrawn_note()
+    if note:
+        echo(note)
+
+
+def show_standings_data(db: Path | None, round_: int | None, as_of: int | None, policy: str | None,
+                        criteria: list[str] | None, fmt: str) -> None:
+    """``goledger standings`` as data: JSON (``--json``, ``--format json``) or CSV."""
+    from goledger.replay.views import standings as standings_view
+
+    render_standings(run(lambda: standings_view(db or default_db(), round_, as_of, policy, criteria)), fmt)
 
 
 def log(
@@ -227,24 +250,6 @@ def verify(
             echo(f"note: {note}")
     if not report.ok:
         fail(report.problem + (f"; events 1..{report.trusted_upto} can be trusted" if report.trusted_upto else ""))
-
-
-COMMANDS = (standings, log, verify)
-"""The read commands of this module, in the order ``goledger --help`` lists them."""
-
-
-PANELS: dict[str, str] = {
-    "standings": panels.STANDINGS,
-    "log": panels.LOOK_BACK,
-    "verify": panels.LOOK_BACK,
-}
-"""The group ``goledger --help`` lists each command of this module under."""
-
-
-def register_commands(app: typer.Typer) -> None:
-    """Attach the read commands to ``app`` (each named after its function)."""
-    for command in COMMANDS:
-        app.command(rich_help_panel=PANELS[command.__name__.replace("_", "-")])(command)
 
 
 def render_repair_report(report: Any) -> str:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from goledger.cli import main as cli_main
 from goledger.cli.common import print_json
+from goledger.commands import table
 
 from ..conftest import REPO
 
@@ -63,7 +64,7 @@ def test_the_cli_imports_no_library_module_before_a_command_runs() -> None:
               "goledger.nogc",  # a decorator of the audit commands, on the standard library alone
               "goledger.cli.panels"}  # the --help groups: strings and a formatter on typer alone
     assert loaded <= {*shared, *(
-        f"goledger.cli.{m.rsplit('.', 1)[1]}" for m in cli_main.COMMAND_MODULES)}, loaded
+        f"goledger.cli.{m.rsplit('.', 1)[1]}" for m in cli_main.command_modules())}, loaded
 
 
 @pytest.mark.parametrize("data", [
@@ -78,25 +79,28 @@ def test_print_json_writes_what_json_dumps_writes(data: object) -> None:
 
 
 def test_the_command_table_names_the_module_of_every_command() -> None:
-    """:data:`~goledger.cli.main.COMMAND_MODULE` and ``FORMAT_MODULE``, which let a run import
-    only its command's module, say what the modules register: each module alone, and the
-    whole app, give the table back."""
+    """:func:`~goledger.cli.main.command_module` and ``format_module``, which let a run import
+    only its command's module, are derived from the table of commands, and say what the modules
+    register: each module alone, and the whole app, give the table back."""
     commands: dict[str, str] = {}
-    formats: dict[str, dict[str, str]] = {"import": {}, "export": {}}
-    for name in cli_main.COMMAND_MODULES:
+    formats: dict[str, dict[str, str]] = {group: {} for group in table.SHARED_GROUPS}
+    for name in cli_main.command_modules():
         apps = cli_main.built([name])
         short = name.removeprefix("goledger.cli.")
         for command in _names(apps.app):
-            if command not in ("import", "export"):
+            if command not in table.SHARED_GROUPS:
                 assert command not in commands, command
                 commands[command] = short
-        for group, sub in (("import", apps.import_app), ("export", apps.export_app)):
-            for fmt in _names(sub):
-                formats[group][fmt] = short
-    assert commands == cli_main.COMMAND_MODULE
-    assert formats == cli_main.FORMAT_MODULE
-    whole = set(_names(cli_main.app)) - {"import", "export"}
-    assert whole == set(cli_main.COMMAND_MODULE)
+        for group in apps.app.registered_groups:
+            if group.name in table.SHARED_GROUPS and group.typer_instance is not None:
+                for fmt in _names(group.typer_instance):
+                    formats[group.name][fmt] = short
+    assert commands == cli_main.command_module()
+    assert formats == cli_main.format_module()
+    assert {**commands, **{f"{g} {f}": m for g, by in formats.items() for f, m in by.items()}} == {
+        c.name: c.cli for c in table.COMMANDS}
+    whole = set(_names(cli_main.app)) - set(table.SHARED_GROUPS)
+    assert whole == set(cli_main.command_module())
 
 
 @pytest.mark.parametrize(("words", "module"), [(["report", "--html", "x.html"], "audit"), (["standings"], "views"),
@@ -105,5 +109,15 @@ def test_a_run_imports_only_the_module_of_its_command(words: list[str], module: 
     code = (f"import sys; from goledger.cli import main; main.invoked_app({words!r}); "
             "print(' '.join(sorted(m for m in sys.modules if m.startswith('goledger.cli.'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
-    commands = set(out.split()) & {*cli_main.COMMAND_MODULES}
+    commands = set(out.split()) & {*cli_main.command_modules()}
     assert commands == ({f"goledger.cli.{module}"} if module else set()), out
+
+
+@pytest.mark.parametrize(("words", "table_read"), [(["--version"], False), (["result", "--help"], True)])
+def test_the_table_of_commands_is_read_only_when_a_command_is_named(words: list[str], table_read: bool) -> None:
+    """``goledger --version`` answers before any command is looked at: it reads no table (a
+    run naming a command reads :mod:`goledger.commands.table`, strings alone, and no deciders)."""
+    code = (f"import sys; from goledger.cli import main; main.invoked_app({words!r}); "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('goledger.commands'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True).stdout
+    assert set(out.split()) == ({"goledger.commands", "goledger.commands.table"} if table_read else set()), out

@@ -28,9 +28,9 @@ _TAG = re.compile(r"<[^>]+>")
 
 def _command_pattern() -> re.Pattern[str]:
     """``goledger`` followed by one of its commands (the brand in a title is no command)."""
-    from goledger.cli.main import COMMAND_MODULE
+    from goledger.commands.table import COMMANDS, SHARED_GROUPS
 
-    names = sorted({*COMMAND_MODULE, "serve", "ratings", "export", "import"}, key=len, reverse=True)
+    names = sorted({*(c.name.split(" ", 1)[0] for c in COMMANDS), *SHARED_GROUPS}, key=len, reverse=True)
     return re.compile(r"\bgoledger\s+(?:" + "|".join(map(re.escape, names)) + r")\b")
 
 
