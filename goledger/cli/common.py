@@ -6,6 +6,7 @@ Kept light: importing this module must not import the library (start-up time mat
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import os
@@ -13,7 +14,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Final, NoReturn, TypedDict, TypeVar
+from typing import Annotated, Any, Final, NoReturn, TypedDict, TypeVar, cast
 
 import typer
 
@@ -134,7 +135,7 @@ def recorded(command: Callable[..., Any], *args: Any, db: Path | None = None, as
     stderr, exit 1) and print its outcome: the message and the events appended (``text``: the
     command's own printing of it), or with ``--json`` :func:`outcome_json` (``show``: the
     command's own JSON of it)."""
-    outcome = run(lambda: command(db or default_db(), *args, **plumbing))
+    outcome = command(db or default_db(), *args, **plumbing)
     if as_json and show is not None:
         print_json(show(outcome))
     elif not as_json and text is not None:
@@ -262,6 +263,27 @@ def fail(message: str, code: int = 1, kind: str | None = None) -> NoReturn:
     raise typer.Exit(code)
 
 
+_HANDLED: Final = "__goledger_refusals_handled__"
+"""Marks a command already wrapped by :func:`refusals_handled`."""
+
+
+def refusals_handled(command: Command) -> Command:
+    """``command`` run under :func:`errors_as_exit`: the command line's one handler of the
+    library's refusals (issue 48), put around every command by ``goledger.cli.main`` as it
+    builds the app, so a command calls its library function directly and a refusal still
+    prints one line on stderr (a JSON object under ``--json``) and exits 1, the log unchanged."""
+    if getattr(command, _HANDLED, False):
+        return command
+
+    @functools.wraps(command)
+    def handled(*args: Any, **kwargs: Any) -> Any:
+        with errors_as_exit():
+            return command(*args, **kwargs)
+
+    setattr(handled, _HANDLED, True)
+    return cast(Command, handled)
+
+
 @contextmanager
 def errors_as_exit() -> Iterator[None]:
     """Turn library refusals into one line on stderr and exit code 1 (no traceback)."""
@@ -342,6 +364,8 @@ def _safe(message: str) -> str:
 
 
 def run(action: Callable[[], Any]) -> Any:
+    """``action()`` under :func:`errors_as_exit`: a command needs it no more (every command runs
+    under :func:`refusals_handled`); kept for code written before that."""
     with errors_as_exit():
         return action()
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from goledger.cli import panels
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json
 from goledger.cli.interchange import (
     AllowErrorsOption,
     ForceOption,
@@ -42,7 +42,7 @@ def register_commands(app: typer.Typer) -> None:
         Exits 1 when a rule of the format is broken (warnings alone exit 0)."""
         from goledger.formats import egd
 
-        result = run(lambda: egd.validate_egd(file))
+        result = egd.validate_egd(file)
         if as_json:
             print_json(result.to_dict())
         else:

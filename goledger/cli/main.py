@@ -145,12 +145,13 @@ def built(modules: Iterable[str]) -> Apps:
 
 def _declared(app: typer.Typer) -> typer.Typer:
     """``app`` with the declared options of each of its commands made into the signature typer
-    reads (:func:`goledger.cli.common.declared`)."""
-    from goledger.cli.common import declared
+    reads (:func:`goledger.cli.common.declared`), and each command run under the command
+    line's one handler of refusals (:func:`goledger.cli.common.refusals_handled`)."""
+    from goledger.cli.common import declared, refusals_handled
 
     for command in app.registered_commands:
         if command.callback is not None:
-            command.callback = declared(command.callback)
+            command.callback = refusals_handled(declared(command.callback))
     for group in app.registered_groups:
         if group.typer_instance is not None:
             _declared(group.typer_instance)

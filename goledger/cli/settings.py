@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from goledger.cli import panels
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, render_text_table, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, render_text_table
 
 
 def register_commands(app: typer.Typer) -> None:
@@ -23,7 +23,7 @@ def register_commands(app: typer.Typer) -> None:
 
         from goledger.commands import settings as catalogue
 
-        values = run(lambda: catalogue.settings(db or default_db()))
+        values = catalogue.settings(db or default_db())
         if as_json:
             print_json(msgspec.to_builtins(values))
             return

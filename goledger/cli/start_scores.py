@@ -17,7 +17,6 @@ from goledger.cli.common import (
     print_json,
     recorded,
     render_text_table,
-    run,
     shared_options,
     warn,
 )
@@ -36,7 +35,7 @@ def register_commands(app: typer.Typer) -> None:
         super-group, correction), with the warnings of the founding documents."""
         from goledger.replay.views import start_scores_view
 
-        table = run(lambda: start_scores_view(db or default_db(), round_, as_of))
+        table = start_scores_view(db or default_db(), round_, as_of)
         if as_json:
             print_json(table.to_dict())
             return

@@ -19,7 +19,6 @@ from goledger.cli.common import (
     output_language,
     print_json,
     render_text_table,
-    run,
 )
 
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json, csv or html (a self-contained page).")]
@@ -117,7 +116,7 @@ def standings(
             from goledger.cli.fide import render_adjusted
             from goledger.replay.views import adjusted_scores
 
-            render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)),
+            render_adjusted(adjusted_scores(db or default_db(), round_, as_of, policy),
                             as_json or fmt == "json")
             return
         if policy is None and criteria is None:
@@ -134,13 +133,13 @@ def standings(
             from goledger.replay.views import wall_list
 
             alphabet = chosen if not as_json and fmt != "json" and (language or chosen != "en") else None
-            shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, crit, alphabet))
+            shown = wall_list(db or default_db(), round_, as_of, policy, crit, alphabet)
             emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
             return
         if fmt in ("html", "table") and not as_json:  # the page shows its title or withdrawn note
             from goledger.replay.views import standings_page
 
-            page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, crit))
+            page = standings_page(db or default_db(), round_, as_of, policy, crit)
             # written in a language (--language, or the tournament's when not English): a shared
             # place lists its players in that language's alphabet
             table = page.standings.in_alphabet(chosen) if language or chosen != "en" else page.standings
@@ -152,7 +151,7 @@ def standings(
             if note:
                 echo(note)
             return
-        result = run(lambda: standings_view(db or default_db(), round_, as_of, policy, crit))
+        result = standings_view(db or default_db(), round_, as_of, policy, crit)
         render_standings(result, "json" if as_json else fmt)
 
 
@@ -173,7 +172,7 @@ def log(
     from goledger import commands
     from goledger.outputs import one_line
 
-    records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
+    records = commands.log(db or default_db(), after, upto, event_type)
     if as_json:
         print_json([{**msgspec.to_builtins(r), "payload": json.loads(r.payload)} for r in records])
         return
@@ -210,7 +209,7 @@ def verify(
     if salvage is not None and not repair_report:
         fail("--salvage goes with --repair-report", 2)
     if repair_report:
-        found = run(lambda: commands.repair_report(db or default_db(), published_head, salvage))
+        found = commands.repair_report(db or default_db(), published_head, salvage)
         if as_json:
             print_json(msgspec.to_builtins(found))
         else:
@@ -218,7 +217,7 @@ def verify(
         if not found.ok:
             raise typer.Exit(1)
         return
-    report = run(lambda: commands.verify(db or default_db(), published_head))
+    report = commands.verify(db or default_db(), published_head)
     if as_json:
         print_json(msgspec.to_builtins(report))
     elif report.ok:
@@ -278,7 +277,7 @@ def show_published(db: Path, round_: int, others: tuple[Any, ...], fmt: str) -> 
     if any(o is not None for o in others):
         fail("--as-published shows the standings as they were published; it takes no --round, --as-of, "
              "--policy or --criteria", 2)
-    shown = run(lambda: as_published(db, round_))
+    shown = as_published(db, round_)
     if fmt == "json":
         print_json(shown.to_dict())
         return

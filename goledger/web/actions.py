@@ -264,7 +264,7 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
         table, word, by_default = fields.table, fields.result, fields.by_default
     _check_letter(word)
     try:
-        return commands.result(db, round_, table, word, by_default, **kw)
+        return commands.result(db, round=round_, table=table, result=word, by_default=by_default, **kw)
     except ResultAlreadyRecorded as exc:  # the desk's own answer: the correction form, never a command line
         raise CorrectionOffered(exc.round, exc.table, exc.result.value, word, by_default) from None
 
@@ -418,7 +418,7 @@ def _unit_add(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.units import unit_add
 
     fields = decode(form, ft.UnitAdd)
-    return unit_add(db, fields.name, fields.members, fields.sexes, **kw)
+    return unit_add(db, name=fields.name, members=fields.members, sexes=fields.sexes, **kw)
 
 
 def _unit_remove(db: Path, form: Form, **kw: Any) -> Any:

@@ -36,4 +36,5 @@ def fix_table_action(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.constraints import fix_table
 
     fields = decode(form, FixTable)
-    return fix_table(db, fields.player, None if fields.lift else fields.table, fields.from_round, **kw)
+    return fix_table(db, **arguments(fields, without=("lift", "table")), table=None if fields.lift else fields.table,
+                     **kw)

@@ -42,11 +42,12 @@ import msgspec
 import msgspec.inspect as mi
 
 from goledger.errors import CommandRejected
-from goledger.i18n import N_
+from goledger.i18n import N_, gettext
 from goledger.i18n.messages import say, word
 from goledger.web.forms import missing, whole
 
 __all__ = [
+    "CHOICE_WORDS",
     "MOVE_TO",
     "ApproveReports",
     "BulkRegister",
@@ -112,6 +113,11 @@ def _text(english: str, longest: int) -> msgspec.Meta:
 def _label(english: str) -> msgspec.Meta:
     """A label alone (a ``Literal``'s)."""
     return msgspec.Meta(extra={"label": english})
+
+
+CHOICE_WORDS: Final = (N_("final"), N_("preliminary"), N_("forbidden"), N_("unwanted"))
+"""The values of the forms' ``Literal`` fields, marked for the catalogs: a refusal lists
+them in the page's language."""
 
 
 Round = Annotated[int, _number(N_("round"), 1, MAX_ROUNDS)]
@@ -492,7 +498,7 @@ def _read(field: _Field, text: str) -> object:
     if field.kind == "literal" and text not in field.choices:
         shown = text if len(text) <= 20 else text[:20] + "…"
         raise CommandRejected(say("%(field)s %(typed)s is not one of %(choices)s", field=word(field.label),
-                                  typed=repr(shown), choices=", ".join(field.choices)))
+                                  typed=repr(shown), choices=", ".join(gettext(c) for c in field.choices)))
     return text
 
 
