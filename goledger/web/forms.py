@@ -7,7 +7,9 @@ ASCII digits only, at most 18 of them, one optional sign, checked **as text befo
 ``int()`` sees it. ``--5``, ``²``, ``٣``, ``1_000`` or 5,000 digits are refused with one
 sentence naming the field (a :class:`~goledger.errors.CommandRejected`: 400 at the desk),
 never a ``ValueError`` (500). The commands then check each number's domain as they do for
-the command line.
+the command line. The desk's actions decode their forms as types
+(:func:`goledger.web.form_types.decode`), which reads every number with :func:`whole`; a
+refusal names the field in the page's language.
 
 >>> whole("12", "table"), whole("-1", "handicap")
 (12, -1)

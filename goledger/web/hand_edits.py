@@ -28,7 +28,6 @@ from goledger.i18n.messages import say
 from goledger.web.form_types import MOVE_TO, EditGame, EditGames, PairGame, RenumberTables, arguments, decode
 from goledger.web.forms import Form, missing, whole
 from goledger.web.forms import flag as _flag
-from goledger.web.forms import optional_number as _opt_int
 from goledger.web.forms import text as _text
 
 if TYPE_CHECKING:
@@ -67,10 +66,10 @@ def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, 
     fields = {"white": white, "black": black, "colours": "picked" if _text(query, "colours") == "picked" else "rule",
               "table": _text(query, "table"), "handicap": _text(query, "handicap"),
               "force": "1" if _flag(query, "force") else ""}
+    picked = decode({**query, "round": str(round_)}, PairGame)
     try:
         events = decide_pair(state, round_, white, black, colours_by_hand=fields["colours"] != "rule",
-                             table=_opt_int(query, "table", "table", signed=False),
-                             handicap=_opt_int(query, "handicap", "handicap"), force=_flag(query, "force"))
+                             table=picked.table, handicap=picked.handicap, force=picked.force)
     except GoledgerError as exc:
         return {"problem": exc.message, "fields": fields}
     game = events[0]
