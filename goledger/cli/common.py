@@ -6,7 +6,6 @@ Kept light: importing this module must not import the library (start-up time mat
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 import os
@@ -14,7 +13,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Final, NoReturn, TypedDict, TypeVar, cast
+from typing import Annotated, Any, Final, NoReturn, TypedDict, TypeVar
 
 import typer
 
@@ -263,27 +262,6 @@ def fail(message: str, code: int = 1, kind: str | None = None) -> NoReturn:
     raise typer.Exit(code)
 
 
-_HANDLED: Final = "__goledger_refusals_handled__"
-"""Marks a command already wrapped by :func:`refusals_handled`."""
-
-
-def refusals_handled(command: Command) -> Command:
-    """``command`` run under :func:`errors_as_exit`: the command line's one handler of the
-    library's refusals (issue 48), put around every command by ``goledger.cli.main`` as it
-    builds the app, so a command calls its library function directly and a refusal still
-    prints one line on stderr (a JSON object under ``--json``) and exits 1, the log unchanged."""
-    if getattr(command, _HANDLED, False):
-        return command
-
-    @functools.wraps(command)
-    def handled(*args: Any, **kwargs: Any) -> Any:
-        with errors_as_exit():
-            return command(*args, **kwargs)
-
-    setattr(handled, _HANDLED, True)
-    return cast(Command, handled)
-
-
 @contextmanager
 def errors_as_exit() -> Iterator[None]:
     """Turn library refusals into one line on stderr and exit code 1 (no traceback)."""
@@ -365,7 +343,8 @@ def _safe(message: str) -> str:
 
 def run(action: Callable[[], Any]) -> Any:
     """``action()`` under :func:`errors_as_exit`: a command needs it no more (every command runs
-    under :func:`refusals_handled`); kept for code written before that."""
+    under the command line's one handler, ``goledger.cli.main.CommandLine``); kept for code
+    written before that."""
     with errors_as_exit():
         return action()
 

@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Iterable
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import typer
 
@@ -108,6 +108,20 @@ FORMAT_MODULE: Final[dict[str, dict[str, str]]] = {
 """The module registering each format of ``import`` and ``export``."""
 
 
+class CommandLine(panels.GroupedCommands):
+    """The ``goledger`` group: its commands listed by group (:class:`panels.GroupedCommands`),
+    and the command line's one handler of the library's refusals (issue 48): whatever command
+    it runs, a :class:`~goledger.errors.GoledgerError` prints one line on stderr (one JSON
+    object under ``--json``) and exits with its status, 1 for a refusal, the log unchanged
+    (:func:`goledger.cli.common.errors_as_exit`). A command calls its library function directly."""
+
+    def invoke(self, ctx: Any) -> Any:
+        from goledger.cli.common import errors_as_exit
+
+        with errors_as_exit():
+            return super().invoke(ctx)
+
+
 class Apps(NamedTuple):
     """The command line's app and its two groups."""
 
@@ -120,7 +134,7 @@ def built(modules: Iterable[str]) -> Apps:
     """The app with the commands and formats of ``modules`` (full names) registered."""
     app = typer.Typer(
         name="goledger",
-        cls=panels.GroupedCommands,
+        cls=CommandLine,
         help="An event-sourced ledger for Go tournaments: record every fact, replay any standings, "
         "exchange OpenGotha, MacMahon, EGD and TRF files.",
         no_args_is_help=True,
@@ -145,13 +159,12 @@ def built(modules: Iterable[str]) -> Apps:
 
 def _declared(app: typer.Typer) -> typer.Typer:
     """``app`` with the declared options of each of its commands made into the signature typer
-    reads (:func:`goledger.cli.common.declared`), and each command run under the command
-    line's one handler of refusals (:func:`goledger.cli.common.refusals_handled`)."""
-    from goledger.cli.common import declared, refusals_handled
+    reads (:func:`goledger.cli.common.declared`)."""
+    from goledger.cli.common import declared
 
     for command in app.registered_commands:
         if command.callback is not None:
-            command.callback = refusals_handled(declared(command.callback))
+            command.callback = declared(command.callback)
     for group in app.registered_groups:
         if group.typer_instance is not None:
             _declared(group.typer_instance)
