@@ -27,7 +27,6 @@ from goledger.cli.common import (
     progress_bar,
     recorded,
     render_text_table,
-    run,
     shared_options,
 )
 from goledger.nogc import one_shot
@@ -360,7 +359,7 @@ def _seqs(text: str) -> list[int]:
     counted before any list is built; a refusal is one sentence, exit status 1)."""
     from goledger.audit.queries import parse_without
 
-    return list(run(lambda: parse_without(text)))
+    return list(parse_without(text))
 
 
 @one_shot  # a one-shot read of a whole log: no cyclic garbage worth a collection pass
@@ -378,7 +377,7 @@ def diff(
     if (from_seq is None) == (published is None):
         fail("diff needs either --from SEQ or --published ROUND", 2)
     db, round_, policy, criteria, budget = _view(view)
-    _show(run(lambda: diff_view(db, from_seq, to_seq, round_, policy, criteria, published, budget)),
+    _show(diff_view(db, from_seq, to_seq, round_, policy, criteria, published, budget),
           view.get("as_json", False), render_diff)
 
 
@@ -407,7 +406,7 @@ def what_if(
         _what_if_event(db or default_db(), event, round_, as_json)
         return
     seqs = _seqs(without) if without else []
-    result = run(lambda: what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria)))
+    result = what_if_view(db or default_db(), seqs, policy, add, round_, _criteria(criteria))
     if as_json:
         print_json(result.to_dict())
     else:
@@ -418,7 +417,7 @@ def _what_if_event(db: Path, event: int, round_: int | None, as_json: bool) -> N
     """``what-if --event SEQ`` (:func:`goledger.audit.disputes.event_what_if`)."""
     from goledger.audit.disputes import event_what_if
 
-    result = run(lambda: event_what_if(db, event, round_))
+    result = event_what_if(db, event, round_)
     if as_json:
         print_json(result.to_dict())
         return
@@ -457,7 +456,7 @@ def history(player: PlayerArg, **view: Unpack[View]) -> None:
     from goledger.audit.queries import history as history_view
 
     db, round_, policy, criteria, budget = _view(view)
-    _show(run(lambda: history_view(db, player, round_, policy, criteria, budget)), view.get("as_json", False),
+    _show(history_view(db, player, round_, policy, criteria, budget), view.get("as_json", False),
           render_history)
 
 
@@ -477,8 +476,8 @@ def report(
         from goledger.render.audit_report import report as report_file
 
         with progress_bar("audit report") as update:
-            summary = run(lambda: report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
-                                              update))
+            summary = report_file(db or default_db(), html, top, policy, _criteria(criteria), force,
+                                              update)
         if as_json:
             print_json(summary)
         else:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import JsonOption, echo, errors_as_exit, print_json, render_text_table, run
+from goledger.cli.common import JsonOption, echo, errors_as_exit, print_json, render_text_table
 
 catalog_app = typer.Typer(help="The federation archive: one queryable database across every ledger.",
                           no_args_is_help=True)
@@ -92,7 +92,7 @@ def player(
     """Every tournament, game and place of a player across the archive."""
     from goledger import catalog
 
-    result = run(lambda: catalog.player(archive, who))
+    result = catalog.player(archive, who)
     if as_json:
         print_json(result)
         return
@@ -116,7 +116,7 @@ def h2h(
     """Every game between two players, and the score."""
     from goledger import catalog
 
-    result = run(lambda: catalog.h2h(archive, a, b))
+    result = catalog.h2h(archive, a, b)
     if as_json:
         print_json(result)
         return
@@ -136,7 +136,7 @@ def check(
     Exits 1 when there is any."""
     from goledger import catalog
 
-    result = run(lambda: catalog.check(archive))
+    result = catalog.check(archive)
     if as_json:
         print_json(result)
     else:

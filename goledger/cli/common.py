@@ -134,7 +134,7 @@ def recorded(command: Callable[..., Any], *args: Any, db: Path | None = None, as
     stderr, exit 1) and print its outcome: the message and the events appended (``text``: the
     command's own printing of it), or with ``--json`` :func:`outcome_json` (``show``: the
     command's own JSON of it)."""
-    outcome = run(lambda: command(db or default_db(), *args, **plumbing))
+    outcome = command(db or default_db(), *args, **plumbing)
     if as_json and show is not None:
         print_json(show(outcome))
     elif not as_json and text is not None:
@@ -342,6 +342,9 @@ def _safe(message: str) -> str:
 
 
 def run(action: Callable[[], Any]) -> Any:
+    """``action()`` under :func:`errors_as_exit`: a command needs it no more (every command runs
+    under the command line's one handler, ``goledger.cli.main.CommandLine``); kept for code
+    written before that."""
     with errors_as_exit():
         return action()
 

@@ -21,7 +21,6 @@ from goledger.cli.common import (
     fail,
     output_language,
     recorded,
-    run,
     shared_options,
 )
 
@@ -58,7 +57,7 @@ def pairings(
     if by not in ("table", "name"):
         fail(f"--by {by!r}: list the pairings by table or by name", 2)
     with output_language(db, language, as_json or fmt == "json"):
-        result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+        result = pairings_view(db or default_db(), round_, as_of)
         emit(pairing_by_name_sheet(result) if by == "name" else pairing_sheet(result), result.to_dict(), fmt,
              as_json)
 
@@ -84,14 +83,14 @@ def slips(
     if chosen not in ("html", "json"):
         fail(f"unknown format {fmt!r}; use html or json", 2)
     with output_language(db, language, chosen == "json"):
-        result = run(lambda: pairings_view(db or default_db(), round_, as_of))
+        result = pairings_view(db or default_db(), round_, as_of)
         links = None
         if url is not None and chosen == "html":
             from goledger.render.welcome import key_links
 
             ids = [pid for row in result.rows for pid in (row.white_id, row.black_id)]
-            links = {c.player_id: c for c in run(lambda: key_links(db or default_db(), url, ids))}
-        page = run(lambda: slips_html(result, per_page, links))
+            links = {c.player_id: c for c in key_links(db or default_db(), url, ids)}
+        page = slips_html(result, per_page, links)
     if chosen == "json":
         print_json({**result.to_dict(), "per_page": per_page})
         return
@@ -112,7 +111,7 @@ def players(
     from goledger.replay.views import players as players_view
 
     with output_language(db, language, as_json or fmt == "json"):
-        result = run(lambda: players_view(db or default_db(), as_of))
+        result = players_view(db or default_db(), as_of)
         emit(player_sheet(result), result.to_dict(), fmt, as_json)
 
 
@@ -134,7 +133,7 @@ def wall_list(
     data = as_json or fmt == "json"
     with output_language(db, language, data) as chosen:
         alphabet = chosen if not data and (language or chosen != "en") else None  # a page in a language
-        result = run(lambda: wall_view(db or default_db(), round_, as_of, policy, crit, alphabet))
+        result = wall_view(db or default_db(), round_, as_of, policy, crit, alphabet)
         emit(wall_sheet(result), result.to_dict(), fmt, as_json)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json
 from goledger.cli.ratings import RatingsOption
 
 
@@ -15,5 +15,5 @@ def egd_check(
     the class against the time settings: one line per thing the EGD would reject, with its fix."""
     from goledger.formats import egd
 
-    result = run(lambda: egd.egd_check(db or default_db(), ratings))
+    result = egd.egd_check(db or default_db(), ratings)
     print_json(result.to_dict()) if as_json else echo(result.render())

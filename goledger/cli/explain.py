@@ -15,7 +15,6 @@ from goledger.cli.common import (
     echo,
     output_language,
     print_json,
-    run,
 )
 
 
@@ -111,7 +110,7 @@ def explain(
         from goledger.replay.views import explain as explain_view
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-        result = run(lambda: explain_view(db or default_db(), player, criterion, round_, as_of, policy, crit))
+        result = explain_view(db or default_db(), player, criterion, round_, as_of, policy, crit)
         if as_json:
             print_json(result.to_dict())
         else:

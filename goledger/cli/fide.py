@@ -19,7 +19,6 @@ from goledger.cli.common import (
     print_json,
     recorded,
     render_text_table,
-    run,
     shared_options,
 )
 
@@ -96,7 +95,7 @@ def crosstable(
 
         crit = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
         alphabet = chosen if not data and (language or chosen != "en") else None  # a page in a language
-        result = run(lambda: crosstable_view(db or default_db(), round_, as_of, policy, crit, alphabet))
+        result = crosstable_view(db or default_db(), round_, as_of, policy, crit, alphabet)
         if fmt in ("csv", "html"):
             from goledger.cli.day import emit
             from goledger.render.printouts import crosstable_sheet

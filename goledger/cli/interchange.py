@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from goledger.cli.common import echo, errors_as_exit, print_json
+from goledger.cli.common import echo, print_json
 
 REPORT_LINES = 12
 """Report entries printed after an import or export (all of them go to ``--report FILE``)."""
@@ -51,13 +51,12 @@ def run_import(action: Callable[[], Any], *, as_json: bool, quiet: bool) -> None
     report on stderr, then the reason, and exits 1 (the library wrote nothing)."""
     from goledger.formats.importing import ImportRefused
 
-    with errors_as_exit():
-        try:
-            outcome = action()
-        except ImportRefused as exc:
-            if not as_json and not quiet:
-                print_report(exc.report, stream=sys.stderr)
-            raise
+    try:
+        outcome = action()
+    except ImportRefused as exc:  # its report, then the one handler's sentence
+        if not as_json and not quiet:
+            print_report(exc.report, stream=sys.stderr)
+        raise
     if as_json:
         print_json({"db": outcome.db, "events": outcome.events, "report": outcome.report.to_dict()})
         return
@@ -70,8 +69,7 @@ def run_export(action: Callable[[], Any], *, as_json: bool = False, quiet: bool 
     """Run an export and show it. Without ``--output`` the file's bytes go to stdout and the
     report (when it has entries, unless ``quiet``) to stderr; with it, the report and the
     one-line message, or with ``as_json`` ``{"output", "bytes", "report"}``."""
-    with errors_as_exit():
-        outcome = action()
+    outcome = action()
     if outcome.output is None:
         sys.stdout.buffer.write(outcome.data)
         sys.stdout.flush()

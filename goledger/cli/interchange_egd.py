@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json
 from goledger.cli.interchange import (
     AllowErrorsOption,
     ForceOption,
@@ -31,7 +31,7 @@ def validate_egd(
     Exits 1 when a rule of the format is broken (warnings alone exit 0)."""
     from goledger.formats import egd
 
-    result = run(lambda: egd.validate_egd(file))
+    result = egd.validate_egd(file)
     if as_json:
         print_json(result.to_dict())
     else:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json
 from goledger.cli.interchange import (
     AllowErrorsOption,
     ForceOption,
@@ -31,7 +31,7 @@ def validate_ffg(
     Exits 1 on an error (warnings alone exit 0)."""
     from goledger.formats import ffg
 
-    result = run(lambda: ffg.validate_ffg(file))
+    result = ffg.validate_ffg(file)
     print_json(result.to_dict()) if as_json else echo(result.render())
     if not result.ok:
         raise typer.Exit(1)
@@ -45,7 +45,7 @@ def validate_aga(
     Exits 1 on an error (warnings alone exit 0)."""
     from goledger.formats import aga
 
-    result = run(lambda: aga.validate_aga(file))
+    result = aga.validate_aga(file)
     print_json(result.to_dict()) if as_json else echo(result.render())
     if not result.ok:
         raise typer.Exit(1)

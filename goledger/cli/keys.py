@@ -23,7 +23,6 @@ from goledger.cli.common import (
     output_language,
     print_json,
     recorded,
-    run,
     shared_options,
     warn,
 )
@@ -49,8 +48,8 @@ def issue(
     from goledger.render.welcome import key_link
 
     pid = _player_id(db, player)
-    key = run(lambda: issue_key(db or default_db(), pid))
-    link = run(lambda: key_link(url, key)) if url else None
+    key = issue_key(db or default_db(), pid)
+    link = key_link(url, key) if url else None
     if as_json:
         print_json({"player_id": pid, "key": key, "link": link})
         return
@@ -63,7 +62,7 @@ def revoke(player: PlayerArg, db: DbOption = None, as_json: JsonOption = False) 
     from goledger.keys import revoke_key
 
     pid = _player_id(db, player)
-    run(lambda: revoke_key(db or default_db(), pid))
+    revoke_key(db or default_db(), pid)
     if as_json:
         print_json({"player_id": pid, "revoked": True})
         return
@@ -79,8 +78,8 @@ def list_keys(
     """The players who hold a key, with the key (and the link with --url); creates nothing."""
     from goledger.render.welcome import check_base_url
 
-    base = run(lambda: check_base_url(url)) if url else None
-    keys = run(lambda: _checked_keys(db or default_db()))
+    base = check_base_url(url) if url else None
+    keys = _checked_keys(db or default_db())
     rows = [{"player_id": pid, "key": key, "link": f"{base}/k/{key}" if base else None}
             for pid, key in keys.items()]
     if as_json:
@@ -111,11 +110,11 @@ def sheet(
         fail(f"--layout {layout!r}: print the welcome sheet as a4 (a page each) or a6 (a card each)", 2)
     chosen: Layout = "a6" if layout == "a6" else "a4"
     if as_json:
-        links = run(lambda: key_links(db or default_db(), url, player))
+        links = key_links(db or default_db(), url, player)
         print_json({"players": [{"player_id": c.player_id, "name": c.name, "link": c.link} for c in links]})
         return
     with output_language(db, language):
-        page = run(lambda: welcome_sheet(db or default_db(), url, player, chosen))
+        page = welcome_sheet(db or default_db(), url, player, chosen)
     sys.stdout.buffer.write(page)
     sys.stdout.flush()
 
@@ -123,7 +122,7 @@ def sheet(
 def _player_id(db: Path | None, ref: str) -> str:
     from goledger.keys import resolve_player
 
-    return str(run(lambda: resolve_player(db or default_db(), ref)))
+    return str(resolve_player(db or default_db(), ref))
 
 
 @shared_options()
@@ -146,11 +145,11 @@ def check_ins(
     from goledger.replay.views import check_ins as view
     from goledger.replay.views import state_as_of
 
-    status = run(lambda: view(db or default_db(), round_))
+    status = view(db or default_db(), round_)
     if as_json:
         print_json(msgspec.to_builtins(status))
         return
-    state = run(lambda: state_as_of(db or default_db()))
+    state = state_as_of(db or default_db())
     echo(f"round {status.round} (check-in required: {status.required}"
          + ("; already paired)" if status.paired else ")"))
     for label, ids in (("checked in", status.checked_in), ("absent", status.absent), ("waiting", status.waiting)):

@@ -19,6 +19,8 @@ import typer
 from goledger.cli import panels
 
 if TYPE_CHECKING:
+    import click
+
     from goledger.commands import table
 
 
@@ -83,13 +85,27 @@ class Apps(NamedTuple):
     export_app: typer.Typer
 
 
+class CommandLine(panels.GroupedCommands):
+    """The ``goledger`` group: its commands listed by group (:class:`panels.GroupedCommands`),
+    and the command line's one handler of the library's refusals (issue 48): whatever command
+    it runs, a :class:`~goledger.errors.GoledgerError` prints one line on stderr (one JSON
+    object under ``--json``) and exits with its status, 1 for a refusal, the log unchanged
+    (:func:`goledger.cli.common.errors_as_exit`). A command calls its library function directly."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from goledger.cli.common import errors_as_exit
+
+        with errors_as_exit():
+            return super().invoke(ctx)
+
+
 def built(modules: Iterable[str]) -> Apps:
     """The app with the commands of ``modules`` (full names) registered, each as the table says:
     a command under its name and ``--help`` group, a group's typer under its name, a format in
     its shared group (``import``, ``export``, ``validate``), in the table's order."""
     app = typer.Typer(
         name="goledger",
-        cls=panels.GroupedCommands,
+        cls=CommandLine,
         help="An event-sourced ledger for Go tournaments: record every fact, replay any standings, "
         "exchange OpenGotha, MacMahon, EGD and TRF files.",
         no_args_is_help=True,

@@ -24,7 +24,6 @@ from goledger.cli.common import (
     print_json,
     recorded,
     render_text_table,
-    run,
     shared_options,
 )
 
@@ -75,7 +74,7 @@ def _check(round_: int, db: Any, as_json: bool) -> None:
     """``pair-round R --check``: re-derive the stored pairings; exit 1 on a difference."""
     from goledger import commands
 
-    report = run(lambda: commands.check_pairings(db or default_db(), round_ or None))
+    report = commands.check_pairings(db or default_db(), round_ or None)
     if as_json:
         print_json(report.to_dict())
     else:
@@ -139,7 +138,7 @@ def explain_pairing(
     from goledger.commands.pairing_report import pairing_report, report_lines
 
     with output_language(db, language, as_json):
-        result = run(lambda: pairing_report(db or default_db(), round_, player))
+        result = pairing_report(db or default_db(), round_, player)
         if as_json:
             print_json(result.to_dict())
             return

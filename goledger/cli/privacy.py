@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, errors_as_exit, print_json
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json
 
 
 def export_pseudonymised(
@@ -28,8 +28,7 @@ def export_pseudonymised(
     from goledger.cli.interchange import print_report
     from goledger.formats.pseudonymised import pseudonymise
 
-    with errors_as_exit():
-        outcome = pseudonymise(db or default_db(), output, key_file, withhold_text)
+    outcome = pseudonymise(db or default_db(), output, key_file, withhold_text)
     if as_json:
         print_json({"db": outcome.db, "events": outcome.events, "hidden": outcome.hidden,
                     "original_head": outcome.original_head, "report": outcome.report.to_dict()})

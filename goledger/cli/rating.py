@@ -18,7 +18,6 @@ from goledger.cli.common import (
     fail,
     output_language,
     print_json,
-    run,
 )
 
 
@@ -61,7 +60,7 @@ def _show(preview: Any, db: Path | None, egd_class: str | None, options: dict[st
     """Compute the preview and print it as ``fmt`` (in the language written in)."""
     from goledger.i18n import gettext
 
-    result = run(lambda: preview(db or default_db(), egd_class, options, system, parameters))
+    result = preview(db or default_db(), egd_class, options, system, parameters)
     if fmt == "json":
         print_json(result.to_dict())
         return

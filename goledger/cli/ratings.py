@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from goledger.cli.common import JsonOption, echo, print_json, render_text_table, run
+from goledger.cli.common import JsonOption, echo, print_json, render_text_table
 
 if TYPE_CHECKING:
     from goledger.ratings.model import ListInfo
@@ -39,7 +39,7 @@ def import_list(
     from goledger.formats.ratinglists import import_list as library
     from goledger.ratings.store import import_json
 
-    outcome = run(lambda: library(file, source, ratings, replace))
+    outcome = library(file, source, ratings, replace)
     if as_json:
         print_json(import_json(outcome))
         return
@@ -62,7 +62,7 @@ def drop(
     """Remove the store's list of a source (a wrong list, or one dated in the future)."""
     from goledger.ratings.store import drop_list, ratings_path, ref_json
 
-    dropped = run(lambda: drop_list(source, ratings))
+    dropped = drop_list(source, ratings)
     if as_json:
         print_json({"dropped": ref_json(dropped.ref), "store": str(ratings_path(ratings))})
         return
@@ -79,7 +79,7 @@ def info(
     """The list in the store: its date, SHA-256, players and unparsed lines."""
     from goledger.ratings.store import info_json, list_info, ratings_path
 
-    found = run(lambda: list_info(ratings, source))
+    found = list_info(ratings, source)
     if as_json:
         print_json(info_json(found, str(ratings_path(ratings))))
         return
@@ -103,7 +103,7 @@ def search(
     from goledger.ratings.store import search as library
     from goledger.ratings.store import search_json
 
-    result = run(lambda: library(query, limit, country, ratings, source))
+    result = library(query, limit, country, ratings, source)
     if as_json:
         print_json(search_json(result))
         return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goledger.cli.common import echo, fail, print_json
+from goledger.cli.common import echo, print_json
 
 
 def register_from_file(file: Path, db: Path, ratings: Path | None, force: bool, preliminary: bool, actor: str,
@@ -12,7 +12,6 @@ def register_from_file(file: Path, db: Path, ratings: Path | None, force: bool, 
     """Register every row or none; print each row's decision (stdout), the refusal on stderr."""
     from goledger.commands.bulk import BulkRejected, BulkReport
     from goledger.commands.bulk import register_from_file as library
-    from goledger.errors import GoledgerError
 
     def show(report: BulkReport) -> None:
         if as_json:
@@ -24,11 +23,9 @@ def register_from_file(file: Path, db: Path, ratings: Path | None, force: bool, 
     try:
         report = library(db, file, ratings, force, preliminary, actor=actor, reason=reason,
                          expected_head=expected_head)
-    except BulkRejected as exc:
+    except BulkRejected as exc:  # its report, then the one handler's sentence
         show(exc.report)
-        fail(exc.message, exc.exit_code, exc.code)
-    except GoledgerError as exc:
-        fail(exc.message, exc.exit_code, exc.code)
+        raise
     show(report)
     if not as_json:
         echo(f"registered {sum(r.decision == 'registered' for r in report.rows)} players "

@@ -18,7 +18,6 @@ from goledger.cli.common import (
     echo,
     print_json,
     recorded,
-    run,
     shared_options,
 )
 
@@ -33,9 +32,9 @@ def reports(round_: RoundOption, db: DbOption = None, as_json: JsonOption = Fals
     from goledger.replay.views import REPORT_STATUSES as STATUSES
     from goledger.replay.views import round_reports, state_as_of
 
-    state = run(lambda: state_as_of(db or default_db()))
+    state = state_as_of(db or default_db())
     if not 1 <= round_ <= state.rounds:
-        run(lambda: _refuse(f"round {round_} is outside 1..{state.rounds} of this tournament"))
+        _refuse(f"round {round_} is outside 1..{state.rounds} of this tournament")
     rows = round_reports(state, round_)
     if as_json:
         print_json({"round": round_, "games": msgspec.to_builtins(rows)})

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, default_db, echo, run
+from goledger.cli.common import DbOption, default_db, echo
 
 
 def serve(
@@ -37,5 +37,5 @@ def serve(
     """Serve the desk: director pages, the players' view and a JSON API over one ledger."""
     from goledger.web.serve import serve as serve_desk
 
-    run(lambda: serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file,
-                           public_port=public_port, new=new, workers=workers))
+    serve_desk(db or default_db(), host, port, token, say=echo, token_file=token_file,
+                           public_port=public_port, new=new, workers=workers)

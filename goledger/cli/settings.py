@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, render_text_table, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, render_text_table
 
 
 def settings(
@@ -16,7 +16,7 @@ def settings(
 
     from goledger.commands import settings as catalogue
 
-    values = run(lambda: catalogue.settings(db or default_db()))
+    values = catalogue.settings(db or default_db())
     if as_json:
         print_json(msgspec.to_builtins(values))
         return

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json, run
+from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json
 
 
 def site(
@@ -23,5 +23,5 @@ def site(
     rewritten. It works from file:// and from any static host, and names the ledger's head hash."""
     from goledger.render.site import site as build
 
-    outcome = run(lambda: build(db or default_db(), folder, languages))
+    outcome = build(db or default_db(), folder, languages)
     print_json(outcome.to_dict()) if as_json else echo(outcome.message)

@@ -16,7 +16,6 @@ from goledger.cli.common import (
     print_json,
     recorded,
     render_text_table,
-    run,
     shared_options,
     warn,
 )
@@ -33,7 +32,7 @@ def start_scores(
     super-group, correction), with the warnings of the founding documents."""
     from goledger.replay.views import start_scores_view
 
-    table = run(lambda: start_scores_view(db or default_db(), round_, as_of))
+    table = start_scores_view(db or default_db(), round_, as_of)
     if as_json:
         print_json(table.to_dict())
         return

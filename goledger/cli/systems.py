@@ -20,7 +20,6 @@ from goledger.cli.common import (
     output_language,
     print_json,
     render_text_table,
-    run,
 )
 
 
@@ -67,7 +66,7 @@ def show_system_places(db: Any, round_: int | None, as_of: int | None, fmt: str)
     places are the standings (McMahon, Swiss, round robin, handicap…)."""
     from goledger.systems.views import places
 
-    result = run(lambda: places(db or default_db(), round_, as_of))
+    result = places(db or default_db(), round_, as_of)
     if result is None:
         return False
     render_places(result, fmt)
@@ -87,7 +86,7 @@ def place(
     with output_language(db, language, as_json):
         from goledger.systems.views import explain_place
 
-        text = run(lambda: explain_place(db or default_db(), player, round_, as_of))
+        text = explain_place(db or default_db(), player, round_, as_of)
         if as_json:
             print_json({"player": player, "explanation": text})
         else:
@@ -107,7 +106,7 @@ def bracket(
     with output_language(db, language, as_json or fmt == "json"):
         from goledger.systems.views import bracket as bracket_view
 
-        view = run(lambda: bracket_view(db or default_db(), as_of, round_))
+        view = bracket_view(db or default_db(), as_of, round_)
         if as_json or fmt == "json":
             print_json(view.to_dict())
             return

@@ -21,7 +21,6 @@ from goledger.cli.common import (
     print_json,
     recorded,
     render_text_table,
-    run,
     shared_options,
 )
 
@@ -90,7 +89,7 @@ def list_teams(
     """Every team with its number and its players board by board."""
     from goledger.teams.views import team_list
 
-    data = run(lambda: team_list(db or default_db(), round_, as_of))
+    data = team_list(db or default_db(), round_, as_of)
     if as_json:
         print_json(data)
         return
@@ -118,8 +117,8 @@ def _printout(load: Callable[[], Any], sections: Callable[[Any], Any], fmt: str,
     from goledger.render.teams import render_team
 
     with output_language(db, language, as_json or fmt in ("json", "csv")):
-        data = run(load)
-        _emit(run(lambda: render_team(sections(data), "json" if as_json else fmt)))
+        data = load()
+        _emit(render_team(sections(data), "json" if as_json else fmt))
 
 
 @team_app.command("pairings")
@@ -176,7 +175,7 @@ def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str
     """``goledger standings --teams``: the team standings as a table, JSON or CSV."""
     from goledger.teams.views import team_standings_at
 
-    standings, data = run(lambda: team_standings_at(db or default_db(), round_, as_of))
+    standings, data = team_standings_at(db or default_db(), round_, as_of)
     if as_json or fmt == "json":
         print_json(data)
         return
@@ -184,7 +183,8 @@ def show_team_standings(db: Any, round_: int | None, as_of: int | None, fmt: str
         from goledger.render.teams import render_team, standings_sections
         from goledger.replay.views import state_as_of
 
-        name = run(lambda: state_as_of(db or default_db(), as_of)).settings.name
+        settings = state_as_of(db or default_db(), as_of).settings
+        name = settings.name if settings else ""
         _emit(render_team(standings_sections(standings, data, name), "html"))
         return
     crit = [c for c in standings.criteria if c != "NULL"]
@@ -208,7 +208,7 @@ def show_team_explanation(db: Any, team: str, round_: int | None, as_of: int | N
     """``goledger explain --team NAME``: each team criterion term by term."""
     from goledger.teams.views import team_explanation
 
-    data = run(lambda: team_explanation(db or default_db(), team, round_, as_of))
+    data = team_explanation(db or default_db(), team, round_, as_of)
     if as_json:
         print_json(data)
         return

@@ -21,7 +21,6 @@ from goledger.cli.common import (
     output_language,
     print_json,
     render_text_table,
-    run,
 )
 from goledger.nogc import one_shot
 
@@ -78,7 +77,7 @@ def timeline(
     from goledger.audit.timeline import timeline as timeline_view
 
     with output_language(db, language, as_json):
-        result = run(lambda: timeline_view(db or default_db(), player, round_))
+        result = timeline_view(db or default_db(), player, round_)
         if as_json:
             print_json(result.to_dict())
         else:
@@ -105,7 +104,7 @@ def dispute_sheet(
     if chosen not in ("text", "html", "json"):
         fail(f"unknown format {fmt!r}; use text, html or json", 2)
     with output_language(db, language, chosen == "json"):
-        sheet = run(lambda: sheet_view(db or default_db(), player, event))
+        sheet = sheet_view(db or default_db(), player, event)
         if chosen == "json":
             print_json(sheet.to_dict())
         elif chosen == "html":

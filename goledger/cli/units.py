@@ -16,7 +16,6 @@ from goledger.cli.common import (
     print_json,
     recorded,
     render_text_table,
-    run,
     shared_options,
 )
 
@@ -61,7 +60,7 @@ def list_units(
     """Every unit with its strength and its players in their order of play."""
     from goledger.systems.unit_views import unit_list
 
-    data = run(lambda: unit_list(db or default_db(), as_of))
+    data = unit_list(db or default_db(), as_of)
     if as_json:
         print_json(data)
         return

@@ -18,7 +18,6 @@ from goledger.cli.common import (
     output_language,
     print_json,
     render_text_table,
-    run,
 )
 
 FormatOption = Annotated[str, typer.Option("--format", "-f", help="table, json, csv or html (a self-contained page).")]
@@ -138,7 +137,7 @@ def show_adjusted(db: Path | None, round_: int | None, as_of: int | None, policy
     from goledger.cli.fide import render_adjusted
     from goledger.replay.views import adjusted_scores
 
-    render_adjusted(run(lambda: adjusted_scores(db or default_db(), round_, as_of, policy)), fmt == "json")
+    render_adjusted(adjusted_scores(db or default_db(), round_, as_of, policy), fmt == "json")
 
 
 def show_wall_list(db: Path | None, round_: int | None, as_of: int | None, policy: str | None,
@@ -149,7 +148,7 @@ def show_wall_list(db: Path | None, round_: int | None, as_of: int | None, polic
     from goledger.render.printouts import wall_sheet
     from goledger.replay.views import wall_list
 
-    shown = run(lambda: wall_list(db or default_db(), round_, as_of, policy, criteria, alphabet))
+    shown = wall_list(db or default_db(), round_, as_of, policy, criteria, alphabet)
     emit(wall_sheet(shown), shown.to_dict(), fmt, as_json)
 
 
@@ -160,7 +159,7 @@ def show_standings_page(db: Path | None, round_: int | None, as_of: int | None, 
     when one is given."""
     from goledger.replay.views import standings_page
 
-    page = run(lambda: standings_page(db or default_db(), round_, as_of, policy, criteria))
+    page = standings_page(db or default_db(), round_, as_of, policy, criteria)
     table = page.standings.in_alphabet(alphabet) if alphabet else page.standings
     if fmt == "html":
         render_standings(table, fmt, page.title())
@@ -176,7 +175,7 @@ def show_standings_data(db: Path | None, round_: int | None, as_of: int | None, 
     """``goledger standings`` as data: JSON (``--json``, ``--format json``) or CSV."""
     from goledger.replay.views import standings as standings_view
 
-    render_standings(run(lambda: standings_view(db or default_db(), round_, as_of, policy, criteria)), fmt)
+    render_standings(standings_view(db or default_db(), round_, as_of, policy, criteria), fmt)
 
 
 def log(
@@ -196,7 +195,7 @@ def log(
     from goledger import commands
     from goledger.outputs import one_line
 
-    records = run(lambda: commands.log(db or default_db(), after, upto, event_type))
+    records = commands.log(db or default_db(), after, upto, event_type)
     if as_json:
         print_json([{**msgspec.to_builtins(r), "payload": json.loads(r.payload)} for r in records])
         return
@@ -233,7 +232,7 @@ def verify(
     if salvage is not None and not repair_report:
         fail("--salvage goes with --repair-report", 2)
     if repair_report:
-        found = run(lambda: commands.repair_report(db or default_db(), published_head, salvage))
+        found = commands.repair_report(db or default_db(), published_head, salvage)
         if as_json:
             print_json(msgspec.to_builtins(found))
         else:
@@ -241,7 +240,7 @@ def verify(
         if not found.ok:
             raise typer.Exit(1)
         return
-    report = run(lambda: commands.verify(db or default_db(), published_head))
+    report = commands.verify(db or default_db(), published_head)
     if as_json:
         print_json(msgspec.to_builtins(report))
     elif report.ok:
@@ -283,7 +282,7 @@ def show_published(db: Path, round_: int, others: tuple[Any, ...], fmt: str) -> 
     if any(o is not None for o in others):
         fail("--as-published shows the standings as they were published; it takes no --round, --as-of, "
              "--policy or --criteria", 2)
-    shown = run(lambda: as_published(db, round_))
+    shown = as_published(db, round_)
     if fmt == "json":
         print_json(shown.to_dict())
         return

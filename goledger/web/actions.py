@@ -1,10 +1,11 @@
 """The desk's writing forms → the same library functions as the CLI (issue 17: no second
 code path for any rule).
 
-Each :class:`Action` reads its form fields as text and calls one recording command of
-:mod:`goledger.commands` (or ``publish``, or the participant-list import) with the form's
-``expected_head`` and ``retry``; the command validates and refuses with its own sentence.
-The desk only turns empty fields into "not given" and text into the argument types.
+Each :class:`Action` decodes its form once into its type (:mod:`goledger.web.form_types`:
+the command's keyword arguments, read by one rule, a bad field refused in one sentence) and
+calls one recording command of :mod:`goledger.commands` (or ``publish``, or the
+participant-list import) with them and the form's ``expected_head`` and ``retry``; the
+command validates and refuses with its own sentence.
 
 >>> sorted(ACTIONS)[:4]
 ['absent', 'absent-unchecked', 'approve-reports', 'bulk-register']
@@ -25,11 +26,9 @@ from typing import Any
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import current_language, gettext, ngettext
 from goledger.i18n.messages import nsay, say
-from goledger.web.forms import flag as _flag
-from goledger.web.forms import number as _int
+from goledger.web import form_types as ft
+from goledger.web.form_types import arguments, decode
 from goledger.web.forms import number_or_none, whole
-from goledger.web.forms import optional as _opt
-from goledger.web.forms import optional_number as _opt_int
 from goledger.web.forms import text as _text
 
 __all__ = ["ACTIONS", "Action", "CorrectionOffered", "parse_entry", "table_subject"]
@@ -104,10 +103,7 @@ class Action:
 def _register(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
 
-    return commands.register(db, _text(form, "surname"), _text(form, "first_name"), _text(form, "rank"),
-                             _text(form, "country"), _text(form, "club"), _text(form, "egd_pin"),
-                             _opt_int(form, "rating", "rating"), "", 0, _flag(form, "preliminary"),
-                             _flag(form, "force"), **kw)
+    return commands.register(db, **arguments(decode(form, ft.Register)), **kw)
 
 
 def _update_player(db: Path, form: Form, **kw: Any) -> Any:
@@ -115,13 +111,9 @@ def _update_player(db: Path, form: Form, **kw: Any) -> Any:
     ``preliminary`` (empty: unchanged)."""
     from goledger import commands
 
-    status = _text(form, "status")
-    if status not in ("", "final", "preliminary"):
-        raise CommandRejected(say("status %(status)r is neither final nor preliminary", status=status))
-    return commands.update_player(
-        db, _text(form, "player"), _opt(form, "surname"), _opt(form, "first_name"), _opt(form, "rank"),
-        _opt(form, "country"), _opt(form, "club"), _opt(form, "egd_pin"), _opt_int(form, "rating", "rating"),
-        None, None if not status else status == "preliminary", **kw)
+    fields = decode(form, ft.UpdatePlayer)
+    return commands.update_player(db, **arguments(fields, without=("status",)), preliminary=fields.preliminary,
+                                  **kw)
 
 
 class _BulkOutcome:
@@ -144,15 +136,15 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
     :func:`goledger.formats.macmahon.players.import_macmahon_players` in one transaction."""
     from goledger.formats.macmahon.players import import_macmahon_players
 
-    text = form.get("list", "")
-    if not isinstance(text, str) or not text.strip():
+    fields = decode(form, ft.BulkRegister)
+    if not fields.entries:
         raise CommandRejected(say("paste one player a line: surname|first name|rank|country|club"))
-    lines = [line.replace("\t", "|") if "|" not in line else line for line in text.splitlines()]
+    lines = [line.replace("\t", "|") if "|" not in line else line for line in fields.entries.splitlines()]
     with tempfile.TemporaryDirectory(prefix="goledger-desk-") as folder:
         name = Path(folder) / gettext("pasted list")  # the list's name in the refusals
         name.write_text("\n".join(lines) + "\n", encoding="utf-8")
         try:
-            outcome = import_macmahon_players(name, db, None, False, False, _flag(form, "force"), actor=actor,
+            outcome = import_macmahon_players(name, db, None, False, False, fields.force, actor=actor,
                                               reason=reason or gettext("players pasted at the desk"),
                                               expected_head=None if retry else expected_head)
         except GoledgerError as exc:  # the reader names its file: the list, not the desk's temporary folder
@@ -162,17 +154,12 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
     return _BulkOutcome(outcome)
 
 
-def _player_round(command: str) -> Runner:
+def _player_round(command: str, kind: type[ft.PlayerRound] = ft.PlayerRound) -> Runner:
+    """``command`` (``absent``, ``present``, ``bye``, ``unbye``, ``check_in``) with the form as ``kind``."""
     def run(db: Path, form: Form, **kw: Any) -> Any:
         from goledger import commands
 
-        fn = getattr(commands, command)
-        player, round_ = _text(form, "player"), _int(form, "round", "round")
-        if command == "absent":
-            return fn(db, player, round_, _opt(form, "points"), **kw)
-        if command == "bye":
-            return fn(db, player, round_, _flag(form, "force"), **kw)
-        return fn(db, player, round_, **kw)
+        return getattr(commands, command)(db, **arguments(decode(form, kind)), **kw)
 
     return run
 
@@ -182,15 +169,16 @@ def _withdraw(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
     from goledger.commands.recording import record
     from goledger.commands.withdrawals import decide_withdraw, desk_withdraw_message
 
-    player, from_round, why = _text(form, "player"), _int(form, "round", "round"), _text(form, "reason") or reason
-    return record(db, lambda state: decide_withdraw(state, player, from_round, why), desk_withdraw_message,
-                  reason=why, **kw)
+    fields = decode(form, ft.Withdraw)
+    why = fields.reason or reason
+    return record(db, lambda state: decide_withdraw(state, fields.player, fields.from_round, why),
+                  desk_withdraw_message, reason=why, **kw)
 
 
 def _reinstate(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
 
-    return commands.reinstate(db, _text(form, "player"), _int(form, "round", "round"), **kw)
+    return commands.reinstate(db, **arguments(decode(form, ft.Reinstate)), **kw)
 
 
 def _player_action(db: Path, form: Form, **kw: Any) -> Any:
@@ -254,27 +242,29 @@ def _renumber_tables(db: Path, form: Form, **kw: Any) -> Any:
 def _unpair(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
 
-    return commands.unpair(db, _int(form, "round", "round"), _int(form, "table", "table"), **kw)
+    return commands.unpair(db, **arguments(decode(form, ft.Unpair)), **kw)
 
 
 def _result(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
     from goledger.commands.results import ResultAlreadyRecorded
 
-    round_ = _int(form, "round", "round")
-    if _text(form, "entry"):
+    entry = decode(form, ft.ResultEntry)
+    round_ = entry.round
+    if entry.entry:
         try:
-            table, word, by_default = parse_entry(_text(form, "entry"))
+            table, word, by_default = parse_entry(entry.entry)
         except CommandRejected:
-            typed = _ENTRY.match(_text(form, "entry"))
+            typed = _ENTRY.match(entry.entry)
             if typed:  # a letter of the page's language: its words, in its language
                 _check_letter(typed.group(2).strip())
             raise
     else:
-        table, word, by_default = _int(form, "table", "table"), _text(form, "result"), _flag(form, "by_default")
+        fields = decode(form, ft.ResultForm)
+        table, word, by_default = fields.table, fields.result, fields.by_default
     _check_letter(word)
     try:
-        return commands.result(db, round_, table, word, by_default, **kw)
+        return commands.result(db, round=round_, table=table, result=word, by_default=by_default, **kw)
     except ResultAlreadyRecorded as exc:  # the desk's own answer: the correction form, never a command line
         raise CorrectionOffered(exc.round, exc.table, exc.result.value, word, by_default) from None
 
@@ -327,25 +317,26 @@ def _check_letter(word: str) -> None:
 def _correct(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
     from goledger import commands
 
-    _check_letter(_text(form, "result"))
-    return commands.correct(db, _int(form, "round", "round"), _int(form, "table", "table"),
-                            _text(form, "result"), _text(form, "reason") or reason, _flag(form, "by_default"), **kw)
+    fields = decode(form, ft.Correct)
+    _check_letter(fields.result)
+    return commands.correct(db, **arguments(fields, without=("reason",)), reason=fields.reason or reason, **kw)
 
 
 def _change_rules(db: Path, form: Form, **kw: Any) -> Any:
     from goledger import commands
     from goledger.commands.settings_text import parse_settings
 
-    words = [line.strip() for line in str(form.get("settings", "")).splitlines() if line.strip()]
+    fields = decode(form, ft.ChangeRules)
+    words = [line.strip() for line in fields.settings.splitlines() if line.strip()]
     if not words:
         raise CommandRejected(say("write the settings to change, one KEY=VALUE a line (e.g. policy=egf)"))
-    return commands.change_rules(db, parse_settings(words), _opt_int(form, "from_round", "from round"), **kw)
+    return commands.change_rules(db, parse_settings(words), from_round=fields.from_round, **kw)
 
 
 def _publish(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.publish import publish
 
-    return publish(db, _int(form, "round", "round"), _text(form, "note"), _opt(form, "policy"), None, **kw)
+    return publish(db, **arguments(decode(form, ft.Publish)), **kw)
 
 
 def _approve_reports(db: Path, form: Form, **kw: Any) -> Any:
@@ -353,14 +344,14 @@ def _approve_reports(db: Path, form: Form, **kw: Any) -> Any:
     (:func:`goledger.commands.approve_reports`)."""
     from goledger.commands.player_reports import approve_reports
 
-    table = _opt_int(form, "table", "table")
-    return approve_reports(db, _int(form, "round", "round"), () if table is None else (table,), **kw)
+    fields = decode(form, ft.ApproveReports)
+    return approve_reports(db, fields.round, () if fields.table is None else (fields.table,), **kw)
 
 
 def _show_round(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.show_round import show_round
 
-    return show_round(db, _int(form, "round", "round"), **kw)
+    return show_round(db, **arguments(decode(form, ft.RoundOnly)), **kw)
 
 
 class ConfirmPairing(CommandRejected):
@@ -376,8 +367,9 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
     saying how many games it has and how many players are still to pair (none: refused)."""
     from goledger.commands import pairing
 
-    round_ = _int(form, "round", "round")
-    if not _flag(form, "confirm"):
+    fields = decode(form, ft.PairRound)
+    round_ = fields.round_
+    if not fields.confirm:
         from goledger.ledger.values import Result
         from goledger.pairing.participants import players_to_pair
         from goledger.replay.views import state_as_of
@@ -400,8 +392,8 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
                                       "again pairs only the %(n)d players still without a game or bye: confirm to "
                                       "go on", left, round=round_, games=len(games), played=played, n=left))
     kw.pop("retry", None)
-    return pairing.pair_round(db, round_, engine=_opt(form, "engine"), force=_flag(form, "force"),
-                              expected_head=kw.pop("expected_head"), actor=kw.pop("actor"), reason=kw.pop("reason"))
+    return pairing.pair_round(db, **arguments(fields, without=("confirm",)), expected_head=kw.pop("expected_head"),
+                              actor=kw.pop("actor"), reason=kw.pop("reason"))
 
 
 def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
@@ -409,15 +401,15 @@ def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
         from goledger.commands import pairing  # type: ignore[attr-defined, unused-ignore]
     except ImportError:
         raise CommandRejected(say("this goledger has no pairing engine yet; unpair the tables one by one")) from None
-    return pairing.unpair_round(db, _int(form, "round", "round"), _text(form, "reason") or kw["reason"],
-                                expected_head=kw["expected_head"])
+    fields = decode(form, ft.UnpairRound)
+    return pairing.unpair_round(db, fields.round_, fields.reason or kw["reason"], expected_head=kw["expected_head"])
 
 
 def _absent_unchecked(db: Path, form: Form, **kw: Any) -> Any:
     """"Mark the others absent" on the round page (issue 46)."""
     from goledger import commands
 
-    return commands.absent_unchecked(db, _int(form, "round", "round"), **kw)
+    return commands.absent_unchecked(db, **arguments(decode(form, ft.RoundOnly)), **kw)
 
 
 def _unit_add(db: Path, form: Form, **kw: Any) -> Any:
@@ -425,22 +417,21 @@ def _unit_add(db: Path, form: Form, **kw: Any) -> Any:
     ``sex1`` … where the form has them (Pair Go)."""
     from goledger.commands.units import unit_add
 
-    members = [_text(form, f"member{i}") for i in range(1, 4) if _text(form, f"member{i}")]
-    sexes = [_text(form, f"sex{i}") for i in range(1, 4) if _text(form, f"sex{i}")]
-    return unit_add(db, _text(form, "name"), members, sexes, **kw)
+    fields = decode(form, ft.UnitAdd)
+    return unit_add(db, name=fields.name, members=fields.members, sexes=fields.sexes, **kw)
 
 
 def _unit_remove(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.units import unit_remove
 
-    return unit_remove(db, _text(form, "unit"), **kw)
+    return unit_remove(db, **arguments(decode(form, ft.UnitRemove)), **kw)
 
 
 def _team_add(db: Path, form: Form, **kw: Any) -> Any:
     """``team add``: the name and short name."""
     from goledger.commands.teams import team_add
 
-    return team_add(db, _text(form, "name"), _text(form, "short_name"), **kw)
+    return team_add(db, **arguments(decode(form, ft.TeamAdd)), **kw)
 
 
 def _team_assign(db: Path, form: Form, **kw: Any) -> Any:
@@ -448,20 +439,19 @@ def _team_assign(db: Path, form: Form, **kw: Any) -> Any:
     board, for every round (or from the round given)."""
     from goledger.commands.teams import team_assign
 
-    return team_assign(db, _text(form, "team"), _text(form, "player"), _int(form, "board", "board", low=1, high=10),
-                       None, _opt_int(form, "from_round", "first round", low=1, high=99), **kw)
+    return team_assign(db, **arguments(decode(form, ft.TeamAssign)), **kw)
 
 
 def _team_remove(db: Path, form: Form, **kw: Any) -> Any:
     """``team remove``: the team, or one player off its boards."""
     from goledger.commands.teams import team_remove
 
-    return team_remove(db, _text(form, "team"), _opt(form, "player"), **kw)
+    return team_remove(db, **arguments(decode(form, ft.TeamRemove)), **kw)
 
 
 _PLAYER_ACTIONS: dict[str, Runner] = {
-    "withdraw": _withdraw, "reinstate": _reinstate, "absent": _player_round("absent"),
-    "present": _player_round("present"), "bye": _player_round("bye"), "unbye": _player_round("unbye"),
+    "withdraw": _withdraw, "reinstate": _reinstate, "absent": _player_round("absent", ft.PlayerAbsent),
+    "present": _player_round("present"), "bye": _player_round("bye", ft.PlayerBye), "unbye": _player_round("unbye"),
 }
 
 def _refresh_ratings(db: Path, form: Form, **kw: Any) -> Any:

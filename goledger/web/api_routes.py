@@ -98,8 +98,6 @@ class ApiRoutes:
             return json_response({"error": "the body is not JSON"}, 400)
         except RecursionError:
             return json_response({"error": "the body nests deeper than a result needs; send one flat JSON object"}, 400)
-        except CommandRejected as exc:
-            return json_response({"error": exc.message}, 400)
         done = await self.pages.work(isolate.api_result, self.desk.db, round_, table, body["result"],
                                bool(body.get("by_default", False)), str(body.get("actor") or "api"),
                                str(body.get("reason") or ""), head, bool(body.get("retry", False)))

@@ -7,7 +7,9 @@ ASCII digits only, at most 18 of them, one optional sign, checked **as text befo
 ``int()`` sees it. ``--5``, ``²``, ``٣``, ``1_000`` or 5,000 digits are refused with one
 sentence naming the field (a :class:`~goledger.errors.CommandRejected`: 400 at the desk),
 never a ``ValueError`` (500). The commands then check each number's domain as they do for
-the command line.
+the command line. The desk's actions decode their forms as types
+(:func:`goledger.web.form_types.decode`), which reads every number with :func:`whole`; a
+refusal names the field in the page's language.
 
 >>> whole("12", "table"), whole("-1", "handicap")
 (12, -1)
@@ -25,9 +27,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say, word
 from goledger.ledger.values import MAX_NUMBER_DIGITS, bounded_int
 
-__all__ = ["Form", "flag", "number", "number_or_none", "optional", "optional_number", "text", "whole"]
+__all__ = ["Form", "flag", "missing", "number", "number_or_none", "optional", "optional_number", "text", "whole"]
 
 Form = Mapping[str, Any]
 """A posted form (Starlette's ``FormData``) or the fields of one (a ``dict``)."""
@@ -53,7 +56,8 @@ def whole(value: str, label: str, *, signed: bool = True, low: int | None = None
           high: int | None = None) -> int:
     """``value`` as a whole number, checked as text first (ASCII digits, at most 18, a sign
     unless not ``signed``), then within ``low``..``high`` when given; anything else is refused
-    in one sentence naming ``label``.
+    in one sentence naming ``label`` (a word of the catalogs: the sentence is in the page's
+    language).
 
     >>> whole("7", "rounds", signed=False, low=1, high=99)
     7
@@ -70,12 +74,18 @@ def whole(value: str, label: str, *, signed: bool = True, low: int | None = None
         result = bounded_int(value, signed=signed)
     except ValueError:
         shown = value if len(value) <= 20 else value[:20] + "…"
-        raise CommandRejected(f"{label} {shown!r} is not a whole number "
-                              f"(ASCII digits, at most {MAX_NUMBER_DIGITS})") from None
+        raise CommandRejected(say("%(field)s %(typed)s is not a whole number (ASCII digits, at most %(digits)d)",
+                                  field=word(label), typed=repr(shown), digits=MAX_NUMBER_DIGITS)) from None
     if (low is not None and result < low) or (high is not None and result > high):
-        raise CommandRejected(f"{label} {value.strip()!r} is not a whole number in "
-                              f"{low if low is not None else ''}..{high if high is not None else ''}")
+        raise CommandRejected(say("%(field)s %(typed)s is not a whole number in %(low)s..%(high)s",
+                                  field=word(label), typed=repr(value.strip()), low="" if low is None else low,
+                                  high="" if high is None else high))
     return result
+
+
+def missing(label: str) -> CommandRejected:
+    """The refusal of an empty field the action cannot do without: "give the ``label``"."""
+    return CommandRejected(say("give the %(field)s", field=word(label)))
 
 
 def optional_number(form: Form, name: str, label: str | None = None, **bounds: Any) -> int | None:
@@ -88,7 +98,7 @@ def number(form: Form, name: str, label: str | None = None, **bounds: Any) -> in
     """Field ``name`` as :func:`whole`; an empty field is refused too ("give the …")."""
     value = optional_number(form, name, label, **bounds)
     if value is None:
-        raise CommandRejected(f"give the {label or name}")
+        raise missing(label or name)
     return value
 
 

@@ -25,10 +25,9 @@ from starlette.routing import Route
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import gettext
 from goledger.i18n.messages import say
-from goledger.web.forms import Form, whole
+from goledger.web.form_types import MOVE_TO, EditGame, EditGames, PairGame, RenumberTables, arguments, decode
+from goledger.web.forms import Form, missing, whole
 from goledger.web.forms import flag as _flag
-from goledger.web.forms import number as _int
-from goledger.web.forms import optional_number as _opt_int
 from goledger.web.forms import text as _text
 
 if TYPE_CHECKING:
@@ -44,13 +43,11 @@ def pair_action(db: Path, form: Form, **kw: Any) -> Any:
     handicap or komi is the rule's either way."""
     from goledger import commands
 
-    round_ = _int(form, "round", "round")
-    white, black = _text(form, "white"), _text(form, "black")
-    by_rule = _text(form, "colours") == "rule"
-    return commands.pair(db, round_, None if by_rule else white, None if by_rule else black,
-                         _opt_int(form, "table", "table"), _opt_int(form, "handicap", "handicap"),
-                         _text(form, "komi") or None, True, _flag(form, "force"),
-                         [white, black] if by_rule else [], **kw)
+    fields = decode(form, PairGame)
+    by_rule = fields.colours == "rule"
+    return commands.pair(db, **arguments(fields, without=("white", "black", "colours")),
+                         white=None if by_rule else fields.white, black=None if by_rule else fields.black,
+                         players=[fields.white, fields.black] if by_rule else [], **kw)
 
 
 def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, Any] | None:
@@ -69,10 +66,10 @@ def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, 
     fields = {"white": white, "black": black, "colours": "picked" if _text(query, "colours") == "picked" else "rule",
               "table": _text(query, "table"), "handicap": _text(query, "handicap"),
               "force": "1" if _flag(query, "force") else ""}
+    picked = decode({**query, "round": str(round_)}, PairGame)
     try:
         events = decide_pair(state, round_, white, black, colours_by_hand=fields["colours"] != "rule",
-                             table=_opt_int(query, "table", "table", signed=False),
-                             handicap=_opt_int(query, "handicap", "handicap"), force=_flag(query, "force"))
+                             table=picked.table, handicap=picked.handicap, force=picked.force)
     except GoledgerError as exc:
         return {"problem": exc.message, "fields": fields}
     game = events[0]
@@ -114,12 +111,11 @@ def edit_games_action(db: Path, form: Form, **kw: Any) -> Any:
     from goledger.commands.hand import decide_edit_game
     from goledger.commands.recording import record
 
-    round_ = _int(form, "round", "round")
+    fields = decode(form, EditGames)
+    round_, what, force = fields.round, fields.what, fields.force
     tables = selected_tables(form)
-    what = _text(form, "what")
     if not tables:
         raise CommandRejected(gettext("select the games first: tick them in the table's first column"))
-    force = _flag(form, "force")
     if what == "swap":
         return record(db, lambda state: [e for t in tables for e in decide_edit_game(
             state, round_, t, swap_colours=True, force=force)],
@@ -128,8 +124,9 @@ def edit_games_action(db: Path, form: Form, **kw: Any) -> Any:
     if what == "move":
         if len(tables) != 1:
             raise CommandRejected(gettext("select one game to move (%(n)d are selected)") % {"n": len(tables)})
-        return commands.edit_game(db, round_, tables[0], move_to=_int(form, "move_to", "table to move to"),
-                                  force=force, **kw)
+        if fields.move_to is None:
+            raise missing(MOVE_TO)
+        return commands.edit_game(db, round_, tables[0], move_to=fields.move_to, force=force, **kw)
     if what == "exchange":
         if len(tables) != 2:
             raise CommandRejected(gettext("select two games to exchange their tables (%(n)d are selected)")
@@ -143,18 +140,14 @@ def edit_game_action(db: Path, form: Form, **kw: Any) -> Any:
     """``edit-game``: the fields filled in are the edits."""
     from goledger import commands
 
-    return commands.edit_game(db, _int(form, "round", "round"), _int(form, "table", "table"),
-                              _flag(form, "swap_colours"), _opt_int(form, "handicap", "handicap"),
-                              _text(form, "komi") or None, _opt_int(form, "move_to", "table to move to"),
-                              _flag(form, "force"), **kw)
+    return commands.edit_game(db, **arguments(decode(form, EditGame)), **kw)
 
 
 def renumber_action(db: Path, form: Form, **kw: Any) -> Any:
     """``renumber-tables``: ``keep_order`` shifts the tables, else OpenGotha's order."""
     from goledger import commands
 
-    return commands.renumber_tables(db, _int(form, "round", "round"), _opt_int(form, "start", "first table") or 1,
-                                    _text(form, "skip") or None, _flag(form, "keep_order"), **kw)
+    return commands.renumber_tables(db, **arguments(decode(form, RenumberTables)), **kw)
 
 
 def routes(pages: Any) -> list[Route]:

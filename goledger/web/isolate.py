@@ -11,7 +11,10 @@ make that all or nothing (the event was appended or not, SECURITY.md "Crashes"),
 director reads one sentence.
 
 The functions below are what a worker runs: each calls one library function and returns
-plain data (:class:`Done`), never the library's objects.
+plain data (:class:`Done`), never the library's objects. A refusal is handled once, by the
+worker's runner (:func:`_work`: a stale head 409, any other library refusal 400, each with its
+one sentence; a bug 500); a function catches a library error itself only to answer otherwise
+(a form's conflict with what to replace, a correction offered, a stale upload's 400).
 """
 
 from __future__ import annotations
@@ -197,9 +200,9 @@ def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], en
     try:
         with use_language(language), at_desk():  # a desk's messages name its controls, not the CLI's options
             done = fn(*args)
-    except StaleHeadError as exc:  # the functions catch their own; this is the last resort
+    except StaleHeadError as exc:  # the one handler of what the worker functions leave to it (issue 48)
         done = Done(409, exc.message)
-    except GoledgerError as exc:
+    except GoledgerError as exc:  # a refusal: 400 and its one sentence
         done = Done(400, exc.message)
     except Exception as exc:  # a bug: one line for the director, not a hung request
         done = Done(500, f"the desk failed on this request ({type(exc).__name__}); nothing was recorded by it")
@@ -266,11 +269,7 @@ def new_tournament(db: Path, arguments: dict[str, Any], actor: str) -> Done:
     (:func:`goledger.web.new_tournament.new_arguments`)."""
     from goledger import commands
 
-    try:
-        outcome = commands.new(db, **arguments, actor=actor)
-    except GoledgerError as exc:
-        return Done(400, exc.message)
-    return Done(200, outcome.message)
+    return Done(200, commands.new(db, **arguments, actor=actor).message)
 
 
 def import_file(fmt: str, source: Path, db: Path, actor: str) -> Done:
@@ -278,11 +277,7 @@ def import_file(fmt: str, source: Path, db: Path, actor: str) -> Done:
     the uploaded file."""
     from goledger.formats.registry import FORMATS
 
-    try:
-        outcome = FORMATS[fmt].read(source, db, actor=actor)
-    except GoledgerError as exc:
-        return Done(400, exc.message)
-    return Done(200, outcome.message)
+    return Done(200, FORMATS[fmt].read(source, db, actor=actor).message)
 
 
 def players_file(source: Path, db: Path, actor: str, expected_head: int | None) -> Done:
@@ -304,10 +299,7 @@ def ratings_file(source: Path) -> Done:
     from goledger.formats.ratinglists import import_list
     from goledger.render.html import gettext
 
-    try:
-        outcome = import_list(source, "egd", None)
-    except GoledgerError as exc:
-        return Done(400, exc.message)
+    outcome = import_list(source, "egd", None)
     info = outcome.info
     words = {"imported": gettext("imported the %(source)s list of %(date)s: %(players)d players"),
              "replaced": gettext("the %(source)s list of %(date)s replaced the previous one: %(players)d players"),

@@ -82,14 +82,11 @@ def key_work(db: Path, what: str, player_id: str) -> Done:
     """The director's ``reissue`` or ``revoke`` of a player's key (the keys file, not the log)."""
     from goledger.keys import issue_key, revoke_key
 
-    try:
-        if what == "reissue":
-            issue_key(db, player_id)
-            return Done(200, gettext("%(player)s has a new personal link; the old one no longer works")
-                        % {"player": player_id})
-        revoke_key(db, player_id)
-    except GoledgerError as exc:
-        return Done(400, exc.message)
+    if what == "reissue":
+        issue_key(db, player_id)
+        return Done(200, gettext("%(player)s has a new personal link; the old one no longer works")
+                    % {"player": player_id})
+    revoke_key(db, player_id)
     return Done(200, gettext("%(player)s's personal link is revoked") % {"player": player_id})
 
 
@@ -99,10 +96,7 @@ def welcome_work(db: Path, url: str, players: list[str] | None, layout: str) -> 
     own process."""
     from goledger.render.welcome import welcome_sheet
 
-    try:
-        return Done(200, "", welcome_sheet(db, url, players, "a6" if layout == "a6" else "a4"))
-    except GoledgerError as exc:
-        return Done(400, exc.message)
+    return Done(200, "", welcome_sheet(db, url, players, "a6" if layout == "a6" else "a4"))
 
 
 def slips_work(db: Path, round_: int, url: str, per_page: int) -> Done:
@@ -112,12 +106,9 @@ def slips_work(db: Path, round_: int, url: str, per_page: int) -> Done:
     from goledger.render.welcome import key_links
     from goledger.replay.views import pairings
 
-    try:
-        table = pairings(db, round_)
-        ids = [pid for row in table.rows for pid in (row.white_id, row.black_id)]
-        return Done(200, "", render_slips(table, per_page, {c.player_id: c for c in key_links(db, url, ids)}))
-    except GoledgerError as exc:
-        return Done(400, exc.message)
+    table = pairings(db, round_)
+    ids = [pid for row in table.rows for pid in (row.white_id, row.black_id)]
+    return Done(200, "", render_slips(table, per_page, {c.player_id: c for c in key_links(db, url, ids)}))
 
 
 # ---------------------------------------------------------------------------- the pages

@@ -13,7 +13,6 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from goledger.errors import CommandRejected
 from goledger.render.html import gettext
 from goledger.web import players_view, timeline_pages
 from goledger.web.guard import query_seconds
@@ -91,10 +90,7 @@ class PublicPages:
         browser reconnects; :class:`goledger.web.guard.DeskGuard` caps how many run at once (``503``
         beyond)."""
         desk = self.desk
-        try:
-            lifetime = query_seconds(request.query_params, "lifetime", desk.lifetime)
-        except CommandRejected as exc:
-            return self.pages.refusal(request, exc.message)
+        lifetime = query_seconds(request.query_params, "lifetime", desk.lifetime)  # a refusal: the app's handler
         return StreamingResponse(desk.live.stream(lifetime, request.is_disconnected), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
