@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -129,6 +130,8 @@ class PageCache:
         self.max_bytes = max_bytes
         self.bytes = 0
         self._pages: OrderedDict[str, KeptPage] = OrderedDict()
+        self._used: dict[str, float] = {}
+        """Page → when it was last served (``time.monotonic()``), while it is kept."""
 
     def __len__(self) -> int:
         return len(self._pages)
@@ -154,7 +157,13 @@ class PageCache:
         if kept is None or kept.page.seq != seq or kept.page.hash != head_hash:
             return None
         self._pages.move_to_end(key)
+        self._used[key] = time.monotonic()
         return kept
+
+    def last_used(self, key: str) -> float:
+        """When page ``key`` was last served from here (:meth:`hit`; ``time.monotonic()``),
+        ``0.0`` when it never was since it was kept, or is not kept."""
+        return self._used.get(key, 0.0)
 
     def put(self, key: str, kept: KeptPage | PublicPage) -> KeptPage:
         """Keep a page under ``key`` (as :func:`keep_form` made it, or made here), evicting the
@@ -170,7 +179,8 @@ class PageCache:
         self._pages[key] = kept
         self.bytes += kept.size
         while self.bytes > self.max_bytes:
-            _, gone = self._pages.popitem(last=False)
+            name, gone = self._pages.popitem(last=False)
+            self._used.pop(name, None)
             self.bytes -= gone.size
         return kept
 
