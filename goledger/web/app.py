@@ -438,17 +438,22 @@ class _Pages:
                 return done
         return await self.renders.start(key, seq, self._maker(key, name, build, request.url.query))
 
-    def _maker(self, key: str, name: str, build: Callable[[], dict[str, Any]], query: str) -> Callable[[], KeptPage]:
+    def _maker(self, key: str, name: str, build: Callable[[], dict[str, Any]], query: str,
+               ahead: bool = False) -> Callable[[], KeptPage]:
         """What renders page ``key`` (template ``name``, its data from ``build()``) in a thread:
         kept only under the hash of the event its state was folded to (:meth:`Desk.hash_of`),
-        compressed there, off the event loop."""
+        compressed there, off the event loop; the time it took (and whether it was rendered
+        ``ahead`` of any request) goes with it as ``Server-Timing``."""
 
         @nogc
         def make() -> KeptPage:
+            started = time.perf_counter()
             data = build()
             page = public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
                                   self._render_text(query, name, data))
-            return keep_form(key, page)
+            kept = keep_form(key, page)
+            took = (time.perf_counter() - started) * 1000
+            return kept._replace(timing=f"render;dur={took:.1f}" + (';desc="ahead"' if ahead else ""))
 
         return make
 
@@ -496,7 +501,7 @@ class _Pages:
             if self.public_pages.hit(key, seq, head_hash) is not None or self.renders.running(key, seq) is not None:
                 continue
             _, name, build, request = self.watched[key]
-            make = self._maker(key, name, build, request.url.query)
+            make = self._maker(key, name, build, request.url.query, ahead=True)
             with use_language(key.partition(":")[0]):  # the page's own language (its cache key's)
                 started.append(self.renders.start(key, seq, self._unless_moved(seq, make), ahead=True))
         return started

@@ -44,15 +44,18 @@ GZIP_LEVEL = 6
 
 
 class KeptPage(NamedTuple):
-    """A kept page: as rendered, its entity tag, its whole text and ``<main>`` gzipped, and the
+    """A kept page: as rendered, its entity tag, its whole text and ``<main>`` gzipped, the
     responses the players' port's fast path has sent of it (:mod:`goledger.web.fast_path`:
-    status line and headers but the date, and the body, by the request's variant), made once."""
+    status line and headers but the date, and the body, by the request's variant), made once,
+    and how its rendering went, sent as ``Server-Timing`` (``render;dur=MS``, with
+    ``desc="ahead"`` when it was rendered ahead of any request, :mod:`goledger.web.renders`)."""
 
     page: PublicPage
     tag: str
     body_gz: bytes
     main_gz: bytes
     wire: dict[tuple[bool, bool, bool, bool], tuple[bytes, bytes]]
+    timing: str = ""
 
     @property
     def size(self) -> int:
@@ -200,6 +203,8 @@ def served(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str)
     """
     headers = {"Vary": PUBLIC_VARY, "Cache-Control": "no-store" if live else "no-cache",
                "Content-Type": "text/html; charset=utf-8"}
+    if kept.timing:
+        headers["Server-Timing"] = kept.timing
     if live:  # fetched once per head by an open page: nothing to revalidate
         headers["X-Goledger-Head"] = str(kept.page.seq)
     elif kept.tag:
