@@ -398,7 +398,7 @@ class _Pages:
         """A kept page as :func:`goledger.web.page_cache.served` answers it."""
         h = request.headers
         status, headers, body = served(kept, h.get("x-goledger-live") == "1", h.get("if-none-match", ""),
-                                       h.get("accept-encoding", ""))
+                                       h.get("accept-encoding", ""), h.get("x-goledger-shown", ""))
         media = headers.pop("Content-Type", None)
         return Response(body, status, headers, media_type=media)
 
@@ -436,7 +436,8 @@ class _Pages:
             done = await asyncio.shield(flight)
             if done is not None:
                 return done
-        return await self.renders.start(key, seq, self._maker(key, name, build, request.url.query))
+        made = await self.renders.start(key, seq, self._maker(key, name, build, request.url.query))
+        return self.public_pages.hit(key, made.page.seq, made.page.hash) or made  # as kept (with the head before)
 
     def _maker(self, key: str, name: str, build: Callable[[], dict[str, Any]], query: str,
                ahead: bool = False) -> Callable[[], KeptPage]:

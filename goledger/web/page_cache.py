@@ -14,6 +14,12 @@ every player's own page (760 … 3,000 of them). Each page is rendered once per 
 * **Revalidated, not sent again.** Each page carries an entity tag made of the head's hash and
   the key, so it changes exactly when the page can have changed: a phone that sends the tag
   back (``If-None-Match``) gets ``304 Not Modified`` and no body.
+* **An open page gets what changed.** A page kept at a new head keeps the ``<main>`` of the
+  head before (``KeptPage.before``). An open page's live fetch that names the head it shows
+  (``X-Goledger-Shown``) gets, when that is the head before, the new ``<main>`` with every table
+  row that did not change sent as an empty ``<tr data-same></tr>`` (:func:`delta_main`; a
+  result changes a few dozen of 760 standings rows), marked ``X-Goledger-Delta``: the browser
+  parses a tenth of the bytes and keeps its own rows for the others.
 
 The cache vouches for nothing: a page is served only while the head it was rendered at (its
 hash) is the ledger's head as the desk knows it (:class:`goledger.web.live.HeadMark`).
@@ -24,6 +30,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -34,7 +41,7 @@ from goledger.web.live import PublicPage
 __all__ = ["MAX_BYTES", "PUBLIC_VARY", "KeptPage", "PageCache", "accepts_gzip", "entity_tag", "keep_form", "matches",
            "served"]
 
-PUBLIC_VARY = "Accept-Encoding, Accept-Language, Cookie, X-Goledger-Live"
+PUBLIC_VARY = "Accept-Encoding, Accept-Language, Cookie, X-Goledger-Live, X-Goledger-Shown"
 """What a public page's bytes depend on besides its address (for caches between desk and phone)."""
 
 MAX_BYTES = 96 * 1024 * 1024
@@ -54,13 +61,64 @@ class KeptPage(NamedTuple):
     tag: str
     body_gz: bytes
     main_gz: bytes
-    wire: dict[tuple[bool, bool, bool, bool], tuple[bytes, bytes]]
+    wire: dict[tuple[bool, bool, bool, bool, bool], tuple[bytes, bytes]]
     timing: str = ""
+    before: tuple[int, bytes] | None = None
+    """The head before (its sequence number) and this page's ``<main>`` as kept at it."""
+    deltas: dict[bool, bytes | None] | None = None
+    """:func:`delta_main` from :attr:`before`, made once: as is (``False``) and gzipped (``True``)."""
 
     @property
     def size(self) -> int:
         """The bytes this entry keeps."""
-        return len(self.page.body) + len(self.page.main) + len(self.body_gz) + len(self.main_gz)
+        return len(self.page.body) + len(self.page.main) + len(self.body_gz) + len(self.main_gz) + \
+            (len(self.before[1]) if self.before is not None else 0)
+
+    def delta(self, shown: str, packed: bool) -> bytes | None:
+        """This page's ``<main>`` for an open page showing head ``shown`` (a header's text): the
+        rows that did not change since :attr:`before` left empty (:func:`delta_main`), gzipped
+        when ``packed``; ``None`` when ``shown`` is not the head before, or nothing is left out."""
+        if self.before is None or self.deltas is None or shown != str(self.before[0]):
+            return None
+        if False not in self.deltas:
+            self.deltas[False] = delta_main(self.before[1], self.page.main)
+        plain = self.deltas[False]
+        if not packed or plain is None:
+            return plain
+        if True not in self.deltas:
+            self.deltas[True] = gzip.compress(plain, GZIP_LEVEL, mtime=0)
+        return self.deltas[True]
+
+
+_ROW = re.compile(rb"(?=<tr[ >])")
+SAME_ROW = b"<tr data-same></tr>"
+"""What stands for a table row that did not change (:func:`delta_main`)."""
+
+
+def delta_main(old: bytes, new: bytes) -> bytes | None:
+    """``new`` (a page's ``<main>``) with each table row that is, at the same place, the same
+    as in ``old`` replaced by :data:`SAME_ROW` (what follows the row kept as it is); ``None``
+    when the two have not as many rows, or when no row is the same (nothing to leave out).
+
+    >>> old = b"<h1>A</h1><table><tr><td>1</td></tr> <tr><td>2</td></tr></table>"
+    >>> delta_main(old, old.replace(b"2", b"3"))
+    b'<h1>A</h1><table><tr data-same></tr> <tr><td>3</td></tr></table>'
+    >>> delta_main(old, b"<table><tr><td>1</td></tr></table>") is None
+    True
+    """
+    olds, news = _ROW.split(old), _ROW.split(new)
+    if len(olds) != len(news):
+        return None
+    out = [news[0]]
+    same = 0
+    for before, part in zip(olds[1:], news[1:], strict=True):
+        end = part.find(b"</tr>")
+        if before == part and end >= 0 and part.count(b"<tr") == 1:
+            out.append(SAME_ROW + part[end + len(b"</tr>"):])
+            same += 1
+        else:
+            out.append(part)
+    return b"".join(out) if same else None
 
 
 def keep_form(key: str, page: PublicPage) -> KeptPage:
@@ -177,6 +235,8 @@ class PageCache:
         old = self._pages.pop(key, None)
         if old is not None:
             self.bytes -= old.size
+            if old.page.seq < kept.page.seq and old.page.hash and kept.before is None:
+                kept = kept._replace(before=(old.page.seq, old.page.main), deltas={})
         if not kept.page.hash or kept.size > self.max_bytes:  # rendered at no known head, or too big
             return kept
         self._pages[key] = kept
@@ -188,11 +248,14 @@ class PageCache:
         return kept
 
 
-def served(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str) -> tuple[int, dict[str, str], bytes]:
+def served(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str,
+           shown: str = "") -> tuple[int, dict[str, str], bytes]:
     """(status, headers, body) of a kept page: the whole page, or for a live page's own fetch
     (``live``: ``X-Goledger-Live: 1``) just what it swaps in (its ``<main>``, with the head it
-    was computed at in ``X-Goledger-Head``, not to be stored); gzipped as kept when
-    ``accept_encoding`` admits it; ``304`` with no body when ``if_none_match`` names its tag.
+    was computed at in ``X-Goledger-Head``, not to be stored; only the rows changed since head
+    ``shown``, the one that page shows, when it is the head before: :meth:`KeptPage.delta`,
+    marked ``X-Goledger-Delta``); gzipped as kept when ``accept_encoding`` admits it; ``304``
+    with no body when ``if_none_match`` names its tag.
 
     >>> from goledger.web.live import public_page_of
     >>> kept = keep_form("en:/?", public_page_of(3, "ab", "<main>hi</main>"))
@@ -213,6 +276,11 @@ def served(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str)
             del headers["Content-Type"]
             return 304, headers, b""
     raw, packed = (kept.page.main, kept.main_gz) if live else (kept.page.body, kept.body_gz)
+    if live and shown:
+        delta = kept.delta(shown, accepts_gzip(accept_encoding))
+        if delta is not None:
+            headers["X-Goledger-Delta"] = shown
+            raw = packed = delta
     if accepts_gzip(accept_encoding):
         headers["Content-Encoding"] = "gzip"
         return 200, headers, packed

@@ -65,7 +65,7 @@ class Renders:
                 del self.inflight[key]
             kept = None if work.cancelled() or work.exception() is not None else work.result()
             if kept is not None:
-                self.cache.put(key, kept)  # kept only when rendered at a known head
+                kept = self.cache.put(key, kept)  # kept only when rendered at a known head
             told.set_result(kept)
 
         work.add_done_callback(ended)
