@@ -49,8 +49,8 @@ from goledger.web import isolate
 from goledger.web.api_routes import api_routes
 from goledger.web.desk_pages import IMPORT_FORMATS, desk_routes
 from goledger.web.guard import GuardLimits
-from goledger.web.live import HeadMark, HeadWatcher, public_page_of
-from goledger.web.page_cache import KeptPage, PageCache, keep_form, served
+from goledger.web.live import HeadMark, HeadWatcher, PublicPage, public_page_of
+from goledger.web.page_cache import KeptPage, PageCache, keep_form, served, with_before
 from goledger.web.print_pages import print_routes
 from goledger.web.public_pages import public_routes
 from goledger.web.renders import Renders
@@ -449,10 +449,11 @@ class _Pages:
         @nogc
         def make() -> KeptPage:
             started = time.perf_counter()
+            old = self.public_pages.get(key)  # the page at the head before: what open pages show
             data = build()
             page = public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
                                   self._render_text(query, name, data))
-            kept = keep_form(key, page)
+            kept = with_before(keep_form(key, page), old if isinstance(old, PublicPage) else None)
             took = (time.perf_counter() - started) * 1000
             return kept._replace(timing=f"render;dur={took:.1f}" + (';desc="ahead"' if ahead else ""))
 

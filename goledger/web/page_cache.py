@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -38,8 +37,19 @@ from typing import NamedTuple
 
 from goledger.web.live import PublicPage
 
-__all__ = ["MAX_BYTES", "PUBLIC_VARY", "KeptPage", "PageCache", "accepts_gzip", "entity_tag", "keep_form", "matches",
-           "served"]
+__all__ = [
+    "MAX_BYTES",
+    "PUBLIC_VARY",
+    "KeptPage",
+    "PageCache",
+    "accepts_gzip",
+    "delta_main",
+    "entity_tag",
+    "keep_form",
+    "matches",
+    "served",
+    "with_before",
+]
 
 PUBLIC_VARY = "Accept-Encoding, Accept-Language, Cookie, X-Goledger-Live, X-Goledger-Shown"
 """What a public page's bytes depend on besides its address (for caches between desk and phone)."""
@@ -90,7 +100,6 @@ class KeptPage(NamedTuple):
         return self.deltas[True]
 
 
-_ROW = re.compile(rb"(?=<tr[ >])")
 SAME_ROW = b"<tr data-same></tr>"
 """What stands for a table row that did not change (:func:`delta_main`)."""
 
@@ -106,19 +115,34 @@ def delta_main(old: bytes, new: bytes) -> bytes | None:
     >>> delta_main(old, b"<table><tr><td>1</td></tr></table>") is None
     True
     """
-    olds, news = _ROW.split(old), _ROW.split(new)
+    olds, news = old.split(b"<tr"), new.split(b"<tr")
     if len(olds) != len(news):
         return None
     out = [news[0]]
     same = 0
     for before, part in zip(olds[1:], news[1:], strict=True):
+        if part[:1] not in (b" ", b">"):
+            return None  # another tag (<track>): not rows alone
         end = part.find(b"</tr>")
-        if before == part and end >= 0 and part.count(b"<tr") == 1:
+        if before == part and end >= 0:
             out.append(SAME_ROW + part[end + len(b"</tr>"):])
             same += 1
         else:
-            out.append(part)
+            out.append(b"<tr" + part)
     return b"".join(out) if same else None
+
+
+def with_before(kept: KeptPage, old: PublicPage | None) -> KeptPage:
+    """``kept`` with the page it replaces at an earlier head of the same log (``old``, as kept
+    before it) as :attr:`KeptPage.before`, its delta from it made now, both ways
+    (:meth:`KeptPage.delta`): in the thread that rendered it, not on the event loop when the
+    first open page asks (about 4 ms for 760 standings rows). ``kept`` as it is without one."""
+    if old is None or not old.hash or old.seq >= kept.page.seq:
+        return kept
+    plain = delta_main(old.main, kept.page.main)
+    packed = gzip.compress(plain, GZIP_LEVEL, mtime=0) if plain else None
+    deltas: dict[bool, bytes | None] = {False: plain, True: packed}
+    return kept._replace(before=(old.seq, old.main), deltas=deltas)
 
 
 def keep_form(key: str, page: PublicPage) -> KeptPage:

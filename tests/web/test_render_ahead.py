@@ -137,3 +137,28 @@ def test_the_desk_alone_renders_the_watched_page_ahead_when_its_watcher_sees_a_w
         _until_head(stream, head, seen)
         status, headers, body = _get(desk.port, "/standings", {"Accept-Encoding": "gzip"})
         assert status == 200 and _page_head(body) == head and headers["server-timing"].endswith(';desc="ahead"')
+
+
+def test_a_live_fetch_gets_only_the_rows_changed_since_the_head_it_shows() -> None:
+    """A page kept at a new head keeps the ``<main>`` of the head before: a live fetch naming
+    that head gets the rows that changed and ``<tr data-same>`` for the others; one naming any
+    other head, or none, gets the whole ``<main>``; a full page load never gets a delta."""
+    from goledger.web.live import public_page_of
+    from goledger.web.page_cache import SAME_ROW, PageCache, served, with_before
+
+    rows = "".join(f"<tr><td>{i}</td><td>p{i}</td></tr>\n" for i in range(50))
+    old = public_page_of(7, "aa", f"<body><main><h1>R</h1><table>{rows}</table></main></body>")
+    new = public_page_of(8, "bb", old.body.decode().replace("<td>p17</td>", "<td>p18</td>"))
+    cache = PageCache()
+    cache.put("en:/standings?", old)
+    from goledger.web.page_cache import keep_form
+
+    kept = cache.put("en:/standings?", with_before(keep_form("en:/standings?", new), cache["en:/standings?"]))
+    status, headers, body = served(kept, True, "", "", "7")
+    assert status == 200 and headers["X-Goledger-Delta"] == "7" and headers["X-Goledger-Head"] == "8"
+    assert body.count(SAME_ROW) == 49 and b"<tr><td>17</td><td>p18</td></tr>" in body and len(body) < len(new.main)
+    assert gzip.decompress(served(kept, True, "", "gzip", "7")[2]) == body
+    for shown in ("6", "8", ""):
+        assert served(kept, True, "", "", shown)[2] == new.main and "X-Goledger-Delta" not in served(
+            kept, True, "", "", shown)[1]
+    assert served(kept, False, "", "", "7")[2] == new.body
