@@ -131,6 +131,7 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = await browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        page.on("response", _note_rendering)
         await page.goto((page_url or url) + page_path)
         await page.wait_for_function("() => document.body.getAttribute('data-head') !== null")
         await asyncio.sleep(0.3)  # the stream is open and has sent the head
@@ -158,6 +159,20 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
         await browser.close()
     return samples
 
+
+def _note_rendering(response: Any) -> None:
+    """Keep what a live fetch's answer says of its page's rendering (``Server-Timing:
+    render;dur=MS``, ``desc="ahead"`` when rendered ahead of any request; desks before issue 45's
+    third stop send none) and whether it was a delta (``X-Goledger-Delta``)."""
+    headers = response.headers
+    if "x-goledger-head" in headers:
+        timing = headers.get("server-timing", "")
+        dur = timing.partition("dur=")[2].partition(";")[0]
+        RENDERINGS.append((float(dur) if dur else -1.0, 'desc="ahead"' in timing, "x-goledger-delta" in headers))
+
+
+RENDERINGS: list[tuple[float, bool, bool]] = []
+"""Per live fetch: its page's rendering in ms (-1: not said), whether rendered ahead, whether a delta."""
 
 STAGES: list[tuple[float, ...]] = []
 """Per run, seconds after the POST was sent: its answer, the stream's event, the page's fetch
@@ -273,13 +288,19 @@ def session(base: Path, folder: Path, args: argparse.Namespace, last: int, table
             shutil.copy(base.with_name(base.name + suffix), db.with_name(db.name + suffix))
     players = free_port() if args.public_port else None
     STAGES.clear()
+    RENDERINGS.clear()
     with serving(db, players, args.workers, tree) as url:
         page_url = f"http://127.0.0.1:{players}" if players else url
         if players:
             wait_port(players, None, "the players' view")
         with loading(page_url + args.page, args.load):
             asyncio.run(measure(url, last, tables, args.page, head, page_url=page_url))
+    RENDERED.extend(RENDERINGS[1:])
     return list(STAGES)
+
+
+RENDERED: list[tuple[float, bool, bool]] = []
+""":data:`RENDERINGS` of every session of this checkout's desk (the old one's say nothing)."""
 
 
 def side_by_side(args: argparse.Namespace) -> int:
@@ -332,6 +353,11 @@ def side_by_side(args: argparse.Namespace) -> int:
               + f" | **{percentile(frames, 50) * 1000:,.0f}** / {percentile(frames, 95) * 1000:,.0f} |")
     print("\n(ms after the POST was sent, medians; the frame drawn: the first frame after the new standings were "
           "swapped in)")
+    said = [r for r in RENDERED if r[0] >= 0]
+    if said:
+        print(f"\nnew: the standings' rendering (Server-Timing) {statistics.median(r[0] for r in said):.1f} ms median "
+              f"(max {max(r[0] for r in said):.1f}); rendered ahead {sum(r[1] for r in said)} of {len(said)}; "
+              f"a delta {sum(r[2] for r in said)} of {len(said)}")
     return 0
 
 
