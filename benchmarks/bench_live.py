@@ -168,11 +168,13 @@ def _note_rendering(response: Any) -> None:
     if "x-goledger-head" in headers:
         timing = headers.get("server-timing", "")
         dur = timing.partition("dur=")[2].partition(";")[0]
-        RENDERINGS.append((float(dur) if dur else -1.0, 'desc="ahead"' in timing, "x-goledger-delta" in headers))
+        RENDERINGS[headers["x-goledger-head"]] = (float(dur) if dur else -1.0, 'desc="ahead"' in timing,
+                                                  "x-goledger-delta" in headers)
 
 
-RENDERINGS: list[tuple[float, bool, bool]] = []
-"""Per live fetch: its page's rendering in ms (-1: not said), whether rendered ahead, whether a delta."""
+RENDERINGS: dict[str, tuple[float, bool, bool]] = {}
+"""Per head fetched live: its page's rendering in ms (-1: not said), whether rendered ahead,
+whether a delta (once per head: a response may be reported more than once)."""
 
 STAGES: list[tuple[float, ...]] = []
 """Per run, seconds after the POST was sent: its answer, the stream's event, the page's fetch
@@ -295,7 +297,7 @@ def session(base: Path, folder: Path, args: argparse.Namespace, last: int, table
             wait_port(players, None, "the players' view")
         with loading(page_url + args.page, args.load):
             asyncio.run(measure(url, last, tables, args.page, head, page_url=page_url))
-    RENDERED.extend(RENDERINGS[1:])
+    RENDERED.extend(list(RENDERINGS.values())[1:])
     return list(STAGES)
 
 
