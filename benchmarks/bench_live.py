@@ -88,7 +88,8 @@ def serving(db: Path, public_port: int | None = None, workers: int = 1, tree: Pa
         extra = ["--public-port", str(public_port), "--workers", str(workers)] if public_port else []
         server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port),
                                    *extra],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True)
+                                  env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True,
+                                  cwd=tree)  # ``-m`` puts the working folder first on the path: the tree's own
         try:
             deadline = time.monotonic() + 60
             while True:
