@@ -535,10 +535,12 @@ class _Pages:
             self.desk.workers.prepare()
 
     def head_moved(self) -> None:
-        """A new head was seen on the event loop (the players' port's fast path): the head
-        watcher is woken (the live streams hear of it at once) and the watched pages are
-        rendered ahead now, not after the watcher's thread has read the head again."""
+        """A new head was seen on the event loop (the players' port's fast path): the live
+        streams are told it at once (:meth:`goledger.web.live.HeadWatcher.seen`), the head
+        watcher is woken, and the watched pages are rendered ahead now, not after the watcher's
+        thread has read the head again."""
         self.desk.live.written()
+        self.desk.live.seen(self.desk.mark()[0])  # the streams first: the open pages ask while it renders
         self.prerender_soon(-1)
 
     def prerender_soon(self, seq: int) -> None:
