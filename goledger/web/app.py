@@ -500,7 +500,9 @@ class _Pages:
             if now - self._asked_at(key) > WATCHED_SECONDS:
                 self.watched.pop(key, None)
                 continue
-            if self.public_pages.hit(key, seq, head_hash) is not None or self.renders.running(key, seq) is not None:
+            kept = self.public_pages.get(key)  # not a use: a page no one reads stops being rendered ahead
+            if (isinstance(kept, PublicPage) and (kept.seq, kept.hash) == (seq, head_hash)) or \
+                    self.renders.running(key, seq) is not None:
                 continue
             _, name, build, request = self.watched[key]
             make = self._maker(key, name, build, request.url.query, ahead=True)

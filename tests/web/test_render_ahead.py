@@ -162,3 +162,20 @@ def test_a_live_fetch_gets_only_the_rows_changed_since_the_head_it_shows() -> No
         assert served(kept, True, "", "", shown)[2] == new.main and "X-Goledger-Delta" not in served(
             kept, True, "", "", shown)[1]
     assert served(kept, False, "", "", "7")[2] == new.body
+
+
+def test_a_page_served_from_the_cache_counts_as_asked_for_and_a_look_does_not() -> None:
+    """What keeps a page watched (rendered ahead at each head): being served (``hit``), not
+    being looked at (``get``, as the rendering ahead checks whether it is kept already)."""
+    from goledger.web.live import public_page_of
+    from goledger.web.page_cache import PageCache
+
+    cache = PageCache()
+    cache.put("en:/standings?", public_page_of(3, "ab", "<main>x</main>"))
+    assert cache.last_used("en:/standings?") == 0.0
+    cache.get("en:/standings?")
+    assert cache.last_used("en:/standings?") == 0.0
+    before = time.monotonic()
+    assert cache.hit("en:/standings?", 3, "ab") is not None
+    assert cache.last_used("en:/standings?") >= before
+    assert cache.hit("en:/standings?", 4, "cd") is None and cache.last_used("en:/nothing?") == 0.0
