@@ -16,7 +16,14 @@ standings drawn on the screen).
 
 Printed: p50, p95, min and max of both (targets: p50 ≤ 300 ms, p95 ≤ 1 s, judged on the frame
 drawn), the median of each stage, and the load average before and after the runs. Run:
-``python benchmarks/bench_live.py [--runs 40] [--file EGC.xml] [--page /standings]``.
+``python benchmarks/bench_live.py [--runs 40] [--file EGC.xml] [--page /standings]``; with
+``--load 200 --public-port`` while 200 ``wrk`` connections load the page on the players' port.
+
+``--old COMMIT [--repeats N]`` measures that commit's desk beside this checkout's in the same
+run (on a shared machine two runs at different times do not compare): COMMIT is checked out
+into a temporary git worktree, each desk serves a fresh copy of the same ledger with the same
+load and browser, ``N`` sessions each, in turns (the one going first swapping every repeat);
+each session's medians are printed, then the pooled p50/p95.
 """
 
 from __future__ import annotations
@@ -66,22 +73,23 @@ def egc_ledger(db: Path, source: Path = EGC, open_results: int = 41) -> tuple[in
 
 
 @contextmanager
-def serving(db: Path, public_port: int | None = None, workers: int = 1) -> Iterator[str]:
+def serving(db: Path, public_port: int | None = None, workers: int = 1, tree: Path = REPO) -> Iterator[str]:
     """``goledger serve`` over ``db`` on a free port of 127.0.0.1, in a process of its own, as a
     director starts it (the desk's own door, worker processes forked from its fork server), not
     in this process: the browser's driver and the client posting the results do not share the
-    desk's interpreter."""
+    desk's interpreter. The desk's code is that of checkout ``tree`` (this one by default)."""
     import subprocess
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    env = {**os.environ, "PYTHONPATH": str(REPO), "GOLEDGER_TOKEN": TOKEN}
+    env = {**os.environ, "PYTHONPATH": str(tree), "GOLEDGER_TOKEN": TOKEN}
     with tempfile.TemporaryFile("w+") as errors:  # not a pipe: nobody reads it while the desk runs
         extra = ["--public-port", str(public_port), "--workers", str(workers)] if public_port else []
         server = subprocess.Popen([sys.executable, "-m", "goledger", "serve", "--db", str(db), "--port", str(port),
                                    *extra],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True)
+                                  env=env, stdout=subprocess.DEVNULL, stderr=errors, text=True,
+                                  cwd=tree)  # ``-m`` puts the working folder first on the path: the tree's own
         try:
             deadline = time.monotonic() + 60
             while True:
@@ -117,13 +125,14 @@ def post_result(url: str, round_: int, table: int, result: str, head: int) -> di
 async def measure(url: str, last: int, tables: list[int], page_path: str, head: int,
                   viewport: tuple[int, int] = (1280, 900), page_url: str | None = None) -> list[float]:
     """Seconds from each POST to the open page's update, one per table after the first (which
-    warms the caches and is not counted)."""
+    warms the caches and is not counted); each run's stages are added to :data:`STAGES`."""
     from playwright.async_api import async_playwright
 
     samples = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = await browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        page.on("response", _note_rendering)
         await page.goto((page_url or url) + page_path)
         await page.wait_for_function("() => document.body.getAttribute('data-head') !== null")
         await asyncio.sleep(0.3)  # the stream is open and has sent the head
@@ -151,6 +160,22 @@ async def measure(url: str, last: int, tables: list[int], page_path: str, head: 
         await browser.close()
     return samples
 
+
+def _note_rendering(response: Any) -> None:
+    """Keep what a live fetch's answer says of its page's rendering (``Server-Timing:
+    render;dur=MS``, ``desc="ahead"`` when rendered ahead of any request; desks before issue 45's
+    third stop send none) and whether it was a delta (``X-Goledger-Delta``)."""
+    headers = response.headers
+    if "x-goledger-head" in headers:
+        timing = headers.get("server-timing", "")
+        dur = timing.partition("dur=")[2].partition(";")[0]
+        RENDERINGS[headers["x-goledger-head"]] = (float(dur) if dur else -1.0, 'desc="ahead"' in timing,
+                                                  "x-goledger-delta" in headers)
+
+
+RENDERINGS: dict[str, tuple[float, bool, bool]] = {}
+"""Per head fetched live: its page's rendering in ms (-1: not said), whether rendered ahead,
+whether a delta (once per head: a response may be reported more than once)."""
 
 STAGES: list[tuple[float, ...]] = []
 """Per run, seconds after the POST was sent: its answer, the stream's event, the page's fetch
@@ -195,10 +220,16 @@ def main(argv: list[str] | None = None) -> int:
                              "browser and the load use it, the results go to the desk's port")
     parser.add_argument("--workers", type=int, default=1,
                         help="with --public-port: processes serving the players' port (goledger serve --workers)")
+    parser.add_argument("--old", metavar="COMMIT",
+                        help="measure COMMIT's desk beside this checkout's in the same run, in turns (checked out "
+                             "into a temporary git worktree): the same ledger, load and browser for both")
+    parser.add_argument("--repeats", type=int, default=3, help="with --old: sessions of each, alternating")
     args = parser.parse_args(argv)
     if not args.file.exists():
         print(f"{args.file} is not here (it is in ../shared/realdata; or set GOLEDGER_SHARED)", file=sys.stderr)
         return 2
+    if args.old:
+        return side_by_side(args)
     from goledger.ledger.store import Ledger
 
     with tempfile.TemporaryDirectory(prefix="bench-live-") as folder:
@@ -243,6 +274,94 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{verdict} the targets (p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms), judged on {what}: "
           f"p50 {p50:,.0f} ms, p95 {p95:,.0f} ms")
     return 0 if verdict == "meets" else 1
+
+
+def session(base: Path, folder: Path, args: argparse.Namespace, last: int, tables: list[int], head: int,
+            tree: Path = REPO) -> list[tuple[float, ...]]:
+    """One ``goledger serve`` of checkout ``tree`` over a fresh copy of ledger ``base``, the
+    load on, the runs measured: each run's stages (:data:`STAGES`), the first run left out."""
+    import shutil
+
+    from benchmarks.bench_load import free_port, wait_port
+
+    db = folder / "egc.db"
+    for suffix in ("", "-wal", "-shm"):
+        db.with_name(db.name + suffix).unlink(missing_ok=True)
+        if base.with_name(base.name + suffix).exists():
+            shutil.copy(base.with_name(base.name + suffix), db.with_name(db.name + suffix))
+    players = free_port() if args.public_port else None
+    STAGES.clear()
+    RENDERINGS.clear()
+    with serving(db, players, args.workers, tree) as url:
+        page_url = f"http://127.0.0.1:{players}" if players else url
+        if players:
+            wait_port(players, None, "the players' view")
+        with loading(page_url + args.page, args.load):
+            asyncio.run(measure(url, last, tables, args.page, head, page_url=page_url))
+    RENDERED.extend(list(RENDERINGS.values())[1:])
+    return list(STAGES)
+
+
+RENDERED: list[tuple[float, bool, bool]] = []
+""":data:`RENDERINGS` of every session of this checkout's desk (the old one's say nothing)."""
+
+
+def side_by_side(args: argparse.Namespace) -> int:
+    """``--old COMMIT``: that commit's desk and this checkout's in turns (the one going first
+    swapping every repeat), ``--repeats`` sessions each over copies of one ledger; prints each
+    one's medians and the pooled p50/p95 of the frame drawn."""
+    from benchmarks.timing import checkout, git, remove_checkouts
+    from goledger.ledger.store import Ledger
+
+    with tempfile.TemporaryDirectory(prefix="bench-live-") as temp:
+        folder = Path(temp)
+        old_tree = folder / "old"
+        old = checkout(args.old, old_tree)
+        new = git("rev-parse", "HEAD") + (" + changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+        try:
+            base = folder / "base.db"
+            last, tables = egc_ledger(base, args.file, args.runs + 1)
+            with Ledger.open(base) as ledger:
+                head = ledger.head().seq
+            before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+            runs: dict[str, list[list[tuple[float, ...]]]] = {"old": [], "new": []}
+            for repeat in range(args.repeats):
+                for name in (("old", "new") if repeat % 2 == 0 else ("new", "old")):
+                    runs[name].append(session(base, folder, args, last, tables, head,
+                                              old_tree if name == "old" else REPO))
+            after = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        finally:
+            remove_checkouts([old_tree])
+    print(f"# live update side by side: {args.file.name}, page {args.page}, {args.runs} runs × {args.repeats} "
+          f"sessions each, in turns" + (f", {args.load} connections loading it meanwhile" if args.load else "")
+          + (f", players on --public-port ({args.workers} processes)" if args.public_port else ""))
+    print(f"old {old[:10]}, new {new[:10]}; load average {before} before, {after} after (1, 5, 15 min) on "
+          f"{os.cpu_count()} cores; Python {platform.python_version()}; headless Chromium")
+    print()
+    print("| desk | session | POST answered | the stream's event | the page's fetch answered | swapped in | "
+          "next frame drawn p50 / p95 |")
+    print("|---|---|---|---|---|---|---|")
+    for repeat in range(args.repeats):
+        for name in ("old", "new"):
+            stages = runs[name][repeat]
+            medians = [statistics.median(s[k] for s in stages) * 1000 for k in range(5)]
+            frames = [s[4] for s in stages]
+            print(f"| {name} | {repeat + 1} | " + " | ".join(f"{m:,.0f}" for m in medians[:4])
+                  + f" | {percentile(frames, 50) * 1000:,.0f} / {percentile(frames, 95) * 1000:,.0f} |")
+    for name in ("old", "new"):
+        pooled = [s for stages in runs[name] for s in stages]
+        frames, posts = [s[4] for s in pooled], [s[0] for s in pooled]
+        print(f"| {name} | all {len(pooled)} | {percentile(posts, 50) * 1000:,.0f} | "
+              + " | ".join(f"{statistics.median(s[k] for s in pooled) * 1000:,.0f}" for k in (1, 2, 3))
+              + f" | **{percentile(frames, 50) * 1000:,.0f}** / {percentile(frames, 95) * 1000:,.0f} |")
+    print("\n(ms after the POST was sent, medians; the frame drawn: the first frame after the new standings were "
+          "swapped in)")
+    said = [r for r in RENDERED if r[0] >= 0]
+    if said:
+        print(f"\nnew: the standings' rendering (Server-Timing) {statistics.median(r[0] for r in said):.1f} ms median "
+              f"(max {max(r[0] for r in said):.1f}); rendered ahead {sum(r[1] for r in said)} of {len(said)}; "
+              f"a delta {sum(r[2] for r in said)} of {len(said)}")
+    return 0
 
 
 if __name__ == "__main__":

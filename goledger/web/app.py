@@ -50,10 +50,11 @@ from goledger.web import isolate
 from goledger.web.api_routes import api_routes
 from goledger.web.desk_pages import IMPORT_FORMATS, desk_routes
 from goledger.web.guard import GuardLimits
-from goledger.web.live import HeadMark, HeadWatcher, public_page_of
-from goledger.web.page_cache import KeptPage, PageCache, keep_form, served
+from goledger.web.live import HeadMark, HeadWatcher, PublicPage, public_page_of
+from goledger.web.page_cache import KeptPage, PageCache, keep_form, served, with_before
 from goledger.web.print_pages import print_routes
 from goledger.web.public_pages import public_routes
+from goledger.web.renders import Renders
 from goledger.web.routing import DESK_COOKIE, SESSION_COOKIE, Handler, bearer_token, json_response
 from goledger.web.security import DeskKeys, Flash, Sessions
 
@@ -176,6 +177,10 @@ class Refusal(GoledgerError):
         self.status = status
 
 
+class Superseded(Exception):
+    """A rendering ahead dropped: the head moved on before it started (:meth:`_Pages.render_ahead`)."""
+
+
 class NeedsDirector(Exception):
     """Raised by a handler that finds no director on the request: answered with the login form."""
 
@@ -228,7 +233,7 @@ def create_app(db: str | os.PathLike[str], token: str, *, max_upload: int = DEFA
     from goledger.web.language import LanguageMiddleware
 
     front = CachedFront(LanguageMiddleware(app, desk.db), pages.public_pages, desk.mark, desk.is_director,
-                        public_only=public_only, moved=desk.live.written)
+                        public_only=public_only, moved=pages.head_moved)
     return DeskGuard(front, desk.is_director, replace(limits or GuardLimits(), upload=max_upload))
 
 
@@ -260,8 +265,8 @@ class _Pages:
         self.public_pages = PageCache()
         """Public page → its HTML (also gzipped) and the head (sequence number and hash) it was
         rendered at (:mod:`goledger.web.page_cache`)."""
-        self.inflight: dict[str, tuple[int, asyncio.Future[KeptPage | None]]] = {}
-        """Public page → (the head it is being rendered at, its rendering in flight)."""
+        self.renders = Renders(self.public_pages)
+        """The public pages' renderings in flight, one per page and head (:mod:`goledger.web.renders`)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.watched: dict[str, tuple[float, str, Callable[[], dict[str, Any]], Request]] = {}
         """Public page → (when it was last asked for, template, builder, request): what to prerender."""
@@ -402,7 +407,7 @@ class _Pages:
         """A kept page as :func:`goledger.web.page_cache.served` answers it."""
         h = request.headers
         status, headers, body = served(kept, h.get("x-goledger-live") == "1", h.get("if-none-match", ""),
-                                       h.get("accept-encoding", ""))
+                                       h.get("accept-encoding", ""), h.get("x-goledger-shown", ""))
         media = headers.pop("Content-Type", None)
         return Response(body, status, headers, media_type=media)
 
@@ -423,44 +428,45 @@ class _Pages:
         self._listen()
         self.watched[key] = (time.monotonic(), name, build, request)
         if len(self.watched) > WATCHED_PAGES:
-            del self.watched[min(self.watched, key=lambda k: self.watched[k][0])]
+            del self.watched[min(self.watched, key=self._asked_at)]
         return self._served(request, await self._public_body(key, name, build, request))
 
     async def _public_body(self, key: str, name: str, build: Callable[[], dict[str, Any]],
-                           request: Request, seq: int | None = None) -> KeptPage:
-        """The page ``key`` rendered at the head (``seq`` when the caller has just read it), or
-        the rendering of it already in flight at that head. The page is kept only under the
-        hash of the event its state was folded to (:meth:`Desk.hash_of`)."""
-        loop = asyncio.get_running_loop()
-        if seq is None:
-            seq = (await run_in_threadpool(self.desk.mark))[0]
-        flight = self.inflight.get(key)
-        if flight is not None and flight[0] == seq and flight[1].get_loop() is loop:
-            done = await asyncio.shield(flight[1])
+                           request: Request) -> KeptPage:
+        """The page ``key`` at the head: kept already (rendered ahead, or by a request just
+        before this one), or the rendering of it in flight at that head, or rendered now
+        (:mod:`goledger.web.renders`: once per page and head)."""
+        seq, head_hash = await run_in_threadpool(self.desk.mark)
+        kept = self.public_pages.hit(key, seq, head_hash)
+        if kept is not None:
+            return kept
+        flight = self.renders.running(key, seq)
+        if flight is not None:
+            done = await asyncio.shield(flight)
             if done is not None:
                 return done
-        future: asyncio.Future[KeptPage | None] = loop.create_future()
-        self.inflight[key] = (seq, future)
+        made = await self.renders.start(key, seq, self._maker(key, name, build, request.url.query))
+        return self.public_pages.hit(key, made.page.seq, made.page.hash) or made  # as kept (with the head before)
+
+    def _maker(self, key: str, name: str, build: Callable[[], dict[str, Any]], query: str,
+               ahead: bool = False) -> Callable[[], KeptPage]:
+        """What renders page ``key`` (template ``name``, its data from ``build()``) in a thread:
+        kept only under the hash of the event its state was folded to (:meth:`Desk.hash_of`),
+        compressed there, off the event loop; the time it took (and whether it was rendered
+        ``ahead`` of any request) goes with it as ``Server-Timing``."""
 
         @nogc
         def make() -> KeptPage:
+            started = time.perf_counter()
+            old = self.public_pages.get(key)  # the page at the head before: what open pages show
             data = build()
             page = public_page_of(data["head"], self.desk.hash_of(data["state"]) or "",
-                                  self._render_text(request.url.query, name, data))
-            return keep_form(key, page)  # compressed here, off the event loop
+                                  self._render_text(query, name, data))
+            kept = with_before(keep_form(key, page), old if isinstance(old, PublicPage) else None)
+            took = (time.perf_counter() - started) * 1000
+            return kept._replace(timing=f"render;dur={took:.1f}" + (';desc="ahead"' if ahead else ""))
 
-        try:
-            kept = await run_in_threadpool(make)
-        except BaseException:
-            future.set_result(None)
-            raise
-        finally:
-            if self.inflight.get(key, (0, None))[1] is future:
-                del self.inflight[key]
-        self.public_pages.put(key, kept)  # kept only when rendered at a known head
-        if not future.done():
-            future.set_result(kept)
-        return kept
+        return make
 
     def _render_text(self, query: str, name: str, data: dict[str, Any]) -> str:
         """A players' page as text (the same context as :meth:`render` gives an anonymous
@@ -487,31 +493,73 @@ class _Pages:
             self.listening.add(loop)
             self.desk.live.listen(loop, self.prerender_soon)
 
-    async def prerender(self, seq: int | None = None) -> None:
-        """When the head has moved (to ``seq``): render the public pages watched in the last
-        :data:`WATCHED_SECONDS` again at once, the most recently asked for first, so that the
-        phones and projectors the live stream is waking find them ready (their fetch waits for
-        the one rendering in flight)."""
+    def render_ahead(self) -> list[asyncio.Future[KeptPage]]:
+        """Start rendering, at the head the desk knows now, the public pages watched in the
+        last :data:`WATCHED_SECONDS` (the most recently asked for first) that are neither kept
+        nor being rendered at it, on the rendering-ahead thread (:mod:`goledger.web.renders`):
+        the phones and projectors the live stream is waking, and every phone's next request,
+        find them ready or wait for that one rendering. Called on the event loop the moment a
+        new head is seen (by the players' port's fast path, or the head watcher)."""
+        from goledger.i18n import use_language
+
+        seq, head_hash = self.desk.mark()
         now = time.monotonic()
-        for key, (at, name, build, request) in sorted(self.watched.items(), key=lambda kv: -kv[1][0]):
-            if now - at > WATCHED_SECONDS:
+        started = []
+        for key in sorted(self.watched, key=self._asked_at, reverse=True):
+            if now - self._asked_at(key) > WATCHED_SECONDS:
                 self.watched.pop(key, None)
                 continue
-            from goledger.i18n import use_language
-
-            try:
-                with use_language(key.partition(":")[0]):  # the page's own language (its cache key's)
-                    await self._public_body(key, name, build, request, seq)
-            except Exception:  # a page that cannot be built now is built (and refused) when asked
+            kept = self.public_pages.get(key)  # not a use: a page no one reads stops being rendered ahead
+            if (isinstance(kept, PublicPage) and (kept.seq, kept.hash) == (seq, head_hash)) or \
+                    self.renders.running(key, seq) is not None:
                 continue
+            _, name, build, request = self.watched[key]
+            make = self._maker(key, name, build, request.url.query, ahead=True)
+            with use_language(key.partition(":")[0]):  # the page's own language (its cache key's)
+                started.append(self.renders.start(key, seq, self._unless_moved(seq, make), ahead=True))
+        return started
+
+    def _asked_at(self, key: str) -> float:
+        """When watched page ``key`` was last asked for: rendered for a request, or served kept
+        (a page a hall of phones reads from the cache is watched however long ago it last changed)."""
+        return max(self.watched[key][0], self.public_pages.last_used(key))
+
+    def _unless_moved(self, seq: int, make: Callable[[], KeptPage]) -> Callable[[], KeptPage]:
+        """``make`` for a rendering ahead at head ``seq``, dropped when its thread comes to it
+        after the head has moved on (the next head's renderings are queued behind it: writes in
+        quick succession render the last head once, not every head in turn)."""
+
+        def made() -> KeptPage:
+            if self.desk.mark()[0] != seq:
+                raise Superseded
+            return make()
+
+        return made
+
+    async def _then_spare(self, started: list[asyncio.Future[KeptPage]]) -> None:
+        """Once the pages rendered ahead are done (a page that cannot be built now is built, and
+        refused, when asked), fork the next write's worker if a write is waiting for that (on
+        two cores a fork beside the rendering slows it down)."""
+        await asyncio.gather(*started, return_exceptions=True)
         if self.spare_due:
             self.spare_due = False
             self.desk.workers.prepare()
 
+    def head_moved(self) -> None:
+        """A new head was seen on the event loop (the players' port's fast path): the live
+        streams are told it at once (:meth:`goledger.web.live.HeadWatcher.seen`), the head
+        watcher is woken, and the watched pages are rendered ahead now, not after the watcher's
+        thread has read the head again."""
+        self.desk.live.written()
+        self.desk.live.seen(self.desk.mark()[0])  # the streams first: the open pages ask while it renders
+        self.prerender_soon(-1)
+
     def prerender_soon(self, seq: int) -> None:
-        """Start :meth:`prerender` (on the event loop; the head watcher calls this)."""
-        if self.watched:
-            task = asyncio.get_running_loop().create_task(self.prerender(seq))
+        """:meth:`render_ahead` now (on the event loop; the head watcher calls this with the
+        head ``seq`` it read, :meth:`head_moved` too), then the next write's worker forked."""
+        started = self.render_ahead() if self.watched else []
+        if started:
+            task = asyncio.get_running_loop().create_task(self._then_spare(started))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         elif self.spare_due:  # nothing to render after all: fork the next write's worker now

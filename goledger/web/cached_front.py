@@ -115,7 +115,8 @@ class CachedFront:
             return False
         status, out, body = served(kept, headers.get(b"x-goledger-live") == b"1",
                                    headers.get(b"if-none-match", b"").decode("latin-1"),
-                                   headers.get(b"accept-encoding", b"").decode("latin-1"))
+                                   headers.get(b"accept-encoding", b"").decode("latin-1"),
+                                   headers.get(b"x-goledger-shown", b"").decode("latin-1"))
         raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
         if status != 304:
             raw.append((b"content-length", str(len(body)).encode()))
@@ -165,18 +166,23 @@ class CachedFront:
         if_none_match = headers.get(b"if-none-match", b"").decode("latin-1")
         accept_encoding = headers.get(b"accept-encoding", b"").decode("latin-1")
         fresh = not live and bool(kept.tag) and matches(if_none_match, kept.tag)
-        variant = (live, accepts_gzip(accept_encoding), fresh, request.method == "HEAD")
+        gz = accepts_gzip(accept_encoding)
+        shown = headers.get(b"x-goledger-shown", b"").decode("latin-1") if live else ""
+        delta = bool(shown) and kept.delta(shown, gz) is not None
+        variant = (live, gz, fresh, request.method == "HEAD", delta)
         made = kept.wire.get(variant)
         if made is None:
-            made = kept.wire[variant] = _made(kept, live, if_none_match, accept_encoding, variant[3])
+            made = kept.wire[variant] = _made(kept, live, if_none_match, accept_encoding, variant[3],
+                                              shown if delta else "")
         return made
 
 
-def _made(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str, head_only: bool) -> tuple[bytes, bytes]:
+def _made(kept: KeptPage, live: bool, if_none_match: str, accept_encoding: str, head_only: bool,
+          shown: str = "") -> tuple[bytes, bytes]:
     """A kept page's response as :func:`goledger.web.page_cache.served` and the guard make it:
     the status line and headers (without the date and the blank line), and the body (none for
     ``HEAD``)."""
-    status, out, body = served(kept, live, if_none_match, accept_encoding)
+    status, out, body = served(kept, live, if_none_match, accept_encoding, shown)
     raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
     if status != 304:
         raw.append((b"content-length", str(len(body)).encode()))

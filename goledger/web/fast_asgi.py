@@ -117,6 +117,9 @@ class Asker:
         where = await self.front.key_read(request)
         if where is None:
             return await respond(self.app, request, client, server, gone)
+        made = self.front.wire(request)  # kept while the language was read (rendered ahead, or asked by another)
+        if made is not None:
+            return made[0], made[1], False
         first = self.asking.get(where)
         if first is not None:
             await asyncio.shield(first)

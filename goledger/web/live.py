@@ -176,10 +176,10 @@ class HeadWatcher:
                     self._notify()
             self._wake.wait(self.poll)
 
-    def _notify(self) -> None:
+    def _notify(self, listeners_too: bool = True) -> None:
         with self._lock:
             waiters = list(self._waiters)
-            listeners = list(self._listeners)
+            listeners = list(self._listeners) if listeners_too else []
         for loop, callback in listeners:  # first: the pages are being rendered before the phones ask
             try:
                 loop.call_soon_threadsafe(callback, self.head)
@@ -214,6 +214,16 @@ class HeadWatcher:
     def written(self) -> None:
         """The desk has just appended: read the head now rather than at the next poll."""
         self._wake.set()
+
+    def seen(self, seq: int) -> None:
+        """Head ``seq`` was read on an event loop (the players' port's fast path reads it for
+        every turn): the open streams are told now, without waiting for this watcher's thread
+        to read it again (under a hall of phones that thread waits for the interpreter behind
+        the rendering the new head starts). The listeners are not called: whoever saw the head
+        has started what they start (:meth:`goledger.web.app._Pages.head_moved`)."""
+        if seq > self.head >= 0:
+            self.head = seq
+            self._notify(listeners_too=False)
 
     # ------------------------------------------------------------------ the streams
 

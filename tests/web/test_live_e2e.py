@@ -1,6 +1,7 @@
 """A posted result reaching an open standings page in a real headless Chromium (issue 32, item 2),
 by the live path: the server-sent event, the page's ``<main>`` fetched as rendered at the head it
-names (``X-Goledger-Head``), and only the rows that changed swapped in (the others stay the very
+names (``X-Goledger-Head``), only the rows changed since the head it shows sent
+(``X-Goledger-Delta``), and only the rows that changed swapped in (the others stay the very
 same elements). Two writes in quick succession: the page ends on the second head's standings,
 and every standings it showed on the way were those of the head it claimed. Skipped without
 Chromium or Playwright, like :mod:`tests.web.test_web_e2e` (whose server it uses)."""
@@ -91,8 +92,11 @@ def test_a_posted_result_reaches_the_open_page_row_by_row(built: Path, tmp_path:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
             page = await browser.new_page()
+            fetched: list[dict[str, str]] = []
+            page.on("response", lambda r: fetched.append(r.headers) if "x-goledger-head" in r.headers else None)
             await _open(page, url)
             await page.evaluate("() => document.querySelectorAll('#standings tbody tr').forEach(r => r.kept = 1)")
+            shown = await page.evaluate("document.body.getAttribute('data-head')")
             seq = await asyncio.to_thread(_post, url, PLAYERS // 2, "black")  # the last table: its black moves up
             await _updated(page, seq)
             out = await page.evaluate("""() => {
@@ -100,6 +104,7 @@ def test_a_posted_result_reaches_the_open_page_row_by_row(built: Path, tmp_path:
                 return {kept: rows.filter(r => r.kept).length, rows: rows.length,
                         head: document.getElementById('head').textContent}; }""")
             out["seq"], out["order"] = seq, await page.evaluate(ORDER)
+            out["fetched"], out["shown"] = fetched, shown
             await browser.close()
             return out
 
@@ -108,6 +113,8 @@ def test_a_posted_result_reaches_the_open_page_row_by_row(built: Path, tmp_path:
     assert out["order"] == _shown(db, out["seq"]) != _shown(db, out["seq"] - 1)  # the new standings, on the page
     assert out["head"] == str(out["seq"]) == str(head(db))
     assert 0 < out["kept"] < out["rows"] == PLAYERS, out  # only the rows that changed were replaced
+    # the page fetched only the rows changed since the head it showed (X-Goledger-Delta), not the whole <main>
+    assert [f.get("x-goledger-delta") for f in out["fetched"]] == [out["shown"]], out["fetched"]
 
 
 def test_two_quick_writes_end_on_the_second_heads_standings(built: Path, tmp_path: Path) -> None:

@@ -43,32 +43,49 @@
   // differs: a table's row groups (<tbody>, 50 rows each on the players' pages) and rows one by
   // one (a result moves a few dozen of 760 standings rows), any other element whole. Unchanged
   // rows keep their layout, so the browser lays out and paints the rows that changed, not the
-  // whole table again.
+  // whole table again. In a delta (X-Goledger-Delta: only the rows changed since the head the
+  // page shows were sent), an empty <tr data-same> stands for a row the page keeps as it is;
+  // false when the delta does not fit the page (then the whole <main> is fetched).
   var DESCEND = { MAIN: 1, TABLE: 1, THEAD: 1, TBODY: 1, TFOOT: 1 };
-  function patch(now, next) {
+  function patch(now, next, delta) {
     var olds = now.childNodes, news = Array.prototype.slice.call(next.childNodes);
-    if (olds.length !== news.length) { now.replaceChildren.apply(now, news); return; }
+    if (olds.length !== news.length) {
+      if (delta) { return false; }
+      now.replaceChildren.apply(now, news);
+      return true;
+    }
     for (var k = news.length - 1; k >= 0; k--) {
       var a = olds[k], b = news[k];
+      if (delta && b.nodeName === "TR" && b.hasAttribute("data-same")) {
+        if (a.nodeName !== "TR") { return false; }
+        continue;
+      }
       if (a.isEqualNode(b)) { continue; }
       if (DESCEND[a.nodeName] && a.nodeName === b.nodeName && a.cloneNode(false).isEqualNode(b.cloneNode(false))) {
-        patch(a, b);
+        if (!patch(a, b, delta)) { return false; }
+      } else if (delta && b.querySelector && b.querySelector("tr[data-same]")) {
+        return false;
       } else {
         a.replaceWith(b);
       }
     }
+    return true;
   }
 
-  function refresh() {
+  function refresh(whole) {
     if (busy) { again = true; return; }
     busy = true;
     // a players' page (data-live) is answered with its <main> alone, as rendered at the head it
-    // names (X-Goledger-Head): one parse, straight into the page
-    fetch(window.location.href, { credentials: "same-origin", headers: { "X-Goledger-Live": "1" } })
+    // names (X-Goledger-Head): one parse, straight into the page; naming the head it shows
+    // (X-Goledger-Shown), only the rows changed since (X-Goledger-Delta)
+    var ask = { "X-Goledger-Live": "1" };
+    var shown = body.getAttribute("data-head");
+    if (!whole && !parts.length && shown) { ask["X-Goledger-Shown"] = shown; }
+    fetch(window.location.href, { credentials: "same-origin", headers: ask })
       .then(function (r) {
         if (!r.ok) { return null; }
-        var head = r.headers.get("X-Goledger-Head");
-        return r.text().then(function (html) { return { html: html, head: head }; });
+        var head = r.headers.get("X-Goledger-Head"), delta = r.headers.get("X-Goledger-Delta");
+        return r.text().then(function (html) { return { html: html, head: head, delta: delta }; });
       })
       .then(function (got) { window.goledgerFetchedAt = Date.now(); return got; })
       .then(function (got) {
@@ -77,7 +94,11 @@
         if (got.head !== null && !parts.length && main) {
           var fresh = document.createElement("template");
           fresh.innerHTML = got.html;
-          patch(main, fresh.content);
+          if (got.delta !== null && (got.delta !== body.getAttribute("data-head") || !patch(main, fresh.content, true))) {
+            again = "whole";  // the delta is not for what the page shows: fetch the whole <main>
+            return;
+          }
+          if (got.delta === null) { patch(main, fresh.content, false); }
           swapped(got.head);
           return;
         }
@@ -97,7 +118,7 @@
       .catch(function () { /* the next change tries again */ })
       .then(function () {
         busy = false;
-        if (again) { again = false; refresh(); }
+        if (again) { var next = again; again = false; refresh(next === "whole"); }
       });
   }
 
