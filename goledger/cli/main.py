@@ -12,15 +12,13 @@ import importlib
 import sys
 from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import typer
 
 from goledger.cli import panels
 
 if TYPE_CHECKING:
-    import click
-
     from goledger.commands import table
 
 
@@ -92,7 +90,7 @@ class CommandLine(panels.GroupedCommands):
     object under ``--json``) and exits with its status, 1 for a refusal, the log unchanged
     (:func:`goledger.cli.common.errors_as_exit`). A command calls its library function directly."""
 
-    def invoke(self, ctx: click.Context) -> object:
+    def invoke(self, ctx: Any) -> Any:  # click's Context, which typer vendors under a private name
         from goledger.cli.common import errors_as_exit
 
         with errors_as_exit():
