@@ -16,6 +16,7 @@ from goledger.i18n import gettext, pgettext
 from goledger.i18n.messages import say
 from goledger.ledger.values import Result
 from goledger.replay.fold.players import find_player
+from goledger.replay.scoring.printouts import WallList, wall_list_of
 from goledger.systems import has_places, places_of
 
 if TYPE_CHECKING:
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from goledger.replay.fold.state import TournamentState
-    from goledger.replay.scoring.printouts import WallList
     from goledger.systems.common import Places
 
 __all__ = ["Box", "BracketView", "Column", "Section", "bracket", "bracket_of", "explain_place", "places",
@@ -245,7 +245,6 @@ def wall_list(db: str | os.PathLike[str], round: int | None = None, as_of: int |
     system that has them (a knockout, a Paramus, a match…: :func:`places_of`, as ``goledger
     standings`` and ``goledger place`` give them, without criteria columns), else in the
     standings of ``policy`` and ``criteria`` (:func:`goledger.replay.views.wall_list`)."""
-    from goledger.replay.scoring.printouts import wall_list_of
     from goledger.replay.views import state_as_of
 
     state = state_as_of(db, as_of)
