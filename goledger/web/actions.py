@@ -1,14 +1,20 @@
 """The desk's writing forms → the same library functions as the CLI (issue 17: no second
-code path for any rule).
+code path for any rule; issue 48, item 2: one command table).
 
-Each :class:`Action` decodes its form once into its type (:mod:`goledger.web.form_types`:
-the command's keyword arguments, read by one rule, a bad field refused in one sentence) and
-calls one recording command of :mod:`goledger.commands` (or ``publish``, or the
-participant-list import) with them and the form's ``expected_head`` and ``retry``; the
-command validates and refuses with its own sentence.
+:data:`ACTIONS` is derived, not kept: its names and library functions are the table's
+(:func:`goledger.commands.table.desk_actions`), each action's form type is the one naming it
+(:func:`goledger.web.form_types.form_of`). An :class:`Action` decodes its form once into its
+type (the command's keyword arguments, read by one rule, a bad field refused in one sentence)
+and calls the table's library function with them and the form's ``expected_head`` and
+``retry``; the command validates and refuses with its own sentence. The few forms that need
+more than decode and call have a runner of their own here (:func:`_runs`), each saying why;
+what a form's writing touches (:attr:`Action.subjects`, for the stale-head retry) is kept
+beside them.
 
 >>> sorted(ACTIONS)[:4]
 ['absent', 'absent-unchecked', 'approve-reports', 'bulk-register']
+>>> ACTIONS["unpair"].function, ACTIONS["unpair"].form.__name__, ACTIONS["unpair"].special is None
+('results.unpair', 'Unpair', True)
 >>> parse_entry("12 w"), parse_entry("3=!"), parse_entry("7 both-lose")
 ((12, 'w', False), (3, '=', True), (7, 'both-lose', False))
 """
@@ -20,18 +26,20 @@ import re
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from goledger.commands import table as command_table
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import current_language, gettext, ngettext
 from goledger.i18n.messages import nsay, say
 from goledger.web import form_types as ft
-from goledger.web.form_types import arguments, decode
+from goledger.web.form_types import arguments, decode, form_of
 from goledger.web.forms import number_or_none, whole
 from goledger.web.forms import text as _text
 
-__all__ = ["ACTIONS", "Action", "CorrectionOffered", "parse_entry", "table_subject"]
+__all__ = ["ACTIONS", "Action", "CorrectionOffered", "library_function", "parse_entry", "table_subject"]
 
 Form = Mapping[str, Any]
 Runner = Callable[..., Any]
@@ -90,30 +98,74 @@ def table_subject(form: Form) -> set[tuple[Any, ...]]:
     return {("table", round_, table)} if round_ is not None and table is not None else set()
 
 
+Subjects = Callable[[Form], set[tuple[Any, ...]]]
+
+
+def _nothing(form: Form) -> set[tuple[Any, ...]]:
+    """No subject the form alone names."""
+    return set()
+
+
+def library_function(path: str) -> Runner:
+    """The library function the table names as ``module.function`` of :mod:`goledger.commands`:
+    the package's lazy name when it lends the name (the very function), else from its module
+    (``publish.publish``: a module's name the package cannot lend).
+
+    >>> from goledger import commands
+    >>> library_function("results.result") is commands.result
+    True
+    """
+    home, name = path.split(".")
+    if name in command_table.library_names():
+        from goledger import commands
+
+        found: Runner = getattr(commands, name)
+        return found
+    found = getattr(import_module(f"goledger.commands.{home}"), name)
+    return found
+
+
 @dataclass(frozen=True)
 class Action:
-    """A writing form: ``run(db, form, actor=…, expected_head=…, retry=…)`` → the command's
-    outcome; ``subjects(form)`` what it touches, when the form alone says so (a stale head
-    whose events since touch it is not offered a retry)."""
+    """A writing form of the desk, ``POST /desk/do/NAME``: ``run(db, form, actor=…,
+    expected_head=…, retry=…)`` → the command's outcome.
 
-    run: Runner
-    subjects: Callable[[Form], set[tuple[Any, ...]]] = lambda form: set()
+    ``function`` is the table's library function (``module.function``, ``""``: none), ``form``
+    the form's type; ``special`` a runner of its own for a form that needs more than decoding and
+    calling it, called with the action; ``subjects(form)`` what it touches, when the form alone
+    says so (a stale head whose events since touch it is not offered a retry)."""
+
+    name: str
+    function: str
+    form: type[ft.DeskForm]
+    special: Runner | None = None
+    subjects: Subjects = _nothing
+
+    def library(self) -> Runner:
+        """The library function the table names for this action."""
+        if not self.function:
+            raise LookupError(f"the desk action {self.name!r} calls no one library function")
+        return library_function(self.function)
+
+    def run(self, db: Path, form: Form, **kw: Any) -> Any:
+        """The form decoded as :attr:`form`, the table's function called with its keyword
+        arguments and ``kw`` (the plumbing); a special action's own runner instead."""
+        if self.special is not None:
+            return self.special(self, db, form, **kw)
+        return self.library()(db, **decode(form, self.form).keywords(), **kw)
 
 
-def _register(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger import commands
-
-    return commands.register(db, **arguments(decode(form, ft.Register)), **kw)
+_SPECIAL: dict[str, Runner] = {}
+"""The runners of the forms that need more than decode and call, by action (:func:`_runs`)."""
 
 
-def _update_player(db: Path, form: Form, **kw: Any) -> Any:
-    """``update-player``: only the fields filled in change; ``status`` is ``final`` or
-    ``preliminary`` (empty: unchanged)."""
-    from goledger import commands
+def _runs(name: str) -> Callable[[Runner], Runner]:
+    """Make the decorated function the runner of the desk action ``name``."""
+    def register(runner: Runner) -> Runner:
+        _SPECIAL[name] = runner
+        return runner
 
-    fields = decode(form, ft.UpdatePlayer)
-    return commands.update_player(db, **arguments(fields, without=("status",)), preliminary=fields.preliminary,
-                                  **kw)
+    return register
 
 
 class _BulkOutcome:
@@ -129,11 +181,13 @@ class _BulkOutcome:
                                      skipped) % {"n": skipped}
 
 
-def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_head: int | None,
+@_runs("bulk-register")
+def _bulk_register(action: Action, db: Path, form: Form, *, actor: str, reason: str, expected_head: int | None,
                    retry: bool) -> Any:
-    """The pasted list, one player a line (``surname|first name|rank|country|club|rating|EGD
+    """Special: the pasted list, one player a line (``surname|first name|rank|country|club|rating|EGD
     PIN``; tab-separated lines from a spreadsheet are read with tabs as ``|``), registered by
-    :func:`goledger.formats.macmahon.players.import_macmahon_players` in one transaction."""
+    :func:`goledger.formats.macmahon.players.import_macmahon_players` in one transaction, its
+    report counted in the desk's words."""
     from goledger.formats.macmahon.players import import_macmahon_players
 
     fields = decode(form, ft.BulkRegister)
@@ -154,18 +208,10 @@ def _bulk_register(db: Path, form: Form, *, actor: str, reason: str, expected_he
     return _BulkOutcome(outcome)
 
 
-def _player_round(command: str, kind: type[ft.PlayerRound] = ft.PlayerRound) -> Runner:
-    """``command`` (``absent``, ``present``, ``bye``, ``unbye``, ``check_in``) with the form as ``kind``."""
-    def run(db: Path, form: Form, **kw: Any) -> Any:
-        from goledger import commands
-
-        return getattr(commands, command)(db, **arguments(decode(form, kind)), **kw)
-
-    return run
-
-
-def _withdraw(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
-    """:func:`goledger.commands.withdraw`'s decision, confirmed in the desk's words."""
+@_runs("withdraw")
+def _withdraw(action: Action, db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
+    """Special: :func:`goledger.commands.withdraw`'s decision, confirmed in the desk's words;
+    the reason typed, else the desk's."""
     from goledger.commands.recording import record
     from goledger.commands.withdrawals import decide_withdraw, desk_withdraw_message
 
@@ -175,35 +221,21 @@ def _withdraw(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
                   desk_withdraw_message, reason=why, **kw)
 
 
-def _reinstate(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger import commands
-
-    return commands.reinstate(db, **arguments(decode(form, ft.Reinstate)), **kw)
-
-
-def _player_action(db: Path, form: Form, **kw: Any) -> Any:
-    """One form for a player in a round: ``what`` is withdraw, reinstate, absent, present, bye
-    or unbye."""
-    what = _text(form, "what")
-    runner = _PLAYER_ACTIONS.get(what)
-    if runner is None:
+@_runs("player")
+def _player_action(action: Action, db: Path, form: Form, **kw: Any) -> Any:
+    """Special: one form for a player in a round, whose ``what`` names the action it runs
+    (:data:`goledger.commands.table.PLAYER_FORM`: withdraw, reinstate, absent, present, bye or
+    unbye)."""
+    what = decode(form, ft.PlayerAction).what
+    if what not in command_table.PLAYER_FORM:
         raise CommandRejected(say("%(what)r is not a player action of the desk", what=what))
-    return runner(db, form, **kw)
+    return ACTIONS[what].run(db, form, **kw)
 
 
-def _pair(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.web.hand_edits import pair_action
-
-    return pair_action(db, form, **kw)
-
-
-def _edit_game(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.web.hand_edits import edit_game_action
-
-    return edit_game_action(db, form, **kw)
-
-
-def _edit_games(db: Path, form: Form, **kw: Any) -> Any:
+@_runs("edit-games")
+def _edit_games(action: Action, db: Path, form: Form, **kw: Any) -> Any:
+    """Special: the games selected in the round's table, several edits in one transaction
+    (:func:`goledger.web.hand_edits.edit_games_action`)."""
     from goledger.web.hand_edits import edit_games_action
 
     return edit_games_action(db, form, **kw)
@@ -220,33 +252,21 @@ def _games_subjects(form: Form) -> set[tuple[Any, ...]]:
         return set()
 
 
-def _constraint(name: str) -> Runner:
-    """The constraints page's forms (:mod:`goledger.web.constraint_forms`): ``forbid``,
-    ``fix-pairing``, ``fix-table``."""
-    def run(db: Path, form: Form, **kw: Any) -> Any:
-        from goledger.web import constraint_forms
-
-        runner: Runner = {"forbid": constraint_forms.forbid_action, "fix-pairing": constraint_forms.fix_pairing_action,
-                          "fix-table": constraint_forms.fix_table_action}[name]
-        return runner(db, form, **kw)
-
-    return run
+def _round_subject(form: Form) -> set[tuple[Any, ...]]:
+    """The ``("round", round)`` the form names (empty when none)."""
+    return {("round", r)} if (r := number_or_none(form, "round")) is not None else set()
 
 
-def _renumber_tables(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.web.hand_edits import renumber_action
-
-    return renumber_action(db, form, **kw)
-
-
-def _unpair(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger import commands
-
-    return commands.unpair(db, **arguments(decode(form, ft.Unpair)), **kw)
+def _rules_subject(form: Form) -> set[tuple[Any, ...]]:
+    """The tournament's rules."""
+    return {("rules",)}
 
 
-def _result(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger import commands
+@_runs("result")
+def _result(action: Action, db: Path, form: Form, **kw: Any) -> Any:
+    """Special: the keyboard entry ``TABLE RESULT[!]`` (:func:`parse_entry`) or the form's fields
+    (:class:`~goledger.web.form_types.ResultForm`), a letter the page's language reads otherwise
+    refused, and a table that has a result answered with the correction form."""
     from goledger.commands.results import ResultAlreadyRecorded
 
     entry = decode(form, ft.ResultEntry)
@@ -264,7 +284,7 @@ def _result(db: Path, form: Form, **kw: Any) -> Any:
         table, word, by_default = fields.table, fields.result, fields.by_default
     _check_letter(word)
     try:
-        return commands.result(db, round=round_, table=table, result=word, by_default=by_default, **kw)
+        return action.library()(db, round=round_, table=table, result=word, by_default=by_default, **kw)
     except ResultAlreadyRecorded as exc:  # the desk's own answer: the correction form, never a command line
         raise CorrectionOffered(exc.round, exc.table, exc.result.value, word, by_default) from None
 
@@ -314,44 +334,26 @@ def _check_letter(word: str) -> None:
         raise CommandRejected(problem)
 
 
-def _correct(db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
-    from goledger import commands
-
+@_runs("correct")
+def _correct(action: Action, db: Path, form: Form, *, reason: str, **kw: Any) -> Any:
+    """Special: a letter the page's language reads otherwise refused; the reason typed, else the
+    desk's."""
     fields = decode(form, ft.Correct)
     _check_letter(fields.result)
-    return commands.correct(db, **arguments(fields, without=("reason",)), reason=fields.reason or reason, **kw)
+    return action.library()(db, **arguments(fields, without=("reason",)), reason=fields.reason or reason, **kw)
 
 
-def _change_rules(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger import commands
+@_runs("change-rules")
+def _change_rules(action: Action, db: Path, form: Form, **kw: Any) -> Any:
+    """Special: the ``KEY=VALUE`` lines read as the command line reads them
+    (:func:`goledger.commands.settings_text.parse_settings`); none refused."""
     from goledger.commands.settings_text import parse_settings
 
     fields = decode(form, ft.ChangeRules)
     words = [line.strip() for line in fields.settings.splitlines() if line.strip()]
     if not words:
         raise CommandRejected(say("write the settings to change, one KEY=VALUE a line (e.g. policy=egf)"))
-    return commands.change_rules(db, parse_settings(words), from_round=fields.from_round, **kw)
-
-
-def _publish(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.commands.publish import publish
-
-    return publish(db, **arguments(decode(form, ft.Publish)), **kw)
-
-
-def _approve_reports(db: Path, form: Form, **kw: Any) -> Any:
-    """``approve-reports``: the round's agreeing players' reports, or those of ``table`` alone
-    (:func:`goledger.commands.approve_reports`)."""
-    from goledger.commands.player_reports import approve_reports
-
-    fields = decode(form, ft.ApproveReports)
-    return approve_reports(db, fields.round, () if fields.table is None else (fields.table,), **kw)
-
-
-def _show_round(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.commands.show_round import show_round
-
-    return show_round(db, **arguments(decode(form, ft.RoundOnly)), **kw)
+    return action.library()(db, parse_settings(words), from_round=fields.from_round, **kw)
 
 
 class ConfirmPairing(CommandRejected):
@@ -360,13 +362,12 @@ class ConfirmPairing(CommandRejected):
     code = "confirm"
 
 
-def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
-    """``pair-round R`` (:func:`goledger.commands.pairing.pair_round`) with the form's
+@_runs("pair-round")
+def _pair_round(action: Action, db: Path, form: Form, **kw: Any) -> Any:
+    """Special: ``pair-round R`` (:func:`goledger.commands.pairing.pair_round`) with the form's
     ``engine`` (empty: the system's) and ``force`` (an out-of-order round). A round that
     already has games or byes is paired only with ``confirm``: else the desk asks first,
     saying how many games it has and how many players are still to pair (none: refused)."""
-    from goledger.commands import pairing
-
     fields = decode(form, ft.PairRound)
     round_ = fields.round_
     if not fields.confirm:
@@ -392,104 +393,33 @@ def _pair_round(db: Path, form: Form, **kw: Any) -> Any:
                                       "again pairs only the %(n)d players still without a game or bye: confirm to "
                                       "go on", left, round=round_, games=len(games), played=played, n=left))
     kw.pop("retry", None)
-    return pairing.pair_round(db, **arguments(fields, without=("confirm",)), expected_head=kw.pop("expected_head"),
-                              actor=kw.pop("actor"), reason=kw.pop("reason"))
+    return action.library()(db, **arguments(fields, without=("confirm",)), expected_head=kw.pop("expected_head"),
+                            actor=kw.pop("actor"), reason=kw.pop("reason"))
 
 
-def _unpair_round(db: Path, form: Form, **kw: Any) -> Any:
-    try:
-        from goledger.commands import pairing  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        raise CommandRejected(say("this goledger has no pairing engine yet; unpair the tables one by one")) from None
+@_runs("unpair-round")
+def _unpair_round(action: Action, db: Path, form: Form, **kw: Any) -> Any:
+    """Special: :func:`goledger.commands.pairing.unpair_round` takes the reason (the one typed,
+    else the desk's) as an argument, and no ``retry``."""
     fields = decode(form, ft.UnpairRound)
-    return pairing.unpair_round(db, fields.round_, fields.reason or kw["reason"], expected_head=kw["expected_head"])
+    return action.library()(db, fields.round_, fields.reason or kw["reason"], expected_head=kw["expected_head"])
 
 
-def _absent_unchecked(db: Path, form: Form, **kw: Any) -> Any:
-    """"Mark the others absent" on the round page (issue 46)."""
-    from goledger import commands
-
-    return commands.absent_unchecked(db, **arguments(decode(form, ft.RoundOnly)), **kw)
-
-
-def _unit_add(db: Path, form: Form, **kw: Any) -> Any:
-    """``unit add``: the name, the members ``member1`` … ``member3`` filled in, their sexes
-    ``sex1`` … where the form has them (Pair Go)."""
-    from goledger.commands.units import unit_add
-
-    fields = decode(form, ft.UnitAdd)
-    return unit_add(db, name=fields.name, members=fields.members, sexes=fields.sexes, **kw)
-
-
-def _unit_remove(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.commands.units import unit_remove
-
-    return unit_remove(db, **arguments(decode(form, ft.UnitRemove)), **kw)
-
-
-def _team_add(db: Path, form: Form, **kw: Any) -> Any:
-    """``team add``: the name and short name."""
-    from goledger.commands.teams import team_add
-
-    return team_add(db, **arguments(decode(form, ft.TeamAdd)), **kw)
-
-
-def _team_assign(db: Path, form: Form, **kw: Any) -> Any:
-    """``team assign``: the team, the player (picked from the list by name: his id) and the
-    board, for every round (or from the round given)."""
-    from goledger.commands.teams import team_assign
-
-    return team_assign(db, **arguments(decode(form, ft.TeamAssign)), **kw)
-
-
-def _team_remove(db: Path, form: Form, **kw: Any) -> Any:
-    """``team remove``: the team, or one player off its boards."""
-    from goledger.commands.teams import team_remove
-
-    return team_remove(db, **arguments(decode(form, ft.TeamRemove)), **kw)
-
-
-_PLAYER_ACTIONS: dict[str, Runner] = {
-    "withdraw": _withdraw, "reinstate": _reinstate, "absent": _player_round("absent", ft.PlayerAbsent),
-    "present": _player_round("present"), "bye": _player_round("bye", ft.PlayerBye), "unbye": _player_round("unbye"),
+_SUBJECTS: dict[str, Subjects] = {
+    "unpair": table_subject, "edit-game": table_subject, "edit-games": _games_subjects, "result": table_subject,
+    "correct": table_subject, "renumber-tables": _round_subject, "absent-unchecked": _round_subject,
+    "approve-reports": _round_subject, "change-rules": _rules_subject,
 }
-
-def _refresh_ratings(db: Path, form: Form, **kw: Any) -> Any:
-    from goledger.commands.refresh_ratings import refresh_ratings
-
-    return refresh_ratings(db, **kw)
+"""What each action touches, where the form says so (the others: nothing it alone names)."""
 
 
-ACTIONS: dict[str, Action] = {
-    "register": Action(_register),
-    "bulk-register": Action(_bulk_register),
-    "update-player": Action(_update_player),
-    "refresh-ratings": Action(_refresh_ratings),
-    "player": Action(_player_action),
-    "pair": Action(_pair),
-    "unpair": Action(_unpair, table_subject),
-    "edit-game": Action(_edit_game, table_subject),
-    "edit-games": Action(_edit_games, _games_subjects),
-    **{name: Action(_constraint(name)) for name in ("forbid", "fix-pairing", "fix-table")},
-    "renumber-tables": Action(_renumber_tables, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
-                              is not None else set()),
-    "result": Action(_result, table_subject),
-    "correct": Action(_correct, table_subject),
-    "change-rules": Action(_change_rules, lambda form: {("rules",)}),
-    "publish": Action(_publish),
-    "pair-round": Action(_pair_round),
-    "show-round": Action(_show_round),
-    "unpair-round": Action(_unpair_round),
-    "unit-add": Action(_unit_add),
-    "absent-unchecked": Action(_absent_unchecked, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
-                               is not None else set()),
-    "check-in": Action(_player_round("check_in")),
-    "unit-remove": Action(_unit_remove),
-    "team-add": Action(_team_add),
-    "team-assign": Action(_team_assign),
-    "team-remove": Action(_team_remove),
-    "approve-reports": Action(_approve_reports, lambda form: {("round", r)} if (r := number_or_none(form, "round"))
-                              is not None else set()),
-    **{name: Action(runner) for name, runner in _PLAYER_ACTIONS.items()},
-}
-"""Form name (``POST /desk/do/NAME``) → action."""
+def _actions() -> dict[str, Action]:
+    """Every action of the table (:func:`goledger.commands.table.desk_actions`), with its form
+    type, its special runner if it has one, and its subjects."""
+    forms = form_of()
+    return {name: Action(name, function, forms[name], _SPECIAL.get(name), _SUBJECTS.get(name, _nothing))
+            for name, function in command_table.desk_actions().items()}
+
+
+ACTIONS: dict[str, Action] = _actions()
+"""Form name (``POST /desk/do/NAME``) → action, derived from the table of commands."""

@@ -3,8 +3,8 @@
 as a page: the forbidden and unwanted pairs with their rounds, the fixed pairings of each
 round and the players fixed to a table, each with a button that lifts it, and forms that pick
 the players from lists. The forms post to ``/desk/do/forbid``, ``fix-pairing`` and
-``fix-table`` (:mod:`goledger.web.constraint_forms`), the same library functions as the
-command line, with the same refusals.
+``fix-table`` (:mod:`goledger.web.actions`: each form decoded as its type, the same library
+functions as the command line), with the same refusals.
 """
 
 from __future__ import annotations

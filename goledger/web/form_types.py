@@ -1,6 +1,7 @@
 """The desk's forms as types (issue 48, item 3): one frozen :class:`msgspec.Struct` per desk
 action, whose fields are the keyword arguments of the library command it calls, decoded once
-by :func:`decode`.
+by :func:`decode`. Each type names the actions it is the form of (:attr:`DeskForm.actions`,
+the form names of :func:`goledger.commands.table.desk_actions`); :func:`form_of` finds them.
 
 A field's name is the command's keyword (``from_round``, ``round_``…); the name the form
 posts, where it differs, is the field's ``name`` (``msgspec.field(name="round")``). Its type
@@ -36,7 +37,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
 import msgspec
 import msgspec.inspect as mi
@@ -62,9 +63,11 @@ __all__ = [
     "PairGame",
     "PairRound",
     "PlayerAbsent",
+    "PlayerAction",
     "PlayerBye",
     "PlayerRound",
     "Publish",
+    "RefreshRatings",
     "Register",
     "Reinstate",
     "RenumberTables",
@@ -82,6 +85,7 @@ __all__ = [
     "Withdraw",
     "arguments",
     "decode",
+    "form_of",
 ]
 
 MAX_ROUNDS: Final = 99
@@ -146,7 +150,17 @@ Reason = Annotated[str, _text(N_("reason"), MAX_WORDS)]
 
 
 class DeskForm(msgspec.Struct, frozen=True, kw_only=True):
-    """A desk action's form: its fields are its command's keyword arguments."""
+    """A desk action's form: its fields are its command's keyword arguments.
+
+    :attr:`actions` names the desk actions (``POST /desk/do/NAME``) whose form this is, each
+    named by one type alone (a subclass names its own); :meth:`keywords` gives the command's
+    keyword arguments, the fields themselves unless the type says otherwise."""
+
+    actions: ClassVar[tuple[str, ...]] = ()
+
+    def keywords(self) -> dict[str, Any]:
+        """The keyword arguments of the command the form calls: its fields."""
+        return arguments(self)
 
 
 # ---------------------------------------------------------------------------- players
@@ -154,6 +168,8 @@ class DeskForm(msgspec.Struct, frozen=True, kw_only=True):
 
 class Register(DeskForm, frozen=True, kw_only=True):
     """``register`` (:func:`goledger.commands.register`)."""
+
+    actions = ("register",)
 
     surname: Surname = ""
     first_name: FirstName = ""
@@ -180,10 +196,16 @@ class UpdatePlayer(DeskForm, frozen=True, kw_only=True):
     rating: Rating | None = None
     status: Annotated[Literal["final", "preliminary"], _label(N_("status"))] | None = None
 
+    actions = ("update-player",)
+
     @property
     def preliminary(self) -> bool | None:
         """The command's ``preliminary``: ``None`` (unchanged) when no status is given."""
         return None if self.status is None else self.status == "preliminary"
+
+    def keywords(self) -> dict[str, Any]:
+        """The fields, ``status`` as the command's ``preliminary``."""
+        return {**arguments(self, without=("status",)), "preliminary": self.preliminary}
 
 
 class BulkRegister(DeskForm, frozen=True, kw_only=True):
@@ -192,6 +214,24 @@ class BulkRegister(DeskForm, frozen=True, kw_only=True):
     entries: Annotated[str, _text(N_("list"), MAX_LIST)] = msgspec.field(default="", name="list")
     force: bool = False
 
+    actions = ("bulk-register",)
+
+
+class RefreshRatings(DeskForm, frozen=True, kw_only=True):
+    """``refresh-ratings`` (:func:`goledger.commands.refresh_ratings.refresh_ratings`): no field,
+    the rating list the desk was started with."""
+
+    actions = ("refresh-ratings",)
+
+
+class PlayerAction(DeskForm, frozen=True, kw_only=True):
+    """The one form for a player in a round (``player``): ``what`` names the action it runs
+    (:data:`goledger.commands.table.PLAYER_FORM`), whose form the rest is."""
+
+    what: str = ""
+
+    actions = ("player",)
+
 
 class PlayerRound(DeskForm, frozen=True, kw_only=True):
     """A player in a round: ``present``, ``unbye``, ``check-in``."""
@@ -199,17 +239,23 @@ class PlayerRound(DeskForm, frozen=True, kw_only=True):
     player: Player = ""
     round: Round
 
+    actions: ClassVar[tuple[str, ...]] = ("present", "unbye", "check-in")
+
 
 class PlayerAbsent(PlayerRound, frozen=True, kw_only=True):
     """``absent`` (:func:`goledger.commands.absent`): the points, when not the rule's."""
 
     points: Annotated[str, _text(N_("points"), MAX_NAME)] | None = None
 
+    actions = ("absent",)
+
 
 class PlayerBye(PlayerRound, frozen=True, kw_only=True):
     """``bye`` (:func:`goledger.commands.bye`)."""
 
     force: bool = False
+
+    actions = ("bye",)
 
 
 class Withdraw(DeskForm, frozen=True, kw_only=True):
@@ -219,12 +265,16 @@ class Withdraw(DeskForm, frozen=True, kw_only=True):
     from_round: Round = msgspec.field(name="round")
     reason: Reason = ""
 
+    actions = ("withdraw",)
+
 
 class Reinstate(DeskForm, frozen=True, kw_only=True):
     """``reinstate`` (:func:`goledger.commands.reinstate`) from the form's round."""
 
     player: Player = ""
     from_round: Round = msgspec.field(name="round")
+
+    actions = ("reinstate",)
 
 
 # ---------------------------------------------------------------------------- games
@@ -243,12 +293,23 @@ class PairGame(DeskForm, frozen=True, kw_only=True):
     komi: Komi | None = None
     force: bool = False
 
+    actions = ("pair",)
+
+    def keywords(self) -> dict[str, Any]:
+        """``colours`` = ``rule``: the two players as ``players``, their colours the rule's;
+        else ``white`` and ``black`` as picked."""
+        by_rule = self.colours == "rule"
+        return {**arguments(self, without=("white", "black", "colours")), "white": None if by_rule else self.white,
+                "black": None if by_rule else self.black, "players": [self.white, self.black] if by_rule else []}
+
 
 class Unpair(DeskForm, frozen=True, kw_only=True):
     """``unpair`` (:func:`goledger.commands.unpair`)."""
 
     round: Round
     table: Table
+
+    actions = ("unpair",)
 
 
 class EditGame(DeskForm, frozen=True, kw_only=True):
@@ -262,6 +323,8 @@ class EditGame(DeskForm, frozen=True, kw_only=True):
     move_to: MoveTo | None = None
     force: bool = False
 
+    actions = ("edit-game",)
+
 
 class EditGames(DeskForm, frozen=True, kw_only=True):
     """The games selected in a round's table (``edit-games``): ``what`` to do with them."""
@@ -270,6 +333,8 @@ class EditGames(DeskForm, frozen=True, kw_only=True):
     what: Annotated[str, _text(N_("edit"), MAX_NAME)] = ""
     move_to: MoveTo | None = None
     force: bool = False
+
+    actions = ("edit-games",)
 
 
 class RenumberTables(DeskForm, frozen=True, kw_only=True):
@@ -280,6 +345,8 @@ class RenumberTables(DeskForm, frozen=True, kw_only=True):
     skip: Annotated[str, _text(N_("tables to skip"), MAX_NAME)] | None = None
     keep_order: bool = False
 
+    actions = ("renumber-tables",)
+
 
 class ResultEntry(DeskForm, frozen=True, kw_only=True):
     """A result typed on the keyboard (``entry``: ``TABLE RESULT[!]``, read by
@@ -288,9 +355,12 @@ class ResultEntry(DeskForm, frozen=True, kw_only=True):
     round: Round
     entry: Annotated[str, _text(N_("result"), MAX_WORDS)] = ""
 
+    actions = ("result",)
+
 
 class ResultForm(DeskForm, frozen=True, kw_only=True):
-    """``result`` (:func:`goledger.commands.result`) from its fields."""
+    """``result`` (:func:`goledger.commands.result`) from its fields, when the form has no
+    ``entry`` (:class:`ResultEntry` is the action's form)."""
 
     round: Round
     table: Table
@@ -303,11 +373,15 @@ class Correct(ResultForm, frozen=True, kw_only=True):
 
     reason: Reason = ""
 
+    actions = ("correct",)
+
 
 class RoundOnly(DeskForm, frozen=True, kw_only=True):
     """A round alone: ``show-round``, ``absent-unchecked``."""
 
     round: Round
+
+    actions = ("show-round", "absent-unchecked")
 
 
 class PairRound(DeskForm, frozen=True, kw_only=True):
@@ -319,12 +393,16 @@ class PairRound(DeskForm, frozen=True, kw_only=True):
     force: bool = False
     confirm: bool = False
 
+    actions = ("pair-round",)
+
 
 class UnpairRound(DeskForm, frozen=True, kw_only=True):
     """``unpair-round``: the reason typed, else the desk's."""
 
     round_: Round = msgspec.field(name="round")
     reason: Reason = ""
+
+    actions = ("unpair-round",)
 
 
 class Publish(DeskForm, frozen=True, kw_only=True):
@@ -334,6 +412,8 @@ class Publish(DeskForm, frozen=True, kw_only=True):
     note: Annotated[str, _text(N_("note"), MAX_WORDS)] = ""
     policy: Annotated[str, _text(N_("policy"), MAX_NAME)] | None = None
 
+    actions = ("publish",)
+
 
 class ApproveReports(DeskForm, frozen=True, kw_only=True):
     """``approve-reports``: the round's agreeing reports, or those of ``table`` alone."""
@@ -341,12 +421,20 @@ class ApproveReports(DeskForm, frozen=True, kw_only=True):
     round: Round
     table: Table | None = None
 
+    actions = ("approve-reports",)
+
+    def keywords(self) -> dict[str, Any]:
+        """The round, and ``table`` as the command's ``tables`` (none: every agreeing report)."""
+        return {"round": self.round, "tables": () if self.table is None else (self.table,)}
+
 
 class ChangeRules(DeskForm, frozen=True, kw_only=True):
     """``change-rules``: ``KEY=VALUE`` lines, from a round or from the start."""
 
     settings: Annotated[str, _text(N_("settings"), MAX_WORDS * 10)] = ""
     from_round: FromRound | None = None
+
+    actions = ("change-rules",)
 
 
 # ---------------------------------------------------------------------------- constraints
@@ -362,6 +450,12 @@ class Forbid(DeskForm, frozen=True, kw_only=True):
     lift: bool = False
     kind: Annotated[Literal["forbidden", "unwanted"], _label(N_("constraint"))] = "forbidden"
 
+    actions = ("forbid",)
+
+    def keywords(self) -> dict[str, Any]:
+        """The fields, ``kind`` as the command's ``unwanted``."""
+        return {**arguments(self, without=("kind",)), "unwanted": self.kind == "unwanted"}
+
 
 class FixPairing(DeskForm, frozen=True, kw_only=True):
     """``fix-pairing`` (:func:`goledger.commands.constraints.fix_pairing`)."""
@@ -372,6 +466,8 @@ class FixPairing(DeskForm, frozen=True, kw_only=True):
     table: Table | None = None
     lift: bool = False
 
+    actions = ("fix-pairing",)
+
 
 class FixTable(DeskForm, frozen=True, kw_only=True):
     """``fix-table`` (:func:`goledger.commands.constraints.fix_table`): an empty table, or
@@ -381,6 +477,12 @@ class FixTable(DeskForm, frozen=True, kw_only=True):
     table: Table | None = None
     from_round: FromRound = 1
     lift: bool = False
+
+    actions = ("fix-table",)
+
+    def keywords(self) -> dict[str, Any]:
+        """The player and the first round; the table, or none when ``lift`` is ticked."""
+        return {"player": self.player, "table": None if self.lift else self.table, "from_round": self.from_round}
 
 
 # ---------------------------------------------------------------------------- units and teams
@@ -397,6 +499,8 @@ class UnitAdd(DeskForm, frozen=True, kw_only=True):
     sex2: Sex = ""
     sex3: Sex = ""
 
+    actions = ("unit-add",)
+
     @property
     def members(self) -> list[str]:
         """The members filled in, in order."""
@@ -407,11 +511,17 @@ class UnitAdd(DeskForm, frozen=True, kw_only=True):
         """The sexes filled in, in order."""
         return [s for s in (self.sex1, self.sex2, self.sex3) if s]
 
+    def keywords(self) -> dict[str, Any]:
+        """The name, the members filled in and their sexes."""
+        return {"name": self.name, "members": self.members, "sexes": self.sexes}
+
 
 class UnitRemove(DeskForm, frozen=True, kw_only=True):
     """``unit remove``."""
 
     unit: Annotated[str, _text(N_("unit"), MAX_NAME)] = ""
+
+    actions = ("unit-remove",)
 
 
 class TeamAdd(DeskForm, frozen=True, kw_only=True):
@@ -419,6 +529,8 @@ class TeamAdd(DeskForm, frozen=True, kw_only=True):
 
     name: TeamName = ""
     short_name: Annotated[str, _text(N_("short name"), MAX_UNIT_NAME)] = ""
+
+    actions = ("team-add",)
 
 
 class TeamAssign(DeskForm, frozen=True, kw_only=True):
@@ -429,12 +541,16 @@ class TeamAssign(DeskForm, frozen=True, kw_only=True):
     board: Board
     from_round: FirstRound | None = None
 
+    actions = ("team-assign",)
+
 
 class TeamRemove(DeskForm, frozen=True, kw_only=True):
     """``team remove``: the team, or one player off its boards."""
 
     team: Team = ""
     player: Player | None = None
+
+    actions = ("team-remove",)
 
 
 # ---------------------------------------------------------------------------- decoding
@@ -530,3 +646,23 @@ def decode(form: Form, kind: type[S]) -> S:
 def arguments(form: DeskForm, *, without: tuple[str, ...] = ()) -> dict[str, Any]:
     """The form's fields as the command's keyword arguments (``without`` those it does not take)."""
     return {k: v for k, v in msgspec.structs.asdict(form).items() if k not in without}
+
+
+@functools.cache
+def form_of() -> dict[str, type[DeskForm]]:
+    """Each desk action with its form type: the type whose own :attr:`~DeskForm.actions` names it
+    (a subclass's, not inherited). An action two types name is a mistake, refused here.
+
+    >>> form_of()["unpair"].__name__, form_of()["check-in"].__name__, form_of()["absent"].__name__
+    ('Unpair', 'PlayerRound', 'PlayerAbsent')
+    """
+    found: dict[str, type[DeskForm]] = {}
+    kinds: list[type[DeskForm]] = [DeskForm]
+    while kinds:
+        kind = kinds.pop()
+        for name in kind.__dict__.get("actions", ()):
+            if name in found:
+                raise TypeError(f"{found[name].__name__} and {kind.__name__} both name the desk action {name!r}")
+            found[name] = kind
+        kinds += kind.__subclasses__()
+    return found

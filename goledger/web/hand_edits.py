@@ -10,7 +10,7 @@ exchange their tables (:func:`edit_games_action`).
 Every form posts to ``/desk/do/ACTION`` (:mod:`goledger.web.actions`), which calls the same
 library function as the CLI (``edit-game``, ``renumber-tables``, ``pair``, ``unpair``) with the
 head the page was rendered at: the same rules, the same refusals. This module adds the game's
-page (``GET /desk/round/R/game?table=T``) and the action runners.
+page (``GET /desk/round/R/game?table=T``) and the runner of the selected games' edits.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from starlette.routing import Route
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n import gettext
 from goledger.i18n.messages import say
-from goledger.web.form_types import MOVE_TO, EditGame, EditGames, PairGame, RenumberTables, arguments, decode
+from goledger.web.form_types import MOVE_TO, EditGames, PairGame, decode
 from goledger.web.forms import Form, missing, whole
 from goledger.web.forms import flag as _flag
 from goledger.web.forms import text as _text
@@ -33,29 +33,16 @@ from goledger.web.forms import text as _text
 if TYPE_CHECKING:
     from goledger.replay.fold.state import TournamentState
 
-__all__ = ["edit_game_action", "edit_games_action", "pair_action", "pair_preview", "pairable_scores",
-           "renumber_action", "routes", "selected_tables"]
-
-
-def pair_action(db: Path, form: Form, **kw: Any) -> Any:
-    """``pair``: with ``colours`` = ``rule`` the two players are paired by the tournament's
-    rule (``pair -r R A B``), else with the colours as typed (``--white A --black B``); an empty
-    handicap or komi is the rule's either way."""
-    from goledger import commands
-
-    fields = decode(form, PairGame)
-    by_rule = fields.colours == "rule"
-    return commands.pair(db, **arguments(fields, without=("white", "black", "colours")),
-                         white=None if by_rule else fields.white, black=None if by_rule else fields.black,
-                         players=[fields.white, fields.black] if by_rule else [], **kw)
+__all__ = ["edit_games_action", "pair_preview", "pairable_scores", "routes", "selected_tables"]
 
 
 def pair_preview(state: TournamentState, round_: int, query: Form) -> dict[str, Any] | None:
     """The game hand pairing would record for the two players picked in ``query`` (``white``,
     ``black``, ``colours`` = ``picked`` or else ``rule``, optional ``table``, ``handicap`` and
-    ``force``), decided as :func:`pair_action` records it: ``{"game", "white", "black",
-    "komi", "fields"}``, or ``{"problem", "fields"}`` with the refusal's sentence; ``None``
-    when two players are not picked."""
+    ``force``), decided as the ``pair`` form records it
+    (:meth:`goledger.web.form_types.PairGame.keywords`): ``{"game", "white", "black", "komi",
+    "fields"}``, or ``{"problem", "fields"}`` with the refusal's sentence; ``None`` when two
+    players are not picked."""
     from goledger.commands.hand import decide_pair
     from goledger.ledger import events as ev
     from goledger.ledger.values import effective_komi
@@ -134,20 +121,6 @@ def edit_games_action(db: Path, form: Form, **kw: Any) -> Any:
         return commands.edit_game(db, round_, tables[0], move_to=tables[1], force=force, **kw)
     raise CommandRejected(say("%(what)r is not an edit of the selected games: use swap, move or exchange",
                               what=what))
-
-
-def edit_game_action(db: Path, form: Form, **kw: Any) -> Any:
-    """``edit-game``: the fields filled in are the edits."""
-    from goledger import commands
-
-    return commands.edit_game(db, **arguments(decode(form, EditGame)), **kw)
-
-
-def renumber_action(db: Path, form: Form, **kw: Any) -> Any:
-    """``renumber-tables``: ``keep_order`` shifts the tables, else OpenGotha's order."""
-    from goledger import commands
-
-    return commands.renumber_tables(db, **arguments(decode(form, RenumberTables)), **kw)
 
 
 def routes(pages: Any) -> list[Route]:

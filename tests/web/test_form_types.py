@@ -94,3 +94,74 @@ def test_any_text_is_read_or_refused_with_a_sentence(kind: type[ft.DeskForm], va
         assert exc.message and "\n" not in exc.message
     else:
         assert msgspec.convert(msgspec.to_builtins(fields), kind) == fields  # within its declared bounds
+
+
+# ---------------------------------------------------------------------------- the desk's actions are the table's
+
+
+def test_the_desks_actions_are_the_tables() -> None:
+    """Issue 48, item 2: ``ACTIONS`` is derived from the table of commands. Every action the
+    desk has is named by the table; every desk entry of the table has its one form type; a
+    special runner, a subject or the player form names no action the table does not have."""
+    from goledger.commands import table
+    from goledger.web import actions
+
+    desk = table.desk_actions()
+    assert set(actions.ACTIONS) == set(desk) == set(ft.form_of())
+    assert {c.name for c in table.COMMANDS if c.desk} <= set(desk)
+    assert not set(table.DESK_FORMS) & set(table.by_name())  # a command of the table is marked, not listed again
+    assert set(actions._SPECIAL) <= set(desk) and set(actions._SUBJECTS) <= set(desk)
+    assert set(table.PLAYER_FORM) <= set(desk)
+    for kind in FORMS:  # every form type is an action's, or read by a special runner (ResultForm: result's fields)
+        assert kind.__dict__.get("actions") or kind is ft.ResultForm, kind
+    for name, action in actions.ACTIONS.items():
+        assert action.name == name and action.function == desk[name] and action.form is ft.form_of()[name]
+        assert action.function or action.special is not None, f"{name}: no library function and no runner"
+
+
+@pytest.mark.parametrize("name", sorted(ft.form_of()))
+def test_every_action_calls_the_tables_library_function_with_its_forms_keywords(name: str) -> None:
+    """The function an action calls is the one the table names (for a command the package
+    lends, the package's very function); a form's keywords bind to that function's arguments."""
+    import importlib
+    from pathlib import Path
+
+    import goledger.commands as package
+    from goledger.commands import table
+    from goledger.web.actions import ACTIONS
+
+    action = ACTIONS[name]
+    if not action.function:
+        return
+    home, function = action.function.split(".")
+    library = getattr(importlib.import_module(f"goledger.commands.{home}"), function)
+    assert action.library() is library
+    if function in table.library_names():
+        assert getattr(package, function) is library
+    command = table.by_name().get(name)
+    if command is not None:  # a command of the command line: the desk calls what its shell calls
+        shell = getattr(importlib.import_module(f"goledger.cli.{command.cli}"), command.function)
+        assert inspect.unwrap(shell).__name__ == function
+    if action.special is None:
+        info = msgspec.inspect.type_info(action.form)
+        assert isinstance(info, msgspec.inspect.StructType)
+        fields = decode({f.encode_name: "1" for f in info.fields if f.required}, action.form)
+        inspect.signature(library).bind(Path("t.db"), **fields.keywords(), actor="", reason="",
+                                        expected_head=None, retry=False)
+
+
+def test_an_action_two_form_types_name_is_refused() -> None:
+    class Twice(ft.DeskForm, frozen=True, kw_only=True):
+        actions = ("unpair",)
+
+    try:
+        ft.form_of.cache_clear()
+        with pytest.raises(TypeError, match="both name the desk action 'unpair'"):
+            ft.form_of()
+    finally:
+        del Twice
+        import gc
+
+        gc.collect()
+        ft.form_of.cache_clear()
+    assert ft.form_of()["unpair"] is ft.Unpair
