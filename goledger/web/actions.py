@@ -400,9 +400,10 @@ def _pair_round(action: Action, db: Path, form: Form, **kw: Any) -> Any:
 @_runs("unpair-round")
 def _unpair_round(action: Action, db: Path, form: Form, **kw: Any) -> Any:
     """Special: :func:`goledger.commands.pairing.unpair_round` takes the reason (the one typed,
-    else the desk's) as an argument, and no ``retry``."""
+    else the desk's) as an argument, and no ``retry``; the actor is the desk's, as for every action."""
     fields = decode(form, ft.UnpairRound)
-    return action.library()(db, fields.round_, fields.reason or kw["reason"], expected_head=kw["expected_head"])
+    return action.library()(db, fields.round_, fields.reason or kw["reason"], expected_head=kw["expected_head"],
+                            actor=kw["actor"])
 
 
 _SUBJECTS: dict[str, Subjects] = {

@@ -209,6 +209,10 @@ def _run(db: Path, steps: list[tuple[str, str, dict[str, str]]], language: str, 
                 wrong.append(f"{action} {fields}: not refused ({status}): {message}")
             if not refused and not (status == 200 and after > before):
                 wrong.append(f"{action} {fields}: not recorded ({status}): {message}")
+            if kind == CONFIRM:  # what the desk records names the desk (players' reports: the desk approved them)
+                actors = {r.actor for r in commands.log(db) if r.seq > before}
+                if not all(actor.startswith("desk ") or actor.endswith("(approved by desk web)") for actor in actors):
+                    wrong.append(f"{action} {fields}: recorded as {sorted(actors)}, not as the desk")
             seen.add((action, REFUSE if refused else CONFIRM))
             shown.append((action, message))
             words = _english(message.replace("EGD PIN", " "), read_in, template)  # the PIN's name everywhere
