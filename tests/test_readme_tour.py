@@ -144,7 +144,7 @@ def test_the_two_commands_are_true(tmp_path: Path) -> None:
     install, tests = blocks[0], blocks[1]
     assert install == ("python3 -m venv .venv && .venv/bin/pip install . && "
                        ".venv/bin/goledger standings --db samples/sample.db")
-    assert tests == 'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest'
+    assert tests == 'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest -n auto'
     words = shlex.split(install.split("&&")[-1])
     got = run_cli(*words[1:], cwd=REPO)
     assert got.code == 0 and got.out.startswith("Standings after round 5"), got.out[:200] + got.err
