@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from goledger.errors import CommandRejected
 from goledger.i18n import N_
-from goledger.i18n.messages import say, say_at
+from goledger.i18n.messages import Word, say, say_at
 from goledger.ledger import events as ev
-from goledger.ledger.domains import text_problem
+from goledger.ledger.domains import Problem, check_text, text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
 from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 
@@ -23,16 +23,55 @@ __all__ = [
     "check_round",
     "check_system",
     "check_table",
+    "checked_text",
     "game_at",
     "parse_komi",
     "parse_points",
     "parse_rank",
+    "refusal",
 ]
 
 REPEATS_REFUSED = frozenset({"mcmahon", "swiss", "swisscat"})
 """Systems where a manual ``pair`` refuses a repeat and ``bye`` a player's second bye unless
 ``force`` (a match or a continuous handicap event repeats games by design; knockouts and the
 other systems check their own rules)."""
+
+
+FIELD_WORDS: tuple[str, ...] = (
+    N_("name"), N_("short name"), N_("location"), N_("surname"), N_("first name"), N_("club"), N_("country"),
+    N_("rank"), N_("rating"), N_("komi"), N_("handicap"), N_("round"), N_("table"), N_("points"),
+    N_("team name"), N_("unit name"), N_("the begin date"), N_("the end date"), N_("begin date"), N_("end date"),
+    N_("ratings date"), N_("category limit"), N_("rating clamp"), N_("mm bar"), N_("mm floor"), N_("rounds"),
+)
+"""The fields a domain problem names (:class:`~goledger.ledger.domains.Problem`'s ``what``),
+as words of the catalogs: a refusal names them in the reader's language."""
+
+
+def refusal(problem: str) -> CommandRejected:
+    """The refusal of a value outside its domain, in the language written in: a
+    :class:`~goledger.ledger.domains.Problem` said as its catalog message, the field it names
+    translated with it (the ledger has no words; the commands have).
+
+    >>> from goledger.i18n import use_language
+    >>> from goledger.ledger.domains import text_problem
+    >>> with use_language("tr"):
+    ...     print(refusal(text_problem("Ay\u200bse", "surname")))
+    soyad 'Ay\\u200bse' görünmeyen ya da denetim karakteri içeriyor (U+200B)
+    """
+    if not isinstance(problem, Problem):
+        return CommandRejected(problem)
+    params = {name: Word(value) if name == "what" and isinstance(value, str) else value
+              for name, value in problem.params.items()}
+    return CommandRejected(say(problem.msgid, **params))  # a message of the ledger's, marked there
+
+
+def checked_text(text: str, what: str) -> str:
+    """``text`` itself, or the refusal (:func:`refusal`) of a name that is not text
+    (:func:`goledger.ledger.domains.check_text`)."""
+    try:
+        return check_text(text, what)
+    except CommandRejected:
+        raise refusal(text_problem(text, what) or "") from None
 
 
 def check_system(state: TournamentState, event: ev.Event) -> None:
@@ -98,7 +137,7 @@ def check_names(**fields: str) -> None:
     for label, value in fields.items():
         problem = text_problem(value, label.replace("_", " "))
         if problem:
-            raise CommandRejected(problem)
+            raise refusal(problem)
 
 
 def game_at(state: TournamentState, round_: int, table: int, name_tables: bool = False) -> GameState:

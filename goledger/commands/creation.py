@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from goledger.commands.checks import check_names, parse_komi, parse_rank
+from goledger.commands.checks import check_names, parse_komi, parse_rank, refusal
 from goledger.commands.recording import Outcome, PathLike, default_actor
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, ngettext
@@ -95,7 +95,7 @@ def new(
     for text, label in ((begin_date, "begin date"), (end_date, "end date")):
         problem = date_problem(text, f"the {label}")
         if problem:
-            raise CommandRejected(problem)
+            raise refusal(problem)
     from goledger.commands.settings import handicap_settings, time_settings
     from goledger.systems import system_options
 
@@ -115,7 +115,7 @@ def new(
     )
     problem = event_problem(ev.TournamentCreated(settings=settings))
     if problem:
-        raise CommandRejected(problem)
+        raise refusal(problem)
     path = Path(db)
     records = Ledger.create_complete(path, [ev.TournamentCreated(settings=settings)],
                                      actor=actor or default_actor(), reason=reason, clock=clock)

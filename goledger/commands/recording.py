@@ -36,6 +36,7 @@ from typing import TypedDict, TypeVar
 
 import msgspec
 
+from goledger.commands.checks import refusal
 from goledger.describe.events import describe_event, describe_subject, names_from
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
 from goledger.i18n.messages import resolve_articles, say
@@ -202,7 +203,7 @@ def record_many(db: PathLike, intents: Sequence[Intent], *, reason: str = "") ->
                 _check_frozen(state, events)
                 problem = next((p for p in map(event_problem, events) if p), None)
                 if problem:
-                    raise CommandRejected(problem)
+                    raise refusal(problem)
             except GoledgerError as exc:
                 answers.append(exc)
                 continue
@@ -274,7 +275,7 @@ def _append(
                 for event in events:  # the declared domains: nothing outside them is appended
                     problem = event_problem(event)
                     if problem:
-                        raise CommandRejected(problem)
+                        raise refusal(problem)
                 _depend(tx, all_subjects(events), name_of)
                 if actors is not None:
                     records = [r for e in events for r in tx.append([e], actor=actors(state, e), reason=reason)]

@@ -37,6 +37,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect
 
+from goledger.commands.checks import refusal
 from goledger.errors import CommandRejected, GoledgerError
 from goledger.i18n.messages import say
 from goledger.ledger import domains
@@ -304,7 +305,7 @@ def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple
     for name, value in tournament.items():
         problem = domains.setting_problem(name, value)
         if problem:
-            raise CommandRejected(problem)
+            raise refusal(problem)
     try:
         merged = msgspec.convert(current | tournament, ev.TournamentSettings)
     except msgspec.ValidationError as exc:

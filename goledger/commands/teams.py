@@ -26,12 +26,12 @@ from typing import Any, Unpack
 
 import msgspec
 
-from goledger.commands.checks import check_round
+from goledger.commands.checks import check_round, checked_text
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.i18n.messages import say
 from goledger.ledger import events as ev
-from goledger.ledger.domains import check_text, name_key
+from goledger.ledger.domains import name_key
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TeamState, TournamentState
 from goledger.teams.model import MAX_BOARDS, roster, team_size
@@ -51,12 +51,12 @@ def _next_id(state: TournamentState) -> str:
 def decide_team_add(state: TournamentState, name: str, short_name: str = "", boards: int | None = None
                     ) -> list[ev.Event]:
     """A ``TeamRegistered`` for a new team ``name`` (numbered after the last team)."""
-    text = check_text(name.strip(), "team name")
+    text = checked_text(name.strip(), "team name")
     if not text:
         raise CommandRejected(say("a team needs a name"))
     if len(text) > 80:
         raise CommandRejected(say("a team name has at most 80 characters"))
-    short = check_text(short_name.strip(), "short name")
+    short = checked_text(short_name.strip(), "short name")
     key, short_key = name_key(text), name_key(short)
     taken = [t for t in state.teams.values() if name_key(t.name) == key
              or (short and name_key(t.short_name) == short_key)]

@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Unpack
 
+from goledger.commands.checks import checked_text
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext
 from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
-from goledger.ledger.domains import check_text
 from goledger.replay.fold.players import find_player
 from goledger.replay.fold.state import TournamentState, UnitState
 from goledger.replay.scoring.units import UNIT_SIZE, is_unit_tournament, unit_of_player, unit_player
@@ -83,7 +83,7 @@ def decide_unit_add(state: TournamentState, name: str, members: Sequence[str], s
         raise CommandRejected(say("only a pairgo, rengo2 or rengo3 tournament has units"))
     assert state.settings is not None
     system = state.settings.system
-    text = check_text(name.strip(), "unit name")
+    text = checked_text(name.strip(), "unit name")
     if not text:
         raise CommandRejected(say("a unit needs a name"))
     if len(text) > 80:

@@ -32,7 +32,7 @@ ROOT: Final = LOCALE_DIR.parent.parent
 """The source tree (where ``babel.cfg`` is)."""
 
 KEYWORDS: Final = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None,
-                   "say": None, "nsay": (1, 2)}
+                   "say": None, "nsay": (1, 2), "Problem": None}
 """The calls whose literal arguments are messages: gettext's, and :mod:`goledger.i18n.messages`'
 ``say`` and ``nsay`` (a message made where it is raised or returned)."""
 

@@ -51,6 +51,7 @@ __all__ = [
     "RANK_FIELDS",
     "SQLITE_MAX",
     "SQLITE_MIN",
+    "Problem",
     "check_event",
     "check_text",
     "date_problem",
@@ -123,6 +124,37 @@ _INVISIBLE: Final = frozenset(
 """Zero-width, bidi and other invisible formatting characters (besides categories Cc/Cf)."""
 
 
+class Problem(str):
+    """Why a value is outside its domain: one English sentence that remembers how it was made,
+    its ``msgid`` (a catalog message with named parameters) and ``params``, so that a layer
+    that has words (:func:`goledger.commands.checks.refusal`) says it in the reader's
+    language; the ledger itself has none (``tests/test_layers.py``). ``what`` names the
+    field.
+
+    >>> p = Problem("%(what)s %(value)s is outside %(low)s..%(high)s", what="handicap", value=12, low=0, high=9)
+    >>> p, p.msgid
+    ('handicap 12 is outside 0..9', '%(what)s %(value)s is outside %(low)s..%(high)s')
+    >>> p.relabelled("handicap", "game.handicap")
+    'game.handicap 12 is outside 0..9'
+    """
+
+    __slots__ = ("msgid", "params")
+    msgid: str
+    params: dict[str, object]
+
+    def __new__(cls, msgid: str, **params: object) -> Problem:
+        made = super().__new__(cls, msgid % params)
+        made.msgid, made.params = msgid, params
+        return made
+
+    def relabelled(self, name: str, label: str) -> Problem:
+        """The same problem with the field ``name`` at the start of ``what`` called ``label``."""
+        what = str(self.params.get("what", ""))
+        if not what.startswith(name):
+            return self
+        return Problem(self.msgid, **{**self.params, "what": label + what[len(name):]})
+
+
 def _bad_char(text: str) -> str | None:
     for char in text:
         if char in _INVISIBLE or unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
@@ -139,7 +171,8 @@ def text_problem(text: str, what: str) -> str | None:
     char = _bad_char(text)
     if char is None:
         return None
-    return f"{what} {text!r} contains an invisible or control character (U+{ord(char):04X})"
+    return Problem("%(what)s %(text)r contains an invisible or control character (U+%(code)s)", what=what, text=text,
+                   code=f"{ord(char):04X}")
 
 
 def check_text(text: str, what: str) -> str:
@@ -198,21 +231,21 @@ def name_key(name: str) -> str:
 def int_problem(value: Any, what: str, bounds: tuple[int, int] | None = None) -> str | None:
     """Why ``value`` is not an integer of its domain, or ``None``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        return f"{what} {value!r} is not a whole number"
+        return Problem("%(what)s %(value)r is not a whole number", what=what, value=value)
     low, high = bounds or (SQLITE_MIN, SQLITE_MAX)
     if not low <= value <= high:
-        return f"{what} {value} is outside {low}..{high}"
+        return Problem("%(what)s %(value)s is outside %(low)s..%(high)s", what=what, value=value, low=low, high=high)
     return None
 
 
 def rank_problem(value: Any, what: str) -> str | None:
     """Why ``value`` is not a rank, or ``None``."""
     if not isinstance(value, str):
-        return f"{what} {value!r} is not a rank such as 3d or 12k"
+        return Problem("%(what)s %(value)r is not a rank such as 3d or 12k", what=what, value=value)
     try:
         Rank.parse(value)
     except RankError:
-        return f"{what} {value!r} is not a rank: use 30k..1k, 1d..9d or 1p..9p"
+        return Problem("%(what)s %(value)r is not a rank: use 30k..1k, 1d..9d or 1p..9p", what=what, value=value)
     return None
 
 
@@ -221,13 +254,13 @@ def komi_problem(value: Any, what: str = "komi") -> str | None:
     if isinstance(value, str) and value in _VALID_KOMI:  # every game of a tournament has one of a few
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > 12:
-        return f"{what} {value!r} is not a number such as 6.5 or 7"
+        return Problem("%(what)s %(value)r is not a number such as 6.5 or 7", what=what, value=value)
     try:
         number = parse_number(value, comma=False)  # bounded as text: Fraction("1e999999999") would take hours
     except ValueError:
-        return f"{what} {value!r} is not a number such as 6.5 or 7"
+        return Problem("%(what)s %(value)r is not a number such as 6.5 or 7", what=what, value=value)
     if (number * 2).denominator != 1 or abs(number) > 999:
-        return f"{what} {value!r} must be a whole or half number within ±999"
+        return Problem("%(what)s %(value)r must be a whole or half number within ±999", what=what, value=value)
     if len(_VALID_KOMI) < 1024:
         _VALID_KOMI.add(value)
     return None
@@ -333,7 +366,7 @@ def _struct_problem(struct: msgspec.Struct, prefix: str = "") -> str | None:
         problem = _value_problem(name, value, name)
         if problem:  # the message names the field in words, inside its parent when nested
             label = f"{prefix}.{name}" if prefix else name.replace("_", " ")
-            return problem.replace(name, label, 1) if label != name else problem
+            return problem.relabelled(name, label) if label != name and isinstance(problem, Problem) else problem
     return None
 
 
@@ -353,11 +386,11 @@ def setting_problem(name: str, value: Any) -> str | None:
     if _SETTINGS_FIELDS is None:
         _SETTINGS_FIELDS = frozenset(ev.TournamentSettings.__struct_fields__)
     if name not in _SETTINGS_FIELDS:
-        return f"{name!r} is not a tournament setting"
+        return Problem("%(name)r is not a tournament setting", name=name)
     try:
         typed = msgspec.convert({"name": "x", "rounds": 1, name: value}, ev.TournamentSettings)
     except msgspec.ValidationError as exc:
-        return f"{name} {value!r} is not a valid value ({exc})"
+        return Problem("%(what)s %(value)r is not a valid value (%(why)s)", what=name, value=value, why=str(exc))
     if name in _DATE_SETTINGS:
         return date_problem(value, name.replace("_", " "))
     return _value_problem(name, getattr(typed, name), name.replace("_", " "))
@@ -373,15 +406,17 @@ def date_problem(value: Any, what: str = "date") -> str | None:
     if value == "" or value is None:
         return None
     if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
-        return f"{what} {value!r} is not a date like 2026-05-30"
+        return Problem("%(what)s %(value)r is not a date like 2026-05-30", what=what, value=value)
 
     try:
         datetime.date.fromisoformat(value)
     except ValueError:
         month = int(value[5:7])
         if not 1 <= month <= 12:
-            return f"{what} {value!r} is not a day of the calendar (there is no month {month})"
-        return f"{what} {value!r} is not a day of the calendar ({value[:7]} has no day {int(value[8:])})"
+            return Problem("%(what)s %(value)r is not a day of the calendar (there is no month %(month)d)", what=what,
+                           value=value, month=month)
+        return Problem("%(what)s %(value)r is not a day of the calendar (%(month)s has no day %(day)d)", what=what,
+                       value=value, month=value[:7], day=int(value[8:]))
     return None
 
 
@@ -396,14 +431,15 @@ def range_problem(value: Any, what: str) -> str | None:
         return None
     if not isinstance(value, (list, tuple)) or len(value) != 2 or any(
             isinstance(v, bool) or not isinstance(v, int) for v in value):
-        return f"{what} {value!r} is not two whole numbers LOW,HIGH"
+        return Problem("%(what)s %(value)r is not two whole numbers LOW,HIGH", what=what, value=value)
     low, high = value
     for end in (low, high):
         problem = int_problem(end, what, INT_DOMAINS["rating"])
         if problem:
             return problem
     if low > high:
-        return f"{what} {low},{high} is empty: its low end {low} is above its high end {high}"
+        return Problem("%(what)s %(low)s,%(high)s is empty: its low end %(low)s is above its high end %(high)s",
+                       what=what, low=low, high=high)
     return None
 
 

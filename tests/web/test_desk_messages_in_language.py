@@ -54,6 +54,9 @@ REFUSALS: list[tuple[str, dict[str, str]]] = [
     ("register", {"surname": "", "first_name": "Ali", "rank": "3k"}),
     ("register", {"surname": "Veli", "first_name": "Ali", "rank": ""}),
     ("register", {"surname": "Veli", "first_name": "Ali", "rank": "3k", "country": "TUR"}),
+    ("register", {"surname": "Ay\u200bse", "first_name": "Ali", "rank": "3k"}),  # a zero-width space (the domain)
+    ("update-player", {"player": "p0001", "club": "Ank\u202eara"}),  # a bidi override (the domain)
+    ("change-rules", {"settings": "mm_floor=40k"}),  # not a rank (the domain)
     ("update-player", {"player": "p0001"}),
     ("update-player", {"player": "p0001", "status": "maybe"}),
     ("change-rules", {"settings": ""}),
