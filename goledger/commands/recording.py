@@ -39,7 +39,8 @@ import msgspec
 from goledger.commands.checks import refusal
 from goledger.describe.events import describe_event, describe_subject, names_from
 from goledger.errors import CommandRejected, GoledgerError, StaleHeadError
-from goledger.i18n.messages import resolve_articles, say
+from goledger.i18n import N_
+from goledger.i18n.messages import nsay, on_desk, resolve_articles, say, say_at, word
 from goledger.ledger import events as ev
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record, Transaction
@@ -268,9 +269,9 @@ def _append(
                 except CommandRejected as exc:
                     if not tx.since:
                         raise
-                    raise CommandRejected(
-                        f"{exc.message} (recorded since event {expected_head}: {_since_text(tx.since, name_of)})"
-                    ) from None
+                    raise CommandRejected(say("%(refusal)s (recorded since event %(seen)d: %(since)s)",
+                                              refusal=exc.message, seen=expected_head or 0,
+                                              since=_since_text(tx.since, name_of))) from None
                 _check_frozen(state, events)
                 for event in events:  # the declared domains: nothing outside them is appended
                     problem = event_problem(event)
@@ -286,13 +287,22 @@ def _append(
             if not exc.since:
                 raise
             name_of = names_from(load_state(ledger).players)
-            count = len(exc.since)
-            raise StaleHeadError(
-                f"the ledger changed since event {exc.expected}, the last one you saw: {count} "
-                f"event{'s were' if count > 1 else ' was'} recorded since ({_since_text(exc.since, name_of)}); "
-                "nothing was written: check them, then repeat with --retry to record yours against them",
-                expected=exc.expected, since=exc.since, head=exc.head,
-            ) from None
+            count, since = len(exc.since), _since_text(exc.since, name_of)
+            if on_desk():
+                moved = nsay("the ledger changed since event %(seen)d, the last one you saw: %(count)d event was "
+                             "recorded since (%(since)s); nothing was written: check it, then send your form again",
+                             "the ledger changed since event %(seen)d, the last one you saw: %(count)d events were "
+                             "recorded since (%(since)s); nothing was written: check them, then send your form again",
+                             count, seen=exc.expected or 0, count=count, since=since)
+            else:
+                moved = nsay("the ledger changed since event %(seen)d, the last one you saw: %(count)d event was "
+                             "recorded since (%(since)s); nothing was written: check them, then repeat with --retry "
+                             "to record yours against them",
+                             "the ledger changed since event %(seen)d, the last one you saw: %(count)d events were "
+                             "recorded since (%(since)s); nothing was written: check them, then repeat with --retry "
+                             "to record yours against them",
+                             count, seen=exc.expected or 0, count=count, since=since)
+            raise StaleHeadError(moved, expected=exc.expected, since=exc.since, head=exc.head) from None
 
 
 def _depend(tx: Transaction, keys: Collection[Subject] | None, name_of: Callable[[str], str]) -> None:
@@ -309,11 +319,13 @@ def _depend(tx: Transaction, keys: Collection[Subject] | None, name_of: Callable
             shared = set(keys) & subjects(stored.event)
         except (ValueError, msgspec.ValidationError, msgspec.DecodeError):
             shared = set()
-        what = describe_subject(sorted(shared, key=str)[0], name_of) if shared else "the ledger"
+        what = describe_subject(sorted(shared, key=str)[0], name_of) if shared else word(N_("the ledger"))
         raise ChangedSince(
-            f"{what} changed since event {exc.expected}, the last one you saw "
-            f"({record_text(stored, name_of)}); nothing was written: check it, then repeat with "
-            f"--expected-head {head} if your command still applies",
+            say_at("%(what)s changed since event %(seen)d, the last one you saw (%(event)s); nothing was written: "
+                   "check it, then repeat with --expected-head %(head)d if your command still applies",
+                   N_("%(what)s changed since event %(seen)d, the last one you saw (%(event)s); nothing was written: "
+                      "check it, then send your form again if it still applies"),
+                   what=what, seen=exc.expected or 0, event=record_text(stored, name_of), head=head),
             records=tuple(exc.since), expected=exc.expected, head=head,
         ) from None
 
@@ -321,7 +333,7 @@ def _depend(tx: Transaction, keys: Collection[Subject] | None, name_of: Callable
 def _since_text(records: Sequence[Record], name_of: Callable[[str], str], limit: int = 5) -> str:
     """``"813 round 4 table 12: result white (desk-b, 14:02 UTC); …"`` for the first ``limit``."""
     parts = [record_text(r, name_of) for r in records[:limit]]
-    more = f"; and {len(records) - limit} more" if len(records) > limit else ""
+    more = "; " + say("and %(n)d more", n=len(records) - limit) if len(records) > limit else ""
     return "; ".join(parts) + more
 
 
