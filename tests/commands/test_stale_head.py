@@ -133,3 +133,23 @@ def test_expected_head_beyond_the_ledger_is_refused_even_with_retry(db: Path, cl
 def test_an_unchanged_head_needs_no_retry(db: Path) -> None:
     assert commands.result(db, 1, 1, "white", expected_head=13).seqs == [14]
     assert commands.result(db, 1, 2, "white", expected_head=14, retry=True).seqs == [15]
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_a_moved_head_is_refused_in_the_desks_language_and_words(db: Path, language: str) -> None:
+    """At the desk (issue 44): the same refusals in the page's language, naming the desk's form
+    again instead of ``--retry`` or ``--expected-head``."""
+    from goledger.i18n import use_language
+    from goledger.i18n.messages import at_desk
+
+    commands.result(db, 1, 2, "black", actor="desk-b")
+    commands.update_player(db, "Abe", club="Tokyo", actor="desk-b")
+    with use_language(language), at_desk():
+        with pytest.raises(StaleHeadError) as stale:
+            commands.result(db, 1, 1, "white", expected_head=13)
+        with pytest.raises(CommandRejected) as changed:
+            commands.update_player(db, "Abe", rank="4d", expected_head=13, retry=True)
+    for message in (stale.value.message, changed.value.message):
+        assert "--" not in message and "changed since" not in message and "a(z)" not in message, message
+    assert {"tr": "olay", "hu": "esemény"}[language] in stale.value.message
+    assert head(db) == 15
