@@ -28,7 +28,17 @@ from goledger.web.actions import ACTIONS
 
 from ..desk_server import DeskServer
 from ..ratings_support import write_list
-from .test_desk_messages_in_language import CLI_WORDS, CONFIRMATIONS, NAMES, REFUSALS, _english, _head, _shown, template
+from .test_desk_messages_in_language import (
+    CLI_WORDS,
+    CONFIRMATIONS,
+    NAMES,
+    REFUSALS,
+    _english,
+    _head,
+    _shown,
+    _tournament,
+    template,
+)
 from .test_web_attacks import csrf_of, logged_in
 
 httpx = pytest.importorskip("httpx")
@@ -151,18 +161,6 @@ UNITS: list[tuple[str, str, dict[str, str]]] = [
 
 
 
-def _mcmahon(folder: Path, language: str) -> Path:
-    """Round 1 of a 3-round McMahon in ``language`` paired by hand, table 1 played."""
-    db = folder / f"{language}.db"
-    commands.new(db, "Kupa", 3, "mcmahon", "3d", "20k", None, None, "7.5", language=language)
-    for surname, first, rank in NAMES[language]:
-        commands.register(db, surname, first, rank)
-    for table, (white, black) in enumerate((("p0001", "p0002"), ("p0003", "p0004"), ("p0005", "p0006")), 1):
-        commands.pair(db, 1, white, black, table)
-    commands.result(db, 1, 1, "white")
-    return db
-
-
 def _other(folder: Path, language: str, system: str, **options: object) -> Path:
     db = folder / f"{language}-{system}.db"
     commands.new(db, "Kupa", 3, system, language=language, **options)  # type: ignore[arg-type]
@@ -238,7 +236,7 @@ def test_every_action_refuses_and_confirms_in_the_page_language(tmp_path: Path, 
     monkeypatch.setenv("GOLEDGER_RATINGS", str(store))
     seen: set[tuple[str, str]] = set()
     shown: list[tuple[str, str]] = []
-    wrong = _run(_mcmahon(tmp_path, language), MCMAHON, language, template, seen, shown)
+    wrong = _run(_tournament(tmp_path, language), MCMAHON, language, template, seen, shown)
     wrong += _run(_other(tmp_path, language, "team-swiss", options={"boards": 2}), TEAMS, language, template,
                   seen, shown)
     wrong += _run(_other(tmp_path, language, "pairgo"), UNITS, language, template, seen, shown)
