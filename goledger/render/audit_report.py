@@ -33,8 +33,8 @@ from goledger.audit.event_index import EventIndex
 from goledger.audit.published import PUBLISHED_LABEL, published_standings, verify_message
 from goledger.audit.queries import compare_snapshots, diff_events
 from goledger.errors import CommandRejected, GoledgerError
-from goledger.i18n import N_, gettext, pgettext
-from goledger.i18n.numbers import date_range
+from goledger.i18n import N_, current_language, gettext, pgettext
+from goledger.i18n.numbers import date_range, date_time
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record, VerifyReport
 from goledger.ledger.values import format_points
@@ -263,6 +263,13 @@ class Summary(NamedTuple):
     status: str
 
 
+def _moment(recorded_at: str) -> str:
+    """When an event was recorded, as the report's language writes a date and time
+    (:func:`~goledger.i18n.numbers.date_time`); English, the language scripts compare, keeps
+    the log's ISO form as stored."""
+    return recorded_at if current_language() == "en" else date_time(recorded_at)
+
+
 def _summary(state: TournamentState, verify: VerifyReport, records: Sequence[Record], path: Path) -> Summary:
     s = state.settings
     assert s is not None
@@ -277,7 +284,8 @@ def _summary(state: TournamentState, verify: VerifyReport, records: Sequence[Rec
         (gettext("Rounds"), str(s.rounds)), (gettext("McMahon bar / floor"), f"{s.mm_bar} / {s.mm_floor}"),
         (gettext("Rule policy"), s.policy), (gettext("Criteria"), ", ".join(s.criteria)),
         (gettext("Ledger file"), path.name), (gettext("Events"), str(len(records))),
-        (gettext("First / last event"), f"{records[0].recorded_at} / {records[-1].recorded_at}" if records else "–"),
+        (gettext("First / last event"), f"{_moment(records[0].recorded_at)} / {_moment(records[-1].recorded_at)}"
+         if records else "–"),
     ]
     return Summary(facts, verify.ok, status)
 

@@ -138,6 +138,10 @@ def test_a_rating_lists_date_is_the_languages_numeric_date(tmp_path: Path, langu
         status, page, _ = desk.get(f"/desk/ratings/search?q=celebican&lang={language}", headers=director)
         assert status == 200, page
         assert numeric in unescape(page) and iso not in page
+        status, check, _ = desk.get(f"/desk/egd-check?lang={language}", headers=director)  # "… EGD list of <date>"
+        assert status == 200, check
+        summary = re.search(r'<p id="egd-check-summary">(.*?)</p>', check)
+        assert summary is not None and numeric in unescape(summary[1]) and iso not in summary[1], check
 
 
 @pytest.mark.parametrize("language", ["tr", "hu"])
@@ -158,10 +162,22 @@ def test_a_players_timeline_says_when_in_the_languages_date_and_time(ledgers: di
     at = datetime.datetime.fromisoformat(log[-1]["recorded_at"].replace("Z", "+00:00"))
     written = format_datetime(at.replace(tzinfo=None, microsecond=0), "medium", locale=language)
     pid = games[0]["white_id"]
+    director = {"Authorization": f"Bearer {TOKEN}"}
     with DeskServer(db) as desk:
-        status, page, _ = desk.get(f"/player/{pid}/timeline?lang={language}",  # the director's: who and when
-                                   headers={"Authorization": f"Bearer {TOKEN}"})
+        status, page, _ = desk.get(f"/player/{pid}/timeline?lang={language}", headers=director)  # who and when
+        log_status, log_page, _ = desk.get(f"/desk/log?lang={language}", headers=director)  # the log's "when"
     assert status == 200, page
     text = unescape(page)
     assert written in text
     assert not re.search(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:", text)  # the ISO form the page wrote before
+    assert log_status == 200 and written in unescape(log_page), log_page
+    assert not re.search(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:", log_page)  # the review: "2026-12-05T12:32:22"
+    report = tmp_path / "report.html"  # the audit report's "first / last event" (the review: left as ISO)
+    assert run_cli("report", "--db", db, "--html", str(report)).code == 0
+    from goledger.i18n import gettext, use_language
+
+    with use_language(language):
+        label = gettext("First / last event")
+    first_last = re.search(f"<th>{re.escape(label)}</th><td>([^<]*)</td>", unescape(report.read_text(encoding="utf-8")))
+    assert first_last is not None and written in first_last[1] and "T" not in first_last[1], first_last
+    # (the report's event log keeps each record's stored timestamp, headed "(UTC)": the evidence as written)
