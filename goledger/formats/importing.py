@@ -135,7 +135,7 @@ def read_input(file: PathLike, *, max_bytes: int, kind: str, folder_hint: str = 
             raise IsADirectoryError
         if size > max_bytes:
             raise FormatError(say("%(file)s is %(size)s MB, larger than the %(limit)d MB limit for %(kind)s",
-                                  file=str(source), size=f"{size / (1024 * 1024):.0f}",
+                                  file=str(source), size=format(size / (1024 * 1024), ".0f"),
                                   limit=max_bytes // (1024 * 1024), kind=word(kind)))
         return source.read_bytes()
     except FileNotFoundError:
@@ -268,7 +268,7 @@ def write_new_ledger(
     target = Path(db)
     if target.exists():
         raise FormatError(say_at("%(target)s already exists; import into a new ledger file (choose another --db)",
-                                 "%(target)s already exists; import into a new ledger file", target=str(target)))
+                                 N_("%(target)s already exists; import into a new ledger file"), target=str(target)))
     if not target.parent.exists():
         raise FormatError(say("cannot write %(target)s: folder %(folder)s does not exist", target=str(target),
                               folder=str(target.parent)))

@@ -114,7 +114,7 @@ def check_size(size: int, what: str, limit: int = MAX_XML_BYTES, kind: str = "XM
     """Refuse an input of ``size`` bytes above ``limit`` (before reading it, when possible)."""
     if size > limit:
         raise FormatError(say("%(file)s is %(size)s MB, larger than the %(limit)d MB limit for %(kind)s", file=what,
-                              size=f"{size / (1024 * 1024):.0f}", limit=limit // (1024 * 1024), kind=word(kind)))
+                              size=format(size / (1024 * 1024), ".0f"), limit=limit // (1024 * 1024), kind=word(kind)))
 
 
 def parse_xml(

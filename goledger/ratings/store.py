@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from goledger.errors import CommandRejected
+from goledger.i18n import N_
 from goledger.i18n.messages import say, say_at
 from goledger.ratings.model import DuplicatePin, ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
 from goledger.ratings.names import collapse, name_key, tokens
@@ -284,8 +285,8 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None, 
                 "the store already holds a newer %(source)s list (%(held)s) than this one (%(date)s); nothing was "
                 "imported (give --replace to put this one in its place, or 'goledger ratings drop --source "
                 "%(source)s' first)",
-                "the store already holds a newer %(source)s list (%(held)s) than this one (%(date)s); nothing was "
-                "imported", source=ref.source, held=previous.date, date=ref.date))
+                N_("the store already holds a newer %(source)s list (%(held)s) than this one (%(date)s); nothing "
+                   "was imported"), source=ref.source, held=previous.date, date=ref.date))
         keys = [_key(f"{r[1]} {r[2]}") for r in parsed.rows]
         # One transaction: a reader sees the old list until the commit, then the new one.
         conn.execute("BEGIN IMMEDIATE")
@@ -533,9 +534,9 @@ class RatingsStore:
                 "PIN %(pin)s is on %(count)d lines of the %(source)s list of %(date)s (lines %(lines)s and %(last)s: "
                 "%(names)s); the list cannot say who he is, so give the names, rank and rating without --egd-pin, "
                 "or ask the EGD",
-                "PIN %(pin)s is on %(count)d lines of the %(source)s list of %(date)s (lines %(lines)s and %(last)s: "
-                "%(names)s); the list cannot say who he is, so give the names, rank and rating without the EGD PIN, "
-                "or ask the EGD", pin=pin, count=len(rows), source=ref.source, date=ref.date,
+                N_("PIN %(pin)s is on %(count)d lines of the %(source)s list of %(date)s (lines %(lines)s and "
+                   "%(last)s: %(names)s); the list cannot say who he is, so give the names, rank and rating without "
+                   "the EGD PIN, or ask the EGD"), pin=pin, count=len(rows), source=ref.source, date=ref.date,
                 lines=", ".join(lines[:-1]), last=lines[-1], names=" / ".join(_player_of(r).full_name for r in rows)))
         return ref, (_player_of(rows[0]) if rows else None)
 
