@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 import msgspec
 
+from goledger.commands.checks import refusal
 from goledger.errors import FormatError, GoledgerError
 from goledger.formats.places import compare_places
 from goledger.formats.report import InterchangeReport
 from goledger.i18n import N_
-from goledger.i18n.messages import nsay, say
+from goledger.i18n.messages import nsay, say, say_at, word
 from goledger.ledger.domains import event_problem
 from goledger.ledger.store import Ledger, Record
 from goledger.outputs import check_output, write_output
@@ -74,6 +75,11 @@ _KINDS: Final = {
 }
 """The kinds of items an import counts, as catalog messages (the numbers come first in every
 language; English keeps ``1 games`` as the command line always wrote it)."""
+
+FILE_KINDS: Final = (N_("OpenGotha files"), N_("XML files"), N_("TRF files"), N_("EGD tables"),
+                     N_("AGA rating reports"), N_("FFG .tou files"), N_("participant lists"))
+"""The kinds of input file the readers name in :func:`read_input`'s size refusal, as words of
+the catalogs (the refusal translates its ``kind``)."""
 
 
 class ImportOutcome(msgspec.Struct, kw_only=True):
@@ -128,15 +134,16 @@ def read_input(file: PathLike, *, max_bytes: int, kind: str, folder_hint: str = 
         if source.is_dir():
             raise IsADirectoryError
         if size > max_bytes:
-            raise FormatError(f"{source} is {size / (1024 * 1024):.0f} MB, larger than the "
-                              f"{max_bytes // (1024 * 1024)} MB limit for {kind}")
+            raise FormatError(say("%(file)s is %(size)s MB, larger than the %(limit)d MB limit for %(kind)s",
+                                  file=str(source), size=format(size / (1024 * 1024), ".0f"),
+                                  limit=max_bytes // (1024 * 1024), kind=word(kind)))
         return source.read_bytes()
     except FileNotFoundError:
-        raise FormatError(f"no such file: {source}") from None
+        raise FormatError(say("no such file: %(file)s", file=str(source))) from None
     except IsADirectoryError:
-        raise FormatError(f"{source} is a folder, not a file{folder_hint}") from None
+        raise FormatError(say("%(file)s is a folder, not a file%(hint)s", file=str(source), hint=folder_hint)) from None
     except OSError as exc:
-        raise FormatError(f"cannot read {source}: {exc.strerror}") from None
+        raise FormatError(say("cannot read %(file)s: %(error)s", file=str(source), error=str(exc.strerror))) from None
 
 
 def import_file(
@@ -213,11 +220,12 @@ def check_report(report: InterchangeReport, *, strict: bool, allow_errors: bool)
                                  "written", len(errors), source=report.source, n=len(errors), first=what), report)
     if strict and (warnings or errors):
         first = (warnings or errors)[0]
-        raise ImportRefused(
-            f"{report.source}: refused by --strict: {len(warnings)} warning(s) (first: {first.message}"
-            f"{' at ' + first.where if first.where else ''}); nothing was written",
-            report,
-        )
+        what = (say("%(problem)s at %(where)s", problem=first.message, where=first.where) if first.where
+                else first.message)
+        raise ImportRefused(nsay("%(source)s: refused by --strict: %(n)d warning (first: %(first)s); nothing was "
+                                 "written",
+                                 "%(source)s: refused by --strict: %(n)d warnings (first: %(first)s); nothing was "
+                                 "written", len(warnings), source=report.source, n=len(warnings), first=what), report)
 
 
 def check_domains(events: Sequence[Event], report: InterchangeReport) -> None:
@@ -232,12 +240,14 @@ def check_domains(events: Sequence[Event], report: InterchangeReport) -> None:
         problem = event_problem(event)
         if problem:
             bad += 1
-            first = first or problem
+            first = first or refusal(problem).args[0]
             report.error("domain", f"{problem}; the file cannot be imported with it", f"event {index} "
                          f"({event.type_name()})")
     if bad:
-        raise ImportRefused(f"{report.source}: {bad} item(s) are outside what a ledger may hold (first: {first}); "
-                            "nothing was written", report)
+        raise ImportRefused(nsay("%(source)s: %(n)d item is outside what a ledger may hold (first: %(first)s); "
+                                 "nothing was written",
+                                 "%(source)s: %(n)d items are outside what a ledger may hold (first: %(first)s); "
+                                 "nothing was written", bad, source=report.source, n=bad, first=first), report)
 
 
 def write_new_ledger(
@@ -257,8 +267,10 @@ def write_new_ledger(
     check_report(report, strict=strict, allow_errors=allow_errors)
     target = Path(db)
     if target.exists():
-        raise FormatError(f"{target} already exists; import into a new ledger file (choose another --db)")
+        raise FormatError(say_at("%(target)s already exists; import into a new ledger file (choose another --db)",
+                                 N_("%(target)s already exists; import into a new ledger file"), target=str(target)))
     if not target.parent.exists():
-        raise FormatError(f"cannot write {target}: folder {target.parent} does not exist")
+        raise FormatError(say("cannot write %(target)s: folder %(folder)s does not exist", target=str(target),
+                              folder=str(target.parent)))
     return Ledger.create_complete(target, events, actor=actor,
                                   reason=reason or f"import {report.format} {report.source}")

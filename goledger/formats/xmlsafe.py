@@ -36,6 +36,7 @@ from typing import Final
 from lxml import etree
 
 from goledger.errors import FormatError
+from goledger.i18n.messages import say, word
 
 __all__ = ["MAX_XML_BYTES", "check_size", "parse_xml"]
 
@@ -99,10 +100,9 @@ def _check_doctype(head: bytes, what: str) -> None:
     kind, target = match.group(1).upper(), match.group(3) or b""
     if kind == b"PUBLIC" or not _LOCAL_DTD_NAME.match(target):
         shown = target.decode("utf-8", errors="replace")[:80]
-        raise FormatError(
-            f"{what} points to an external DTD ({kind.decode().upper()} {shown!r}); goledger never "
-            "fetches DTDs and refuses files that name one outside their own folder"
-        )
+        raise FormatError(say("%(file)s points to an external DTD (%(kind)s %(target)r); goledger never fetches "
+                              "DTDs and refuses files that name one outside their own folder", file=what,
+                              kind=kind.decode().upper(), target=shown))
 
 
 def _one_line(text: object) -> str:
@@ -113,9 +113,8 @@ def _one_line(text: object) -> str:
 def check_size(size: int, what: str, limit: int = MAX_XML_BYTES, kind: str = "XML files") -> None:
     """Refuse an input of ``size`` bytes above ``limit`` (before reading it, when possible)."""
     if size > limit:
-        raise FormatError(
-            f"{what} is {size / (1024 * 1024):.0f} MB, larger than the {limit // (1024 * 1024)} MB limit for {kind}"
-        )
+        raise FormatError(say("%(file)s is %(size)s MB, larger than the %(limit)d MB limit for %(kind)s", file=what,
+                              size=format(size / (1024 * 1024), ".0f"), limit=limit // (1024 * 1024), kind=word(kind)))
 
 
 def parse_xml(
@@ -129,7 +128,7 @@ def parse_xml(
     """
     check_size(len(data), what, min(max_bytes, MAX_XML_BYTES), kind)
     if not data.strip():
-        raise FormatError(f"{what} is empty")
+        raise FormatError(say("%(file)s is empty", file=what))
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         if notes is not None:
@@ -142,19 +141,19 @@ def parse_xml(
     text_head = _decoded(data)
     if text_head is not None:  # UTF-16/32 and other encodings: check the text, not its bytes
         if re.search(r"<!ENTITY", text_head, re.IGNORECASE):
-            raise FormatError(
-                f"{what} declares XML entities; goledger refuses them "
-                "(they can read local files or explode in memory)"
-            )
+            raise FormatError(say(
+                "%(file)s declares XML entities; goledger refuses them "
+                "(they can read local files or explode in memory)", file=what))
         if re.search(r"<!DOCTYPE[^>\[]*\[", text_head[:65536], re.IGNORECASE):
-            raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
+            raise FormatError(say("%(file)s has an internal DTD subset; goledger refuses DTD declarations in data "
+                                  "files", file=what))
     if _ENTITY_DECL.search(data) is not None:
-        raise FormatError(
-            f"{what} declares XML entities; goledger refuses them "
-            "(they can read local files or explode in memory)"
-        )
+        raise FormatError(say(
+            "%(file)s declares XML entities; goledger refuses them "
+            "(they can read local files or explode in memory)", file=what))
     if _DOCTYPE_SUBSET.search(head) is not None:
-        raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
+        raise FormatError(say("%(file)s has an internal DTD subset; goledger refuses DTD declarations in data "
+                                  "files", file=what))
     _check_doctype(head, what)
     declared = _declared_encoding(data)
     small = len(data) <= MAX_RECODE_BYTES
@@ -180,15 +179,20 @@ def parse_xml(
             if root is not None and notes is not None:
                 notes.append("not valid UTF-8; re-decoded as Cp1252")
         if root is None:
-            line = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-            raise FormatError(f"{what} is not well-formed XML{line}: {_one_line(exc.msg)}") from None
+            if getattr(exc, "lineno", None):
+                raise FormatError(say("%(file)s is not well-formed XML (line %(line)d): %(error)s", file=what,
+                                      line=exc.lineno, error=_one_line(exc.msg))) from None
+            raise FormatError(say("%(file)s is not well-formed XML: %(error)s", file=what,
+                                  error=_one_line(exc.msg))) from None
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
-        raise FormatError(f"{what} cannot be parsed as XML: {_one_line(str(exc))}") from None
+        raise FormatError(say("%(file)s cannot be parsed as XML: %(error)s", file=what,
+                              error=_one_line(str(exc)))) from None
     if root is None:
-        raise FormatError(f"{what} has no root element")
+        raise FormatError(say("%(file)s has no root element", file=what))
     dtd = root.getroottree().docinfo.internalDTD  # whatever the encoding: the parsed document says it
     if dtd is not None and (any(True for _ in dtd.iterentities()) or any(True for _ in dtd.iterelements())):
-        raise FormatError(f"{what} has an internal DTD subset; goledger refuses DTD declarations in data files")
+        raise FormatError(say("%(file)s has an internal DTD subset; goledger refuses DTD declarations in data "
+                                  "files", file=what))
     return root
 
 

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger.values import Rank, RankError, Result, parse_number
 from goledger.replay.scoring.mge_rating import equalised_difference
 
@@ -70,25 +71,27 @@ class MgeParameters(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     def __post_init__(self) -> None:
         bounds = [b for b, _ in self.game_points]
         if not self.game_points or bounds != sorted(set(bounds)):
-            raise CommandRejected("mge game_points must be rows (advantage, points) in strictly ascending order")
+            raise CommandRejected(say("mge game_points must be rows (advantage, points) in strictly ascending order"))
         for _, text in self.game_points:
             try:
                 value = parse_number(text) if isinstance(text, str) else None  # bounded as text
             except ValueError:
                 value = None
             if value is None:
-                raise CommandRejected(f"mge game points must be decimal strings such as 0.75, not {str(text)[:32]!r}")
+                raise CommandRejected(say("mge game points must be decimal strings such as 0.75, not %(text)r",
+                                          text=str(text)[:32]))
             if not 0 <= value <= 1:
-                raise CommandRejected(f"mge game points {text} are outside [0, 1]")
+                raise CommandRejected(say("mge game points %(text)s are outside [0, 1]", text=text))
         if self.points_for_win(0) != Fraction(1, 2):
-            raise CommandRejected("mge game_points must give ½ at equal equalised rating (the seed's rule)")
+            raise CommandRejected(say("mge game_points must give ½ at equal equalised rating (the seed's rule)"))
         if self.constant <= 0:
-            raise CommandRejected(f"the mge tournament constant must be positive, not {self.constant}")
+            raise CommandRejected(say("the mge tournament constant must be positive, not %(constant)d",
+                                      constant=self.constant))
         for rank in self.lower_limits:
             try:
                 Rank.parse(rank)
             except RankError as exc:
-                raise CommandRejected(f"mge lower_limits: {exc}") from None
+                raise CommandRejected(say("mge lower_limits: %(error)s", error=str(exc))) from None
 
     def points_for_win(self, advantage: int) -> Fraction:
         """The winner's game points when his equalised rating exceeds the loser's by
@@ -203,7 +206,7 @@ def _round(value: Fraction, mode: str) -> int:
 def mge_preview(state: TournamentState, parameters: MgeParameters) -> MgePreview:
     """The ``mge`` preview of a folded tournament under ``parameters`` (module docstring)."""
     if state.settings is None:
-        raise CommandRejected("the ledger holds no tournament yet")
+        raise CommandRejected(say("the ledger holds no tournament yet"))
     rounds = max([state.settings.rounds, *state.games, *state.byes])
     parts = parameters.parts(rounds)
 
@@ -219,8 +222,9 @@ def mge_preview(state: TournamentState, parameters: MgeParameters) -> MgePreview
             try:
                 current[pid] = parameters.lower_limit(ranks[pid])
             except _MissingLimit:
-                raise CommandRejected(f"{p.surname} {p.first_name} ({pid}) is unrated and the mge parameters "
-                                      f"give no lower limit for {ranks[pid]}") from None
+                raise CommandRejected(say("%(surname)s %(first_name)s (%(player)s) is unrated and the mge parameters "
+                                          "give no lower limit for %(rank)s", surname=p.surname,
+                                          first_name=p.first_name, player=pid, rank=str(ranks[pid]))) from None
             start[pid] = "lower limit"
         else:
             current[pid] = p.rating
@@ -309,13 +313,15 @@ def load_parameters(path: str | os.PathLike[str]) -> MgeParameters:
         with open(path, "rb") as fh:
             data = fh.read(_MAX_PARAMETERS_BYTES + 1)  # bounded: --parameters /dev/zero must not hang
     except OSError as exc:
-        raise CommandRejected(f"cannot read the mge parameters {path}: {exc.strerror}") from None
+        raise CommandRejected(say("cannot read the mge parameters %(path)s: %(error)s", path=str(path),
+                                  error=str(exc.strerror))) from None
     if len(data) > _MAX_PARAMETERS_BYTES:
-        raise CommandRejected(f"the mge parameters {path} are over {_MAX_PARAMETERS_BYTES // 1024} KB; "
-                              "a parameter file is a few lines of JSON")
+        raise CommandRejected(say("the mge parameters %(path)s are over %(kb)d KB; a parameter file is a few lines "
+                                  "of JSON", path=str(path), kb=_MAX_PARAMETERS_BYTES // 1024))
     try:
         return msgspec.json.decode(data, type=MgeParameters)
     except msgspec.ValidationError as exc:
-        raise CommandRejected(f"bad mge parameters in {path}: {exc}") from None
+        raise CommandRejected(say("bad mge parameters in %(path)s: %(error)s", path=str(path),
+                                  error=str(exc))) from None
     except msgspec.DecodeError as exc:
-        raise CommandRejected(f"{path} is not JSON: {exc}") from None
+        raise CommandRejected(say("%(path)s is not JSON: %(error)s", path=str(path), error=str(exc))) from None

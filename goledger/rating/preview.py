@@ -47,6 +47,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.ledger.values import MAX_NUMBER_DIGITS, Rank, RankError, Result
 from goledger.rating import gor
 from goledger.rating.classes import adjusted_seconds, egf_class
@@ -111,24 +112,26 @@ def parse_options(pairs: Mapping[str, str]) -> GorOptions:
     values: dict[str, Any] = {}
     for name, text in pairs.items():
         if name not in fields:
-            raise CommandRejected(f"gor-2021 has no option {name!r}: use one of {', '.join(fields)}")
+            raise CommandRejected(say("gor-2021 has no option %(name)r: use one of %(options)s", name=name,
+                                      options=", ".join(fields)))
         if name == "loss_cap":
             if text.lower() in ("", "none", "off"):
                 values[name] = None
             elif text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS:
                 values[name] = int(text)
             else:
-                raise CommandRejected(f"loss_cap must be a whole number of points or none, not {text!r}")
+                raise CommandRejected(say("loss_cap must be a whole number of points or none, not %(text)r",
+                                          text=text))
         elif name == "grade_reset":
             if text.lower() not in ("true", "false", "yes", "no", "on", "off"):
-                raise CommandRejected(f"grade_reset must be true or false, not {text!r}")
+                raise CommandRejected(say("grade_reset must be true or false, not %(text)r", text=text))
             values[name] = text.lower() in ("true", "yes", "on")
         else:
             values[name] = text
     try:
         return msgspec.convert(values, GorOptions)
     except msgspec.ValidationError as exc:
-        raise CommandRejected(f"bad gor-2021 option: {exc}") from None
+        raise CommandRejected(say("bad gor-2021 option: %(error)s", error=str(exc))) from None
 
 
 class GameChange(msgspec.Struct, frozen=True, kw_only=True):
@@ -271,7 +274,7 @@ def preview_state(state: TournamentState, egd_class: str | None = None,
                   options: GorOptions | None = None) -> RatingPreview:
     """The ``gor-2021`` preview of a folded tournament (module docstring for the rules)."""
     if state.settings is None:
-        raise CommandRejected("the ledger holds no tournament yet")
+        raise CommandRejected(say("the ledger holds no tournament yet"))
     options = options or GorOptions()
     cls, source = _class_of(state, egd_class)
     weight = CLASS_WEIGHTS.get(cls, Decimal(0))
@@ -378,7 +381,8 @@ def rating_preview(db: str | os.PathLike[str], egd_class: str | None = None,
     from goledger.replay.loading.load import load_state
 
     if system not in RATING_SYSTEMS:
-        raise CommandRejected(f"unknown rating system {system!r}: use {' or '.join(RATING_SYSTEMS)}")
+        raise CommandRejected(say("unknown rating system %(system)r: use %(systems)s", system=system,
+                                  systems=" or ".join(RATING_SYSTEMS)))
     if system == "mge":
         if parameters is None:
             raise CommandRejected("the mge policy needs --parameters FILE (lower limits, game points, constant: "

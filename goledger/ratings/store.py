@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from goledger.errors import CommandRejected
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.ratings.model import DuplicatePin, ListInfo, ListRef, ParsedList, RatedPlayer, Unparsed
 from goledger.ratings.names import collapse, name_key, tokens
 
@@ -211,16 +213,17 @@ def check_not_a_ledger(target: Path) -> None:
     if ledger:
         for name in (ledger, *(ledger + suffix for suffix in _COMPANIONS)):
             if _same_file(target, Path(name)):
-                raise CommandRejected(f"{target} is the ledger {ledger} (or one of its files), not a ratings store; "
-                                      "nothing was written")
+                raise CommandRejected(say("%(target)s is the ledger %(ledger)s (or one of its files), not a ratings "
+                                          "store; nothing was written", target=str(target), ledger=ledger))
     if _is_ledger(target):
-        raise CommandRejected(f"{target} is a goledger ledger, not a ratings store; nothing was written")
+        raise CommandRejected(say("%(target)s is a goledger ledger, not a ratings store; nothing was written",
+                                  target=str(target)))
     for suffix in _COMPANIONS:
         if target.name.endswith(suffix):
             base = target.with_name(target.name[:-len(suffix)])
             if _is_ledger(base):
-                raise CommandRejected(f"{target} is a file SQLite keeps beside the ledger {base}, not a ratings "
-                                      "store; nothing was written")
+                raise CommandRejected(say("%(target)s is a file SQLite keeps beside the ledger %(base)s, not a "
+                                          "ratings store; nothing was written", target=str(target), base=str(base)))
 
 
 def _check_tables(conn: sqlite3.Connection, target: Path) -> None:
@@ -228,10 +231,12 @@ def _check_tables(conn: sqlite3.Connection, target: Path) -> None:
     has not, before anything is written into it."""
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if {"meta", "events"} <= names:
-        raise CommandRejected(f"{target} is a goledger ledger, not a ratings store; nothing was written")
+        raise CommandRejected(say("%(target)s is a goledger ledger, not a ratings store; nothing was written",
+                                  target=str(target)))
     if names - _OWN_TABLES:
-        raise CommandRejected(f"{target} is another SQLite database (it holds the table "
-                              f"{sorted(names - _OWN_TABLES)[0]!r}), not a ratings store; nothing was written")
+        raise CommandRejected(say("%(target)s is another SQLite database (it holds the table %(table)r), not a "
+                                  "ratings store; nothing was written", target=str(target),
+                                  table=sorted(names - _OWN_TABLES)[0]))
 
 
 def _open_for_writing(target: Path) -> sqlite3.Connection:
@@ -243,12 +248,14 @@ def _open_for_writing(target: Path) -> sqlite3.Connection:
         target.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(target, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
-        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+        raise CommandRejected(say("cannot write the ratings store %(target)s: %(error)s", target=str(target),
+                                  error=str(exc))) from None
     try:
         _check_tables(conn, target)
     except sqlite3.Error as exc:
         conn.close()
-        raise CommandRejected(f"{target} is not a ratings store ({exc}); nothing was written") from None
+        raise CommandRejected(say("%(target)s is not a ratings store (%(error)s); nothing was written",
+                                  target=str(target), error=str(exc))) from None
     except CommandRejected:
         conn.close()
         raise
@@ -274,9 +281,12 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None, 
         if previous is not None and previous.sha256 == ref.sha256:
             return ImportOutcome(status="unchanged", info=_info(conn, ref.source), path=str(target), previous=previous)
         if previous is not None and previous.date > ref.date and not replace:
-            raise CommandRejected(f"the store already holds a newer {ref.source} list ({previous.date}) than this one "
-                                  f"({ref.date}); nothing was imported (give --replace to put this one in its place, "
-                                  f"or 'goledger ratings drop --source {ref.source}' first)")
+            raise CommandRejected(say_at(
+                "the store already holds a newer %(source)s list (%(held)s) than this one (%(date)s); nothing was "
+                "imported (give --replace to put this one in its place, or 'goledger ratings drop --source "
+                "%(source)s' first)",
+                N_("the store already holds a newer %(source)s list (%(held)s) than this one (%(date)s); nothing "
+                   "was imported"), source=ref.source, held=previous.date, date=ref.date))
         keys = [_key(f"{r[1]} {r[2]}") for r in parsed.rows]
         # One transaction: a reader sees the old list until the commit, then the new one.
         conn.execute("BEGIN IMMEDIATE")
@@ -306,7 +316,8 @@ def save_list(parsed: ParsedList, file_name: str, path: PathLike | None = None, 
     except sqlite3.Error as exc:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+        raise CommandRejected(say("cannot write the ratings store %(target)s: %(error)s", target=str(target),
+                                  error=str(exc))) from None
     finally:
         conn.close()
 
@@ -322,8 +333,8 @@ def _info(conn: sqlite3.Connection, source: str) -> ListInfo:
     row = conn.execute("SELECT source, date, sha256, players, unparsed, file, imported_at FROM lists "
                        "WHERE source = ? AND current = 1", (source,)).fetchone()
     if row is None:
-        raise CommandRejected(f"the ratings store holds no {source} list; import one with "
-                              f"'goledger ratings import FILE --source {source}'")
+        raise CommandRejected(say("the ratings store holds no %(source)s list; import one with "
+                                  "'goledger ratings import FILE --source %(source)s'", source=source))
     record = json.loads(row[4])
     if isinstance(record, list):  # written before issue 41
         record = {"lines": len(record), "kept": record, "duplicate_pins": []}
@@ -340,17 +351,19 @@ def drop_list(source: str = "egd", path: PathLike | None = None) -> ListInfo:
     no such list, and a path that is not a ratings store (:func:`check_not_a_ledger`)."""
     target = ratings_path(path)
     if not target.is_file():
-        raise CommandRejected(f"no ratings store at {target}; nothing to drop")
+        raise CommandRejected(say("no ratings store at %(target)s; nothing to drop", target=str(target)))
     conn = _open_for_writing(target)
     try:
         conn.execute("PRAGMA busy_timeout=10000")
         if "lists" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}:
-            raise CommandRejected(f"the ratings store {target} holds no {source} list; nothing was dropped")
+            raise CommandRejected(say("the ratings store %(target)s holds no %(source)s list; nothing was dropped",
+                                      target=str(target), source=source))
         conn.execute("BEGIN IMMEDIATE")
         try:
             info = _info(conn, source)
         except CommandRejected:
-            raise CommandRejected(f"the ratings store {target} holds no {source} list; nothing was dropped") from None
+            raise CommandRejected(say("the ratings store %(target)s holds no %(source)s list; nothing was dropped",
+                                      target=str(target), source=source)) from None
         for (old_id,) in conn.execute("SELECT id FROM lists WHERE source = ?", (source,)).fetchall():
             conn.execute("DELETE FROM players WHERE list = ?", (old_id,))
             conn.execute("DELETE FROM vocab WHERE list = ?", (old_id,))
@@ -359,7 +372,8 @@ def drop_list(source: str = "egd", path: PathLike | None = None) -> ListInfo:
         conn.execute("COMMIT")
         return info
     except sqlite3.Error as exc:
-        raise CommandRejected(f"cannot write the ratings store {target}: {exc}") from None
+        raise CommandRejected(say("cannot write the ratings store %(target)s: %(error)s", target=str(target),
+                                  error=str(exc))) from None
     finally:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
@@ -461,14 +475,15 @@ class RatingsStore:
     def __init__(self, path: PathLike | None = None) -> None:
         self.path = ratings_path(path)
         if not self.path.is_file():
-            raise CommandRejected(f"no ratings store at {self.path}; import a list first with "
-                                  "'goledger ratings import FILE'")
+            raise CommandRejected(say("no ratings store at %(target)s; import a list first with "
+                                      "'goledger ratings import FILE'", target=str(self.path)))
         try:
             self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
                                          check_same_thread=False)
             self._conn.execute("PRAGMA busy_timeout=10000")
         except sqlite3.Error as exc:
-            raise CommandRejected(f"cannot read the ratings store {self.path}: {exc}") from None
+            raise CommandRejected(say("cannot read the ratings store %(target)s: %(error)s", target=str(self.path),
+                                      error=str(exc))) from None
         self._vocab: dict[int, _Vocabulary] = {}
 
     def close(self) -> None:
@@ -485,10 +500,12 @@ class RatingsStore:
             row = self._conn.execute("SELECT id, source, date, sha256 FROM lists WHERE source = ? AND current = 1",
                                      (source,)).fetchone()
         except sqlite3.Error as exc:
-            raise CommandRejected(f"{self.path} is not a ratings store ({exc})") from None
+            raise CommandRejected(say("%(target)s is not a ratings store (%(error)s)", target=str(self.path),
+                                      error=str(exc))) from None
         if row is None:
-            raise CommandRejected(f"the ratings store {self.path} holds no {source} list; import one with "
-                                  f"'goledger ratings import FILE --source {source}'")
+            raise CommandRejected(say("the ratings store %(target)s holds no %(source)s list; import one with "
+                                      "'goledger ratings import FILE --source %(source)s'", target=str(self.path),
+                                      source=source))
         return row[0], ListRef(source=row[1], date=row[2], sha256=row[3])
 
     def info(self, source: str = "egd") -> ListInfo:
@@ -499,7 +516,8 @@ class RatingsStore:
         try:
             return [r[0] for r in self._conn.execute("SELECT source FROM lists WHERE current = 1 ORDER BY source")]
         except sqlite3.Error as exc:
-            raise CommandRejected(f"{self.path} is not a ratings store ({exc})") from None
+            raise CommandRejected(say("%(target)s is not a ratings store (%(error)s)", target=str(self.path),
+                                      error=str(exc))) from None
 
     def lookup(self, pin: str, source: str = "egd") -> tuple[ListRef, RatedPlayer | None]:
         """The current list and the player with this PIN in it (``None``: not in the list)."""
@@ -512,10 +530,14 @@ class RatingsStore:
             self._conn.execute("COMMIT")
         if len(rows) > 1:
             lines = [str(r[11]) for r in rows]
-            raise CommandRejected(f"PIN {pin} is on {len(rows)} lines of the {ref.source} list of {ref.date} "
-                                  f"(lines {', '.join(lines[:-1])} and {lines[-1]}: "
-                                  f"{' / '.join(_player_of(r).full_name for r in rows)}); the list cannot say who he "
-                                  "is, so give the names, rank and rating without --egd-pin, or ask the EGD")
+            raise CommandRejected(say_at(
+                "PIN %(pin)s is on %(count)d lines of the %(source)s list of %(date)s (lines %(lines)s and %(last)s: "
+                "%(names)s); the list cannot say who he is, so give the names, rank and rating without --egd-pin, "
+                "or ask the EGD",
+                N_("PIN %(pin)s is on %(count)d lines of the %(source)s list of %(date)s (lines %(lines)s and "
+                   "%(last)s: %(names)s); the list cannot say who he is, so give the names, rank and rating without "
+                   "the EGD PIN, or ask the EGD"), pin=pin, count=len(rows), source=ref.source, date=ref.date,
+                lines=", ".join(lines[:-1]), last=lines[-1], names=" / ".join(_player_of(r).full_name for r in rows)))
         return ref, (_player_of(rows[0]) if rows else None)
 
     def search(self, query: str, limit: int = 10, country: str | None = None, source: str = "egd",
@@ -665,11 +687,12 @@ def search(query: str, limit: int = 10, country: str | None = None, ratings: Pat
            source: str = "egd") -> SearchResult:
     """``goledger ratings search``: :meth:`RatingsStore.search` with its arguments checked."""
     if len(query) > MAX_QUERY:
-        raise CommandRejected(f"the query is {len(query)} characters long; at most {MAX_QUERY} are read")
+        raise CommandRejected(say("the query is %(length)d characters long; at most %(most)d are read",
+                                  length=len(query), most=MAX_QUERY))
     if not 1 <= limit <= 1000:
-        raise CommandRejected(f"--limit {limit} is outside 1..1000")
+        raise CommandRejected(say("--limit %(limit)d is outside 1..1000", limit=limit))
     if country is not None and not (len(country) == 2 and country.isascii() and country.isalpha()):
-        raise CommandRejected(f"country {country[:20]!r} must be a two-letter code such as TR")
+        raise CommandRejected(say("country %(country)r must be a two-letter code such as TR", country=country[:20]))
     with RatingsStore(ratings) as store:
         return store.search(query, limit, country, source)
 

@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from goledger.errors import GoledgerError
+from goledger.i18n.messages import say
 from goledger.web.routing import json_response
 
 __all__ = ["list_words", "no_list_words", "ratings_routes"]
@@ -75,7 +76,8 @@ class _Searcher:
         from goledger.ratings.store import MAX_QUERY, RatingsStore, default_path
 
         if len(query) > MAX_QUERY:
-            raise CommandRejected(f"the query is {len(query)} characters long; at most {MAX_QUERY} are read")
+            raise CommandRejected(say("the query is %(length)d characters long; at most %(most)d are read",
+                                      length=len(query), most=MAX_QUERY))
         with self._lock:
             path = default_path()
             identity = _identity(path)
@@ -112,7 +114,7 @@ def _country(request: Request) -> str | None:
 
     text = request.query_params.get("country", "").strip().upper()
     if text and not (len(text) == 2 and text.isascii() and text.isalpha()):
-        raise CommandRejected(f"country {text[:20]!r} must be a two-letter code such as TR")
+        raise CommandRejected(say("country %(country)r must be a two-letter code such as TR", country=text[:20]))
     return text or None
 
 

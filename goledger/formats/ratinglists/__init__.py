@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Final
 
 from goledger.errors import CommandRejected
 from goledger.formats.ratinglists.egd import read
+from goledger.i18n.messages import say
 from goledger.ratings.model import MAX_UNPARSED_KEPT, ParsedList
 from goledger.ratings.store import ImportOutcome, save_list
 
@@ -52,15 +53,18 @@ def read_list(path: str | os.PathLike[str], source: str = "egd") -> ParsedList:
     oversized file with one sentence."""
     reader = READERS.get(source)
     if reader is None:
-        raise CommandRejected(f"unknown rating list source {source!r}; known: {', '.join(sorted(READERS))}")
+        raise CommandRejected(say("unknown rating list source %(source)r; known: %(known)s", source=source,
+                                  known=", ".join(sorted(READERS))))
     file = Path(path)
     try:
         size = file.stat().st_size
         if size > MAX_LIST_BYTES:
-            raise CommandRejected(f"{file} is {size} bytes, more than a rating list may be ({MAX_LIST_BYTES})")
+            raise CommandRejected(say("%(file)s is %(size)d bytes, more than a rating list may be (%(most)d)",
+                                      file=str(file), size=size, most=MAX_LIST_BYTES))
         data = file.read_bytes()
     except OSError as exc:
-        raise CommandRejected(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise CommandRejected(say("cannot read %(file)s: %(error)s", file=str(file),
+                                  error=str(exc.strerror or exc))) from None
     return reader(data)
 
 

@@ -37,6 +37,7 @@ import re
 from typing import Final
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ratings.model import MAX_UNPARSED_KEPT, DuplicatePin, ListRef, ParsedList, RatedPlayer, Row, Unparsed
 
 __all__ = ["read"]
@@ -175,11 +176,11 @@ def read(data: bytes, today: str | None = None) -> ParsedList:
         else:
             players.append(got.row())
     if not players:
-        raise CommandRejected("this is not an EGD rating list: no line reads as a player "
-                              "(PIN, name, country, club, grade, P&D, GoR, NT, last appearance)")
+        raise CommandRejected(say("this is not an EGD rating list: no line reads as a player "
+                                  "(PIN, name, country, club, grade, P&D, GoR, NT, last appearance)"))
     date = max(p[10] for p in players)
     if not date:
-        raise CommandRejected("the list has no dated last appearance, so it has no date")
+        raise CommandRejected(say("the list has no dated last appearance, so it has no date"))
     return ParsedList(ref=ListRef(source="egd", date=date, sha256=sha), rows=players, unparsed=unparsed,
                       player_lines=count, declared_players=declared, unparsed_lines=unparsed_lines,
                       duplicate_pins=duplicate_pins(players))
