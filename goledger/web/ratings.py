@@ -43,9 +43,11 @@ def no_list_words() -> str:
 
 
 def list_words() -> str:
-    """The machine's EGD list in a few words (``EGD list of 2019-02-22: 45,522 players``), or
+    """The machine's EGD list in a few words (``EGD list of 2019-02-22: 45,522 players``, the date
+    as the page's language writes it), or
     ``""`` when none was imported (or the store cannot be read)."""
     from goledger.i18n import gettext
+    from goledger.i18n.numbers import numeric_date
     from goledger.ratings.store import default_path, list_info
 
     if not default_path().is_file():
@@ -55,7 +57,7 @@ def list_words() -> str:
     except GoledgerError:
         return ""
     return gettext("%(source)s list of %(date)s: %(players)s players") % {
-        "source": info.ref.source.upper(), "date": info.ref.date, "players": info.players}
+        "source": info.ref.source.upper(), "date": numeric_date(info.ref.date), "players": info.players}
 
 
 _MIN_QUERY = 2

@@ -142,6 +142,9 @@ def test_a_rating_lists_date_is_the_languages_numeric_date(tmp_path: Path, langu
         assert status == 200, check
         summary = re.search(r'<p id="egd-check-summary">(.*?)</p>', check)
         assert summary is not None and numeric in unescape(summary[1]) and iso not in summary[1], check
+        status, registration, _ = desk.get(f"/desk/players?lang={language}", headers=director)  # the list's summary
+        assert status == 200, registration
+        assert numeric in unescape(registration) and iso not in registration
 
 
 @pytest.mark.parametrize("language", ["tr", "hu"])
