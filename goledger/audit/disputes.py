@@ -25,6 +25,7 @@ from goledger.describe.disputes import relation_words, rule_words
 from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import format_points
@@ -110,14 +111,15 @@ def event_what_if_events(events: list[ev.Event], seq: int, round: int | None = N
                          end: TournamentState | None = None) -> EventWhatIf:
     """:func:`event_what_if` on a decoded log (no envelope: who recorded it is left empty)."""
     if not 1 <= seq <= len(events):
-        raise CommandRejected(f"event {seq} is outside the ledger's events 1..{len(events)}")
+        raise CommandRejected(say("event %(seq)d is outside the ledger's events 1..%(head)d", seq=seq,
+                                  head=len(events)))
     if end is None:
         end = fold(events, check=check_registered)
     if end.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     event = events[seq - 1]
     if isinstance(event, ev.TournamentCreated):
-        raise CommandRejected(f"event {seq} creates the tournament: without it there are no standings")
+        raise CommandRejected(say("event %(seq)d creates the tournament: without it there are no standings", seq=seq))
     names = {p: s.full_name for p, s in end.players.items()}
     without = consequences(events, seq)
     late = noteworthy(events).get(seq, (0, None))[1]
@@ -143,7 +145,7 @@ def event_what_if(db: PathLike, seq: int, round: int | None = None,  # noqa: A00
     with Ledger.open(db) as ledger:
         events = ledger.events(upto=end.seq) if end is not None else ledger.events()
         if timeline_only and seq not in noteworthy(events):
-            raise CommandRejected(f"event {seq} is not one a player's timeline shows")
+            raise CommandRejected(say("event %(seq)d is not one a player's timeline shows", seq=seq))
         record = _envelope(ledger, seq) if 1 <= seq <= len(events) else None
     found = event_what_if_events(events, seq, round, end=end)
     if record is not None:
@@ -229,21 +231,22 @@ def dispute_sheet(db: PathLike, player: str, seq: int | None = None,
     with Ledger.open(db) as ledger:
         events = ledger.events(upto=end.seq) if end is not None else ledger.events()
         if timeline_only and seq is not None and seq not in noteworthy(events):
-            raise CommandRejected(f"event {seq} is not one a player's timeline shows")
+            raise CommandRejected(say("event %(seq)d is not one a player's timeline shows", seq=seq))
         if end is None:
             end = fold(events, check=check_registered)
         if end.settings is None:
-            raise CommandRejected("the ledger has no tournament yet")
+            raise CommandRejected(say("the ledger has no tournament yet"))
         pid = find_player(end, player).id
         if seq is None:
             line = timeline_events(events, pid, end=end)
             if not line.entries:
-                raise CommandRejected(f"no event moved {line.name} since round 1: there is nothing to dispute")
+                raise CommandRejected(say("no event moved %(player)s since round 1: there is nothing to dispute",
+                                             player=line.name))
             seq = line.entries[-1].seq
         record = _envelope(ledger, seq) if 1 <= seq <= len(events) else None
         head = _envelope(ledger, len(events))  # the head of the log the sheet is computed from
     if head is None:
-        raise CommandRejected("the ledger has no events")
+        raise CommandRejected(say("the ledger has no events"))
     round_ = check_round(end, None)
     found = event_what_if_events(events, seq, round_, end=end)
     if record is not None:

@@ -34,6 +34,8 @@ from goledger.audit.event_index import EventIndex
 from goledger.audit.published import PUBLISHED_LABEL, load_published, policy_for
 from goledger.audit.trace import AUTO, Trace, trace
 from goledger.errors import CommandRejected, FormatError
+from goledger.i18n import N_, current_language
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import bounded_int
@@ -81,7 +83,8 @@ PathLike = str | os.PathLike[str]
 def as_of(events: Sequence[ev.Event], seq: int | None = None) -> TournamentState:
     """The state after event ``seq`` (1-based; default: after the last event)."""
     if seq is not None and not 0 <= seq <= len(events):
-        raise CommandRejected(f"event {seq} is outside the ledger's events 1..{len(events)}")
+        raise CommandRejected(say("event %(seq)d is outside the ledger's events 1..%(head)d", seq=seq,
+                                  head=len(events)))
     return fold(events if seq is None else events[:seq], check=check_registered)
 
 
@@ -225,16 +228,20 @@ def diff_events(
     head = len(events)
     to = head if to_seq is None else to_seq
     if not 1 <= from_seq <= head:
-        raise CommandRejected(f"--from {from_seq} is outside the ledger's events 1..{head}")
+        raise CommandRejected(say_at("--from %(seq)d is outside the ledger's events 1..%(head)d",
+                                     N_("“Diff from event” %(seq)d is outside the ledger's events 1..%(head)d"),
+                                     seq=from_seq, head=head))
     if not from_seq <= to <= head:
-        raise CommandRejected(f"--to {to} must lie between --from {from_seq} and the last event {head}")
+        raise CommandRejected(say_at("--to %(to)d must lie between --from %(seq)d and the last event %(head)d",
+                                     N_("“to event” %(to)d must lie between “Diff from event” %(seq)d and the last "
+                                        "event %(head)d"), to=to, seq=from_seq, head=head))
     if base is None:
         base = fold(events[:from_seq], check=check_registered)
     elif base.seq != from_seq:
         raise ValueError(f"base is the state after event {base.seq}, not after {from_seq}")
     end = fold(events[from_seq:to], start=base, check=check_registered)
     if end.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     round_ = check_round(end, round)
     span = events[from_seq:to]
     tr = trace(base, span, _evaluator(round_, policy, criteria, published_view), max_replays=max_replays,
@@ -272,11 +279,15 @@ def diff(
     as corrected now*.
     """
     if (from_seq is None) == (published is None):
-        raise CommandRejected("diff needs either --from SEQ or --published ROUND (not both)")
+        raise CommandRejected(say_at("diff needs either --from SEQ or --published ROUND (not both)",
+                                     N_("a diff needs either “Diff from event” or “or as published, round” "
+                                        "(not both)")))
     with Ledger.open(db) as ledger:
         if published is not None:
             if round is not None or policy is not None or criteria:
-                raise CommandRejected("--published uses the round, policy and criteria it was published with")
+                raise CommandRejected(say_at("--published uses the round, policy and criteria it was published with",
+                                         N_("a diff against a published round uses the round, policy and criteria it "
+                                            "was published with")))
             shown, events = load_published(ledger, published)
             cp = shown.checkpoint
             start = cp.event_count
@@ -359,6 +370,14 @@ MAX_WITHOUT: Final = 100_000
 them is built, so never a huge one; no tournament's ledger holds that many."""
 
 
+def _grouped(number: int) -> str:
+    """``number`` with the thousands grouped as the language in force writes them (``100,000``,
+    Turkish ``100.000``)."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(number, locale=current_language()))
+
+
 def parse_without(text: str) -> tuple[int, ...]:
     """The events a what-if leaves out, written ``"12, 15-17"`` → ``(12, 15, 16, 17)``.
 
@@ -382,7 +401,8 @@ def parse_without(text: str) -> tuple[int, ...]:
     """
 
     if len(text) > 16 * MAX_WITHOUT:
-        raise CommandRejected(f"without: the list of events is longer than {16 * MAX_WITHOUT:,} characters")
+        raise CommandRejected(say("without: the list of events is longer than %(most)s characters",
+                                  most=_grouped(16 * MAX_WITHOUT)))
     out: list[int] = []
     for part in text.replace(" ", "").split(","):
         if not part:
@@ -393,14 +413,15 @@ def parse_without(text: str) -> tuple[int, ...]:
             low = bounded_int(first, signed=False)
             high = bounded_int(last, signed=False) if dash else low
         except ValueError:
-            raise CommandRejected(f"without: {shown!r} is not an event sequence number or a range like 12-15") \
-                from None
+            raise CommandRejected(say("without: %(part)r is not an event sequence number or a range like 12-15",
+                                      part=shown)) from None
         if low > high:
-            raise CommandRejected(f"without: {shown!r} is not an event sequence number or a range like 12-15")
+            raise CommandRejected(say("without: %(part)r is not an event sequence number or a range like 12-15",
+                                      part=shown))
         if low < 1:
-            raise CommandRejected(f"without: {shown!r} names event 0; events are numbered from 1")
+            raise CommandRejected(say("without: %(part)r names event 0; events are numbered from 1", part=shown))
         if high - low + 1 + len(out) > MAX_WITHOUT:
-            raise CommandRejected(f"without: leave out at most {MAX_WITHOUT:,} events at once")
+            raise CommandRejected(say("without: leave out at most %(most)s events at once", most=_grouped(MAX_WITHOUT)))
         out.extend(range(low, high + 1))
     return tuple(out)
 
@@ -418,15 +439,18 @@ def what_if_events(
     dropped = tuple(sorted(set(without)))
     bad = [s for s in dropped if not 1 <= s <= head]
     if bad:
-        raise CommandRejected(f"--without {bad[0]} is outside the ledger's events 1..{head}")
+        raise CommandRejected(say_at("--without %(seq)d is outside the ledger's events 1..%(head)d",
+                                     N_("“What if without events”: %(seq)d is outside the ledger's events 1..%(head)d"),
+                                     seq=bad[0], head=head))
     if not dropped and not add and policy is None:
-        raise CommandRejected("what-if needs --without, --add or --policy")
+        raise CommandRejected(say_at("what-if needs --without, --add or --policy",
+                                     N_("a what-if needs “What if without events” or “under policy”")))
     skip = set(dropped)
     kept = [e for seq, e in enumerate(events, start=1) if seq not in skip]
     actual_state = fold(events, check=check_registered)
     hypo_state = fold([*kept, *add], check=check_registered)
     if hypo_state.settings is None:
-        raise CommandRejected("without its TournamentCreated event the ledger holds no tournament")
+        raise CommandRejected(say("without its TournamentCreated event the ledger holds no tournament"))
     if round is None:
         round_ = max(actual_state.last_round_with_games(), hypo_state.last_round_with_games())
         round_ = min(round_, actual_state.rounds, hypo_state.rounds)
@@ -504,7 +528,7 @@ def history_events(
 
     end = fold(events, check=check_registered)
     if end.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     pid = find_player(end, player).id
     round_ = check_round(end, round)
     start = next(i for i, e in enumerate(events, start=1) if isinstance(e, ev.TournamentCreated))

@@ -34,6 +34,7 @@ from goledger.audit.trace import trace
 from goledger.describe.disputes import changed_values, relation_words, rule_words
 from goledger.describe.events import describe_event
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger
 from goledger.nogc import nogc
@@ -213,7 +214,7 @@ def timeline_events(
         end = fold(events[first:], start=base, check=check_registered) if base is not None else fold(
             events, check=check_registered)
     if end.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     pid = find_player(end, player).id
     round_ = check_round(end, round)
     pol = resolve_policy(end, policy)

@@ -55,8 +55,8 @@ def upload_name(filename: str | None, default: str) -> str:
     if not filename:
         return default
     if name in ("", ".", "..") or len(name) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in name):
-        raise CommandRejected(f"the uploaded file's name {filename[:60]!r} is not a file name; rename the file and "
-                              "upload it again")
+        raise CommandRejected(say("the uploaded file's name %(name)r is not a file name; rename the file and "
+                                  "upload it again", name=filename[:60]))
     return name
 
 
@@ -82,7 +82,8 @@ class DirectorPages:
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
-                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+                raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round_,
+                                          rounds=state.rounds))
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             return {"state": state, "round": round_, "games": game_rows(as_units(state), round_), "byes": byes,
                     "head": state.seq}
@@ -141,7 +142,7 @@ class DirectorPages:
         if fmt not in IMPORT_FORMATS:
             return self.pages.refusal(request, say("%(format)r is not a format the desk imports: use one of "
                                                    "%(formats)s", format=fmt, formats=", ".join(IMPORT_FORMATS)))
-        done = await self._with_upload(form, "upload", "choose the file to import", lambda source: self.pages.work(
+        done = await self._with_upload(form, "upload", say("choose the file to import"), lambda source: self.pages.work(
             isolate.import_file, fmt, source, self.desk.db, self.pages.actor(request)))
         if done.status != 200:
             return self.pages.refusal(request, done.message, done.status)
@@ -151,7 +152,7 @@ class DirectorPages:
         """Register the players of an uploaded MacMahon participant list
         (:func:`~goledger.formats.macmahon.players.import_macmahon_players`)."""
         form = await self.pages.checked_form(request)
-        done = await self._with_upload(form, "list.txt", "choose the participant list to upload",
+        done = await self._with_upload(form, "list.txt", say("choose the participant list to upload"),
                                        lambda source: self.pages.work(
                                            isolate.players_file, source, self.desk.db, self.pages.actor(request),
                                            forms.optional_number(form, "expected_head", "form's ledger head",
@@ -215,7 +216,8 @@ class DirectorPages:
 
             state = self.desk.state()
             if not 1 <= round_ <= state.rounds:
-                raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+                raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round_,
+                                          rounds=state.rounds))
             byes = [state.players[p] for p in sorted(state.byes.get(round_, {}))]
             free = sorted_by_name(unassigned(state, round_), lambda p: p.surname, lambda p: p.first_name,
                                   lambda p: p.id, language)
@@ -303,7 +305,7 @@ class DirectorPages:
                 result = queries.history(self.desk.db, q.get("player", ""), int_param(request, "round"),
                                          q.get("policy") or None)
             elif view:
-                raise CommandRejected(f"{view!r} is not an audit view: use diff, what-if or history")
+                raise CommandRejected(say("%(view)r is not an audit view: use diff, what-if or history", view=view))
             from goledger.render.json_text import json_text
 
             data = result.to_dict() if result is not None else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.replay.scoring.criteria import get_criterion
 from goledger.replay.scoring.policies import Policy, get_policy
 from goledger.replay.scoring.rules import MAIN_SCORE, Rules, rules_for
@@ -62,5 +63,6 @@ def check_round(state: TournamentState, round_: int | None) -> int:
     if round_ is None:
         return state.last_round_with_games()
     if not 0 <= round_ <= state.rounds:
-        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+        raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round_,
+                                  rounds=state.rounds))
     return round_

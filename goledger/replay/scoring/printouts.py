@@ -35,6 +35,7 @@ import msgspec
 from goledger.errors import CommandRejected
 from goledger.i18n import N_, gettext, ngettext
 from goledger.i18n.collation import sorted_by_name
+from goledger.i18n.messages import say
 from goledger.ledger.values import Result, effective_komi
 from goledger.replay.scoring.standings import Standings, check_round, json_number, standings
 from goledger.replay.scoring.units import unit_state
@@ -182,9 +183,10 @@ def pairing_list_of(state: TournamentState, round: int) -> PairingList:  # noqa:
     game's own, else the tournament's for an even game and ½ point at handicap, as OpenGotha
     prints it)."""
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     if not 1 <= round <= state.rounds:
-        raise CommandRejected(f"round {round} is outside 1..{state.rounds} of this tournament")
+        raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round,
+                                  rounds=state.rounds))
     state = unit_state(state)
     assert state.settings is not None
     rows = [
@@ -289,7 +291,7 @@ def player_list_of(state: TournamentState) -> PlayerList:
     name in the alphabet of the language written in (:mod:`goledger.i18n.collation`: Turkish
     puts Çelebi after Cem, Hungarian Csányi after Cukor), with the rounds he plays."""
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     rows = []
     now = state.last_round_with_games() or 1
     for p in sorted_by_name(state.players.values(), lambda p: p.surname, lambda p: p.first_name, lambda p: p.id):
@@ -387,7 +389,7 @@ def wall_list_of(state: TournamentState, round: int | None = None, policy: str |
     a Paramus's…: :func:`goledger.systems.views.wall_list`): they replace the standings, and
     the list has no criteria columns (a knockout's 3rd place is not its SOS)."""
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     state = unit_state(state)
     assert state.settings is not None
     round_ = check_round(state, round)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger.events import StartGroup, TournamentSettings
 from goledger.ledger.values import Rank, RankError
 
@@ -82,19 +83,21 @@ def parse_groups(spec: str) -> tuple[StartGroup, ...]:
         ranks, sep, score = item.partition("=")
         low, dash, high = ranks.strip().partition("-")
         if not sep or not dash:
-            raise CommandRejected(f"start group {item!r} is not RANK-RANK=SCORE (e.g. 1d-4d=31)")
+            raise CommandRejected(say("start group %(group)r is not RANK-RANK=SCORE (e.g. 1d-4d=31)", group=item))
         try:
             a, b = Rank.parse(low), Rank.parse(high)
             value = int(score.strip())
         except (RankError, ValueError):
-            raise CommandRejected(f"start group {item!r} is not RANK-RANK=SCORE (e.g. 1d-4d=31)") from None
+            raise CommandRejected(say("start group %(group)r is not RANK-RANK=SCORE (e.g. 1d-4d=31)",
+                                      group=item)) from None
         weak, strong = (a, b) if a <= b else (b, a)
         groups.append(StartGroup(lowest=str(weak), highest=str(strong), score=value))
     ordered = sorted(groups, key=lambda g: rank_value(g.lowest))
     for first, second in pairwise(ordered):
         if rank_value(second.lowest) <= rank_value(first.highest):
-            raise CommandRejected(f"start groups {first.lowest}-{first.highest} and {second.lowest}-{second.highest} "
-                                  "overlap")
+            raise CommandRejected(say("start groups %(first)s and %(second)s overlap",
+                                      first=f"{first.lowest}-{first.highest}",
+                                      second=f"{second.lowest}-{second.highest}"))
     return tuple(groups)
 
 
@@ -214,7 +217,7 @@ class StartScoreTable(msgspec.Struct, kw_only=True):
 def start_score_table(state: TournamentState, round: int | None = None) -> StartScoreTable:  # noqa: A002
     """Start scores with their reasons and the warnings of the founding documents."""
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     round_ = round or max(state.last_round_with_games(), 1)
     settings = state.settings_for_round(round_)
     members, warnings = super_group_members(state, settings)
