@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.nogc import nogc
 from goledger.replay.scoring.choices import check_round, main_score, resolve_criteria, resolve_policy
 from goledger.replay.scoring.criteria import get_criterion
@@ -192,7 +193,8 @@ def tie_key(ctx: ScoringContext) -> TieKey:
     known_policies()  # policy modules register their tie orders when loaded
     build = TIE_ORDERS.get(ctx.policy.tie_order)
     if build is None:
-        raise CommandRejected(f"unknown tie order {ctx.policy.tie_order!r}; known: {', '.join(sorted(TIE_ORDERS))}")
+        raise CommandRejected(say("unknown tie order %(order)r; known: %(known)s", order=ctx.policy.tie_order,
+                                  known=", ".join(sorted(TIE_ORDERS))))
     return build(ctx)
 
 
@@ -219,7 +221,7 @@ def _context(state: TournamentState, round_: int | None, policy: str | Policy | 
     ``past_count``: a round past the state's round count is looked at as it is (rounds no
     game was paired in count as such), not refused."""
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     state = unit_state(state)
     checked = round_ if past_count and round_ is not None and round_ > state.rounds else check_round(state, round_)
     pol = resolve_policy(state, policy)
