@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import N_
-from goledger.i18n.messages import say, say_at
+from goledger.i18n.messages import nsay, say, say_at, word
 from goledger.systems.common import AT_DRAW, Places, entrants, read_options
 from goledger.systems.registry import ENGINES, GENERAL_ENGINES, SYSTEMS
 
@@ -190,9 +190,16 @@ def places_of(state: TournamentState) -> Places | None:
         count = len(entrants(state))
         if count < 2 or (system == "match" and count != 2):
             return Places(system=system, round=0, finished=False, rows=(),
-                          notes=(f"no draw yet: {count} entrant(s); a {system} needs "
-                                 f"{'exactly' if system == 'match' else 'at least'} two",))
+                          notes=(str(nsay("no draw yet: %(count)d entrant; a match needs exactly two",
+                                          "no draw yet: %(count)d entrants; a match needs exactly two", count,
+                                          count=count) if system == "match" else
+                                     nsay("no draw yet: %(count)d entrant; a %(system)s needs at least two",
+                                          "no draw yet: %(count)d entrants; a %(system)s needs at least two",
+                                          count, count=count, system=word(_DRAWN_WORDS[system]))),))
     return module.places(state)
 
 
 _DRAWN = frozenset({"knockout", "double-knockout", "paramus", "match"})
+
+_DRAWN_WORDS: Final = {"knockout": N_("knockout"), "double-knockout": N_("double knockout"), "paramus": N_("Paramus")}
+"""The drawn systems other than the match, in words (the note of their places before the draw)."""

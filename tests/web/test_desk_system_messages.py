@@ -149,3 +149,23 @@ def test_a_team_round_refuses_in_the_desk_language(tmp_path: Path, language: str
     assert _head(db) == head
     assert "Kurtlar" in message or players is not None, message
     assert _checked(message, language, template) == [], message
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+@pytest.mark.parametrize("system", ["knockout", "match"])
+def test_the_places_before_the_draw_say_why_in_the_page_language(tmp_path: Path, language: str, system: str,
+                                                                  template) -> None:  # type: ignore[no-untyped-def]
+    """The places page of a bracket system with one entrant says, in the page's language, that
+    there is no draw yet."""
+    from goledger.systems import places_of
+
+    from ..systems_support import state_of
+
+    db = tmp_path / "cup.db"
+    commands.new(db, "Kupa", 2, system, language=language)
+    commands.register(db, *NAMES[language][0], "1d")
+    with use_language(language):
+        places = places_of(state_of(db))
+    assert places is not None and len(places.notes) == 1
+    assert _checked(places.notes[0], language, template) == [], places.notes
+    assert list(places.to_dict()["notes"]) == list(places.notes)
