@@ -39,11 +39,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import N_
+from goledger.i18n.messages import nsay, say, say_at, word
 from goledger.systems.common import AT_DRAW, Places, entrants, read_options
 from goledger.systems.registry import ENGINES, GENERAL_ENGINES, SYSTEMS
 
@@ -74,8 +76,10 @@ def engine_for(state: TournamentState, name: str | None = None) -> Engine:
     system = state.settings.system if state.settings is not None else ""
     chosen = name or DEFAULT_ENGINE.get(system)
     if chosen is None:
-        raise CommandRejected(f"a {system or 'tournament'} tournament has no automatic pairing; pair its games "
-                              "with goledger pair")
+        raise CommandRejected(say_at("a %(system)s tournament has no automatic pairing; pair its games with "
+                                     "goledger pair",
+                                     N_("a %(system)s tournament has no automatic pairing; pair its games by hand"),
+                                     system=system or "goledger"))
     return get_engine(chosen)
 
 
@@ -89,15 +93,19 @@ def get_engine(name: str) -> Engine:
     listing the known ones."""
     module = ENGINES.get(name)
     if module is None:
-        raise CommandRejected(f"unknown pairing engine {name!r} (known: {', '.join(sorted(ENGINES))})")
+        raise CommandRejected(say("unknown pairing engine %(name)r (known: %(known)s)", name=name,
+                                  known=", ".join(sorted(ENGINES))))
     try:
         loaded = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name != module:
             raise
         others = [n for n in known_engines() if n != name and importlib.util.find_spec(ENGINES[n]) is not None]
-        raise CommandRejected(f"the pairing engine {name!r} is not part of this goledger yet; choose another with "
-                              f"--engine ({', '.join(others) or 'none available'})") from None
+        raise CommandRejected(say_at("the pairing engine %(name)r is not part of this goledger yet; choose another "
+                                     "with --engine (%(others)s)",
+                                     N_("the pairing engine %(name)r is not part of this goledger yet; choose another "
+                                        "(%(others)s)"), name=name,
+                                     others=", ".join(others) or say("none available"))) from None
     engine: Engine = loaded.ENGINE
     return engine
 
@@ -108,7 +116,7 @@ def system_options(system: str, options: dict[str, Any]) -> dict[str, Any]:
     module = _module(system)
     if module is None or not hasattr(module, "OPTIONS"):
         if options:
-            raise CommandRejected(f"a {system} tournament has no system options")
+            raise CommandRejected(say("a %(system)s tournament has no system options", system=system))
         return {}
     parsed = read_options(module.OPTIONS, options, system)
     defaults = msgspec.to_builtins(module.OPTIONS())
@@ -182,9 +190,16 @@ def places_of(state: TournamentState) -> Places | None:
         count = len(entrants(state))
         if count < 2 or (system == "match" and count != 2):
             return Places(system=system, round=0, finished=False, rows=(),
-                          notes=(f"no draw yet: {count} entrant(s); a {system} needs "
-                                 f"{'exactly' if system == 'match' else 'at least'} two",))
+                          notes=(str(nsay("no draw yet: %(count)d entrant; a match needs exactly two",
+                                          "no draw yet: %(count)d entrants; a match needs exactly two", count,
+                                          count=count) if system == "match" else
+                                     nsay("no draw yet: %(count)d entrant; a %(system)s needs at least two",
+                                          "no draw yet: %(count)d entrants; a %(system)s needs at least two",
+                                          count, count=count, system=word(_DRAWN_WORDS[system]))),))
     return module.places(state)
 
 
 _DRAWN = frozenset({"knockout", "double-knockout", "paramus", "match"})
+
+_DRAWN_WORDS: Final = {"knockout": N_("knockout"), "double-knockout": N_("double knockout"), "paramus": N_("Paramus")}
+"""The drawn systems other than the match, in words (the note of their places before the draw)."""

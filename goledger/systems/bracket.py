@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Literal
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 
 __all__ = ["Method", "first_round", "knockout_rounds", "standard_order"]
 
@@ -56,9 +57,9 @@ def first_round(n: int, method: str) -> list[tuple[int, int | None]]:
     """Round 1 as (seed, seed or ``None`` for a bye) pairs in bracket order (see the module
     docstring); the better seed comes first."""
     if n < 2:
-        raise CommandRejected("an elimination bracket needs at least two entrants")
+        raise CommandRejected(say("an elimination bracket needs at least two entrants"))
     if method not in ("fold", "adjacent", "slide"):
-        raise CommandRejected(f"unknown pairing method {method!r}; use fold, adjacent or slide")
+        raise CommandRejected(say("unknown pairing method %(method)r; use fold, adjacent or slide", method=method))
     size = 1 << knockout_rounds(n)
     order = standard_order(size)
     slots = [(order[i], order[i + 1]) for i in range(0, size, 2)]

@@ -21,6 +21,7 @@ import msgspec
 
 from goledger.errors import CommandRejected
 from goledger.i18n import gettext, pgettext
+from goledger.i18n.messages import say, word
 from goledger.ledger.values import Rank, Result
 
 if TYPE_CHECKING:
@@ -103,13 +104,15 @@ def read_options(cls: type[T], raw: Mapping[str, Any], system: str) -> T:
     for key, value in raw.items():
         name = key.replace("-", "_")
         if name not in fields:
-            known = ", ".join(n.replace("_", "-") for n in fields) or "none"
-            raise CommandRejected(f"a {system} tournament has no option {key!r} (its options: {known})")
+            known = ", ".join(n.replace("_", "-") for n in fields) or say("none")
+            raise CommandRejected(say("a %(system)s tournament has no option %(option)r (its options: %(known)s)",
+                                      system=system, option=key, known=known))
         data[name] = _coerce(value, fields[name])
     try:
         return msgspec.convert(data, cls, strict=False)
     except msgspec.ValidationError as exc:
-        raise CommandRejected(f"the {system} options are not valid: {exc}") from None
+        raise CommandRejected(say("the %(system)s options are not valid: %(problem)s", system=system,
+                                  problem=str(exc))) from None
 
 
 def _coerce(value: Any, annotation: Any) -> Any:
@@ -165,11 +168,14 @@ def decided_winner(game: Any, jigo: str, seed_of: Mapping[str, int]) -> str | No
 
 def refuse_undecided_result(result: Result, jigo: str, system: str) -> None:
     """An elimination game needs one winner: both-win and both-lose are refused, and so is a
-    jigo under the ``replay`` rule (the replay's result is what the table records)."""
+    jigo under the ``replay`` rule (the replay's result is what the table records). ``system``
+    is the system's name in English words, marked for the catalogs (``N_("knockout")``)."""
     if result in (Result.BOTH_WIN, Result.BOTH_LOSE):
-        raise CommandRejected(f"a {system} game sends exactly one player on; {result.value} is not a result here")
+        raise CommandRejected(say("a %(system)s game sends exactly one player on; %(result)s is not a result here",
+                                  system=word(system), result=result.value))
     if result is Result.JIGO and jigo == "replay":
-        raise CommandRejected(f"a jigo is replayed in this {system} (jigo rule 'replay'); record the replay's result")
+        raise CommandRejected(say("a jigo is replayed in this %(system)s (jigo rule 'replay'); record the replay's "
+                                  "result", system=word(system)))
 
 
 def refuse_rewriting(state: TournamentState, event: Any, jigo: str, seed_of: Mapping[str, int]) -> None:
@@ -184,8 +190,9 @@ def refuse_rewriting(state: TournamentState, event: Any, jigo: str, seed_of: Map
     before = decided_winner(game, jigo, seed_of)
     after = decided_winner(msgspec.structs.replace(game, result=event.result), jigo, seed_of)
     if before != after:
-        raise CommandRejected(f"round {event.round} table {event.table} decided who went on, and round {later[0]} "
-                              "was paired from it; unpair the later rounds before correcting it")
+        raise CommandRejected(say("round %(round)d table %(table)d decided who went on, and round %(later)d was paired "
+                                  "from it; unpair the later rounds before correcting it", round=event.round,
+                                  table=event.table, later=later[0]))
 
 
 class Place(msgspec.Struct, frozen=True, kw_only=True):
@@ -221,7 +228,7 @@ class Places(msgspec.Struct, frozen=True, kw_only=True):
                     return gettext("%(name)s is still in: %(why)s") % {"name": row.name, "why": row.why}
                 return gettext("%(name)s is placed %(place)s: %(why)s") % {"name": row.name, "place": _place_text(row),
                                                                          "why": row.why}
-        raise CommandRejected(f"{player_id} has no place in this {self.system}")
+        raise CommandRejected(say("%(player)s has no place in this %(system)s", player=player_id, system=self.system))
 
 
 def _place_text(row: Place) -> str:

@@ -43,6 +43,7 @@ import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext, ngettext
+from goledger.i18n.messages import nsay, say
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
@@ -87,9 +88,10 @@ def options_of(state: TournamentState) -> ContinuousOptions:
     assert state.settings is not None
     opts = read_options(ContinuousOptions, state.settings.system_options, "continuous-handicap")
     if opts.ranking not in RANKINGS:
-        raise CommandRejected(f"unknown ranking {opts.ranking!r}; use one of {', '.join(RANKINGS)}")
+        raise CommandRejected(say("unknown ranking %(ranking)r; use one of %(known)s", ranking=opts.ranking,
+                                  known=", ".join(RANKINGS)))
     if opts.max_games_per_pair < 1:
-        raise CommandRejected("max-games-per-pair is 1 or more")
+        raise CommandRejected(say("max-games-per-pair is 1 or more"))
     return opts
 
 
@@ -121,8 +123,9 @@ def decided(state: TournamentState) -> str:
     live = [p.id for p in state.players.values() if p.status == "final" and p.withdrawn_from is None]
     if len(live) < 2 or any(_allowed(state, a, b, together, opts) for i, a in enumerate(live) for b in live[i + 1:]):
         return ""
-    return (f"the continuous handicap tournament is decided: every pair of players still in has played its "
-            f"{opts.max_games_per_pair} games or is more than {opts.max_rank_difference} grades apart")
+    return say("the continuous handicap tournament is decided: every pair of players still in has played its "
+               "%(games)d games or is more than %(limit)d grades apart", games=opts.max_games_per_pair,
+               limit=opts.max_rank_difference)
 
 
 class ContinuousEngine:
@@ -189,7 +192,7 @@ ENGINE = ContinuousEngine()
 def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game beyond the pair cap or the rank-difference limit, and byes."""
     if isinstance(event, ev.ByeAssigned):
-        raise CommandRejected("a continuous handicap tournament has no byes: players choose their games")
+        raise CommandRejected(say("a continuous handicap tournament has no byes: players choose their games"))
     if not isinstance(event, ev.GamePaired):
         return
     opts = options_of(state)
@@ -198,8 +201,11 @@ def check(state: TournamentState, event: ev.Event) -> None:
     count = sum(1 for g in state.all_games() if {g.white, g.black} == pair)
     if count >= opts.max_games_per_pair:
         a, b = (state.players[p] for p in (event.white, event.black))
-        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} have played {count} games together, "
-                              f"the most this tournament allows")
+        raise CommandRejected(nsay("%(a)s and %(b)s have played %(count)d game together, the most this tournament "
+                                   "allows",
+                                   "%(a)s and %(b)s have played %(count)d games together, the most this tournament "
+                                   "allows", count, a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}",
+                                   count=count))
 
 
 def records(state: TournamentState) -> dict[str, tuple[Fraction, int]]:

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
-from goledger.i18n import gettext, ngettext
+from goledger.i18n import N_, gettext, ngettext
+from goledger.i18n.messages import say, word
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.bracket import Method, first_round, knockout_rounds
@@ -134,7 +135,8 @@ def resolve(state: TournamentState, opts: DoubleKnockoutOptions | None = None, u
     opts = opts or options_of(state)
     seeds = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
     if len(seeds) < 2:
-        raise CommandRejected(f"a double knockout needs at least two entrants; this one has {len(seeds)}")
+        raise CommandRejected(say("a double knockout needs at least two entrants; this one has %(count)d",
+                                  count=len(seeds)))
     seed_of = {p: i for i, p in enumerate(seeds, start=1)}
     st = DoubleStatus(seeds=tuple(seeds))
     st.wb_slots = [(seeds[a - 1], seeds[b - 1] if b is not None else None)
@@ -180,7 +182,8 @@ def _decide_round(state: TournamentState, st: DoubleStatus, r: int, jigo: str, s
         a, b = st.final
         m = decide(state, r, a, b, jigo, seed_of, 0)
         if m.winner is None:
-            st.stopped = f"the {'reset game' if st.phase == 'reset' else 'grand final'} of round {r} has no result"
+            st.stopped = (say("the reset game of round %(round)d has no result", round=r) if st.phase == "reset"
+                          else say("the grand final of round %(round)d has no result", round=r))
             return False
         loser = b if m.winner == a else a
         st.met.add(frozenset((a, b)))
@@ -212,8 +215,8 @@ def _decide_round(state: TournamentState, st: DoubleStatus, r: int, jigo: str, s
         elif game is None:
             st.sat_out[pid] = st.sat_out.get(pid, 0) + 1
     if pending or (r > state.last_round_with_games()):
-        st.stopped = (f"round {r} is not decided yet: every game of it needs a result" if pending
-                      else f"round {r} is not paired yet")
+        st.stopped = (say("round %(round)d is not decided yet: every game of it needs a result", round=r) if pending
+                      else say("round %(round)d is not paired yet", round=r))
         return False
     st.wb_matches[r] = tuple(matches)
     for m in matches:
@@ -245,7 +248,7 @@ def expected_round(state: TournamentState, round_: int, opts: DoubleKnockoutOpti
     opts = opts or options_of(state)
     st = resolve(state, opts, round_ - 1)
     if st.decided < round_ - 1:
-        raise CommandRejected(f"{st.stopped}; round {round_} cannot be paired before")
+        raise CommandRejected(say("%(why)s; round %(round)d cannot be paired before", why=st.stopped, round=round_))
     if st.phase == "over":
         raise EventDecided(_decided_text(state, st))
     wb: list[Match] = []
@@ -256,9 +259,10 @@ def expected_round(state: TournamentState, round_: int, opts: DoubleKnockoutOpti
 
 
 def _decided_text(state: TournamentState, st: DoubleStatus) -> str:
-    game = "reset game" if len(st.final_rounds) > 1 else "grand final"
     name = state.players[st.champion].full_name if st.champion in state.players else st.champion
-    return f"the double knockout is decided: {name} won the {game}"
+    if len(st.final_rounds) > 1:
+        return say("the double knockout is decided: %(name)s won the reset game", name=name)
+    return say("the double knockout is decided: %(name)s won the grand final", name=name)
 
 
 def decided(state: TournamentState) -> str:
@@ -300,7 +304,7 @@ def rounds_needed(state: TournamentState) -> tuple[int, str]:
     opts = options_of(state)
     count = len(entrants(state))
     if count < 2:
-        raise CommandRejected(f"a double knockout needs at least two entrants; this one has {count}")
+        raise CommandRejected(say("a double knockout needs at least two entrants; this one has %(count)d", count=count))
     total = double_knockout_rounds(count, opts.method, opts.reset)
     extra = " and its reset game" if opts.reset else ""
     return total, f"a double knockout of {count} entrants needs {total} rounds with the grand final{extra}"
@@ -411,42 +415,45 @@ def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse what the two brackets do not allow (one sentence)."""
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
-        refuse_undecided_result(event.result, opts.jigo, "double knockout")
+        refuse_undecided_result(event.result, opts.jigo, N_("double knockout"))
         if isinstance(event, ev.ResultCorrected):
             seeds = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
             refuse_rewriting(state, event, opts.jigo, {p: i for i, p in enumerate(seeds, start=1)})
         return
     if isinstance(event, ev.ByeAssigned):
-        raise CommandRejected("a double knockout has no byes: a player without a game sits the round out")
+        raise CommandRejected(say("a double knockout has no byes: a player without a game sits the round out"))
     if not isinstance(event, ev.GamePaired):
         return
     st = resolve(state, opts, event.round - 1)
     for pid in (event.white, event.black):
         if pid not in st.seeds:
-            raise CommandRejected(f"{_name(state, pid)} is not in the brackets (drawn from the final "
-                                  "registrations before round 1's first game)")
+            raise CommandRejected(say("%(player)s is not in the brackets (drawn from the final registrations before "
+                                      "round 1's first game)", player=_name(state, pid)))
         if pid in st.out:
             when, why = st.out[pid]
-            raise CommandRejected(f"{_name(state, pid)} was eliminated in round {when} ({why})")
+            raise CommandRejected(say("%(player)s was eliminated in round %(round)d (%(why)s)",
+                                      player=_name(state, pid), round=when, why=why))
     _, wb, _pool = expected_round(state, event.round, opts)
     pair = {event.white, event.black}
     if st.phase in ("grand-final", "reset"):
         assert st.final is not None
         if pair != set(st.final):
-            raise CommandRejected(f"round {event.round} is the {'reset game' if st.phase == 'reset' else 'grand final'}"
-                                  f": {_name(state, st.final[0])} against {_name(state, st.final[1])}")
+            raise CommandRejected(say("round %(round)d is the %(game)s: %(a)s against %(b)s", round=event.round,
+                                      game=word(N_("reset game")) if st.phase == "reset" else word(N_("grand final")),
+                                      a=_name(state, st.final[0]), b=_name(state, st.final[1])))
         return
-    side = {p: ("winners'" if st.losses.get(p, 0) == 0 else "losers'") for p in pair}
+    side = {p: (N_("winners' bracket") if st.losses.get(p, 0) == 0 else N_("losers' bracket")) for p in pair}
     if len(set(side.values())) == 2:
-        raise CommandRejected(f"{_name(state, event.white)} ({side[event.white]} bracket) and "
-                              f"{_name(state, event.black)} ({side[event.black]} bracket) can meet only in the "
-                              "grand final")
-    if side[event.white] == "winners'":
+        raise CommandRejected(say("%(white)s (%(white_side)s) and %(black)s (%(black_side)s) can meet only in the "
+                                  "grand final", white=_name(state, event.white), white_side=word(side[event.white]),
+                                  black=_name(state, event.black), black_side=word(side[event.black])))
+    if side[event.white] == "winners' bracket":
         mine = next((m for m in wb if event.white in (m.top, m.bottom)), None)
         if mine is None or pair != {mine.top, mine.bottom}:
             other = None if mine is None else (mine.bottom if mine.top == event.white else mine.top)
-            raise CommandRejected(f"the winners' bracket pairs {_name(state, event.white)} with "
-                                  f"{_name(state, other) if other else 'nobody'} in round {event.round}")
+            raise CommandRejected(say("the winners' bracket pairs %(player)s with %(other)s in round %(round)d",
+                                      player=_name(state, event.white),
+                                      other=_name(state, other) if other else say("nobody"), round=event.round))
 
 
 def places(state: TournamentState) -> Places:

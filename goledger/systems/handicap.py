@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, Result
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
@@ -56,7 +57,7 @@ def options_of(state: TournamentState) -> HandicapOptions:
     assert state.settings is not None
     opts = read_options(HandicapOptions, state.settings.system_options, "handicap")
     if opts.max_rank_difference < 0 or not 0 <= opts.max_handicap <= 9:
-        raise CommandRejected("max-rank-difference is 0 or more and max-handicap 0..9")
+        raise CommandRejected(say("max-rank-difference is 0 or more and max-handicap 0..9"))
     return opts
 
 
@@ -136,8 +137,8 @@ class HandicapEngine:
         else:
             pairs = pair_in_order(order, cost)
         if pairs is None:
-            raise CommandRejected(f"no pairing of round {request.round} keeps every rank difference within "
-                                  f"{opts.max_rank_difference} grades")
+            raise CommandRejected(say("no pairing of round %(round)d keeps every rank difference within %(limit)d "
+                                      "grades", round=request.round, limit=opts.max_rank_difference))
         games = []
         total = 0
         tables = free_tables(state, request.round)
@@ -168,8 +169,13 @@ def check_rank_difference(state: TournamentState, pair: Sequence[str], limit: in
     diff = rank_difference(state, a, b)
     if diff > limit:
         pa, pb = state.players[a], state.players[b]
-        raise CommandRejected(f"{a} {pa.full_name} ({pa.rank}) and {b} {pb.full_name} ({pb.rank}) are {diff} grades "
-                              f"apart; this {system} tournament pairs at most {limit}")
+        params = {"a": f"{a} {pa.full_name} ({pa.rank})", "b": f"{b} {pb.full_name} ({pb.rank})", "diff": diff,
+                  "limit": limit}
+        raise CommandRejected(
+            say("%(a)s and %(b)s are %(diff)d grades apart; this handicap tournament pairs at most %(limit)d",
+                **params) if system == "handicap" else
+            say("%(a)s and %(b)s are %(diff)d grades apart; this continuous-handicap tournament pairs at most "
+                "%(limit)d", **params))
 
 
 def check(state: TournamentState, event: ev.Event) -> None:

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
-from goledger.i18n import gettext
+from goledger.i18n import N_, gettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.bracket import Method, first_round, knockout_rounds
@@ -192,7 +193,7 @@ def build_bracket(state: TournamentState, options: KnockoutOptions | None = None
     opts = options or options_of(state)
     seeds = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
     if len(seeds) < 2:
-        raise CommandRejected(f"a knockout needs at least two entrants; this one has {len(seeds)}")
+        raise CommandRejected(say("a knockout needs at least two entrants; this one has %(count)d", count=len(seeds)))
     return bracket_from(state, seeds, opts.method, opts.jigo, opts.third_place)
 
 
@@ -226,8 +227,8 @@ def round_games(state: TournamentState, matches: Sequence[Match], round_: int, a
 def refuse_pending(state: TournamentState, round_: int, matches: Sequence[Match]) -> None:
     """Refuse to pair ``round_`` while a match of the round before has no winner."""
     if any(PENDING in (m.top, m.bottom) for m in matches):
-        raise CommandRejected(f"round {round_ - 1} is not decided yet: every game of it needs a result "
-                              f"before round {round_} can be paired")
+        raise CommandRejected(say("round %(previous)d is not decided yet: every game of it needs a result before round "
+                                  "%(round)d can be paired", previous=round_ - 1, round=round_))
 
 
 def rounds_needed(state: TournamentState) -> tuple[int, str]:
@@ -235,7 +236,7 @@ def rounds_needed(state: TournamentState) -> tuple[int, str]:
     (spec ``pairing.md`` §1.1: ⌈log₂ N⌉; the third-place game is played beside the final)."""
     count = len(entrants(state))
     if count < 2:
-        raise CommandRejected(f"a knockout needs at least two entrants; this one has {count}")
+        raise CommandRejected(say("a knockout needs at least two entrants; this one has %(count)d", count=count))
     total = knockout_rounds(count)
     return total, f"a knockout of {count} entrants has ⌈log₂ {count}⌉ = {total} rounds"
 
@@ -252,8 +253,10 @@ def decided(state: TournamentState) -> str:
     if tp is not None and tp.winner is None and tp.how != "empty":
         return ""
     final = bracket.rounds[-1][0]
-    how = " by walk-over" if final.how == "walkover" else ""
-    return f"the knockout is decided: {state.players[bracket.champion].full_name} won the final{how}"
+    name = state.players[bracket.champion].full_name
+    if final.how == "walkover":
+        return say("the knockout is decided: %(name)s won the final by walk-over", name=name)
+    return say("the knockout is decided: %(name)s won the final", name=name)
 
 
 def not_paired_why(state: TournamentState, bracket: Bracket, pid: str, round_: int, allowed: set[str]) -> str:
@@ -301,7 +304,8 @@ class KnockoutEngine:
             raise EventDecided(over)
         total = len(bracket.rounds)
         if not 1 <= request.round <= total:
-            raise CommandRejected(f"a knockout of {len(bracket.seeds)} players has {total} rounds, not {request.round}")
+            raise CommandRejected(say("a knockout of %(players)d players has %(total)d rounds, not %(round)d",
+                                      players=len(bracket.seeds), total=total, round=request.round))
         matches = list(bracket.rounds[request.round - 1])
         if request.round == total and bracket.third_place is not None:
             matches.append(bracket.third_place)
@@ -329,7 +333,7 @@ def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game, bye or result the bracket does not allow (one sentence)."""
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
-        refuse_undecided_result(event.result, opts.jigo, "knockout")
+        refuse_undecided_result(event.result, opts.jigo, N_("knockout"))
         if isinstance(event, ev.ResultCorrected):
             refuse_rewriting(state, event, opts.jigo, build_bracket(state, opts).seed_of())
         return
@@ -338,40 +342,43 @@ def check(state: TournamentState, event: ev.Event) -> None:
     bracket = build_bracket(state, opts)
     total = len(bracket.rounds)
     if event.round > total:
-        raise CommandRejected(f"a knockout of {len(bracket.seeds)} players has {total} rounds; round {event.round} "
-                              "has no match")
+        raise CommandRejected(say("a knockout of %(players)d players has %(total)d rounds; round %(round)d has no "
+                                  "match",
+                                  players=len(bracket.seeds), total=total, round=event.round))
     people: tuple[str, ...] = (event.white, event.black) if isinstance(event, ev.GamePaired) else (event.player_id,)
     seed_of = bracket.seed_of()
     tp = bracket.third_place if event.round == total else None
     for pid in people:
         if pid not in seed_of:
-            raise CommandRejected(f"{_name(state, pid)} is not in the bracket (drawn from the final "
-                                  "registrations before round 1's first game)")
+            raise CommandRejected(say("%(player)s is not in the bracket (drawn from the final registrations before "
+                                      "round 1's first game)", player=_name(state, pid)))
         lost = bracket.eliminated_in(pid)
         if tp is not None and pid in (tp.top, tp.bottom):
             continue
         if lost is not None and lost.round < event.round:
             winner = lost.winner or ""
-            raise CommandRejected(f"{_name(state, pid)} was eliminated in round {lost.round} "
-                                  f"(by {_name(state, winner)})")
+            raise CommandRejected(say("%(player)s was eliminated in round %(round)d (by %(winner)s)",
+                                      player=_name(state, pid), round=lost.round, winner=_name(state, winner)))
     matches = list(bracket.rounds[event.round - 1])
     if event.round == total and bracket.third_place is not None:
         matches.append(bracket.third_place)
     mine = next((m for m in reversed(matches) if people[0] in (m.top, m.bottom)), None)
     if mine is None or PENDING in (mine.top, mine.bottom):
-        raise CommandRejected(f"round {event.round - 1} has not decided yet whom {_name(state, people[0])} meets "
-                              f"in round {event.round}")
+        raise CommandRejected(say("round %(previous)d has not decided yet whom %(player)s meets in round %(round)d",
+                                  previous=event.round - 1, player=_name(state, people[0]), round=event.round))
     if isinstance(event, ev.ByeAssigned):
         other = mine.bottom if mine.top == people[0] else mine.top
         if other is not None and not _unavailable(state, other, event.round):
-            raise CommandRejected(f"{_name(state, people[0])} has no bye in round {event.round}: the bracket pairs "
-                                  f"him with {_name(state, other)}")
+            raise CommandRejected(say("%(player)s has no bye in round %(round)d: the bracket pairs him with %(other)s",
+                                      player=_name(state, people[0]), round=event.round,
+                                      other=_name(state, other)))
         return
     if people[1] not in (mine.top, mine.bottom):
         other = mine.bottom if mine.top == people[0] else mine.top
-        whom = _name(state, other) if other else "nobody (a bye)"
-        raise CommandRejected(f"the bracket pairs {_name(state, people[0])} with {whom} in round {event.round}, "
-                              f"not {_name(state, people[1])}")
+        whom = _name(state, other) if other else say("nobody (a bye)")
+        raise CommandRejected(say("the bracket pairs %(player)s with %(whom)s in round %(round)d, not %(other)s",
+                                  player=_name(state, people[0]), whom=whom, round=event.round,
+                                  other=_name(state, people[1])))
 
 
 def places(state: TournamentState) -> Places:

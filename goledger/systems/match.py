@@ -20,6 +20,7 @@ import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
 from goledger.i18n import gettext, ngettext
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result, format_points, parse_points2
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
@@ -56,18 +57,19 @@ def target2(opts: MatchOptions) -> int:
     try:
         value = parse_points2(opts.target)
     except ValueError:
-        raise CommandRejected(f"the match target {opts.target!r} is not a number of points such as 3 or 2.5") from None
+        raise CommandRejected(say("the match target %(target)r is not a number of points such as 3 or 2.5",
+                                  target=opts.target)) from None
     if value <= 0:
-        raise CommandRejected("a match target must be more than 0 points")
+        raise CommandRejected(say("a match target must be more than 0 points"))
     if opts.max_games < 0:
-        raise CommandRejected("max-games is 0 (no cap) or more")
+        raise CommandRejected(say("max-games is 0 (no cap) or more"))
     return value
 
 
 def _players(state: TournamentState, opts: MatchOptions) -> list[str]:
     people = [p.id for p in seeded(entrants(state), opts.seeding)]
     if len(people) != 2:
-        raise CommandRejected(f"a match is between two players; this one has {len(people)}")
+        raise CommandRejected(say("a match is between two players; this one has %(count)d", count=len(people)))
     return people
 
 
@@ -112,9 +114,10 @@ def _decided(state: TournamentState) -> str:
     a, b = (points[p] for p in people)
     text = f"{format_points(a, 2) or '0'}–{format_points(b, 2) or '0'}"
     if won and leader is not None:
-        return f"the match is decided: {state.players[leader].full_name} reached {opts.target} points ({text})"
+        return say("the match is decided: %(leader)s reached %(target)s points (%(score)s)",
+                   leader=state.players[leader].full_name, target=opts.target, score=text)
     if opts.max_games and played >= opts.max_games:
-        return f"the match has had its {opts.max_games} games ({text})"
+        return say("the match has had its %(games)d games (%(score)s)", games=opts.max_games, score=text)
     return ""
 
 
@@ -131,7 +134,7 @@ class MatchEngine:
         if why:
             raise EventDecided(why)
         if open_game:
-            raise CommandRejected("the last game of the match has no result yet")
+            raise CommandRejected(say("the last game of the match has no result yet"))
         games: tuple[PairedGame, ...] = ()
         allowed = set(request.players)
         if set(people) <= allowed:
@@ -159,18 +162,18 @@ ENGINE = MatchEngine()
 def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game after the match is decided or beyond the cap, or between other players."""
     if isinstance(event, ev.ByeAssigned):
-        raise CommandRejected("a match has no byes")
+        raise CommandRejected(say("a match has no byes"))
     if not isinstance(event, ev.GamePaired):
         return
     people, _, _, open_game = score(state)
     if {event.white, event.black} != set(people):
-        names = " and ".join(f"{p} {state.players[p].full_name}" for p in people)
-        raise CommandRejected(f"this match is between {names}")
+        a, b = (f"{p} {state.players[p].full_name}" for p in people)
+        raise CommandRejected(say("this match is between %(a)s and %(b)s", a=a, b=b))
     why = _decided(state)
     if why:
-        raise CommandRejected(f"{why}; no further game")
+        raise CommandRejected(say("%(why)s; no further game", why=why))
     if open_game:
-        raise CommandRejected("the last game of the match has no result yet; record it first")
+        raise CommandRejected(say("the last game of the match has no result yet; record it first"))
 
 
 def places(state: TournamentState) -> Places:

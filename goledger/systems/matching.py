@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -47,7 +48,8 @@ def pair_in_order(players: Sequence[str], cost: Callable[[str, str], int | None]
         for _, _, q in options:
             steps += 1
             if steps > budget:
-                raise CommandRejected(f"no pairing was found within {budget} steps; pair this round by hand")
+                raise CommandRejected(say("no pairing was found within %(budget)d steps; pair this round by hand",
+                                          budget=budget))
             tail = search([p for p in others if p != q])
             if tail is not None:
                 return [(first, q), *tail]

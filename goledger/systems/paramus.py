@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from goledger.errors import CommandRejected, EventDecided
-from goledger.i18n import gettext, ngettext
+from goledger.i18n import N_, gettext, ngettext
+from goledger.i18n.messages import nsay, say
 from goledger.ledger import events as ev
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.common import (
@@ -119,7 +120,7 @@ def ladder(state: TournamentState, opts: ParamusOptions | None = None) -> Ladder
     opts = opts or options_of(state)
     order = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
     if len(order) < 2:
-        raise CommandRejected(f"a Paramus needs at least two players; this one has {len(order)}")
+        raise CommandRejected(say("a Paramus needs at least two players; this one has %(count)d", count=len(order)))
     seed_of = {p: i for i, p in enumerate(order, start=1)}
     team = _team_of(state) if opts.teams else {}
     waiting = order[:-1]
@@ -159,15 +160,17 @@ def _due(state: TournamentState, lad: Ladder, round_: int) -> Rung:
     if lad.winner is not None and round_ > len(lad.rungs):
         raise EventDecided(_decided_text(state, lad))
     if round_ > len(lad.rungs):
-        raise CommandRejected(f"round {len(lad.rungs)} of the Paramus has no result yet; round {round_} comes after")
+        raise CommandRejected(say("round %(last)d of the Paramus has no result yet; round %(round)d comes after",
+                                  last=len(lad.rungs), round=round_))
     return lad.rungs[round_ - 1]
 
 
 def _decided_text(state: TournamentState, lad: Ladder) -> str:
     assert lad.winner is not None
     games = sum(1 for r in lad.rungs if r.how == "game")
-    return (f"the Paramus is decided: {state.players[lad.winner].full_name} won the last game of the ladder "
-            f"({games} games)")
+    return nsay("the Paramus is decided: %(name)s won the last game of the ladder (%(games)d game)",
+                "the Paramus is decided: %(name)s won the last game of the ladder (%(games)d games)", games,
+                name=state.players[lad.winner].full_name, games=games)
 
 
 def decided(state: TournamentState) -> str:
@@ -183,7 +186,7 @@ def rounds_needed(state: TournamentState) -> tuple[int, str]:
     """N − 1 rounds for N players (spec ``pairing.md`` §1.1), one game a round."""
     count = len(entrants(state))
     if count < 2:
-        raise CommandRejected(f"a Paramus needs at least two players; this one has {count}")
+        raise CommandRejected(say("a Paramus needs at least two players; this one has %(count)d", count=count))
     return count - 1, f"a Paramus of {count} players has {count - 1} rounds, one game each"
 
 
@@ -243,20 +246,21 @@ def check(state: TournamentState, event: ev.Event) -> None:
     """Refuse a game the ladder does not make, a bye, or an undecided result."""
     opts = options_of(state)
     if isinstance(event, (ev.ResultRecorded, ev.ResultCorrected)):
-        refuse_undecided_result(event.result, opts.jigo, "Paramus")
+        refuse_undecided_result(event.result, opts.jigo, N_("Paramus"))
         if isinstance(event, ev.ResultCorrected):
             order = [p.id for p in seeded(entrants(state), opts.seeding, opts.lot_seed)]
             refuse_rewriting(state, event, opts.jigo, {p: i for i, p in enumerate(order, start=1)})
         return
     if isinstance(event, ev.ByeAssigned):
-        raise CommandRejected("a Paramus has no byes: one game is played each round")
+        raise CommandRejected(say("a Paramus has no byes: one game is played each round"))
     if not isinstance(event, ev.GamePaired):
         return
     lad = ladder(state, opts)
     rung = _due(state, lad, event.round)
     if {event.white, event.black} != {rung.holder, rung.entrant}:
-        raise CommandRejected(f"round {event.round} of the Paramus is {_name(state, rung.holder)} (holding) against "
-                              f"{_name(state, rung.entrant)}")
+        raise CommandRejected(say("round %(round)d of the Paramus is %(holder)s (holding) against %(entrant)s",
+                                  round=event.round, holder=_name(state, rung.holder),
+                                  entrant=_name(state, rung.entrant)))
 
 
 def places(state: TournamentState) -> Places:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger import events as ev
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.systems.common import entrants, free_tables, out_of_round, read_options, seeded, who
@@ -42,9 +43,9 @@ def berger_rounds(players: int, cycles: int = 1) -> list[list[tuple[int, int]]]:
     """The Berger table for ``players`` (1-based numbers; an odd field gets the bye slot
     ``players + 1``): one list of (white, black) tables per round, table 1 first."""
     if players < 2:
-        raise CommandRejected("a round robin needs at least two players")
+        raise CommandRejected(say("a round robin needs at least two players"))
     if cycles not in (1, 2):
-        raise CommandRejected("a round robin has one or two cycles")
+        raise CommandRejected(say("a round robin has one or two cycles"))
     n = players + players % 2
     half = n // 2
     tables = [(i, n + 1 - i) for i in range(1, half + 1)]
@@ -85,7 +86,7 @@ def options_of(state: TournamentState) -> RoundRobinOptions:
     assert state.settings is not None
     opts = read_options(RoundRobinOptions, state.settings.system_options, "round-robin")
     if opts.cycles not in (1, 2):
-        raise CommandRejected("a round robin has one or two cycles")
+        raise CommandRejected(say("a round robin has one or two cycles"))
     return opts
 
 
@@ -111,8 +112,8 @@ class RoundRobinEngine:
         players = [p.id for p in seeded(entrants(state), "order")]
         rounds = berger_rounds(len(players), opts.cycles)
         if not 1 <= request.round <= len(rounds):
-            raise CommandRejected(f"a round robin of {len(players)} players has {len(rounds)} rounds, "
-                                  f"not {request.round}")
+            raise CommandRejected(say("a round robin of %(players)d players has %(total)d rounds, not %(round)d",
+                                      players=len(players), total=len(rounds), round=request.round))
         number = dict(enumerate(players, start=1))
         allowed = set(request.players)
         games: list[PairedGame] = []
@@ -158,6 +159,8 @@ def check(state: TournamentState, event: ev.Event) -> None:
     if len(met) >= opts.cycles:
         a, b = (state.players[p] for p in (event.white, event.black))
         when = ", ".join(str(r) for r in met)
-        raise CommandRejected(f"{a.id} {a.full_name} and {b.id} {b.full_name} already met in round {when}; a "
-                              f"{'double ' if opts.cycles == 2 else ''}round robin pairs them "
-                              f"{'twice' if opts.cycles == 2 else 'once'}")
+        raise CommandRejected(
+            say("%(a)s and %(b)s already met in round %(rounds)s; a double round robin pairs them twice",
+                a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}", rounds=when) if opts.cycles == 2 else
+            say("%(a)s and %(b)s already met in round %(rounds)s; a round robin pairs them once",
+                a=f"{a.id} {a.full_name}", b=f"{b.id} {b.full_name}", rounds=when))

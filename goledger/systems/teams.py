@@ -17,6 +17,7 @@ from __future__ import annotations
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.teams.model import DEFAULT_TEAM_CRITERIA, MAX_BOARDS, TEAM_CRITERIA
 from goledger.teams.swiss import ENGINE
 
@@ -34,11 +35,13 @@ class TeamOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     def __post_init__(self) -> None:
         if not 1 <= self.boards <= MAX_BOARDS:
-            raise CommandRejected(f"a team has 1..{MAX_BOARDS} boards, not {self.boards}")
+            raise CommandRejected(say("a team has 1..%(most)d boards, not %(boards)d", most=MAX_BOARDS,
+                                      boards=self.boards))
         names = [c.strip().upper() for c in self.team_criteria.split(",") if c.strip()]
         unknown = [c for c in names if c not in TEAM_CRITERIA]
         if unknown or len(names) > 6:
-            raise CommandRejected(f"team criteria are at most six of {', '.join(sorted(TEAM_CRITERIA))}")
+            raise CommandRejected(say("team criteria are at most six of %(known)s",
+                                      known=", ".join(sorted(TEAM_CRITERIA))))
 
 
 OPTIONS = TeamOptions

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.pairing.participants import players_to_pair
 from goledger.replay.scoring.units import unit_state
@@ -81,8 +83,10 @@ class UnitsEngine:
     def pair(self, state: TournamentState, request: PairingRequest) -> Pairing:
         reps, unpaired = _split(state, request)
         if len(reps) < 2:
-            raise CommandRejected(f"round {request.round} has {len(reps)} unit(s) to pair; form units with "
-                                  "goledger unit add")
+            raise CommandRejected(say_at("round %(round)d has %(count)d unit(s) to pair; form units with goledger "
+                                         "unit add",
+                                         N_("round %(round)d has %(count)d unit(s) to pair; form units on the Units "
+                                            "page"), round=request.round, count=len(reps)))
         inner = get_engine("opengotha").pair(unit_state(state), msgspec.structs.replace(request, players=reps))
         return msgspec.structs.replace(inner, engine=self.name, version=self.version, unpaired=unpaired)
 
@@ -100,9 +104,12 @@ def check(state: TournamentState, event: ev.Event) -> None:
     bye to anyone but a unit's representative."""
     reps = _representatives(state)
     if isinstance(event, ev.ByeAssigned) and event.player_id not in reps:
-        raise CommandRejected(f"{event.player_id} does not stand for a unit: give the bye to a unit's first member")
+        raise CommandRejected(say("%(player)s does not stand for a unit: give the bye to a unit's first member",
+                                  player=event.player_id))
     if isinstance(event, ev.GamePaired):
         for player in (event.white, event.black):
             if player not in reps:
-                raise CommandRejected(f"{player} does not stand for a unit: a game is between two units' first "
-                                      "members (goledger unit list)")
+                raise CommandRejected(say_at("%(player)s does not stand for a unit: a game is between two units' first "
+                                             "members (goledger unit list)",
+                                             N_("%(player)s does not stand for a unit: a game is between two units' "
+                                                "first members (see the Units page)"), player=player))

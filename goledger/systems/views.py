@@ -100,7 +100,8 @@ def explain_place(db: str | os.PathLike[str], player: str, round: int | None = N
     found = places_of(state)
     if found is None:
         system = state.settings.system if state.settings else "tournament"
-        raise CommandRejected(f"a {system} tournament's places are its standings; use goledger explain")
+        raise CommandRejected(say("a %(system)s tournament's places are its standings; use goledger explain",
+                                  system=system))
     return str(found.explain(find_player(state, player).id))
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.pairing.opengotha.colours import det_random, handicap_of
 from goledger.pairing.opengotha.facts import RoundFacts
 from goledger.pairing.opengotha.parameters import resolve
@@ -69,7 +70,7 @@ def board_facts(state: TournamentState, round_: int) -> RoundFacts:
     """The OpenGotha pairing facts of round ``round_`` (scores before it, handicap parameters)
     that ``makeAutomaticPairing`` reads for each board."""
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     settings = state.settings_for_round(max(round_, 1))
     system = _FAMILY.get(settings.system, settings.system)
     params = resolve(settings.pairing, system, {}, settings)
@@ -93,12 +94,15 @@ def incomplete_reason(state: TournamentState, ro: Roster, team_id: str, round_: 
     for board in range(1, ro.size + 1):
         pid = members.get(board)
         if pid is None:
-            return f"team {ro.name[team_id]} has nobody on board {board} in round {round_}"
+            return say("team %(team)s has nobody on board %(board)d in round %(round)d", team=ro.name[team_id],
+                       board=board, round=round_)
         p = state.players[pid]
         if p.status != "final":
-            return f"team {ro.name[team_id]}'s board {board}, {p.full_name}, is a preliminary entry"
+            return say("team %(team)s's board %(board)d, %(player)s, is a preliminary entry", team=ro.name[team_id],
+                       board=board, player=p.full_name)
         if p.is_withdrawn(round_) or round_ in p.absences:
-            return f"team {ro.name[team_id]}'s board {board}, {p.full_name}, does not play in round {round_}"
+            return say("team %(team)s's board %(board)d, %(player)s, does not play in round %(round)d",
+                       team=ro.name[team_id], board=board, player=p.full_name, round=round_)
     return None
 
 
@@ -125,19 +129,20 @@ def pair_match(state: TournamentState, round_: int, team_a: str, team_b: str, *,
     """``pairTeams`` of two teams in ``round_`` (module docstring); refuses what the frame refuses."""
     ro = ro or roster(state)
     if team_a == team_b:
-        raise CommandRejected("a team cannot meet itself")
+        raise CommandRejected(say("a team cannot meet itself"))
     for tid in (team_a, team_b):
         reason = incomplete_reason(state, ro, tid, round_)
         if reason:
-            raise CommandRejected(f"{reason}; a match needs complete teams")
+            raise CommandRejected(say("%(why)s; a match needs complete teams", why=reason))
         busy = [pid for pid in ro.members(state, tid, round_).values()
                 if state.game_of(pid, round_) is not None or pid in state.byes.get(round_, {})]
         if busy:
-            raise CommandRejected(f"{state.players[busy[0]].full_name} of team {ro.name[tid]} already has a game "
-                                  f"or the bye in round {round_}")
+            raise CommandRejected(say("%(player)s of team %(team)s already has a game or the bye in round %(round)d",
+                                      player=state.players[busy[0]].full_name, team=ro.name[tid], round=round_))
     met = met_before(state, ro, team_a, team_b, round_)
     if met is not None and not allow_repeat:
-        raise CommandRejected(f"teams {ro.name[team_a]} and {ro.name[team_b]} already met in round {met}")
+        raise CommandRejected(say("teams %(a)s and %(b)s already met in round %(round)d", a=ro.name[team_a],
+                                  b=ro.name[team_b], round=met))
     t0, t1 = sorted((team_a, team_b), key=lambda t: ro.number[t])
     facts = facts or board_facts(state, round_)
     m0, m1 = ro.members(state, t0, round_), ro.members(state, t1, round_)

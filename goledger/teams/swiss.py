@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
-from goledger.i18n.messages import nsay
+from goledger.i18n import N_
+from goledger.i18n.messages import nsay, say, say_at
 from goledger.pairing.engine import PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.teams.model import Roster, roster
 from goledger.teams.pairing import MatchPairing, board_facts, incomplete_reason, pair_match
@@ -84,7 +85,8 @@ def _teams_to_pair(state: TournamentState, ro: Roster, round_: int) -> list[str]
             continue
         reason = incomplete_reason(state, ro, tid, round_)
         if reason:
-            raise CommandRejected(f"{reason}; complete the team or take it out of the round before pairing")
+            raise CommandRejected(say("%(why)s; complete the team or take it out of the round before pairing",
+                                      why=reason))
         out.append(tid)
     return out
 
@@ -106,9 +108,10 @@ class _Context(msgspec.Struct, kw_only=True):
 
 def _context(state: TournamentState, round_: int) -> _Context:
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     if not 1 <= round_ <= state.rounds:
-        raise CommandRejected(f"round {round_} is outside 1..{state.rounds} of this tournament")
+        raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=round_,
+                                  rounds=state.rounds))
     ro = roster(state)
     teams = _teams_to_pair(state, ro, round_)
     if len(teams) < 2:
@@ -175,7 +178,8 @@ def plan_round(state: TournamentState, round_: int, seed: int = 0) -> TeamPlan:
             graph.add_edge(i, j, terms[(i, j)]["weight"])
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(mate) != n:
-        raise CommandRejected(f"the {n} teams of round {round_} cannot all be paired without a repeated match")
+        raise CommandRejected(say("the %(n)d teams of round %(round)d cannot all be paired without a repeated match",
+                                  n=n, round=round_))
     pairs = sorted((min(u, v), max(u, v)) for u, v in mate)
     used = set(state.games.get(round_, {}))
     matches: list[MatchPairing] = []
@@ -214,8 +218,9 @@ class TeamsEngine:
 
     def request(self, state: TournamentState, round_: int, players: Any, seed: int | None) -> PairingRequest:
         if players is not None:
-            raise CommandRejected("a team round pairs whole teams; --players is not for team tournaments "
-                                  "(use goledger pair-teams R TEAM_A TEAM_B for one match)")
+            raise CommandRejected(say_at("a team round pairs whole teams; --players is not for team tournaments (use "
+                                         "goledger pair-teams R TEAM_A TEAM_B for one match)",
+                                         N_("a team round pairs whole teams, never a choice of players")))
         plan = plan_round(state, round_, seed or 0)
         placed = tuple(p for m in plan.matches for b in m.boards for p in (b.white, b.black))
         return PairingRequest(round=round_, players=placed, seed=seed or 0)
@@ -238,7 +243,8 @@ class TeamsEngine:
         at = {t: i for i, t in enumerate(ctx.order)}
         teams = [ctx.ro.team_of(state, p, request.round) for p in (first, second)]
         if teams[0] is None or teams[1] is None or teams[0] not in at or teams[1] not in at:
-            raise CommandRejected(f"{first} and {second} are not both in teams paired in round {request.round}")
+            raise CommandRejected(say("%(a)s and %(b)s are not both in teams paired in round %(round)d", a=first,
+                                      b=second, round=request.round))
         if teams[0] == teams[1]:
             return PairTerms(first=first, second=second, total=0, terms={"same team": 0})
         i, j = sorted((at[teams[0]], at[teams[1]]))
