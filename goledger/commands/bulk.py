@@ -76,9 +76,11 @@ def _rows(path: PathLike) -> list[tuple[int, dict[str, str]]]:
                                       file=str(file), max=MAX_FILE_BYTES))
         text = file.read_bytes().decode("utf-8-sig")
     except OSError as exc:
-        raise CommandRejected(say("cannot read %(file)s: %(why)s", file=str(file), why=str(exc.strerror or exc))) from None
+        raise CommandRejected(say("cannot read %(file)s: %(why)s", file=str(file),
+                                  why=str(exc.strerror or exc))) from None
     except UnicodeDecodeError as exc:
-        raise CommandRejected(say("%(file)s is not UTF-8 text (byte %(byte)d)", file=str(file), byte=exc.start)) from None
+        raise CommandRejected(say("%(file)s is not UTF-8 text (byte %(byte)d)", file=str(file),
+                                  byte=exc.start)) from None
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -155,7 +157,8 @@ def _prepare(rows: list[tuple[int, dict[str, str]]], ratings: PathLike | None, f
                 raise CommandRejected(say("a row needs a surname (or name), or an EGD PIN of the rating list"))
             country = str(given["country"]).strip().upper()
             if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
-                raise CommandRejected(say("country %(country)r must be a two-letter code such as FR", country=country[:20]))
+                raise CommandRejected(say("country %(country)r must be a two-letter code such as FR",
+                                          country=country[:20]))
             check_names(surname=given["surname"], first_name=given["first_name"], club=given["club"],
                         grade=given["grade"])
             pin = (filled.listed.pin if filled is not None and filled.listed is not None
