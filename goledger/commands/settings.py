@@ -383,7 +383,7 @@ def _policy_phrases(old_policy: dict[str, Any], new_policy: dict[str, Any], old_
                                    "their values)" if n > 1 else "with policy %(policy)s %(n)d rule changes: "
                                    "%(rules)s (goledger settings shows their values)",
                                    {"policy": merged.policy, "n": n, "rules": rules}))
-    return phrases
+    return [str(phrase) for phrase in phrases]  # plain text in the language in force: the preview's JSON carries it
 
 
 _ABSENT = object()
