@@ -23,6 +23,7 @@ from typing import Any, Final
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import nsay, say
 from goledger.ledger import events as ev
 from goledger.ledger.values import bounded_int
 from goledger.replay.fold.state import TournamentState
@@ -71,12 +72,15 @@ def _rows(path: PathLike) -> list[tuple[int, dict[str, str]]]:
     file = Path(path)
     try:
         if file.stat().st_size > MAX_FILE_BYTES:
-            raise CommandRejected(f"{file} is larger than a registration list may be ({MAX_FILE_BYTES} bytes)")
+            raise CommandRejected(say("%(file)s is larger than a registration list may be (%(max)d bytes)",
+                                      file=str(file), max=MAX_FILE_BYTES))
         text = file.read_bytes().decode("utf-8-sig")
     except OSError as exc:
-        raise CommandRejected(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise CommandRejected(say("cannot read %(file)s: %(why)s", file=str(file),
+                                  why=str(exc.strerror or exc))) from None
     except UnicodeDecodeError as exc:
-        raise CommandRejected(f"{file} is not UTF-8 text (byte {exc.start})") from None
+        raise CommandRejected(say("%(file)s is not UTF-8 text (byte %(byte)d)", file=str(file),
+                                  byte=exc.start)) from None
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -85,13 +89,15 @@ def _rows(path: PathLike) -> list[tuple[int, dict[str, str]]]:
     try:
         header = next(reader)
     except StopIteration:
-        raise CommandRejected(f"{file} is empty; it needs a header row (pin, surname, first_name, rank…)") from None
+        raise CommandRejected(say("%(file)s is empty; it needs a header row (pin, surname, first_name, rank…)",
+                                  file=str(file))) from None
     names = []
     for cell in header:
         key = "_".join(cell.strip().lower().replace("-", " ").split())
         if key not in _ALIASES:
-            raise CommandRejected(f"{file}: unknown column {cell.strip()[:40]!r}; known: pin, surname, first_name, "
-                                  "name, rank, country, club, rating, grade")
+            raise CommandRejected(say("%(file)s: unknown column %(column)r; known: pin, surname, first_name, "
+                                      "name, rank, country, club, rating, grade", file=str(file),
+                                      column=cell.strip()[:40]))
         names.append(_ALIASES[key])
     rows: list[tuple[int, dict[str, str]]] = []
     try:
@@ -99,12 +105,13 @@ def _rows(path: PathLike) -> list[tuple[int, dict[str, str]]]:
             if not any(c.strip() for c in record):
                 continue
             if len(rows) >= MAX_ROWS:
-                raise CommandRejected(f"{file} has more than {MAX_ROWS} rows")
+                raise CommandRejected(say("%(file)s has more than %(max)d rows", file=str(file), max=MAX_ROWS))
             rows.append((reader.line_num, {n: c.strip() for n, c in zip(names, record, strict=False)}))
     except csv.Error as exc:
-        raise CommandRejected(f"{file} line {reader.line_num}: {exc}") from None
+        raise CommandRejected(say("%(file)s line %(line)d: %(why)s", file=str(file), line=reader.line_num,
+                                  why=str(exc))) from None
     if not rows:
-        raise CommandRejected(f"{file} has a header but no player row")
+        raise CommandRejected(say("%(file)s has a header but no player row", file=str(file)))
     return rows
 
 
@@ -118,8 +125,8 @@ def _given(row: dict[str, str]) -> dict[str, Any]:
         try:  # ASCII digits only, bounded as text: '²', '--5' and '٣' are no rating
             rating = bounded_int(rating_text, digits=6)
         except ValueError:
-            raise CommandRejected(f"rating {rating_text[:20]!r} is not a whole number of at most 6 ASCII digits "
-                                  "(such as 2100 or -900)") from None
+            raise CommandRejected(say("rating %(rating)r is not a whole number of at most 6 ASCII digits "
+                                      "(such as 2100 or -900)", rating=rating_text[:20])) from None
     return {"surname": surname.strip(), "first_name": first.strip(), "country": row.get("country", ""),
             "club": row.get("club", ""), "rank": row.get("rank", ""), "grade": row.get("grade", ""),
             "rating": rating}
@@ -145,12 +152,13 @@ def _prepare(rows: list[tuple[int, dict[str, str]]], ratings: PathLike | None, f
                 filled = fill_from_list(given, check_pin(row["pin"]), ratings, force)
                 given = filled.values
             if not str(given["rank"]).strip():
-                raise CommandRejected("a row needs a rank, or an EGD PIN of the rating list")
+                raise CommandRejected(say("a row needs a rank, or an EGD PIN of the rating list"))
             if not given["surname"]:
-                raise CommandRejected("a row needs a surname (or name), or an EGD PIN of the rating list")
+                raise CommandRejected(say("a row needs a surname (or name), or an EGD PIN of the rating list"))
             country = str(given["country"]).strip().upper()
             if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
-                raise CommandRejected(f"country {country[:20]!r} must be a two-letter code such as FR")
+                raise CommandRejected(say("country %(country)r must be a two-letter code such as FR",
+                                          country=country[:20]))
             check_names(surname=given["surname"], first_name=given["first_name"], club=given["club"],
                         grade=given["grade"])
             pin = (filled.listed.pin if filled is not None and filled.listed is not None
@@ -207,9 +215,10 @@ def _refuse(decisions: list[RowDecision]) -> None:
             line=d.line, decision="would register", message=d.message, player_id=d.player_id)
             for d in decisions]
         lines = ", ".join(str(d.line) for d in refused)
-        plural = "s" if len(refused) > 1 else ""
-        raise BulkRejected(f"{len(refused)} of {len(decisions)} rows refused (line{plural} {lines}); nothing was "
-                           "written", BulkReport(written=False, rows=rows_out))
+        raise BulkRejected(nsay("%(n)d of %(rows)d rows refused (line %(lines)s); nothing was written",
+                                "%(n)d of %(rows)d rows refused (lines %(lines)s); nothing was written",
+                                len(refused), n=len(refused), rows=len(decisions), lines=lines),
+                           BulkReport(written=False, rows=rows_out))
 
 
 def decide_register_from_file(state: TournamentState, prepared: list[Prepared], preliminary: bool = False,
@@ -239,7 +248,7 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
     with Ledger.open(db) as ledger:
         seen = load_state(ledger)
     if seen.settings is None:
-        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        raise CommandRejected(say("%(db)s has no tournament (its log has no TournamentCreated event)", db=str(db)))
     early, decisions = decide_rows(seen, prepared, preliminary, force)
     _refuse(decisions)
 
@@ -251,6 +260,8 @@ def register_from_file(db: PathLike, file: PathLike, ratings: PathLike | None = 
         _refuse(decided)
         return events
 
-    outcome = record(db, decide, lambda state, events: f"registered {len(events)} players from {Path(file).name}",
+    outcome = record(db, decide, lambda state, events: nsay("registered %(n)d player from %(file)s",
+                                                                 "registered %(n)d players from %(file)s", len(events),
+                                                                 n=len(events), file=Path(file).name),
                      actor=actor, reason=reason, expected_head=expected_head)
     return BulkReport(written=True, rows=list(decisions), seqs=outcome.seqs)

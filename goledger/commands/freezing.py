@@ -23,6 +23,8 @@ from typing import Unpack
 
 from goledger.commands.recording import Appending, Outcome, PathLike, first_event, record
 from goledger.errors import CommandRejected
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.ledger.values import Result
 from goledger.replay.fold.state import TournamentState
@@ -45,35 +47,39 @@ def decide_freeze(state: TournamentState, reason: str) -> list[ev.Event]:
     goledger.errors.CommandRejected: round 1 has 1 game(s) without a result (table 1): record them before freezing
     """
     if not reason.strip():
-        raise CommandRejected("say why the standings are frozen: --reason TEXT")
+        raise CommandRejected(say_at("say why the standings are frozen: --reason TEXT",
+                                     N_("say why the standings are frozen: fill in the reason")))
     if state.frozen is not None:
-        raise CommandRejected(f"the standings are already frozen (event {state.frozen[0]}: {state.frozen[1]})")
+        raise CommandRejected(say("the standings are already frozen (event %(event)d: %(reason)s)",
+                                  event=state.frozen[0], reason=state.frozen[1]))
     last = state.last_round_with_games()
     if not last:
-        raise CommandRejected("no game has been paired yet: there are no standings to freeze")
+        raise CommandRejected(say("no game has been paired yet: there are no standings to freeze"))
     open_tables = [g.table for g in state.games_of_round(last) if g.result is Result.UNKNOWN]
     if open_tables:
-        raise CommandRejected(f"round {last} has {len(open_tables)} game(s) without a result (table "
-                              f"{', '.join(map(str, open_tables))}): record them before freezing")
+        raise CommandRejected(say("round %(round)d has %(n)d game(s) without a result (table %(tables)s): record them "
+                                  "before freezing", round=last, n=len(open_tables),
+                                  tables=", ".join(map(str, open_tables))))
     return [ev.StandingsFrozen(reason=reason.strip())]
 
 
 def decide_unfreeze(state: TournamentState, reason: str) -> list[ev.Event]:
     """``StandingsUnfrozen(reason)``; refused when not frozen or without a reason."""
     if state.frozen is None:
-        raise CommandRejected("the standings are not frozen")
+        raise CommandRejected(say("the standings are not frozen"))
     if not reason.strip():
-        raise CommandRejected("say why the standings are unfrozen: --reason TEXT")
+        raise CommandRejected(say_at("say why the standings are unfrozen: --reason TEXT",
+                                     N_("say why the standings are unfrozen: fill in the reason")))
     return [ev.StandingsUnfrozen(reason=reason.strip())]
 
 
 def freeze_message(state: TournamentState, events: list[ev.Event]) -> str:
     reason = first_event(events, ev.StandingsFrozen).reason
-    return f"standings frozen after round {state.last_round_with_games()}: {reason}"
+    return say("standings frozen after round %(round)d: %(reason)s", round=state.last_round_with_games(), reason=reason)
 
 
 def unfreeze_message(state: TournamentState, events: list[ev.Event]) -> str:
-    return f"standings unfrozen: {first_event(events, ev.StandingsUnfrozen).reason}"
+    return say("standings unfrozen: %(reason)s", reason=first_event(events, ev.StandingsUnfrozen).reason)
 
 
 def freeze(db: PathLike, reason: str = "", **plumbing: Unpack[Appending]) -> Outcome:

@@ -57,8 +57,8 @@ import msgspec
 from goledger.commands.checks import check_available, check_round
 from goledger.commands.recording import PathLike, first_event, record
 from goledger.errors import CommandRejected, EventDecided, GoledgerError, LedgerError
-from goledger.i18n import gettext
-from goledger.i18n.messages import nsay, say
+from goledger.i18n import N_, gettext
+from goledger.i18n.messages import nsay, say, say_at
 from goledger.ledger import events as ev
 from goledger.ledger.store import Ledger, Record
 from goledger.ledger.values import effective_komi
@@ -225,24 +225,26 @@ def _check_output(request: PairingRequest, pairing: Pairing, state: TournamentSt
     placed = pairing.players()
     listed = [pid for pid, _ in pairing.unpaired]
     if sorted([*placed, *listed]) != sorted(request.players):
-        raise LedgerError(f"engine {pairing.engine} did not place every player once; nothing was written")
+        raise LedgerError(say("engine %(engine)s did not place every player once; nothing was written",
+                               engine=pairing.engine))
     if any(not why.strip() for _, why in pairing.unpaired):
-        raise LedgerError(f"engine {pairing.engine} left a player unpaired without a reason; nothing was written")
+        raise LedgerError(say("engine %(engine)s left a player unpaired without a reason; nothing was written",
+                               engine=pairing.engine))
     tables = [g.table for g in pairing.games]
     if len(set(tables)) != len(tables) or set(tables) & set(state.games.get(request.round, {})) or (
             tables and min(tables) < 1):
-        raise LedgerError(f"engine {pairing.engine} used a table twice; nothing was written")
+        raise LedgerError(say("engine %(engine)s used a table twice; nothing was written", engine=pairing.engine))
     # Constraints bind every engine: the command checks what the engine promised.
     pairs = {frozenset((g.white, g.black)) for g in pairing.games}
     for g in pairing.games:
         if state.constraint_in(g.white, g.black, request.round) == "forbidden":
-            raise CommandRejected(f"engine {pairing.engine} paired {g.white} with {g.black}, a forbidden pair; "
-                                  "nothing was written")
+            raise CommandRejected(say("engine %(engine)s paired %(white)s with %(black)s, a forbidden pair; "
+                                      "nothing was written", engine=pairing.engine, white=g.white, black=g.black))
     wanted = set(request.players) - set(listed)
     for a, (b, _) in state.fixed_pairs.get(request.round, {}).items():
         if a in wanted and b in wanted and frozenset((a, b)) not in pairs:
-            raise CommandRejected(f"engine {pairing.engine} did not place the fixed pairing of {a} and {b}; "
-                                  "nothing was written")
+            raise CommandRejected(say("engine %(engine)s did not place the fixed pairing of %(a)s and %(b)s; "
+                                      "nothing was written", engine=pairing.engine, a=a, b=b))
 
 
 def _not_paired(state: TournamentState, request: PairingRequest, pairing: Pairing) -> tuple[tuple[str, str], ...]:
@@ -300,8 +302,11 @@ def _draw(state: TournamentState, round_: int) -> list[ev.Event]:
             return [ev.RulesChanged(changes={"rounds": count})]
         return []
     if round_ == 1 and not state.games.get(1) and state.rounds < count:
-        raise CommandRejected(f"{why}, but this tournament was created with {state.rounds}; set "
-                              f"goledger change-rules rounds={count} before the draw")
+        raise CommandRejected(say_at("%(why)s, but this tournament was created with %(rounds)d; set "
+                                     "goledger change-rules rounds=%(count)d before the draw",
+                                     N_("%(why)s, but this tournament was created with %(rounds)d; set the rounds to "
+                                        "%(count)d on the tournament settings page before the draw"),
+                                     why=why, rounds=state.rounds, count=count))
     return []
 
 
@@ -356,9 +361,13 @@ def plan_round(state: TournamentState, round_: int, engine: str | None = None, s
         raise
     except Exception as exc:  # a bug in an engine: a sentence, never a traceback or a 500
         others = [name for name in engines_for(state) if name != chosen.name]
-        offer = f"; pair it with another engine ({', '.join(others)})" if others else ""
-        raise EngineFailed(f"the {chosen.name} engine failed on round {round_} ({type(exc).__name__}: {exc}); "
-                           f"nothing was written{offer}") from exc
+        failure = f"{type(exc).__name__}: {exc}"
+        if others:
+            raise EngineFailed(say("the %(engine)s engine failed on round %(round)d (%(failure)s); nothing was "
+                                   "written; pair it with another engine (%(others)s)", engine=chosen.name,
+                                   round=round_, failure=failure, others=", ".join(others))) from exc
+        raise EngineFailed(say("the %(engine)s engine failed on round %(round)d (%(failure)s); nothing was written",
+                               engine=chosen.name, round=round_, failure=failure)) from exc
     _check_output(request, pairing, state)
     if not pairing.games and pairing.bye is None and (state.games.get(round_) or state.round_pairings.get(round_)):
         pid, why = pairing.unpaired[0] if pairing.unpaired else ("", "")
@@ -614,7 +623,7 @@ def check_pairings(db: PathLike, round_: int | None = None) -> PairingCheck:
     events = _load_events(db)
     final = fold(events, check=check_registered)
     if final.settings is None:
-        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        raise CommandRejected(say("%(db)s has no tournament (its log has no TournamentCreated event)", db=str(db)))
     if round_ is not None:
         check_round(final, round_)
     wanted = [k for k, e in enumerate(events) if isinstance(e, ev.RoundPaired)
@@ -763,11 +772,13 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     events = _load_events(db)
     final = fold(events, check=check_registered)
     if final.settings is None:
-        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        raise CommandRejected(say("%(db)s has no tournament (its log has no TournamentCreated event)", db=str(db)))
     check_round(final, round_)
     in_force = final.round_pairings.get(round_, [])
     if not in_force:
-        raise CommandRejected(f"round {round_} has no automatic pairing in force (pair it with goledger pair-round)")
+        raise CommandRejected(say_at("round %(round)d has no automatic pairing in force (pair it with goledger "
+                                     "pair-round)", N_("round %(round)d has no automatic pairing in force (pair it "
+                                                       "with “Pair round %(round)d”)"), round=round_))
     who = find_player(final, player).id if player is not None else None
     chosen_seq = in_force[-1]
     if who is not None:
@@ -779,7 +790,9 @@ def explain_pairing(db: PathLike, round_: int, player: str | None = None) -> Pai
     assert isinstance(stored, ev.RoundPaired)
     explained: list[GameExplanation] = []
     if who is not None and who not in stored.players:
-        raise CommandRejected(f"{who} was not paired by pair-round in round {round_}")
+        raise CommandRejected(say_at("%(player)s was not paired by pair-round in round %(round)d",
+                                     N_("%(player)s was not paired automatically in round %(round)d"),
+                                     player=who, round=round_))
     state = fold(events[: chosen_seq - 1], check=check_registered)
     engine = engine_for(state, stored.engine)
     request = PairingRequest(round=round_, players=stored.players, seed=stored.seed)

@@ -39,7 +39,7 @@ import msgspec.inspect
 
 from goledger.commands.checks import refusal
 from goledger.errors import CommandRejected, GoledgerError
-from goledger.i18n.messages import say
+from goledger.i18n.messages import Message, nsay, on_desk, say
 from goledger.ledger import domains
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank
@@ -215,7 +215,7 @@ def settings(db: str | Any) -> list[SettingValue]:
 
     state = state_as_of(db)
     if state.settings is None:
-        raise CommandRejected(f"{db} has no tournament (its log has no TournamentCreated event)")
+        raise CommandRejected(say("%(db)s has no tournament (its log has no TournamentCreated event)", db=str(db)))
     current = msgspec.to_builtins(state.settings)
     overrides = state.settings.policy_overrides
     try:
@@ -309,7 +309,7 @@ def resolve_changes(state: TournamentState, changes: Mapping[str, Any]) -> tuple
     try:
         merged = msgspec.convert(current | tournament, ev.TournamentSettings)
     except msgspec.ValidationError as exc:
-        raise CommandRejected(f"invalid setting: {exc}") from None
+        raise CommandRejected(say("invalid setting: %(problem)s", problem=str(exc))) from None
     problem = domains.settings_problem(merged)
     if problem:
         raise CommandRejected(problem)
@@ -363,16 +363,27 @@ def _policy_phrases(old_policy: dict[str, Any], new_policy: dict[str, Any], old_
             by_policy.append(info.name)
         elif before != after:
             old, new = (_TOURNAMENTS if v is None else _shown(v) for v in (before, after))
-            phrases.append(f"{info.name} {old} → {new} (policy {merged.policy})")
+            phrases.append(say("%(name)s %(old)s → %(new)s (policy %(policy)s)", name=info.name, old=old, new=new,
+                               policy=merged.policy))
         elif (field in old_overrides) != (field in new_overrides):
             kept = _TOURNAMENTS if after is None else _shown(after)
-            how = "now set by the tournament" if field in new_overrides else f"now the policy {merged.policy}'s"
-            phrases.append(f"{info.name} stays {kept} ({how})")
+            if field in new_overrides:
+                phrases.append(say("%(name)s stays %(value)s (now set by the tournament)", name=info.name, value=kept))
+            else:
+                phrases.append(say("%(name)s stays %(value)s (now the policy %(policy)s's)", name=info.name,
+                                   value=kept, policy=merged.policy))
     if by_policy:
-        phrases.append(f"with policy {merged.policy} {len(by_policy)} rule{'s' if len(by_policy) > 1 else ''} "
-                       f"change{'' if len(by_policy) > 1 else 's'}: {', '.join(by_policy)} (goledger settings "
-                       "shows their values)")
-    return phrases
+        n, rules = len(by_policy), ", ".join(by_policy)
+        if on_desk():
+            phrases.append(nsay("with policy %(policy)s %(n)d rule changes: %(rules)s (the settings page shows its "
+                                "value)", "with policy %(policy)s %(n)d rules change: %(rules)s (the settings page "
+                                "shows their values)", n, policy=merged.policy, n=n, rules=rules))
+        else:
+            phrases.append(Message("with policy %(policy)s %(n)d rules change: %(rules)s (goledger settings shows "
+                                   "their values)" if n > 1 else "with policy %(policy)s %(n)d rule changes: "
+                                   "%(rules)s (goledger settings shows their values)",
+                                   {"policy": merged.policy, "n": n, "rules": rules}))
+    return [str(phrase) for phrase in phrases]  # plain text in the language in force: the preview's JSON carries it
 
 
 _ABSENT = object()
@@ -444,7 +455,7 @@ def _check_criteria(merged: ev.TournamentSettings) -> None:
         try:
             get_criterion(name)
         except GoledgerError as exc:
-            raise CommandRejected(f"criteria: {exc.message.split(';')[0]}") from None
+            raise CommandRejected(say("criteria: %(problem)s", problem=exc.message.split(";")[0])) from None
 
 
 def _shown(value: Any) -> str:

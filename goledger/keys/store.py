@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from goledger.errors import CommandRejected, GoledgerError
+from goledger.i18n.messages import say
 from goledger.ledger.store import Ledger
 from goledger.replay.fold.players import find_player
 from goledger.replay.loading.load import load_state
@@ -139,7 +140,8 @@ def _create_file(path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise GoledgerError(f"cannot create the players' keys file {path}: {exc.strerror}") from None
+        raise GoledgerError(say("cannot create the players' keys file %(path)s: %(why)s", path=str(path),
+                                why=str(exc.strerror))) from None
 
 
 @contextlib.contextmanager
@@ -154,7 +156,8 @@ def _open(ledger_path: str | os.PathLike[str], *, write: bool) -> Iterator[sqlit
     try:
         conn = sqlite3.connect(path, timeout=30, isolation_level=None)
     except sqlite3.Error as exc:
-        raise GoledgerError(f"cannot open the players' keys file {path}: {exc}") from None
+        raise GoledgerError(say("cannot open the players' keys file %(path)s: %(why)s", path=str(path),
+                                why=str(exc))) from None
     try:
         conn.execute("PRAGMA busy_timeout = 30000")
         if write:
@@ -163,7 +166,8 @@ def _open(ledger_path: str | os.PathLike[str], *, write: bool) -> Iterator[sqlit
             conn.execute(_FIGURES)
         yield conn
     except sqlite3.DatabaseError as exc:
-        raise GoledgerError(f"the players' keys file {path} cannot be used: {exc}") from None
+        raise GoledgerError(say("the players' keys file %(path)s cannot be used: %(why)s", path=str(path),
+                                why=str(exc))) from None
     finally:
         conn.close()
 
@@ -185,7 +189,7 @@ def resolve_player(ledger_path: str | os.PathLike[str], reference: str) -> str:
 
 def _check_player(ledger_path: str | os.PathLike[str], player_id: str) -> None:
     if player_id not in _registered(ledger_path):
-        raise CommandRejected(f"no registered player has the id {player_id!r}")
+        raise CommandRejected(say("no registered player has the id %(player)r", player=player_id))
 
 
 def issue_key(ledger_path: str | os.PathLike[str], player_id: str) -> str:
@@ -254,7 +258,7 @@ def ensure_keys(ledger_path: str | os.PathLike[str], player_ids: Iterable[str] |
     wanted = list(registered) if player_ids is None else list(dict.fromkeys(player_ids))
     unknown = [pid for pid in wanted if pid not in registered]
     if unknown:
-        raise CommandRejected(f"no registered player has the id {unknown[0]!r}")
+        raise CommandRejected(say("no registered player has the id %(player)r", player=unknown[0]))
     with _open(ledger_path, write=True) as conn:
         assert conn is not None
         conn.execute("BEGIN IMMEDIATE")

@@ -40,6 +40,7 @@ import os
 from typing import TYPE_CHECKING
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.pairing.engine import ByeChoice, PairedGame, Pairing, PairingRequest, PairTerms
 from goledger.pairing.opengotha.bye import choose_bye
 from goledger.pairing.opengotha.chunking import chunks
@@ -57,19 +58,20 @@ __all__ = ["ENGINE", "OpenGothaEngine", "match_chunk"]
 
 def _parameters(state: TournamentState, request: PairingRequest) -> Parameters:
     if state.settings is None:
-        raise CommandRejected("the ledger has no tournament yet")
+        raise CommandRejected(say("the ledger has no tournament yet"))
     settings = state.settings_for_round(max(request.round, 1))
     return resolve(settings.pairing, settings.system, request.parameters, settings)
 
 
 def _check(state: TournamentState, request: PairingRequest) -> None:
     if not 1 <= request.round <= state.rounds:
-        raise CommandRejected(f"round {request.round} is outside 1..{state.rounds} of this tournament")
+        raise CommandRejected(say("round %(round)d is outside 1..%(rounds)d of this tournament", round=request.round,
+                                  rounds=state.rounds))
     unknown = [p for p in request.players if p not in state.players]
     if unknown:
-        raise CommandRejected(f"player {unknown[0]!r} is not registered in this tournament")
+        raise CommandRejected(say("player %(player)r is not registered in this tournament", player=unknown[0]))
     if len(set(request.players)) != len(request.players):
-        raise CommandRejected("a player is listed twice in the players to pair")
+        raise CommandRejected(say("a player is listed twice in the players to pair"))
 
 
 def match_chunk(facts: RoundFacts, chunk: list[str],
@@ -111,9 +113,10 @@ def match_chunk(facts: RoundFacts, chunk: list[str],
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(mate) != n:
         if forbidden:
-            raise CommandRejected(f"no pairing of a group of {n} players gives every player an opponent while "
-                                  "respecting the forbidden pairs; lift a constraint or pair some games by hand")
-        raise CommandRejected(f"no perfect matching exists for a group of {n} players")
+            raise CommandRejected(say("no pairing of a group of %(n)d players gives every player an opponent while "
+                                      "respecting the forbidden pairs; lift a constraint or pair some games by hand",
+                                      n=n))
+        raise CommandRejected(say("no perfect matching exists for a group of %(n)d players", n=n))
     pairs = sorted((min(u, v), max(u, v)) for u, v in mate)
     return [(lo, hi, int(costs[lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)])) for lo, hi in pairs]
 
@@ -142,9 +145,9 @@ def _constraints(state: TournamentState, request: PairingRequest) -> tuple[list[
             fixed.append((a, b, table))
         elif a in wanted or b in wanted:
             missing = b if a in wanted else a
-            raise CommandRejected(
-                f"round {r} fixes a game of {a} and {b}, but {missing} is not among the players to pair; "
-                "lift the fixed pairing or pair him first")
+            raise CommandRejected(say(
+                "round %(round)d fixes a game of %(a)s and %(b)s, but %(missing)s is not among the players to pair; "
+                "lift the fixed pairing or pair him first", round=r, a=a, b=b, missing=missing))
     forbidden: set[frozenset[str]] = set()
     unwanted: set[frozenset[str]] = set()
     for a, partners in state.pairing_constraints.items():
@@ -201,9 +204,10 @@ class OpenGothaEngine:
         bye: ByeChoice | None = None
         if len(order) % 2:
             if state.byes.get(r):
-                raise CommandRejected(
-                    f"round {r} already has a bye and {len(order)} players are left to pair: "
-                    "an odd number cannot be paired (OpenGotha: select an even number of players)")
+                raise CommandRejected(say(
+                    "round %(round)d already has a bye and %(n)d players are left to pair: "
+                    "an odd number cannot be paired (OpenGotha: select an even number of players)",
+                    round=r, n=len(order)))
             weight = {pid: facts.rank[pid] + facts.mms2[pid] + 1000 * facts.byes[pid] for pid in order}
             bye = choose_bye(order, weight)
             order = [p for p in order if p != bye.player]
@@ -259,9 +263,9 @@ class OpenGothaEngine:
         _check(state, request)
         for pid in (first, second):
             if pid not in state.players:
-                raise CommandRejected(f"player {pid!r} is not registered in this tournament")
+                raise CommandRejected(say("player %(player)r is not registered in this tournament", player=pid))
         if first == second:
-            raise CommandRejected("a player cannot be paired with himself")
+            raise CommandRejected(say("a player cannot be paired with himself"))
         params = _parameters(state, request)
         facts = RoundFacts(state, request.round, params.weights, request.seed)
         facts.played |= _constraints(state, request)[2]

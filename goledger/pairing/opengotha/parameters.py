@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from goledger.errors import CommandRejected
+from goledger.i18n.messages import say
 from goledger.ledger.events import HandicapSettings
 from goledger.ledger.values import Rank, bounded_int
 from goledger.replay.scoring.criteria.names import OPENGOTHA_NAMES
@@ -189,14 +190,16 @@ def _int(name: str, text: str) -> int:
     try:
         return bounded_int(text, digits=19)  # OpenGotha's weights are Java longs
     except ValueError:
-        raise CommandRejected(f"OpenGotha parameter {name} must be an integer, not {text!r}") from None
+        raise CommandRejected(say("OpenGotha parameter %(name)s must be an integer, not %(text)r", name=name,
+                                  text=text)) from None
 
 
 def _rank(name: str, text: str) -> int:
     try:
         return Rank.parse(text.strip()).value
     except (ValueError, KeyError):
-        raise CommandRejected(f"OpenGotha parameter {name} must be a rank such as 1D or 20K, not {text!r}") from None
+        raise CommandRejected(say("OpenGotha parameter %(name)s must be a rank such as 1D or 20K, not %(text)r",
+                                  name=name, text=text)) from None
 
 
 def _choice(text: str, table: Mapping[str, int], default: int) -> int:
@@ -219,14 +222,16 @@ def _check_override(name: str, text: str) -> None:
     read as OpenGotha reads it, unknown words falling back to its defaults)."""
     words = _WORDS.get(name)
     if words is not None and text.strip() not in words:
-        raise CommandRejected(f"OpenGotha parameter {name} must be one of {', '.join(sorted(words))}, not {text!r}")
+        raise CommandRejected(say("OpenGotha parameter %(name)s must be one of %(words)s, not %(text)r", name=name,
+                                  words=", ".join(sorted(words)), text=text))
     if name in ("paiSeRankThreshold", "hdNoHdRankThreshold"):
         _rank(name, text)
     elif name == "paiStandardNX1Factor":
         try:
             float(text)
         except ValueError:
-            raise CommandRejected(f"OpenGotha parameter {name} must be a number, not {text!r}") from None
+            raise CommandRejected(say("OpenGotha parameter %(name)s must be a number, not %(text)r", name=name,
+                                      text=text)) from None
     elif words is None and name not in ("paiBaDeterministic", "paiMaCompensateDUDD", "paiSeBarThresholdActive",
                                         "paiSeNbWinsThresholdActive", "hdBasedOnMMS"):
         _int(name, text)
@@ -260,7 +265,8 @@ def resolve(pairing: Mapping[str, str], system: str, overrides: Mapping[str, str
     known = set(defaults) | set(HANDICAP_NAMES)
     unknown = sorted(set(overrides) - known)
     if unknown:
-        raise CommandRejected(f"unknown OpenGotha pairing parameter {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        raise CommandRejected(say("unknown OpenGotha pairing parameter %(name)r (known: %(known)s)", name=unknown[0],
+                                  known=", ".join(sorted(known))))
     if pairing:
         source = "the tournament's PairingParameterSet"
     elif family == system:
@@ -278,8 +284,8 @@ def resolve(pairing: Mapping[str, str], system: str, overrides: Mapping[str, str
     try:
         nx1 = float(t["paiStandardNX1Factor"])
     except ValueError:
-        raise CommandRejected(f"OpenGotha parameter paiStandardNX1Factor must be a number, not "
-                              f"{t['paiStandardNX1Factor']!r}") from None
+        raise CommandRejected(say("OpenGotha parameter %(name)s must be a number, not %(text)r",
+                                  name="paiStandardNX1Factor", text=t["paiStandardNX1Factor"])) from None
     weights = Weights(
         avoid_dupl=_int("paiBaAvoidDuplGame", t["paiBaAvoidDuplGame"]),
         random=_int("paiBaRandom", t["paiBaRandom"]),
