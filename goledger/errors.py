@@ -12,10 +12,53 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from goledger.i18n.messages import Message
 
-__all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "StaleHeadError"]
+__all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "Problem", "StaleHeadError"]
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+class Problem(str):
+    """A refusal of the ledger's (a value outside its domain, a file that cannot be written):
+    one English sentence that remembers how it was made, its ``msgid`` (a catalog message with
+    named parameters, marked for the catalogs by this class's name) and ``params``. The ledger
+    has no words (``tests/test_layers.py``): a :class:`GoledgerError` made with one says it in
+    the language in force when its :attr:`~GoledgerError.message` is read, and
+    :func:`goledger.commands.checks.refusal` when it is raised. ``what`` names a field, said as
+    a word of the catalogs.
+
+    >>> p = Problem("%(what)s %(value)s is outside %(low)s..%(high)s", what="handicap", value=12, low=0, high=9)
+    >>> p, p.msgid
+    ('handicap 12 is outside 0..9', '%(what)s %(value)s is outside %(low)s..%(high)s')
+    >>> p.relabelled("handicap", "game.handicap")
+    'game.handicap 12 is outside 0..9'
+    """
+
+    __slots__ = ("msgid", "params")
+    msgid: str
+    params: dict[str, object]
+
+    def __new__(cls, msgid: str, **params: object) -> Problem:
+        made = super().__new__(cls, msgid % params)
+        made.msgid, made.params = msgid, params
+        return made
+
+    def relabelled(self, name: str, label: str) -> Problem:
+        """The same problem with the field ``name`` at the start of ``what`` called ``label``."""
+        what = str(self.params.get("what", ""))
+        if not what.startswith(name):
+            return self
+        return Problem(self.msgid, **{**self.params, "what": label + what[len(name):]})
+
+
+def _said(problem: Problem) -> str:
+    """``problem`` as its catalog message in the language in force (a problem given as a
+    parameter said too; ``what``, a field's name, as a word of the catalogs)."""
+    from goledger.i18n.messages import Word, say  # loaded late: the ledger imports errors and no words
+
+    return say(problem.msgid, **{
+        name: _said(value) if isinstance(value, Problem) else Word(value) if name == "what" and isinstance(value, str)
+        else value for name, value in problem.params.items()})
 
 
 class GoledgerError(Exception):
@@ -39,7 +82,10 @@ class GoledgerError(Exception):
 
     @property
     def message(self) -> str:
-        text = str(self.args[0]) if self.args else self.__class__.__name__
+        first = self.args[0] if self.args else self.__class__.__name__
+        if isinstance(first, Problem):  # the ledger's sentence, said in the language in force
+            first = _said(first)
+        text = str(first)
         if "(z)" in text:
             # loaded late: the ledger imports errors and no words (tests/test_layers.py)
             from goledger.i18n.messages import resolve_articles

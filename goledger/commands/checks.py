@@ -6,11 +6,11 @@ Each raises :class:`~goledger.errors.CommandRejected` with one sentence; none re
 
 from __future__ import annotations
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, Problem
 from goledger.i18n import N_
 from goledger.i18n.messages import Word, say, say_at
 from goledger.ledger import events as ev
-from goledger.ledger.domains import Problem, check_text, text_problem
+from goledger.ledger.domains import check_text, text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
 from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 

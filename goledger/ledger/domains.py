@@ -40,7 +40,7 @@ from typing import Any, Final
 
 import msgspec
 
-from goledger.errors import CommandRejected
+from goledger.errors import CommandRejected, Problem
 from goledger.ledger import events as ev
 from goledger.ledger.values import Rank, RankError, parse_number
 
@@ -51,7 +51,6 @@ __all__ = [
     "RANK_FIELDS",
     "SQLITE_MAX",
     "SQLITE_MIN",
-    "Problem",
     "check_event",
     "check_text",
     "date_problem",
@@ -122,37 +121,6 @@ _INVISIBLE: Final = frozenset(
     "\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f\u3164\ufeff\uffa0"
 )
 """Zero-width, bidi and other invisible formatting characters (besides categories Cc/Cf)."""
-
-
-class Problem(str):
-    """Why a value is outside its domain: one English sentence that remembers how it was made,
-    its ``msgid`` (a catalog message with named parameters) and ``params``, so that a layer
-    that has words (:func:`goledger.commands.checks.refusal`) says it in the reader's
-    language; the ledger itself has none (``tests/test_layers.py``). ``what`` names the
-    field.
-
-    >>> p = Problem("%(what)s %(value)s is outside %(low)s..%(high)s", what="handicap", value=12, low=0, high=9)
-    >>> p, p.msgid
-    ('handicap 12 is outside 0..9', '%(what)s %(value)s is outside %(low)s..%(high)s')
-    >>> p.relabelled("handicap", "game.handicap")
-    'game.handicap 12 is outside 0..9'
-    """
-
-    __slots__ = ("msgid", "params")
-    msgid: str
-    params: dict[str, object]
-
-    def __new__(cls, msgid: str, **params: object) -> Problem:
-        made = super().__new__(cls, msgid % params)
-        made.msgid, made.params = msgid, params
-        return made
-
-    def relabelled(self, name: str, label: str) -> Problem:
-        """The same problem with the field ``name`` at the start of ``what`` called ``label``."""
-        what = str(self.params.get("what", ""))
-        if not what.startswith(name):
-            return self
-        return Problem(self.msgid, **{**self.params, "what": label + what[len(name):]})
 
 
 def _bad_char(text: str) -> str | None:

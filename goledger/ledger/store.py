@@ -45,7 +45,7 @@ from typing import Any, Final
 
 import msgspec
 
-from goledger.errors import LedgerError, StaleHeadError
+from goledger.errors import LedgerError, Problem, StaleHeadError
 from goledger.ledger.events import Event, canonical_bytes, decode_event, decode_rows
 from goledger.nogc import nogc
 
@@ -300,10 +300,12 @@ def _link_new(temp: Path, target: Path) -> None:
     try:
         os.link(temp, target)
     except FileExistsError:
-        raise LedgerError(f"{target} appeared while it was being written; nothing was written") from None
+        raise LedgerError(Problem("%(path)s appeared while it was being written; nothing was written",
+                                  path=str(target))) from None
     except OSError:  # no hard links here (FAT, some network shares)
         if target.exists():
-            raise LedgerError(f"{target} appeared while it was being written; nothing was written") from None
+            raise LedgerError(Problem("%(path)s appeared while it was being written; nothing was written",
+                                      path=str(target))) from None
         os.replace(temp, target)
     if os.name == "posix":
         try:
@@ -381,22 +383,21 @@ def _why(target: Path, exc: BaseException) -> str:
     except OSError:
         full = False
     if "full" in str(exc):
-        return "the disk is full"
-    return f"the disk is full ({exc})" if full else str(exc)
+        return Problem("the disk is full")
+    return Problem("the disk is full (%(error)s)", error=str(exc)) if full else str(exc)
 
 
 def _not_written(target: Path, exc: BaseException) -> LedgerError:
     """The refusal for a new ledger SQLite could not write (a full disk, most often): one
     sentence; the caller has removed what it began."""
-    return LedgerError(f"cannot create {target}: {_why(target, exc)}; nothing was written")
+    return LedgerError(Problem("cannot create %(path)s: %(why)s; nothing was written", path=str(target),
+                               why=_why(target, exc)))
 
 
 def damaged(path: Path, exc: BaseException) -> LedgerError:
     """The refusal for a file SQLite cannot read any more (one sentence)."""
-    return LedgerError(
-        f"{path} is damaged and cannot be read ({exc}); `goledger verify --repair-report --db {path}` "
-        "shows which events can still be trusted"
-    )
+    return LedgerError(Problem("%(path)s is damaged and cannot be read (%(why)s); `goledger verify --repair-report "
+                               "--db %(path)s` shows which events can still be trusted", path=str(path), why=str(exc)))
 
 
 def _sqlite_header(path: Path) -> bool:
@@ -438,8 +439,9 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     except OSError:
         pending = False
     if pending:
-        raise LedgerError(f"{path} is in a read-only folder and its journal {wal.name} holds events not yet in "
-                          "the file, which cannot be read there; copy the folder somewhere writable to read it")
+        raise LedgerError(Problem("%(path)s is in a read-only folder and its journal %(journal)s holds events not yet "
+                                  "in the file, which cannot be read there; copy the folder somewhere writable to read "
+                                  "it", path=str(path), journal=wal.name))
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None,
                            check_same_thread=False)
     return conn
@@ -466,15 +468,18 @@ class Ledger:
         target = Path(path)
         shown = shown_as if shown_as is not None else target
         if target.exists() or target.is_symlink():
-            raise LedgerError(f"{target} already exists; a new ledger needs a new file")
+            raise LedgerError(Problem("%(path)s already exists; a new ledger needs a new file", path=str(target)))
         if not target.parent.exists():
-            raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
+            raise LedgerError(Problem("cannot create %(path)s: folder %(folder)s does not exist", path=str(target),
+                                      folder=str(target.parent)))
         try:  # created exclusively, never through a link planted under its name
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666))
         except FileExistsError:
-            raise LedgerError(f"{target} already exists; a new ledger needs a new file") from None
+            raise LedgerError(Problem("%(path)s already exists; a new ledger needs a new file",
+                                      path=str(target))) from None
         except OSError as exc:
-            raise LedgerError(f"cannot create {target}: {exc.strerror}") from None
+            raise LedgerError(Problem("cannot create %(path)s: %(why)s",
+                                      path=str(target), why=str(exc.strerror))) from None
         try:
             conn = _connect(target)
         except sqlite3.Error as exc:
@@ -547,9 +552,10 @@ class Ledger:
     @classmethod
     def _create_complete(cls, target: Path, write: Callable[[Ledger], list[Record]]) -> list[Record]:
         if target.exists():
-            raise LedgerError(f"{target} already exists; a new ledger needs a new file")
+            raise LedgerError(Problem("%(path)s already exists; a new ledger needs a new file", path=str(target)))
         if not target.parent.is_dir():
-            raise LedgerError(f"cannot create {target}: folder {target.parent} does not exist")
+            raise LedgerError(Problem("cannot create %(path)s: folder %(folder)s does not exist", path=str(target),
+                                      folder=str(target.parent)))
         remove_stale_partials(target)
         # the partial file's name is unpredictable (pid, for remove_stale_partials, then random)
         temp = target.with_name(f".{target.name}{_PARTIAL}{os.getpid()}-{secrets.token_hex(8)}")
@@ -563,14 +569,16 @@ class Ledger:
                 records = write(ledger)
                 busy = ledger._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
                 if busy:
-                    raise LedgerError(f"cannot finish writing {target}: its journal could not be checkpointed")
+                    raise LedgerError(Problem("cannot finish writing %(path)s: its journal could not be checkpointed",
+                                              path=str(target)))
             except sqlite3.Error as exc:  # a full disk: nothing is left behind
                 raise _not_written(target, exc) from None
             finally:
                 ledger.close()
             _link_new(temp, target)
         except OSError as exc:
-            raise LedgerError(f"cannot create {target}: {exc.strerror or exc}; nothing was written") from None
+            raise LedgerError(Problem("cannot create %(path)s: %(why)s; nothing was written", path=str(target),
+                                      why=str(exc.strerror or exc))) from None
         finally:
             for leftover in sidecars:
                 leftover.unlink(missing_ok=True)
@@ -584,16 +592,17 @@ class Ledger:
         whose append-only triggers were removed or changed."""
         target = Path(path)
         if not target.is_file():
-            raise LedgerError(f"no ledger at {target} (create one with `goledger new` or an import)")
+            raise LedgerError(Problem("no ledger at %(path)s (create one with `goledger new` or an import)",
+                                      path=str(target)))
         # The file's header is read by SQLite, never through a descriptor of our own: closing
         # any descriptor of the file cancels the POSIX locks every other connection of this
         # process holds on it (SQLite's "How To Corrupt An SQLite Database File", 2.2), and
         # another process may then checkpoint under a reader, or write beside a writer, of
         # this one (the desk reads in threads while its workers append).
         if not os.access(target, os.R_OK):
-            raise LedgerError(f"cannot read {target}: Permission denied")
+            raise LedgerError(Problem("cannot read %(path)s: Permission denied", path=str(target)))
         if target.stat().st_size < 16:
-            raise LedgerError(f"{target} is not a goledger ledger (not an SQLite database)")
+            raise LedgerError(Problem("%(path)s is not a goledger ledger (not an SQLite database)", path=str(target)))
         conn = _connect(target)
         read_only = False
         try:
@@ -608,16 +617,19 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             conn.close()
             if "file is not a database" in str(exc) and not _sqlite_header(target):
-                raise LedgerError(f"{target} is not a goledger ledger (not an SQLite database)") from None
+                raise LedgerError(Problem("%(path)s is not a goledger ledger (not an SQLite database)",
+                                          path=str(target))) from None
             if "no such table" in str(exc):
-                raise LedgerError(f"{target} is an SQLite database but not a goledger ledger") from None
+                raise LedgerError(Problem("%(path)s is an SQLite database but not a goledger ledger",
+                                          path=str(target))) from None
             raise damaged(target, exc) from None
         except (ValueError, TypeError):
             conn.close()
-            raise LedgerError(f"{target} is an SQLite database but not a goledger ledger") from None
+            raise LedgerError(Problem("%(path)s is an SQLite database but not a goledger ledger",
+                                      path=str(target))) from None
         if meta.get("format") != STORE_FORMAT:
             conn.close()
-            raise LedgerError(f"{target} is an SQLite database but not a goledger ledger")
+            raise LedgerError(Problem("%(path)s is an SQLite database but not a goledger ledger", path=str(target)))
         try:
             version = int(meta.get("store_schema_version", "0"))
         except ValueError:
@@ -630,7 +642,8 @@ class Ledger:
             )
         if version < 1 or meta.get("hash_algorithm") != HASH_ALGORITHM:
             conn.close()
-            raise LedgerError(f"{target} has an unknown store layout or hash algorithm; refusing to use it")
+            raise LedgerError(Problem("%(path)s has an unknown store layout or hash algorithm; refusing to use it",
+                                      path=str(target)))
         if check_protection:
             try:
                 missing, altered = protection_problems(conn)
@@ -744,12 +757,13 @@ class Ledger:
         still inside the lock, when a record appended since touches it (:func:`touching`)."""
         conn = self._conn
         if self.read_only:
-            raise LedgerError(f"{self.path} is in a read-only folder; nothing can be recorded there (copy it to a "
-                              "folder you can write in)")
+            raise LedgerError(Problem("%(path)s is in a read-only folder; nothing can be recorded there (copy it to a "
+                                      "folder you can write in)", path=str(self.path)))
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise LedgerError(f"cannot lock {self.path} for writing: {exc}") from None
+            raise LedgerError(Problem("cannot lock %(path)s for writing: %(why)s",
+                                      path=str(self.path), why=str(exc))) from None
         except sqlite3.DatabaseError as exc:
             raise damaged(self.path, exc) from None
         try:
@@ -777,7 +791,8 @@ class Ledger:
         except sqlite3.DatabaseError as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise LedgerError(f"cannot write to {self.path} ({_why(self.path, exc)}); nothing was written") from None
+            raise LedgerError(Problem("cannot write to %(path)s (%(why)s); nothing was written", path=str(self.path),
+                                      why=_why(self.path, exc))) from None
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

@@ -195,17 +195,18 @@ def _work(sender: Connection, fn: Callable[..., Done], args: tuple[Any, ...], en
     os.environ.clear()
     os.environ.update(environment)
     from goledger.i18n import use_language
-    from goledger.i18n.messages import at_desk
+    from goledger.i18n.messages import at_desk, say
 
-    try:
-        with use_language(language), at_desk():  # a desk's messages name its controls, not the CLI's options
+    with use_language(language), at_desk():  # a desk's messages name its controls, not the CLI's options
+        try:
             done = fn(*args)
-    except StaleHeadError as exc:  # the one handler of what the worker functions leave to it (issue 48)
-        done = Done(409, exc.message)
-    except GoledgerError as exc:  # a refusal: 400 and its one sentence
-        done = Done(400, exc.message)
-    except Exception as exc:  # a bug: one line for the director, not a hung request
-        done = Done(500, f"the desk failed on this request ({type(exc).__name__}); nothing was recorded by it")
+        except StaleHeadError as exc:  # the one handler of what the worker functions leave to it (issue 48)
+            done = Done(409, exc.message)  # read here, in the page's language (the ledger's own refusals)
+        except GoledgerError as exc:  # a refusal: 400 and its one sentence
+            done = Done(400, exc.message)
+        except Exception as exc:  # a bug: one line for the director, not a hung request
+            done = Done(500, say("the desk failed on this request (%(error)s); nothing was recorded by it",
+                                 error=type(exc).__name__))
     sender.send(done)
     sender.close()
 

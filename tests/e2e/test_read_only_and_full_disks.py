@@ -159,3 +159,22 @@ def test_a_full_disk_gives_one_sentence_and_leaves_nothing(tmp_path: Path, free_
             result = run_cli("import", "opengotha", inputs["opengotha"], "--into", disk / "archive",
                              "--catalog", disk / "cat.db")
             assert "Traceback" not in result.err and not (disk / "cat.db").exists(), result.err
+
+
+@pytest.mark.parametrize("language", ["tr", "hu"])
+def test_the_read_only_refusal_is_said_in_the_desks_language(tmp_path: Path, language: str) -> None:
+    """The ledger has no words (issue 44): its refusal keeps its catalog message, said in the
+    language in force where it is read (the desk's page), English on the command line."""
+    from goledger import commands
+    from goledger.errors import LedgerError
+    from goledger.i18n import use_language
+
+    with _read_only_folder(tmp_path) as folder:
+        with pytest.raises(LedgerError) as refused:
+            commands.register(folder / "t.db", "Eve", "Ada", "2k")
+        assert "read-only folder" in refused.value.message
+        with use_language(language):
+            said = refused.value.message
+        assert {"tr": "salt okunur", "hu": "csak olvasható"}[language] in said, said
+        assert "read-only" not in said and str(folder / "t.db") in said
+        assert sorted(p.name for p in folder.iterdir()) == ["t.db"]
