@@ -93,3 +93,14 @@ def test_the_handicap_systems_ask_for_their_own_rules(tmp_path: Path) -> None:
     settings = state_as_of(db).settings
     assert settings is not None and settings.system_options == {
         "max_rank_difference": 5, "handicap_correction": 1, "max_handicap": 6}
+
+
+@pytest.mark.parametrize(("language", "venue", "standing"), [("tr", "Yer", "Sıra"), ("hu", "Helyszín", "Helyezés")])
+def test_the_venue_is_not_called_a_standing_place(tmp_path: Path, language: str, venue: str, standing: str) -> None:
+    """"Place" is two words in Turkish and Hungarian: where the tournament is played (the New
+    form's field), and a player's place in the standings."""
+    import re
+
+    page = Desk(tmp_path / "t.db").client.get(f"/desk/new?lang={language}").text
+    label = re.search(r"<label>([^<]*)<input name=\"location\"", page)
+    assert label is not None and label[1].strip() == venue and standing not in label[1], page[:300]
