@@ -452,7 +452,7 @@ def decide_unpair_round(state: TournamentState, round_: int, reason: str) -> lis
 
 def _reason_for_unpairing(reason: str) -> None:
     if not reason.strip():
-        raise CommandRejected(say("unpair-round needs a reason"))
+        raise CommandRejected(say_at("unpair-round needs a reason", N_("unpairing a round needs a reason")))
 
 
 def unpair_round_message(state: TournamentState, events: list[ev.Event]) -> str:

@@ -335,6 +335,7 @@ def update_player(
     well win over the list's."""
     wanted = player_changes(surname, first_name, rank, country, club, egd_pin, rating, mm_correction, preliminary)
     if not wanted and not from_ratings:
-        raise CommandRejected(say("update-player needs at least one field to change"))
+        raise CommandRejected(say_at("update-player needs at least one field to change",
+                                     N_("fill in at least one field of the player to change")))
     return record(db, lambda state: decide_update_player(state, player, wanted, from_ratings=from_ratings,
                                                          ratings=ratings), update_player_message, **plumbing)

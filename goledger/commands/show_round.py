@@ -14,7 +14,8 @@ from typing import Unpack
 from goledger.commands.checks import check_round
 from goledger.commands.recording import Outcome, PathLike, Plumbing, first_event, record
 from goledger.errors import CommandRejected
-from goledger.i18n.messages import say
+from goledger.i18n import N_
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
 from goledger.replay.fold.state import TournamentState
 
@@ -39,8 +40,11 @@ def decide_show_round(state: TournamentState, round_: int) -> list[ev.Event]:
     """
     check_round(state, round_)
     if state.settings is not None and state.settings.pairings_visible == "auto":
-        raise CommandRejected(say("round %(round)d is shown as soon as it is paired (pairings_visible=auto); use "
-                                  "change-rules pairings_visible=manual to show rounds by hand", round=round_))
+        raise CommandRejected(say_at("round %(round)d is shown as soon as it is paired (pairings_visible=auto); use "
+                                     "change-rules pairings_visible=manual to show rounds by hand",
+                                     N_("round %(round)d is shown as soon as it is paired (pairings_visible=auto); "
+                                        "set pairings_visible=manual on the settings page to show rounds by hand"),
+                                     round=round_))
     if not state.games.get(round_) and not state.byes.get(round_):
         raise CommandRejected(say("round %(round)d is not paired yet: there is nothing to show", round=round_))
     if round_ in state.shown_rounds:

@@ -35,6 +35,20 @@ def _command_pattern() -> re.Pattern[str]:
 
 
 _COMMAND = _command_pattern()
+
+
+def _bare_pattern() -> re.Pattern[str]:
+    """A command's own hyphenated name standing alone in the text (``change-rules
+    check_in=every``): no word of any language, so only the command line's (but *check-in*,
+    an English word the English desk uses)."""
+    from goledger.commands.table import COMMANDS
+
+    names = sorted({c.name.split(" ", 1)[0] for c in COMMANDS if "-" in c.name.split(" ", 1)[0]}
+                   - {"check-in", "check-ins"}, key=len, reverse=True)
+    return re.compile(r"(?<![\w/-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+
+
+_BARE = _bare_pattern()
 _PATH = re.compile(r"(?<![\w.:/~])/(?:[\w.+-]+/)+[\w.+-]*")
 """A ``/``-rooted path of two parts or more (``/tmp/x/t.db``, ``/home/me/.local/share/…``)."""
 
@@ -52,6 +66,7 @@ def problems(html: str, server_paths: list[str]) -> list[str]:
     """Every command line and server path the page shows (empty: none)."""
     text = shown_text(html)
     found = [m.group(0) for m in _COMMAND.finditer(text)]
+    found += [m.group(0) for m in _BARE.finditer(_COMMAND.sub(" ", text))]
     found += [m.group(0) for m in _PATH.finditer(text)]
     found += [p for p in server_paths if p in html]
     return found
@@ -63,6 +78,7 @@ def test_the_scan_finds_what_it_looks_for() -> None:
     assert problems('<p class="x">no store at /home/td/.local/share/goledger/ratings.db</p>', []) == [
         "/home/td/.local/share/goledger/ratings.db"]
     assert problems('<input value="goledger pair-round 2">', []) == ["goledger pair-round"]
+    assert problems("<p>(check-in is not required: change-rules check_in=every)</p>", []) == ["change-rules"]
     assert problems('<a href="/desk/round/1">Round 1</a> <form action="/desk/do/result"><input type="hidden" '
                     'name="back" value="/desk/round/1"></form>', []) == []
     assert problems('<p>saved</p><!-- /srv/t.db -->', ["/srv/t.db"]) == ["/srv/t.db"]
