@@ -48,8 +48,6 @@ DAYS = [
     Day("continuous-handicap", 4, 2),
     Day("match", 2, 3),
 ]
-FAST = {"knockout", "round-robin", "paramus", "match"}
-"""The core run by default; the other systems are marked slow (``-m slow``)."""
 
 RANKS = ["5d", "3d", "1d", "2k", "4k", "6k", "8k", "10k", "12k", "14k", "16k", "18k"]
 
@@ -179,8 +177,7 @@ def team_order(page: Page, url: str, db: Path) -> None:
     assert "TEAMP" in page.inner_text("#team-legend")
 
 
-@pytest.mark.parametrize("day", [pytest.param(d, id=d.system, marks=[] if d.system in FAST else [pytest.mark.slow])
-                                 for d in DAYS])
+@pytest.mark.parametrize("day", [pytest.param(d, id=d.system) for d in DAYS])  # every system, every run
 def test_a_system_s_whole_day_in_the_desk(day: Day, browser: Browser, tmp_path: Path) -> None:
     started = time.monotonic()
     db = tmp_path / f"{day.system}.db"
