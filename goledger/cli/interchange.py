@@ -82,3 +82,14 @@ def run_export(action: Callable[[], Any], *, as_json: bool = False, quiet: bool 
     if outcome.report.entries and not quiet:
         print_report(outcome.report)
     echo(outcome.message)
+
+
+def show_validation(result: Any, *, as_json: bool) -> None:
+    """Show what ``validate <format>`` found (JSON, or one line per problem) and exit 1 when a
+    rule of the format is broken (warnings alone exit 0)."""
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        echo(result.render())
+    if not result.ok:
+        raise typer.Exit(1)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, fail, print_json
+from goledger.cli.common import DbOption, JsonOption, default_db, fail
 from goledger.cli.interchange import (
     AllowErrorsOption,
     ForceOption,
@@ -19,6 +19,7 @@ from goledger.cli.interchange import (
     StrictOption,
     run_export,
     run_import,
+    show_validation,
 )
 from goledger.cli.ratings import RatingsOption
 
@@ -31,13 +32,7 @@ def validate_egd(
     Exits 1 when a rule of the format is broken (warnings alone exit 0)."""
     from goledger.formats import egd
 
-    result = egd.validate_egd(file)
-    if as_json:
-        print_json(result.to_dict())
-    else:
-        echo(result.render())
-    if not result.ok:
-        raise typer.Exit(1)
+    show_validation(egd.validate_egd(file), as_json=as_json)
 
 
 def export_egd(

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from goledger.cli.common import DbOption, JsonOption, default_db, echo, print_json
+from goledger.cli.common import DbOption, JsonOption, default_db
 from goledger.cli.interchange import (
     AllowErrorsOption,
     ForceOption,
@@ -20,6 +20,7 @@ from goledger.cli.interchange import (
     StrictOption,
     run_export,
     run_import,
+    show_validation,
 )
 
 
@@ -31,10 +32,7 @@ def validate_ffg(
     Exits 1 on an error (warnings alone exit 0)."""
     from goledger.formats import ffg
 
-    result = ffg.validate_ffg(file)
-    print_json(result.to_dict()) if as_json else echo(result.render())
-    if not result.ok:
-        raise typer.Exit(1)
+    show_validation(ffg.validate_ffg(file), as_json=as_json)
 
 
 def validate_aga(
@@ -45,10 +43,7 @@ def validate_aga(
     Exits 1 on an error (warnings alone exit 0)."""
     from goledger.formats import aga
 
-    result = aga.validate_aga(file)
-    print_json(result.to_dict()) if as_json else echo(result.render())
-    if not result.ok:
-        raise typer.Exit(1)
+    show_validation(aga.validate_aga(file), as_json=as_json)
 
 
 def export_ffg(
