@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from goledger.i18n.messages import Message
 
-__all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "Problem", "StaleHeadError"]
+__all__ = ["CommandRejected", "FormatError", "GoledgerError", "LedgerError", "Problem", "StaleHeadError", "said"]
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -51,13 +51,13 @@ class Problem(str):
         return Problem(self.msgid, **{**self.params, "what": label + what[len(name):]})
 
 
-def _said(problem: Problem) -> str:
+def said(problem: Problem) -> str:
     """``problem`` as its catalog message in the language in force (a problem given as a
     parameter said too; ``what``, a field's name, as a word of the catalogs)."""
     from goledger.i18n.messages import Word, say  # loaded late: the ledger imports errors and no words
 
     return say(problem.msgid, **{
-        name: _said(value) if isinstance(value, Problem) else Word(value) if name == "what" and isinstance(value, str)
+        name: said(value) if isinstance(value, Problem) else Word(value) if name == "what" and isinstance(value, str)
         else value for name, value in problem.params.items()})
 
 
@@ -84,7 +84,7 @@ class GoledgerError(Exception):
     def message(self) -> str:
         first = self.args[0] if self.args else self.__class__.__name__
         if isinstance(first, Problem):  # the ledger's sentence, said in the language in force
-            first = _said(first)
+            first = said(first)
         text = str(first)
         if "(z)" in text:
             # loaded late: the ledger imports errors and no words (tests/test_layers.py)

@@ -6,11 +6,11 @@ Each raises :class:`~goledger.errors.CommandRejected` with one sentence; none re
 
 from __future__ import annotations
 
-from goledger.errors import CommandRejected, Problem
+from goledger.errors import CommandRejected, Problem, said
 from goledger.i18n import N_
-from goledger.i18n.messages import Word, say, say_at
+from goledger.i18n.messages import say, say_at
 from goledger.ledger import events as ev
-from goledger.ledger.domains import check_text, text_problem
+from goledger.ledger.domains import text_problem
 from goledger.ledger.values import Rank, RankError, parse_number, parse_points2
 from goledger.replay.fold.state import GameState, PlayerState, TournamentState
 
@@ -43,13 +43,13 @@ FIELD_WORDS: tuple[str, ...] = (
     N_("team name"), N_("unit name"), N_("the begin date"), N_("the end date"), N_("begin date"), N_("end date"),
     N_("ratings date"), N_("category limit"), N_("rating clamp"), N_("mm bar"), N_("mm floor"), N_("rounds"),
 )
-"""The fields a domain problem names (:class:`~goledger.ledger.domains.Problem`'s ``what``),
+"""The fields a domain problem names (:class:`~goledger.errors.Problem`'s ``what``),
 as words of the catalogs: a refusal names them in the reader's language."""
 
 
 def refusal(problem: str) -> CommandRejected:
     """The refusal of a value outside its domain, in the language written in: a
-    :class:`~goledger.ledger.domains.Problem` said as its catalog message, the field it names
+    :class:`~goledger.errors.Problem` said as its catalog message, the field it names
     translated with it (the ledger has no words; the commands have).
 
     >>> from goledger.i18n import use_language
@@ -58,20 +58,16 @@ def refusal(problem: str) -> CommandRejected:
     ...     print(refusal(text_problem("Ay\u200bse", "surname")))
     soyad 'Ay\\u200bse' görünmeyen ya da denetim karakteri içeriyor (U+200B)
     """
-    if not isinstance(problem, Problem):
-        return CommandRejected(problem)
-    params = {name: Word(value) if name == "what" and isinstance(value, str) else value
-              for name, value in problem.params.items()}
-    return CommandRejected(say(problem.msgid, **params))  # a message of the ledger's, marked there
+    return CommandRejected(said(problem) if isinstance(problem, Problem) else problem)  # said now, not when read
 
 
 def checked_text(text: str, what: str) -> str:
     """``text`` itself, or the refusal (:func:`refusal`) of a name that is not text
-    (:func:`goledger.ledger.domains.check_text`)."""
-    try:
-        return check_text(text, what)
-    except CommandRejected:
-        raise refusal(text_problem(text, what) or "") from None
+    (:func:`goledger.ledger.domains.text_problem`)."""
+    problem = text_problem(text, what)
+    if problem:
+        raise refusal(problem)
+    return text
 
 
 def check_system(state: TournamentState, event: ev.Event) -> None:

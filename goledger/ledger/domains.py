@@ -52,7 +52,6 @@ __all__ = [
     "SQLITE_MAX",
     "SQLITE_MIN",
     "check_event",
-    "check_text",
     "date_problem",
     "event_problem",
     "identity_key",
@@ -141,14 +140,6 @@ def text_problem(text: str, what: str) -> str | None:
         return None
     return Problem("%(what)s %(text)r contains an invisible or control character (U+%(code)s)", what=what, text=text,
                    code=f"{ord(char):04X}")
-
-
-def check_text(text: str, what: str) -> str:
-    """``text`` itself, or :class:`CommandRejected` when :func:`text_problem` finds a problem."""
-    problem = text_problem(text, what)
-    if problem:
-        raise CommandRejected(problem)
-    return text
 
 
 DEFAULT_IGNORABLE: Final = re.compile(
